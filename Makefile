@@ -1,0 +1,119 @@
+# shmids: see README.md.  POSIX make plus GNU make's wildcard/pattern rules.
+
+PREFIX	?= /usr/local
+BINDIR	?= $(PREFIX)/bin
+LIBDIR	?= $(PREFIX)/lib
+INCDIR	?= $(PREFIX)/include
+MANPREFIX ?= $(PREFIX)/share/man
+PKGDIR	?= $(LIBDIR)/pkgconfig
+
+VERSION	= 1.0.0
+SOMAJOR	= 1
+
+CC	?= cc
+CFLAGS	?= -O2 -g
+WFLAGS	= -std=c99 -pedantic -Wall -Wextra -Wshadow -Wstrict-prototypes \
+	  -Wmissing-prototypes -Wpointer-arith -Wcast-qual -Wwrite-strings
+CPPFLAGS += -D_XOPEN_SOURCE=700 -Ilib
+ALL_CFLAGS = $(WFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden
+
+B	= build
+LIBSRC	= $(wildcard lib/*.c)
+LIBOBJ	= $(LIBSRC:lib/%.c=$(B)/lib/%.o)
+CMDS	= shm-ls shm-expand shm-rm shm-import
+BINS	= $(CMDS:%=$(B)/bin/%)
+EXSRC	= $(wildcard examples/*.c)
+EXBINS	= $(EXSRC:examples/%.c=$(B)/examples/%)
+UNITSRC	= $(wildcard tests/unit/*.c)
+UNITS	= $(UNITSRC:tests/unit/%.c=$(B)/tests/unit/%)
+TTOOLSRC = $(wildcard tests/tools/*.c)
+TTOOLS	= $(TTOOLSRC:tests/tools/%.c=$(B)/tests/tools/%)
+BENCHSRC = $(wildcard bench/*.c)
+BENCHES	= $(BENCHSRC:bench/%.c=$(B)/bench/%)
+MAN1	= $(wildcard man/*.1)
+MAN3	= $(wildcard man/*.3)
+MAN5	= $(wildcard man/*.5)
+HDRS	= lib/shmids.h lib/shmids_paper.h
+
+all: $(B)/libshmids.a $(B)/libshmids.so $(BINS) $(EXBINS) $(B)/shmids.pc
+
+$(B)/lib/%.o: lib/%.c lib/*.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/libshmids.a: $(LIBOBJ)
+	rm -f $@
+	$(AR) rcs $@ $(LIBOBJ)
+
+$(B)/libshmids.so: $(LIBOBJ)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -shared -Wl,-soname,libshmids.so.$(SOMAJOR) \
+	    -o $(B)/libshmids.so.$(VERSION) $(LIBOBJ)
+	ln -sf libshmids.so.$(VERSION) $(B)/libshmids.so.$(SOMAJOR)
+	ln -sf libshmids.so.$(VERSION) $@
+
+# Tools, examples, tests and benchmarks link the static library, so that
+# they run from the build tree without LD_LIBRARY_PATH.
+$(B)/bin/%: cmd/%.c cmd/*.h $(B)/libshmids.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Icmd $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< cmd/util.c $(B)/libshmids.a
+
+$(EXBINS): $(B)/examples/%: examples/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libshmids.a -lm
+$(UNITS): $(B)/tests/unit/%: tests/unit/%.c $(B)/libshmids.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libshmids.a -lm
+$(TTOOLS): $(B)/tests/tools/%: tests/tools/%.c $(B)/libshmids.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libshmids.a -lm
+$(BENCHES): $(B)/bench/%: bench/%.c $(B)/libshmids.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libshmids.a -lm
+
+$(B)/shmids.pc: shmids.pc.in Makefile
+	@mkdir -p $(@D)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCDIR@|$(INCDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	    shmids.pc.in > $@
+
+demo: all
+	sh examples/demo.sh
+
+check: all $(UNITS) $(TTOOLS)
+	sh tests/run
+
+lint:
+	mandoc -Tlint -Wwarning $(MAN1) $(MAN3) $(MAN5)
+
+bench: all $(BENCHES)
+	sh bench/run
+
+install: all
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) \
+	    $(DESTDIR)$(PKGDIR) $(DESTDIR)$(MANPREFIX)/man1 \
+	    $(DESTDIR)$(MANPREFIX)/man3 $(DESTDIR)$(MANPREFIX)/man5
+	cp $(BINS) $(DESTDIR)$(BINDIR)/
+	cp $(B)/libshmids.a $(B)/libshmids.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
+	ln -sf libshmids.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libshmids.so.$(SOMAJOR)
+	ln -sf libshmids.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libshmids.so
+	cp $(HDRS) $(DESTDIR)$(INCDIR)/
+	cp $(B)/shmids.pc $(DESTDIR)$(PKGDIR)/
+	cp $(MAN1) $(DESTDIR)$(MANPREFIX)/man1/
+	cp $(MAN3) $(DESTDIR)$(MANPREFIX)/man3/
+	cp $(MAN5) $(DESTDIR)$(MANPREFIX)/man5/
+
+uninstall:
+	for f in $(CMDS); do rm -f $(DESTDIR)$(BINDIR)/$$f; done
+	rm -f $(DESTDIR)$(LIBDIR)/libshmids.a $(DESTDIR)$(LIBDIR)/libshmids.so \
+	    $(DESTDIR)$(LIBDIR)/libshmids.so.$(SOMAJOR) \
+	    $(DESTDIR)$(LIBDIR)/libshmids.so.$(VERSION) \
+	    $(DESTDIR)$(INCDIR)/shmids.h $(DESTDIR)$(INCDIR)/shmids_paper.h \
+	    $(DESTDIR)$(PKGDIR)/shmids.pc
+	for f in $(MAN1:man/%=%); do rm -f $(DESTDIR)$(MANPREFIX)/man1/$$f; done
+	for f in $(MAN3:man/%=%); do rm -f $(DESTDIR)$(MANPREFIX)/man3/$$f; done
+	for f in $(MAN5:man/%=%); do rm -f $(DESTDIR)$(MANPREFIX)/man5/$$f; done
+
+clean:
+	rm -rf $(B)
+
+.PHONY: all demo check lint bench install uninstall clean

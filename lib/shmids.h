@@ -1,0 +1,252 @@
+/*
+ * shmids: labelled System V shared memory segments for ASCII pipelines.
+ *
+ * After Eric Grosse, "How Shall We Connect Our Software Tools?", AT&T Bell
+ * Laboratories, 1990: keep the ASCII files, move only the big arrays into
+ * shared memory, and write a reference line such as
+ *
+ *	coeff shmids 402 simdat-3/23-seriesb
+ *
+ * where the array used to be.  format-spec.md in the source tree is the
+ * contract for every layout and error named here.
+ *
+ * Conventions for every function below:
+ *  - "shm" is the address of a segment's 128-byte header, as returned by
+ *    shmids_create() or shmids_open(); the payload starts SHMIDS_HEADER
+ *    bytes later.
+ *  - Sizes called nbytes are in bytes; sizes called count are in elements.
+ *  - On failure a function returns NULL or -1 and sets errno; it never
+ *    prints and never exits.  errno is left unchanged on success.
+ *  - Labels and names are NUL-terminated C strings.
+ *  - Not async-signal-safe.  The list of attached segments the library
+ *    keeps is not locked: call create/open/close/seal from one thread, or
+ *    serialise them yourself.
+ */
+#ifndef SHMIDS_H
+#define SHMIDS_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SHMIDS_HEADER		128	/* bytes of header before the payload */
+#define SHMIDS_NAME_MAX		64	/* bytes in a name, NUL excluded */
+#define SHMIDS_LABEL_MAX	75	/* bytes in a label, NUL excluded */
+#define SHMIDS_NUM_MAX		32	/* bytes for one formatted value, NUL included */
+
+/* Element types (format-spec.md section 4).  Sizes in bytes: 1, 8, 4, 8, 4. */
+enum shmids_type {
+	SHMIDS_RAW = 0,		/* bytes of unknown meaning */
+	SHMIDS_F64,		/* IEEE 754 binary64 */
+	SHMIDS_F32,		/* IEEE 754 binary32 */
+	SHMIDS_I64,		/* int64_t */
+	SHMIDS_I32		/* int32_t */
+};
+
+/* ASCII styles for shmids_format() (format-spec.md section 6). */
+enum shmids_style {
+	SHMIDS_SHORT = 0,	/* shortest round-trip decimal; decimal for integers */
+	SHMIDS_EXP,		/* %.16e / %.8e; floats only */
+	SHMIDS_HEX		/* %a for floats, 0x two's complement for integers */
+};
+
+/*
+ * A typed view of an array, filled by shmids_array() or shmids_get().
+ * data points at count elements of type, in native byte order; data is
+ * NULL when count is 0.  The two private fields record what
+ * shmids_array_free() must release; do not touch them.
+ */
+struct shmids_array {
+	void		*data;
+	size_t		 count;		/* elements */
+	int		 type;		/* enum shmids_type */
+	void		*shm_;		/* private: header attached by shmids_get() */
+	void		*buf_;		/* private: malloc'd by shmids_get() */
+};
+
+/*
+ * What the kernel and the header say of one segment; filled by
+ * shmids_stat() and shmids_scan().  Kernel fields are read before the
+ * segment is attached, so the times are the ones other programs left.
+ */
+struct shmids_info {
+	int		 shmid;
+	int		 key;		/* IPC key, 0 for IPC_PRIVATE */
+	unsigned	 mode;		/* permission bits, 0777 mask */
+	int		 removed;	/* marked for removal, still attached */
+	uid_t		 uid, cuid;	/* owner, creator */
+	gid_t		 gid, cgid;
+	size_t		 size;		/* bytes, header included */
+	unsigned long	 nattch;	/* processes attached */
+	pid_t		 cpid, lpid;	/* creator, last attach/detach */
+	time_t		 atime, dtime, ctime; /* last attach, detach; creation */
+	/*
+	 * ours: 1 the header was read and is ours (section 2.4); 0 not ours,
+	 * or not looked at; -1 ours by key but unreadable (errno in err).
+	 * The fields below are valid only when ours is 1.
+	 */
+	int		 ours;
+	int		 err;
+	char		 label[SHMIDS_LABEL_MAX + 1];
+	const char	*name;		/* points into label */
+	int		 type;		/* enum shmids_type */
+	size_t		 count;		/* elements */
+	int		 state;		/* 'r' ready, 'w' filling, 'd' writer died */
+};
+
+/* Flags for shmids_scan() and shmids_stat(). */
+#define SHMIDS_ALL	0x1	/* scan: report other programs' segments too */
+#define SHMIDS_NOHDR	0x2	/* never attach: kernel data only */
+
+/*
+ * shmids_create: make a segment of SHMIDS_HEADER + nbytes bytes of type
+ * raw, write its header (label "<shmid> <name>"; the paper's Figure 1) and
+ * return the header's address, attached read-write.  The payload, nbytes
+ * bytes at shm + SHMIDS_HEADER, is zero.  The segment gets exactly
+ * mode & 0777 (no umask) and outlives the process; it is in state
+ * "filling" until shmids_seal(), shmids_close() or a normal exit.
+ * Errors: EINVAL (mode has bits outside 0777, bad name byte, empty name,
+ * or the kernel refuses the size), ENAMETOOLONG (name over 64 bytes),
+ * ENOMEM (size overflow or no memory), ENOSPC (kernel.shmmni or
+ * kernel.shmall reached), and those of shmget(2) and shmat(2).
+ */
+void	*shmids_create(const char *name, int mode, size_t nbytes);
+
+/*
+ * shmids_create_array: as shmids_create() for count elements of type
+ * (enum shmids_type); the header records type and count, so readers need
+ * no arithmetic.  Extra error: EINVAL for an unknown type, ENOMEM if
+ * count * size overflows.
+ */
+void	*shmids_create_array(const char *name, int mode, int type,
+	    size_t count);
+
+/*
+ * shmids_seal: mark a segment this process made as ready (state 'r') after
+ * filling it; readers never see a segment before it is sealed.  Idempotent.
+ * Errors: EINVAL (shm not from shmids_create*() in this process).
+ */
+int	 shmids_seal(void *shm);
+
+/*
+ * shmids_open: attach read-only the segment named by label ("<shmid>
+ * <name>", optionally followed by one "\n") after checking that its header
+ * carries exactly that label and is whole (format-spec.md 2.3).  Returns the
+ * header's address; the memory is not writable.  Errors: EINVAL (label
+ * malformed), ENAMETOOLONG, ENOENT (no such segment), EACCES, ESTALE (the
+ * shmid names a segment with another label, or not ours: a stale
+ * reference), EBADMSG (header corrupt or claims more than the segment
+ * holds), EAGAIN (writer still filling), EOWNERDEAD (writer died before
+ * sealing), ENOMEM.
+ */
+void	*shmids_open(const char *label);
+
+/*
+ * shmids_close: detach shm (from shmids_open() or shmids_create*()); a
+ * segment this process made is sealed first.  The segment itself stays.
+ * Errors: EINVAL (shm not attached by this library).
+ */
+int	 shmids_close(void *shm);
+
+/*
+ * shmids_remove: remove the segment named by label, after checking its
+ * header carries that label.  Processes attached keep their mapping until
+ * they detach (shmctl(2) IPC_RMID).  Errors: as shmids_open() except
+ * EAGAIN and EOWNERDEAD, plus EPERM (not the owner or creator).
+ */
+int	 shmids_remove(const char *label);
+
+/*
+ * shmids_label: the label of an attached segment, i.e. shm itself as a
+ * C string; provided for clarity.  NULL with EINVAL if shm is not attached
+ * by this library.
+ */
+const char *shmids_label(const void *shm);
+
+/*
+ * shmids_array: fill a with the payload's address, element type and count,
+ * checked again against the size the segment had when attached.  a does
+ * not own anything: do not pass it to shmids_array_free().
+ * Errors: EINVAL (shm not attached by this library), EBADMSG.
+ */
+int	 shmids_array(const void *shm, struct shmids_array *a);
+
+/*
+ * shmids_put: write one array field to fp, either inline (name NULL; the
+ * ASCII form of format-spec.md section 6, wrapped at 80 columns) or as a
+ * reference line "field shmids <label>" after copying the data into a new
+ * sealed segment called name with mode, which is then detached.
+ * data holds count elements of type.  Returns 0, or -1 with errno from
+ * shmids_create_array() or from writing fp (on a write error after the
+ * segment was made, the segment is removed).
+ */
+int	 shmids_put(FILE *fp, const char *field, int type, const void *data,
+	    size_t count, const char *name, int mode);
+
+/*
+ * shmids_get: read one array field in either form.  line is the field's
+ * line (as read by getline(3), newline optional); if it is a reference line
+ * the segment is opened and a->data points into it (no copy); otherwise the
+ * values after the field are parsed, continuation lines ("/" at the end)
+ * being read from fp (which may be NULL), into a malloc'd buffer.  type is
+ * the element type wanted: a segment must have that type, or be raw with a
+ * size that is a multiple of it.  Release with shmids_array_free().
+ * Errors: those of shmids_open(), EINVAL (malformed line or value),
+ * ERANGE (value out of range), EPROTOTYPE (segment of another type),
+ * ENOMEM, and read errors from fp.
+ */
+int	 shmids_get(const char *line, FILE *fp, int type,
+	    struct shmids_array *a);
+
+/* shmids_array_free: release what shmids_get() acquired; a is zeroed. */
+void	 shmids_array_free(struct shmids_array *a);
+
+/*
+ * shmids_format: write one element (at elem, native order) as ASCII in
+ * style to buf, which holds at least SHMIDS_NUM_MAX bytes; returns the
+ * length, NUL excluded.  Exact: shmids_parse() gives the same bits back.
+ * Returns 0 with EINVAL for an unknown type or a style the type lacks.
+ */
+size_t	 shmids_format(char *buf, int type, const void *elem, int style);
+
+/*
+ * shmids_parse: read one value of type from s into elem (native order).
+ * The value ends at the first blank, CR, LF or NUL; *end (if end is not
+ * NULL) is set there.  Returns 0, or -1 with EINVAL (not a value of the
+ * type) or ERANGE (integer out of range, or a finite decimal too large
+ * for the float type).
+ */
+int	 shmids_parse(const char *s, const char **end, int type, void *elem);
+
+/* Type helpers: size in bytes (0 if unknown), name ("f64"...), or -1. */
+size_t	 shmids_type_size(int type);
+const char *shmids_type_name(int type);
+int	 shmids_type_parse(const char *name);
+
+/*
+ * shmids_stat: kernel data for shmid into si; unless flags has
+ * SHMIDS_NOHDR and if the key marks the segment as ours, the header is
+ * read too (one read-only attach).  Errors: ENOENT, EACCES (for the
+ * kernel data; header errors go in si->err with si->ours -1).
+ */
+int	 shmids_stat(int shmid, struct shmids_info *si, int flags);
+
+/*
+ * shmids_scan: call fn(si, arg) for each of our segments (with SHMIDS_ALL,
+ * each segment), in shmid order.  Each segment is attached at most once.
+ * fn returns 0 to go on; any other value stops the scan and is returned.
+ * Returns 0, the value of fn, or -1 with errno (reading the segment
+ * table failed).
+ */
+int	 shmids_scan(int (*fn)(const struct shmids_info *, void *), void *arg,
+	    int flags);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SHMIDS_H */
