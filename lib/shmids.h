@@ -33,6 +33,11 @@
 extern "C" {
 #endif
 
+/* Built with -fvisibility=hidden: what is declared here is exported. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 #define SHMIDS_HEADER		128	/* bytes of header before the payload */
 #define SHMIDS_NAME_MAX		64	/* bytes in a name, NUL excluded */
 #define SHMIDS_LABEL_MAX	75	/* bytes in a label, NUL excluded */
@@ -244,6 +249,10 @@ int	 shmids_stat(int shmid, struct shmids_info *si, int flags);
  */
 int	 shmids_scan(int (*fn)(const struct shmids_info *, void *), void *arg,
 	    int flags);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,230 @@
+/*
+ * shm-expand: turn shmids reference lines back into ASCII numbers ("the
+ * master copy is ASCII"); every other byte passes through unchanged.
+ */
+#include <err.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "util.h"
+
+static int	 dflag;		/* remove each segment once written */
+static size_t	 cols = 80;
+static const char *fields;	/* -f list, NULL for all */
+static int	 rawtype = -1;	/* -t: how to read raw segments */
+static unsigned long waitsecs = 60;
+static int	 style[5];
+static int	 rval;
+
+static void
+usage(FILE *fp, int status)
+{
+	fprintf(fp, "usage: shm-expand [-d] [-c cols] [-f fields] "
+	    "[-F type=style] [-t type] [-w seconds] [file ...]\n");
+	exit(status);
+}
+
+/* -F type=style: which styles each type has is format-spec.md 6. */
+static int
+set_style(const char *arg)
+{
+	static const char *names[] = { "short", "exp", "hex", "dec" };
+	const char *eq = strchr(arg, '=');
+	char t[8];
+	size_t i;
+	int type, isfloat;
+
+	if (eq == NULL || (size_t)(eq - arg) >= sizeof(t))
+		return -1;
+	memcpy(t, arg, (size_t)(eq - arg));
+	t[eq - arg] = '\0';
+	if ((type = shmids_type_parse(t)) == -1)
+		return -1;
+	isfloat = type == SHMIDS_F64 || type == SHMIDS_F32;
+	for (i = 0; i < 4; i++)
+		if (strcmp(eq + 1, names[i]) == 0)
+			break;
+	if (i == 4 || (i == 3 && isfloat) || (i < 2 && !isfloat))
+		return -1;
+	style[type] = i == 3 ? SHMIDS_SHORT : (int)i;
+	return 0;
+}
+
+/* Open label, waiting while its writer is still filling it. */
+static void *
+open_wait(const char *label)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	time_t until = time(NULL) + (time_t)waitsecs;
+	void *h;
+
+	while ((h = shmids_open(label)) == NULL && errno == EAGAIN &&
+	    time(NULL) < until) {
+		nanosleep(&ts, NULL);
+		if (ts.tv_nsec < 200 * 1000 * 1000)
+			ts.tv_nsec *= 2;
+	}
+	return h;
+}
+
+/* The typed view, with -t applied to raw segments. */
+static int
+view(void *h, struct shmids_array *a)
+{
+	size_t esz;
+
+	if (shmids_array(h, a) == -1)
+		return -1;
+	if (a->type != SHMIDS_RAW || rawtype == -1)
+		return 0;
+	esz = shmids_type_size(rawtype);
+	if (a->count % esz != 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	a->type = rawtype;
+	a->count /= esz;
+	return 0;
+}
+
+/* Returns 0 if expanded, -1 (after a diagnostic) if the line must stay. */
+static int
+expand(const char *fname, unsigned long lineno, const char *line,
+    const struct ref *r)
+{
+	struct shmids_array a;
+	struct emit e;
+	void *h;
+
+	if ((h = open_wait(r->label)) == NULL) {
+		warn("%s:%lu: %s", fname, lineno, r->label);
+		return -1;
+	}
+	if (view(h, &a) == -1) {
+		if (errno == EINVAL)
+			warnx("%s:%lu: %s: %zu bytes are not a whole number "
+			    "of %s", fname, lineno, r->label, a.count,
+			    shmids_type_name(rawtype));
+		else
+			warn("%s:%lu: %s", fname, lineno, r->label);
+		shmids_close(h);
+		return -1;
+	}
+	memset(&e, 0, sizeof(e));
+	e.lead = line;
+	e.leadlen = r->fieldpos + r->fieldlen;
+	e.indent = e.leadlen + 1;
+	e.cols = cols;
+	e.eol = line + r->eolpos;
+	memcpy(e.style, style, sizeof(style));
+	if (shmids_emit(stdout, &e, a.type, a.data, a.count) == -1 ||
+	    fflush(stdout) == EOF)
+		err(1, "stdout");
+	shmids_close(h);
+	if (dflag && shmids_remove(r->label) == -1) {
+		warn("%s:%lu: %s: remove", fname, lineno, r->label);
+		rval = 1;
+	}
+	return 0;
+}
+
+static void
+expand_line(const char *fname, unsigned long lineno, const char *line,
+    size_t n)
+{
+	struct ref r;
+	int k = shmids_ref_parse(line, n, &r);
+
+	if (k != 0 && fields != NULL &&
+	    !util_inlist(fields, line + r.fieldpos, r.fieldlen))
+		k = 0;
+	if (k == 1 && expand(fname, lineno, line, &r) == 0)
+		return;
+	if (k == -1)
+		warnx("%s:%lu: malformed reference: %s", fname, lineno, r.why);
+	if (k != 0)
+		rval = 1;
+	if (fwrite(line, 1, n, stdout) != n)
+		err(1, "stdout");
+}
+
+static void
+expand_file(FILE *fp, const char *fname)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	unsigned long lineno = 0;
+	ssize_t n;
+
+	while ((n = getline(&line, &cap, fp)) != -1)
+		expand_line(fname, ++lineno, line, (size_t)n);
+	if (ferror(fp)) {
+		warn("%s", fname);
+		rval = 1;
+	}
+	free(line);
+}
+
+int
+main(int argc, char *argv[])
+{
+	unsigned long v;
+	FILE *fp;
+	int ch, i;
+
+	while ((ch = getopt(argc, argv, "c:dF:f:ht:w:")) != -1)
+		switch (ch) {
+		case 'c':
+			if (util_ulong(optarg, 1000000, &v) == -1)
+				usage(stderr, 2);
+			cols = v;
+			break;
+		case 'd':
+			dflag = 1;
+			break;
+		case 'F':
+			if (set_style(optarg) == -1)
+				usage(stderr, 2);
+			break;
+		case 'f':
+			fields = optarg;
+			break;
+		case 'h':
+			usage(stdout, 0);
+			break;
+		case 't':
+			if ((rawtype = shmids_type_parse(optarg)) <= 0)
+				usage(stderr, 2);
+			break;
+		case 'w':
+			if (util_ulong(optarg, 86400 * 365, &waitsecs) == -1)
+				usage(stderr, 2);
+			break;
+		default:
+			usage(stderr, 2);
+		}
+	argc -= optind;
+	argv += optind;
+	if (argc == 0)
+		expand_file(stdin, "stdin");
+	for (i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "-") == 0)
+			fp = stdin;
+		else if ((fp = fopen(argv[i], "r")) == NULL) {
+			warn("%s", argv[i]);
+			rval = 1;
+			continue;
+		}
+		expand_file(fp, util_fname(argv[i]));
+		if (fp != stdin)
+			fclose(fp);
+	}
+	if (util_close_stdout() == -1)
+		rval = 1;
+	return rval;
+}

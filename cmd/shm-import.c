@@ -1,0 +1,269 @@
+/*
+ * shm-import: the other direction of shm-expand.  Inline arrays become
+ * segments and their lines become shmids reference lines; every other
+ * line passes through unchanged.  If the output cannot be written in
+ * full, every segment this run made is removed again.
+ */
+#include <err.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "util.h"
+
+static const char *fields;	/* -f list, NULL for "by -n" */
+static int	 mode = 0600;
+static unsigned long minvals = 64;
+static const char *prefix = "";
+static int	 type = SHMIDS_F64;
+static int	 rval;
+
+/* Labels made by this run, to undo if the output fails. */
+static char	(*made)[SHMIDS_LABEL_MAX + 1];
+static size_t	 nmade, capmade;
+
+/* The lines of one array (first line and continuations), kept verbatim. */
+struct text {
+	char		*buf;
+	size_t		 len, cap;
+};
+
+static void
+usage(FILE *fp, int status)
+{
+	fprintf(fp, "usage: shm-import [-f fields] [-m mode] [-n min] "
+	    "[-p prefix] [-t type] [file ...]\n");
+	exit(status);
+}
+
+static void
+undo_all(void)
+{
+	while (nmade > 0)
+		shmids_remove(made[--nmade]);
+}
+
+static void
+out(const char *s, size_t n)
+{
+	if (fwrite(s, 1, n, stdout) != n) {
+		warn("stdout");
+		undo_all();
+		exit(1);
+	}
+}
+
+static void
+text_add(struct text *t, const char *s, size_t n)
+{
+	char *b;
+
+	if (t->len + n + 1 > t->cap) {
+		t->cap = (t->len + n + 1) * 2;
+		if ((b = realloc(t->buf, t->cap)) == NULL) {
+			undo_all();
+			err(1, NULL);
+		}
+		t->buf = b;
+	}
+	memcpy(t->buf + t->len, s, n);
+	t->len += n;
+	t->buf[t->len] = '\0';
+}
+
+static void
+remember(const char *label)
+{
+	void *n;
+
+	if (nmade == capmade) {
+		capmade = capmade ? capmade * 2 : 16;
+		if ((n = realloc(made, capmade * sizeof(*made))) == NULL) {
+			undo_all();
+			err(1, NULL);
+		}
+		made = n;
+	}
+	strcpy(made[nmade++], label);
+}
+
+/* Make the segment for v and write the reference line for first. */
+static int
+store(const char *fname, unsigned long lineno, const char *first,
+    const struct ref *r, const struct vbuf *v)
+{
+	char name[SHMIDS_NAME_MAX + 2];
+	char *h;
+	int n;
+
+	n = snprintf(name, sizeof(name), "%s%.*s", prefix, (int)r->fieldlen,
+	    first + r->fieldpos);
+	if (n < 0 || (size_t)n >= sizeof(name)) {
+		errno = ENAMETOOLONG;
+		h = NULL;
+	} else
+		h = shmids_create_array(name, mode, type, v->count);
+	if (h == NULL) {
+		warn("%s:%lu: %.*s", fname, lineno, (int)r->fieldlen,
+		    first + r->fieldpos);
+		return -1;
+	}
+	if (v->count > 0)
+		memcpy(h + SHMIDS_HEADER, v->data,
+		    v->count * shmids_type_size(type));
+	remember(h);
+	out(first, r->fieldpos + r->fieldlen);
+	out(" shmids ", 8);
+	out(h, strlen(h));
+	out(first + r->eolpos, strlen(first + r->eolpos));
+	shmids_close(h);
+	return 0;
+}
+
+/* Does a line that is not being parsed end with the "/" of section 6? */
+static int
+continued(const char *s, size_t n)
+{
+	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r' ||
+	    shmids_isblank(s[n - 1])))
+		n--;
+	return n > 0 && s[n - 1] == '/' && (n == 1 || shmids_isblank(s[n - 2]));
+}
+
+/*
+ * One array line and its continuations, read into t; converted or passed
+ * through verbatim.
+ */
+static void
+import_line(FILE *fp, const char *fname, unsigned long *lineno,
+    struct text *t)
+{
+	struct vbuf v;
+	struct ref r;
+	const char *bad = NULL;
+	char *line = NULL;
+	size_t cap = 0, firstlen = t->len;
+	unsigned long first = *lineno;
+	ssize_t n;
+	int more, k, sel;
+
+	k = shmids_ref_parse(t->buf, t->len, &r);
+	if (k != 0 || r.fieldlen == 0) {
+		out(t->buf, t->len);
+		return;
+	}
+	sel = fields != NULL && util_inlist(fields, t->buf + r.fieldpos,
+	    r.fieldlen);
+	memset(&v, 0, sizeof(v));
+	v.type = type;
+	k = shmids_values(&v, t->buf + r.fieldpos + r.fieldlen,
+	    firstlen - r.fieldpos - r.fieldlen, &more, &bad);
+	while (more && (n = getline(&line, &cap, fp)) != -1) {
+		size_t off = t->len;
+
+		(*lineno)++;
+		text_add(t, line, (size_t)n);
+		if (k == 0)
+			k = shmids_values(&v, t->buf + off, (size_t)n, &more,
+			    &bad);
+		else
+			more = continued(line, (size_t)n);
+	}
+	free(line);
+	if (k == 0 && (sel || (fields == NULL && v.count >= minvals)) &&
+	    store(fname, first, t->buf, &r, &v) == 0) {
+		free(v.data);
+		return;
+	}
+	if (k == -1 && sel) {
+		size_t blen = strcspn(bad, " \t\r\n");
+
+		warnx("%s:%lu: %.*s: bad value \"%.*s\"", fname, first,
+		    (int)r.fieldlen, t->buf + r.fieldpos, (int)blen, bad);
+	}
+	if (sel)
+		rval = 1;
+	free(v.data);
+	out(t->buf, t->len);
+}
+
+static void
+import_file(FILE *fp, const char *fname)
+{
+	struct text t = { NULL, 0, 0 };
+	char *line = NULL;
+	size_t cap = 0;
+	unsigned long lineno = 0;
+	ssize_t n;
+
+	while ((n = getline(&line, &cap, fp)) != -1) {
+		lineno++;
+		t.len = 0;
+		text_add(&t, line, (size_t)n);
+		import_line(fp, fname, &lineno, &t);
+	}
+	if (ferror(fp)) {
+		warn("%s", fname);
+		rval = 1;
+	}
+	free(line);
+	free(t.buf);
+}
+
+int
+main(int argc, char *argv[])
+{
+	FILE *fp;
+	int ch, i;
+
+	while ((ch = getopt(argc, argv, "f:hm:n:p:t:")) != -1)
+		switch (ch) {
+		case 'f':
+			fields = optarg;
+			break;
+		case 'h':
+			usage(stdout, 0);
+			break;
+		case 'm':
+			if (util_mode(optarg, &mode) == -1)
+				usage(stderr, 2);
+			break;
+		case 'n':
+			if (util_ulong(optarg, (unsigned long)-1, &minvals) == -1)
+				usage(stderr, 2);
+			break;
+		case 'p':
+			prefix = optarg;
+			break;
+		case 't':
+			if ((type = shmids_type_parse(optarg)) == -1)
+				usage(stderr, 2);
+			break;
+		default:
+			usage(stderr, 2);
+		}
+	argc -= optind;
+	argv += optind;
+	if (argc == 0)
+		import_file(stdin, "stdin");
+	for (i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "-") == 0)
+			fp = stdin;
+		else if ((fp = fopen(argv[i], "r")) == NULL) {
+			warn("%s", argv[i]);
+			rval = 1;
+			continue;
+		}
+		import_file(fp, util_fname(argv[i]));
+		if (fp != stdin)
+			fclose(fp);
+	}
+	if (util_close_stdout() == -1) {
+		undo_all();
+		return 1;
+	}
+	return rval;
+}

@@ -1,0 +1,236 @@
+/*
+ * shm-ls: list segments like ls -l.  Times come from the kernel's table,
+ * read before any attach; each of our segments is attached once,
+ * read-only, and other programs' segments are never attached.
+ */
+#include <err.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+static int	 aflag, pflag;
+static const char *pattern;
+static int	 uflag;
+static uid_t	 uid;
+static time_t	 now;
+static int	 rval;
+
+static void
+usage(FILE *fp, int status)
+{
+	fprintf(fp, "usage: shm-ls [-ap] [-n pattern] [-u user] "
+	    "[label | shmid ...]\n");
+	exit(status);
+}
+
+static const char *
+state_word(const struct shmids_info *si)
+{
+	if (si->ours == 0)
+		return "-";
+	if (si->ours < 0)
+		return "?";
+	return si->state == 'r' ? "ready" : si->state == 'w' ? "filling" :
+	    "dead";
+}
+
+static void
+modestr(unsigned mode, char *s)
+{
+	static const char rwx[] = "rwxrwxrwx";
+	int i;
+
+	s[0] = '-';
+	for (i = 0; i < 9; i++)
+		s[i + 1] = (mode & (0400u >> i)) ? rwx[i] : '-';
+	s[10] = '\0';
+}
+
+/* ls(1)'s rule: the time within six months, else the year. */
+static void
+datestr(time_t t, char *buf, size_t len)
+{
+	struct tm *tm;
+
+	if (t == 0 || (tm = localtime(&t)) == NULL) {
+		snprintf(buf, len, "%-12s", "-");
+		return;
+	}
+	if (t > now - 182 * 86400 && t < now + 182 * 86400)
+		strftime(buf, len, "%b %e %H:%M", tm);
+	else
+		strftime(buf, len, "%b %e  %Y", tm);
+}
+
+static const char *
+user(uid_t u)
+{
+	static char buf[24];
+	static uid_t last = (uid_t)-1;
+	struct passwd *pw;
+
+	if (u == last)
+		return buf;
+	last = u;
+	if ((pw = getpwuid(u)) != NULL)
+		snprintf(buf, sizeof(buf), "%s", pw->pw_name);
+	else
+		snprintf(buf, sizeof(buf), "%lu", (unsigned long)u);
+	return buf;
+}
+
+static const char *
+group(gid_t g)
+{
+	static char buf[24];
+	static gid_t last = (gid_t)-1;
+	struct group *gr;
+
+	if (g == last)
+		return buf;
+	last = g;
+	if ((gr = getgrgid(g)) != NULL)
+		snprintf(buf, sizeof(buf), "%s", gr->gr_name);
+	else
+		snprintf(buf, sizeof(buf), "%lu", (unsigned long)g);
+	return buf;
+}
+
+static void
+print_parsable(const struct shmids_info *si)
+{
+	printf("%d\t0x%08x\t%04o\t%lu\t%lu\t%zu\t%lu\t%ld\t%ld\t%lld\t%lld\t"
+	    "%lld\t", si->shmid, (unsigned)si->key, si->mode,
+	    (unsigned long)si->uid, (unsigned long)si->gid, si->size,
+	    si->nattch, (long)si->cpid, (long)si->lpid, (long long)si->ctime,
+	    (long long)si->atime, (long long)si->dtime);
+	if (si->ours == 1)
+		printf("%s\t%zu\t%s\t%s\n", shmids_type_name(si->type),
+		    si->count, state_word(si), si->label);
+	else
+		printf("-\t-\t%s\t%s\n", state_word(si),
+		    si->label[0] ? si->label : "-");
+}
+
+static void
+print_long(const struct shmids_info *si)
+{
+	char mode[11], made[32], used[32], count[24], label[32];
+	const char *type = si->ours == 1 ? shmids_type_name(si->type) :
+	    si->ours < 0 ? "?" : "-";
+
+	modestr(si->mode, mode);
+	datestr(si->ctime, made, sizeof(made));
+	datestr(si->atime > si->dtime ? si->atime : si->dtime, used,
+	    sizeof(used));
+	if (si->ours == 1)
+		snprintf(count, sizeof(count), "%zu", si->count);
+	else
+		snprintf(count, sizeof(count), "%s", type);
+	snprintf(label, sizeof(label), "%d", si->shmid);
+	printf("%s %3lu %-8s %-8s %12zu %-3s %10s %-7s %s %s %s\n", mode,
+	    si->nattch, user(si->uid), group(si->gid), si->size, type, count,
+	    state_word(si), made, used, si->label[0] ? si->label : label);
+}
+
+static int
+show(const struct shmids_info *si, void *arg)
+{
+	(void)arg;
+	if (uflag && si->uid != uid)
+		return 0;
+	if (pattern != NULL && (si->name == NULL ||
+	    fnmatch(pattern, si->name, 0) != 0))
+		return 0;
+	if (pflag)
+		print_parsable(si);
+	else
+		print_long(si);
+	return 0;
+}
+
+static void
+show_operand(const char *arg)
+{
+	struct shmids_info si;
+	char label[SHMIDS_LABEL_MAX + 1];
+	int shmid, k;
+
+	if ((k = util_operand(arg, &shmid, label)) == -1) {
+		warnx("%s: not a label or shmid", arg);
+		rval = 1;
+		return;
+	}
+	if (shmids_stat(shmid, &si, 0) == -1) {
+		warn("%s", arg);
+		rval = 1;
+		return;
+	}
+	if (k == 1 && strcmp(si.label, label) != 0) {
+		errno = ESTALE;
+		warn("%s", arg);
+		rval = 1;
+		return;
+	}
+	show(&si, NULL);
+}
+
+static void
+set_user(const char *arg)
+{
+	struct passwd *pw;
+	unsigned long v;
+
+	uflag = 1;
+	if ((pw = getpwnam(arg)) != NULL)
+		uid = pw->pw_uid;
+	else if (util_ulong(arg, (uid_t)-1 - 1, &v) == 0)
+		uid = (uid_t)v;
+	else
+		errx(2, "%s: no such user", arg);
+}
+
+int
+main(int argc, char *argv[])
+{
+	int ch, i;
+
+	while ((ch = getopt(argc, argv, "ahn:pu:")) != -1)
+		switch (ch) {
+		case 'a':
+			aflag = 1;
+			break;
+		case 'h':
+			usage(stdout, 0);
+			break;
+		case 'n':
+			pattern = optarg;
+			break;
+		case 'p':
+			pflag = 1;
+			break;
+		case 'u':
+			set_user(optarg);
+			break;
+		default:
+			usage(stderr, 2);
+		}
+	argc -= optind;
+	argv += optind;
+	now = time(NULL);
+	if (argc == 0 && shmids_scan(show, NULL, aflag ? SHMIDS_ALL : 0) == -1)
+		err(1, "segment table");
+	for (i = 0; i < argc; i++)
+		show_operand(argv[i]);
+	if (util_close_stdout() == -1)
+		rval = 1;
+	return rval;
+}

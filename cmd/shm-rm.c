@@ -1,0 +1,184 @@
+/*
+ * shm-rm: remove segments by label or shmid, or clean stale ones the way
+ * a /tmp cleaner does.  Only our segments, and only the caller's, unless
+ * -f names one explicitly; never an attached one by age.
+ */
+#include <sys/types.h>
+#include <sys/ipc.h>
+#include <sys/shm.h>
+
+#include <err.h>
+#include <fnmatch.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+static int	 fflag, nflag, vflag;
+static const char *pattern;	/* -m: only names matching */
+static time_t	 minage, now;
+static int	 rval;
+
+static void
+usage(FILE *fp, int status)
+{
+	fprintf(fp, "usage: shm-rm [-fnv] [-m pattern] [-s age] "
+	    "[label | shmid ...]\n");
+	exit(status);
+}
+
+/* Remove (or, with -n, name) one segment whose label was checked. */
+static void
+rm_label(const char *label)
+{
+	if (nflag) {
+		printf("%s\n", label);
+		return;
+	}
+	if (shmids_remove(label) == -1) {
+		warn("%s", label);
+		rval = 1;
+		return;
+	}
+	if (vflag)
+		printf("%s\n", label);
+}
+
+/* -f with a bare shmid: whatever the segment is, the kernel decides. */
+static void
+rm_forced(const char *arg, int shmid)
+{
+	if (nflag) {
+		printf("%s\n", arg);
+		return;
+	}
+	if (shmctl(shmid, IPC_RMID, NULL) == -1) {
+		warn("%s", arg);
+		rval = 1;
+		return;
+	}
+	if (vflag)
+		printf("%s\n", arg);
+}
+
+/* Why we refuse to remove si, or NULL if it may go. */
+static const char *
+refuse(const struct shmids_info *si)
+{
+	if (si->removed) {
+		errno = ENOENT;
+		return strerror(errno);
+	}
+	if (si->ours == 0 || si->label[0] == '\0')
+		return si->err == EACCES ? strerror(EACCES) :
+		    "not a shmids segment";
+	if (si->uid != geteuid())
+		return strerror(EPERM);
+	return NULL;
+}
+
+static void
+rm_operand(const char *arg)
+{
+	struct shmids_info si;
+	char label[SHMIDS_LABEL_MAX + 1];
+	const char *why;
+	int shmid, k;
+
+	if ((k = util_operand(arg, &shmid, label)) == -1) {
+		warnx("%s: not a label or shmid", arg);
+		rval = 1;
+		return;
+	}
+	if (fflag) {
+		if (k == 1)
+			rm_label(label);
+		else
+			rm_forced(arg, shmid);
+		return;
+	}
+	if (shmids_stat(shmid, &si, 0) == -1) {
+		warn("%s", arg);
+		rval = 1;
+	} else if (k == 1 && si.label[0] != '\0' &&
+	    strcmp(si.label, label) != 0) {
+		warnx("%s: %s", arg, strerror(ESTALE));
+		rval = 1;
+	} else if ((why = refuse(&si)) != NULL) {
+		warnx("%s: %s", arg, why);
+		rval = 1;
+	} else
+		rm_label(si.label);
+}
+
+/* A stale segment: ours, the caller's, unattached, made minage ago. */
+static int
+rm_stale(const struct shmids_info *si, void *arg)
+{
+	(void)arg;
+	if (refuse(si) != NULL || si->nattch != 0 || now - si->ctime < minage)
+		return 0;
+	if (pattern != NULL && fnmatch(pattern, si->name, 0) != 0)
+		return 0;
+	if (nflag) {
+		printf("%s\n", si->label);
+		return 0;
+	}
+	/* Another cleaner may have been quicker: that is not an error. */
+	if (shmids_remove(si->label) == -1) {
+		if (errno != ENOENT) {
+			warn("%s", si->label);
+			rval = 1;
+		}
+	} else if (vflag)
+		printf("%s\n", si->label);
+	return 0;
+}
+
+int
+main(int argc, char *argv[])
+{
+	int ch, sflag = 0, i;
+
+	while ((ch = getopt(argc, argv, "fhm:ns:v")) != -1)
+		switch (ch) {
+		case 'f':
+			fflag = 1;
+			break;
+		case 'h':
+			usage(stdout, 0);
+			break;
+		case 'm':
+			pattern = optarg;
+			break;
+		case 'n':
+			nflag = 1;
+			break;
+		case 's':
+			if (util_age(optarg, &minage) == -1)
+				usage(stderr, 2);
+			sflag = 1;
+			break;
+		case 'v':
+			vflag = 1;
+			break;
+		default:
+			usage(stderr, 2);
+		}
+	argc -= optind;
+	argv += optind;
+	if (sflag == (argc > 0) || (sflag && fflag) || (pattern && !sflag))
+		usage(stderr, 2);
+	now = time(NULL);
+	if (sflag && shmids_scan(rm_stale, NULL, 0) == -1)
+		err(1, "segment table");
+	for (i = 0; i < argc; i++)
+		rm_operand(argv[i]);
+	if (util_close_stdout() == -1)
+		rval = 1;
+	return rval;
+}

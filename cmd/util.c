@@ -1,0 +1,127 @@
+/*
+ * Helpers shared by the tools.  Numbers are parsed with strtoul and an
+ * end pointer: trailing junk, signs and overflow are errors.
+ */
+#include <err.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+int
+util_ulong(const char *s, unsigned long max, unsigned long *out)
+{
+	unsigned long v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int
+util_operand(const char *arg, int *shmid, char *label)
+{
+	const char *sp = strchr(arg, ' ');
+	unsigned long v;
+	char buf[16];
+	size_t n;
+
+	n = sp ? (size_t)(sp - arg) : strlen(arg);
+	if (n == 0 || n >= sizeof(buf))
+		return -1;
+	memcpy(buf, arg, n);
+	buf[n] = '\0';
+	if ((n > 1 && buf[0] == '0') || util_ulong(buf, INT_MAX, &v) == -1)
+		return -1;
+	*shmid = (int)v;
+	if (sp == NULL)
+		return 0;
+	if (strlen(arg) > SHMIDS_LABEL_MAX)
+		return -1;
+	strcpy(label, arg);
+	return 1;
+}
+
+int
+util_age(const char *s, time_t *secs)
+{
+	static const struct {
+		char		 unit;
+		unsigned long	 mul;
+	} units[] = { { 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 } };
+	char buf[32];
+	unsigned long v, mul = 1;
+	size_t n = strlen(s), i;
+
+	if (n == 0 || n >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, n + 1);
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (buf[n - 1] == units[i].unit) {
+			mul = units[i].mul;
+			buf[--n] = '\0';
+			break;
+		}
+	if (util_ulong(buf, LONG_MAX / mul, &v) == -1)
+		return -1;
+	*secs = (time_t)(v * mul);
+	return 0;
+}
+
+int
+util_mode(const char *s, int *mode)
+{
+	unsigned long v;
+	char *end;
+
+	if (*s < '0' || *s > '7')
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 8);
+	if (errno != 0 || *end != '\0' || v > 0777)
+		return -1;
+	*mode = (int)v;
+	return 0;
+}
+
+int
+util_inlist(const char *list, const char *tok, size_t len)
+{
+	const char *p = list, *c;
+	size_t n;
+
+	for (;;) {
+		c = strchr(p, ',');
+		n = c ? (size_t)(c - p) : strlen(p);
+		if (n == len && memcmp(p, tok, len) == 0)
+			return 1;
+		if (c == NULL)
+			return 0;
+		p = c + 1;
+	}
+}
+
+const char *
+util_fname(const char *path)
+{
+	return strcmp(path, "-") == 0 ? "stdin" : path;
+}
+
+/* A full disk must not look like success (sbase's expand.c does this). */
+int
+util_close_stdout(void)
+{
+	if (fflush(stdout) == EOF || ferror(stdout) || fclose(stdout) == EOF) {
+		warn("stdout");
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,28 @@
+/*
+ * Small helpers the tools share: operand and option parsing, and the
+ * final check that standard output was really written.
+ */
+#ifndef SHMIDS_UTIL_H
+#define SHMIDS_UTIL_H
+
+#include <stdio.h>
+#include <time.h>
+
+#include "shmids.h"
+
+/* A label or a bare shmid: 1 label (copied), 0 shmid only, -1 neither. */
+int	 util_operand(const char *arg, int *shmid, char *label);
+/* "90", "90s", "15m", "2h", "1d" into seconds; -1 if malformed. */
+int	 util_age(const char *s, time_t *secs);
+/* An octal mode 0..0777; -1 if malformed. */
+int	 util_mode(const char *s, int *mode);
+/* A decimal number 0..max; -1 if malformed. */
+int	 util_ulong(const char *s, unsigned long max, unsigned long *out);
+/* Is the token tok[0..len) one of the comma-separated list? */
+int	 util_inlist(const char *list, const char *tok, size_t len);
+/* The name diagnostics give a file: "stdin" for "-". */
+const char *util_fname(const char *path);
+/* Flush and close stdout; 0, or -1 after a diagnostic. */
+int	 util_close_stdout(void);
+
+#endif /* SHMIDS_UTIL_H */

@@ -1,0 +1,163 @@
+/*
+ * The 128-byte header, format-spec.md section 2.  Readers copy the header
+ * once and check the copy, so a writer rewriting it meanwhile cannot make
+ * them act on two different versions.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const char magic[] = "shmids1";
+
+static const char *
+native_order(void)
+{
+	const unsigned short one = 1;
+
+	return *(const unsigned char *)&one ? "le" : "be";
+}
+
+void
+shmids_hdr_write(char *h, int shmid, const char *name, int type,
+    size_t count)
+{
+	char label[SHMIDS_LABEL_MAX + 1];
+	size_t n, i;
+
+	memset(h, 0, SHMIDS_HEADER);
+	n = shmids_label_make(label, shmid, name, strlen(name));
+	memcpy(h, label, n + 1);
+	h[n + 1] = '\n';
+	memcpy(h + HDR_MAGIC, magic, 7);
+	h[HDR_MAGIC + 7] = ' ';
+	memcpy(h + HDR_TYPE, shmids_type_name(type), 3);
+	h[HDR_TYPE + 3] = ' ';
+	memcpy(h + HDR_ORDER, native_order(), 2);
+	h[HDR_ORDER + 2] = ' ';
+	for (i = HDR_COUNTSZ; i > 0; i--, count /= 10)
+		h[HDR_COUNT + i - 1] = (char)('0' + count % 10);
+	h[HDR_COUNT + HDR_COUNTSZ] = ' ';
+	h[HDR_STATE] = 'w';
+	h[HDR_STATE + 1] = '\n';
+}
+
+/* Check the label area of copy c against the shmid it must carry. */
+static int
+check_label(const char *c, int shmid, struct hdr *out)
+{
+	const char *name;
+	size_t len, namelen, i;
+	int id;
+
+	len = strnlen(c, HDR_LABELSZ);
+	if (len > SHMIDS_LABEL_MAX || c[len + 1] != '\n')
+		return ESTALE;
+	for (i = len + 2; i < HDR_LABELSZ; i++)
+		if (c[i] != '\0')
+			return ESTALE;
+	if (shmids_label_parse(c, len, &id, &name, &namelen) == -1 ||
+	    id != shmid)
+		return ESTALE;
+	memcpy(out->label, c, len + 1);
+	out->namepos = (size_t)(name - c);
+	out->shmid = id;
+	return 0;
+}
+
+/* Type, order, count, state and reserved bytes; returns 0 or EBADMSG. */
+static int
+check_fields(const char *c, struct hdr *out)
+{
+	char t[4];
+	size_t i, count = 0;
+
+	memcpy(t, c + HDR_TYPE, 3);
+	t[3] = '\0';
+	if ((out->type = shmids_type_parse(t)) == -1 ||
+	    c[HDR_TYPE + 3] != ' ' || c[HDR_ORDER + 2] != ' ' ||
+	    memcmp(c + HDR_ORDER, native_order(), 2) != 0 ||
+	    c[HDR_COUNT + HDR_COUNTSZ] != ' ' || c[HDR_STATE + 1] != '\n' ||
+	    (c[HDR_STATE] != 'w' && c[HDR_STATE] != 'r'))
+		return EBADMSG;
+	for (i = 0; i < HDR_COUNTSZ; i++) {
+		char d = c[HDR_COUNT + i];
+
+		if (d < '0' || d > '9' || count > ((size_t)-1 - 9) / 10)
+			return EBADMSG;
+		count = count * 10 + (size_t)(d - '0');
+	}
+	for (i = HDR_RESERVED; i < SHMIDS_HEADER; i++)
+		if (c[i] != '\0')
+			return EBADMSG;
+	out->count = count;
+	out->state = c[HDR_STATE];
+	return 0;
+}
+
+/*
+ * Check the header at h of a segment of size bytes whose shmid is shmid.
+ * Returns 0 or the errno of format-spec.md 2.3 (ESTALE, EBADMSG).  The
+ * state is read first, with acquire order, so that a reader that sees 'r'
+ * also sees the payload the writer stored before sealing.
+ */
+int
+shmids_hdr_read(const volatile char *h, size_t size, int shmid,
+    struct hdr *out)
+{
+	char c[SHMIDS_HEADER];
+	size_t i;
+	int e, state;
+
+	if (size < SHMIDS_HEADER)
+		return ESTALE;
+	state = shmids_hdr_state(h);
+	for (i = 0; i < SHMIDS_HEADER; i++)
+		c[i] = h[i];
+	if ((e = check_label(c, shmid, out)) != 0)
+		return e;
+	if (memcmp(c + HDR_MAGIC, magic, 7) != 0 || c[HDR_MAGIC + 7] != ' ')
+		return ESTALE;
+	if ((e = check_fields(c, out)) != 0)
+		return e;
+	out->state = state == 'r' ? 'r' : 'w';
+	if (out->count > (size - SHMIDS_HEADER) / shmids_type_size(out->type))
+		return EBADMSG;
+	return 0;
+}
+
+int
+shmids_hdr_state(const volatile char *h)
+{
+#if defined(__GNUC__)
+	return __atomic_load_n(h + HDR_STATE, __ATOMIC_ACQUIRE);
+#else
+	return h[HDR_STATE];
+#endif
+}
+
+/* The release store pairs with the acquire load in shmids_hdr_state(). */
+void
+shmids_hdr_seal(char *h)
+{
+#if defined(__GNUC__)
+	__atomic_store_n(h + HDR_STATE, 'r', __ATOMIC_RELEASE);
+#else
+	*(volatile char *)(h + HDR_STATE) = 'r';
+#endif
+}
+
+/*
+ * For a segment still in state 'w': EAGAIN while its creator lives,
+ * EOWNERDEAD once it is gone (format-spec.md 2.2).  A pid we cannot see
+ * (0, from another pid namespace) is taken as alive: waiting is safe,
+ * handing out a half-written array is not.
+ */
+int
+shmids_writer_state(pid_t cpid)
+{
+	if (cpid <= 0 || kill(cpid, 0) == 0 || errno == EPERM)
+		return EAGAIN;
+	return EOWNERDEAD;
+}

@@ -1,0 +1,125 @@
+/*
+ * What the kernel and the headers say of segments, for shm-ls and shm-rm.
+ * The kernel's times are read before the one read-only attach, and only
+ * segments whose key is ours are attached at all: other programs'
+ * segments are never touched (format-spec.md 2.4, section 7).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const struct shmids_backend *be = &shmids_sysv;
+
+static void
+fill_header(struct shmids_info *si)
+{
+	struct hdr hd;
+	char *h;
+	int e;
+
+	if ((h = be->attach(si->shmid, 1)) == NULL) {
+		si->ours = -1;
+		si->err = errno;
+		return;
+	}
+	memset(&hd, 0, sizeof(hd));
+	e = shmids_hdr_read(h, si->size, si->shmid, &hd);
+	be->detach(h);
+	si->err = e;
+	if (e != 0 && e != EBADMSG) {
+		si->ours = 0;
+		return;
+	}
+	memcpy(si->label, hd.label, sizeof(si->label));
+	si->name = si->label + hd.namepos;
+	if (e != 0) {
+		si->ours = -1;
+		return;
+	}
+	si->ours = 1;
+	si->type = hd.type;
+	si->count = hd.count;
+	si->state = hd.state;
+	if (hd.state == 'w' && shmids_writer_state(si->cpid) == EOWNERDEAD)
+		si->state = 'd';
+}
+
+static void
+look(struct shmids_info *si, int flags)
+{
+	si->ours = 0;
+	si->err = 0;
+	si->name = NULL;
+	si->label[0] = '\0';
+	if (!(flags & SHMIDS_NOHDR) && !si->removed && be->isours(si))
+		fill_header(si);
+}
+
+int
+shmids_stat(int shmid, struct shmids_info *si, int flags)
+{
+	if (be->stat(shmid, si) == -1)
+		return -1;
+	look(si, flags);
+	return 0;
+}
+
+struct list {
+	struct shmids_info *v;
+	size_t		 n, cap;
+};
+
+static int
+collect(struct shmids_info *si, void *arg)
+{
+	struct list *l = arg;
+	struct shmids_info *n;
+
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 64;
+		if ((n = realloc(l->v, l->cap * sizeof(*n))) == NULL)
+			return -1;
+		l->v = n;
+	}
+	l->v[l->n++] = *si;
+	return 0;
+}
+
+static int
+byid(const void *a, const void *b)
+{
+	const struct shmids_info *x = a, *y = b;
+
+	return (x->shmid > y->shmid) - (x->shmid < y->shmid);
+}
+
+/*
+ * The table is read whole before any attach, so every time reported is
+ * one the kernel had before this scan touched anything.
+ */
+int
+shmids_scan(int (*fn)(const struct shmids_info *, void *), void *arg,
+    int flags)
+{
+	struct list l;
+	size_t i;
+	int r = 0, e;
+
+	memset(&l, 0, sizeof(l));
+	if (be->scan(collect, &l) != 0) {
+		e = errno;
+		free(l.v);
+		errno = e;
+		return -1;
+	}
+	qsort(l.v, l.n, sizeof(*l.v), byid);
+	for (i = 0; i < l.n && r == 0; i++) {
+		look(&l.v[i], flags);
+		if (l.v[i].ours != 0 || (flags & SHMIDS_ALL))
+			r = fn(&l.v[i], arg);
+	}
+	free(l.v);
+	return r;
+}

@@ -1,0 +1,217 @@
+/*
+ * One element to ASCII and back, format-spec.md section 6.  Floats go to
+ * the shortest-digits code in dtoa.c and strtod.c; integers are done
+ * here, by hand, because printf and strtoll cost more than the rest of
+ * shm-expand put together.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+#include "num.h"
+
+static size_t
+utoa(char *buf, uint64_t u, int neg)
+{
+	char tmp[24];
+	size_t n = 0, i = 0;
+
+	do
+		tmp[n++] = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (neg)
+		buf[i++] = '-';
+	while (n > 0)
+		buf[i++] = tmp[--n];
+	buf[i] = '\0';
+	return i;
+}
+
+static size_t
+xtoa(char *buf, uint64_t u)
+{
+	static const char hex[] = "0123456789abcdef";
+	char tmp[20];
+	size_t n = 0, i = 2;
+
+	buf[0] = '0';
+	buf[1] = 'x';
+	do
+		tmp[n++] = hex[u & 15];
+	while ((u >>= 4) != 0);
+	while (n > 0)
+		buf[i++] = tmp[--n];
+	buf[i] = '\0';
+	return i;
+}
+
+static size_t
+int_format(char *buf, int64_t v, uint64_t bits, int style)
+{
+	if (style == SHMIDS_HEX)
+		return xtoa(buf, bits);
+	if (style != SHMIDS_SHORT)
+		return 0;
+	return v < 0 ? utoa(buf, (uint64_t)0 - (uint64_t)v, 1) :
+	    utoa(buf, (uint64_t)v, 0);
+}
+
+/* printf's exp and hex forms drop NaN payloads: those keep ours. */
+static size_t
+f64_format(char *buf, double d, int style)
+{
+	if (style == SHMIDS_SHORT || d != d || d - d != 0)
+		return shmids_dtoa(d, buf);
+	return (size_t)snprintf(buf, SHMIDS_NUM_MAX,
+	    style == SHMIDS_EXP ? "%.16e" : "%a", d);
+}
+
+static size_t
+f32_format(char *buf, float f, int style)
+{
+	if (style == SHMIDS_SHORT || f != f || f - f != 0)
+		return shmids_ftoa(f, buf);
+	return (size_t)snprintf(buf, SHMIDS_NUM_MAX,
+	    style == SHMIDS_EXP ? "%.8e" : "%a", (double)f);
+}
+
+size_t
+shmids_format(char *buf, int type, const void *elem, int style)
+{
+	size_t n = 0;
+	int64_t i64;
+	int32_t i32;
+	double d;
+	float f;
+
+	switch (type) {
+	case SHMIDS_F64:
+		memcpy(&d, elem, 8);
+		n = (style >= SHMIDS_SHORT && style <= SHMIDS_HEX) ?
+		    f64_format(buf, d, style) : 0;
+		break;
+	case SHMIDS_F32:
+		memcpy(&f, elem, 4);
+		n = (style >= SHMIDS_SHORT && style <= SHMIDS_HEX) ?
+		    f32_format(buf, f, style) : 0;
+		break;
+	case SHMIDS_I64:
+		memcpy(&i64, elem, 8);
+		n = int_format(buf, i64, (uint64_t)i64, style);
+		break;
+	case SHMIDS_I32:
+		memcpy(&i32, elem, 4);
+		n = int_format(buf, i32, (uint32_t)i32, style);
+		break;
+	case SHMIDS_RAW:
+		n = int_format(buf, *(const unsigned char *)elem,
+		    *(const unsigned char *)elem, style);
+		break;
+	}
+	if (n == 0)
+		errno = EINVAL;
+	return n;
+}
+
+static int
+isend(int c)
+{
+	return c == '\0' || c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+static int
+hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * An integer token: [+-]decimal, or 0x hex giving the two's-complement
+ * bits of a bits-wide integer.  lo/hi bound the decimal form.
+ */
+static int
+int_parse(const char *s, const char **end, int bits, int64_t lo, uint64_t hi,
+    int64_t *out)
+{
+	uint64_t u = 0, max;
+	int neg = 0, digits = 0, v;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		for (s += 2; (v = hexval(*s)) >= 0; s++, digits++)
+			if (digits >= bits / 4)
+				return (errno = ERANGE), -1;
+			else
+				u = u << 4 | (uint64_t)v;
+		if (digits == 0 || !isend(*s))
+			return (errno = EINVAL), -1;
+		/* Sign-extend: 0xffffffff is -1 for a 32-bit type. */
+		if (bits < 64 && lo < 0 && (u >> (bits - 1)) & 1)
+			u |= ~(uint64_t)0 << bits;
+		*out = (int64_t)u;
+		*end = s;
+		return 0;
+	}
+	if (*s == '-' || *s == '+')
+		neg = *s++ == '-';
+	max = neg ? (uint64_t)0 - (uint64_t)lo : hi;
+	for (; *s >= '0' && *s <= '9'; s++, digits++) {
+		uint64_t dig = (uint64_t)(*s - '0');
+
+		if (dig > max || u > (max - dig) / 10)
+			return (errno = ERANGE), -1;
+		u = u * 10 + dig;
+	}
+	if (digits == 0 || !isend(*s))
+		return (errno = EINVAL), -1;
+	*out = neg ? (int64_t)((uint64_t)0 - u) : (int64_t)u;
+	*end = s;
+	return 0;
+}
+
+int
+shmids_parse(const char *s, const char **end, int type, void *elem)
+{
+	const char *e;
+	int64_t v;
+	double d;
+	float f;
+	int r = -1;
+
+	switch (type) {
+	case SHMIDS_F64:
+		if ((r = shmids_strtod(s, &e, &d)) == 0)
+			memcpy(elem, &d, 8);
+		break;
+	case SHMIDS_F32:
+		if ((r = shmids_strtof(s, &e, &f)) == 0)
+			memcpy(elem, &f, 4);
+		break;
+	case SHMIDS_I64:
+		if ((r = int_parse(s, &e, 64, INT64_MIN, INT64_MAX, &v)) == 0)
+			memcpy(elem, &v, 8);
+		break;
+	case SHMIDS_I32:
+		if ((r = int_parse(s, &e, 32, INT32_MIN, INT32_MAX, &v)) == 0) {
+			int32_t i = (int32_t)v;
+			memcpy(elem, &i, 4);
+		}
+		break;
+	case SHMIDS_RAW:
+		if ((r = int_parse(s, &e, 8, 0, 255, &v)) == 0)
+			*(unsigned char *)elem = (unsigned char)v;
+		break;
+	default:
+		errno = EINVAL;
+	}
+	if (r == 0 && end != NULL)
+		*end = e;
+	return r;
+}

@@ -1,0 +1,30 @@
+/*
+ * The paper's names (Grosse 1990, Figure 1), exported with the shmids_
+ * prefix; shmids_paper.h maps shm_create/shm_open/shm_close onto them.
+ */
+#include <errno.h>
+
+#include "shmids_paper.h"
+#include "internal.h"
+
+char *
+shmids_paper_create(const char *name, int mode, int nbytes)
+{
+	if (nbytes < 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return shmids_create(name, mode, (size_t)nbytes);
+}
+
+char *
+shmids_paper_open(const char *label)
+{
+	return shmids_open(label);
+}
+
+int
+shmids_paper_close(char *shm)
+{
+	return shmids_close(shm);
+}

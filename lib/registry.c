@@ -1,0 +1,68 @@
+/*
+ * The segments this process attached through the library.  shmids_array()
+ * needs each one's size, shmids_close() must know whether to seal, and
+ * the exit handler must find every segment a writer left unsealed.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static struct seg *segs;
+static size_t nsegs, capsegs;
+
+struct seg *
+shmids_reg_find(const void *addr)
+{
+	size_t i;
+
+	for (i = 0; i < nsegs; i++)
+		if (segs[i].addr == addr)
+			return &segs[i];
+	errno = EINVAL;
+	return NULL;
+}
+
+int
+shmids_reg_add(char *addr, size_t size, int id, pid_t writer)
+{
+	struct seg *n;
+	size_t cap;
+
+	if (nsegs == capsegs) {
+		cap = capsegs ? capsegs * 2 : 16;
+		if ((n = realloc(segs, cap * sizeof(*n))) == NULL)
+			return -1;
+		segs = n;
+		capsegs = cap;
+	}
+	segs[nsegs].addr = addr;
+	segs[nsegs].size = size;
+	segs[nsegs].id = id;
+	segs[nsegs].writer = writer;
+	nsegs++;
+	return 0;
+}
+
+void
+shmids_reg_del(struct seg *s)
+{
+	*s = segs[--nsegs];
+}
+
+/*
+ * Run at exit: a writer that exits normally has finished its arrays.  A
+ * forked child inherits the list but did not make the segments, so it
+ * seals nothing.
+ */
+void
+shmids_reg_sealall(void)
+{
+	pid_t me = getpid();
+	size_t i;
+
+	for (i = 0; i < nsegs; i++)
+		if (segs[i].writer == me)
+			shmids_hdr_seal(segs[i].addr);
+}

@@ -1,0 +1,65 @@
+/*
+ * Inline arrays read back: the values of one line (format-spec.md
+ * section 6), appended to a growing buffer.  A last token "/" means the
+ * array goes on on the next line.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static int
+grow(struct vbuf *v)
+{
+	size_t esz = shmids_type_size(v->type), cap;
+	char *n;
+
+	cap = v->cap ? v->cap * 2 : 1024;
+	if (cap > (size_t)-1 / esz / 2) {
+		errno = ENOMEM;
+		return -1;
+	}
+	if ((n = realloc(v->data, cap * esz)) == NULL)
+		return -1;
+	v->data = n;
+	v->cap = cap;
+	return 0;
+}
+
+int
+shmids_values(struct vbuf *v, const char *s, size_t len, int *more,
+    const char **bad)
+{
+	size_t esz = shmids_type_size(v->type), i = 0;
+	const char *end;
+
+	*more = 0;
+	while (len > 0 && (s[len - 1] == '\n' || s[len - 1] == '\r'))
+		len--;
+	for (;;) {
+		while (i < len && shmids_isblank(s[i]))
+			i++;
+		if (i == len)
+			return 0;
+		if (s[i] == '/' && (i + 1 == len || shmids_isblank(s[i + 1]))) {
+			size_t j = i + 1;
+
+			while (j < len && shmids_isblank(s[j]))
+				j++;
+			if (j == len) {
+				*more = 1;
+				return 0;
+			}
+		}
+		if (v->count == v->cap && grow(v) == -1)
+			return -1;
+		if (shmids_parse(s + i, &end, v->type,
+		    v->data + v->count * esz) == -1) {
+			*bad = s + i;
+			return -1;
+		}
+		v->count++;
+		i = (size_t)(end - s);
+	}
+}
