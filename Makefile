@@ -35,7 +35,7 @@ MAN3	= $(wildcard man/*.3)
 MAN5	= $(wildcard man/*.5)
 HDRS	= lib/shmids.h lib/shmids_paper.h
 
-all: $(B)/libshmids.a $(B)/libshmids.so $(BINS) $(EXBINS) $(B)/shmids.pc
+all: $(B)/libshmids.a $(B)/libshmids.so $(BINS) $(EXBINS)
 
 $(B)/lib/%.o: lib/%.c lib/*.h
 	@mkdir -p $(@D)
@@ -70,11 +70,9 @@ $(BENCHES): $(B)/bench/%: bench/%.c $(B)/libshmids.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libshmids.a -lm
 
-$(B)/shmids.pc: shmids.pc.in Makefile
-	@mkdir -p $(@D)
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-	    -e 's|@INCDIR@|$(INCDIR)|' -e 's|@VERSION@|$(VERSION)|' \
-	    shmids.pc.in > $@
+# Made again on every install: PREFIX may differ from the last build's.
+PCSED	= sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCDIR@|$(INCDIR)|' -e 's|@VERSION@|$(VERSION)|'
 
 demo: all
 	sh examples/demo.sh
@@ -97,7 +95,7 @@ install: all
 	ln -sf libshmids.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libshmids.so.$(SOMAJOR)
 	ln -sf libshmids.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libshmids.so
 	cp $(HDRS) $(DESTDIR)$(INCDIR)/
-	cp $(B)/shmids.pc $(DESTDIR)$(PKGDIR)/
+	$(PCSED) shmids.pc.in > $(DESTDIR)$(PKGDIR)/shmids.pc
 	cp $(MAN1) $(DESTDIR)$(MANPREFIX)/man1/
 	cp $(MAN3) $(DESTDIR)$(MANPREFIX)/man3/
 	cp $(MAN5) $(DESTDIR)$(MANPREFIX)/man5/

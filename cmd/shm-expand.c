@@ -21,6 +21,14 @@ static unsigned long waitsecs = 60;
 static int	 style[5];
 static int	 rval;
 
+/*
+ * -d: labels expanded, removed only once all output is flushed and
+ * closed, so a segment referenced twice expands twice and a failed write
+ * removes nothing.
+ */
+static char	(*done)[SHMIDS_LABEL_MAX + 1];
+static size_t	 ndone, capdone;
+
 static void
 usage(FILE *fp, int status)
 {
@@ -53,6 +61,37 @@ set_style(const char *arg)
 		return -1;
 	style[type] = i == 3 ? SHMIDS_SHORT : (int)i;
 	return 0;
+}
+
+static void
+remember(const char *label)
+{
+	void *n;
+	size_t i;
+
+	for (i = 0; i < ndone; i++)
+		if (strcmp(done[i], label) == 0)
+			return;
+	if (ndone == capdone) {
+		capdone = capdone ? capdone * 2 : 16;
+		if ((n = realloc(done, capdone * sizeof(*done))) == NULL)
+			err(1, NULL);
+		done = n;
+	}
+	strcpy(done[ndone++], label);
+}
+
+/* Another shm-expand -d may have been quicker: gone is what was asked. */
+static void
+remove_done(void)
+{
+	size_t i;
+
+	for (i = 0; i < ndone; i++)
+		if (shmids_remove(done[i]) == -1 && errno != ENOENT) {
+			warn("%s: remove", done[i]);
+			rval = 1;
+		}
 }
 
 /* Open label, waiting while its writer is still filling it. */
@@ -122,14 +161,11 @@ expand(const char *fname, unsigned long lineno, const char *line,
 	e.cols = cols;
 	e.eol = line + r->eolpos;
 	memcpy(e.style, style, sizeof(style));
-	if (shmids_emit(stdout, &e, a.type, a.data, a.count) == -1 ||
-	    fflush(stdout) == EOF)
+	if (shmids_emit(stdout, &e, a.type, a.data, a.count) == -1)
 		err(1, "stdout");
 	shmids_close(h);
-	if (dflag && shmids_remove(r->label) == -1) {
-		warn("%s:%lu: %s: remove", fname, lineno, r->label);
-		rval = 1;
-	}
+	if (dflag)
+		remember(r->label);
 	return 0;
 }
 
@@ -225,6 +261,7 @@ main(int argc, char *argv[])
 			fclose(fp);
 	}
 	if (util_close_stdout() == -1)
-		rval = 1;
+		return 1;
+	remove_done();
 	return rval;
 }

@@ -93,7 +93,7 @@ remember(const char *label)
 /* Make the segment for v and write the reference line for first. */
 static int
 store(const char *fname, unsigned long lineno, const char *first,
-    const struct ref *r, const struct vbuf *v)
+    size_t firstlen, const struct ref *r, const struct vbuf *v)
 {
 	char name[SHMIDS_NAME_MAX + 2];
 	char *h;
@@ -109,6 +109,7 @@ store(const char *fname, unsigned long lineno, const char *first,
 	if (h == NULL) {
 		warn("%s:%lu: %.*s", fname, lineno, (int)r->fieldlen,
 		    first + r->fieldpos);
+		rval = 1;
 		return -1;
 	}
 	if (v->count > 0)
@@ -118,7 +119,8 @@ store(const char *fname, unsigned long lineno, const char *first,
 	out(first, r->fieldpos + r->fieldlen);
 	out(" shmids ", 8);
 	out(h, strlen(h));
-	out(first + r->eolpos, strlen(first + r->eolpos));
+	/* The first line's end only: its continuations are replaced too. */
+	out(first + r->eolpos, firstlen - r->eolpos);
 	shmids_close(h);
 	return 0;
 }
@@ -174,7 +176,7 @@ import_line(FILE *fp, const char *fname, unsigned long *lineno,
 	}
 	free(line);
 	if (k == 0 && (sel || (fields == NULL && v.count >= minvals)) &&
-	    store(fname, first, t->buf, &r, &v) == 0) {
+	    store(fname, first, t->buf, firstlen, &r, &v) == 0) {
 		free(v.data);
 		return;
 	}

@@ -142,9 +142,9 @@ int	 shmids_seal(void *shm);
  * <name>", optionally followed by one "\n") after checking that its header
  * carries exactly that label and is whole (format-spec.md 2.3).  Returns the
  * header's address; the memory is not writable.  Errors: EINVAL (label
- * malformed), ENAMETOOLONG, ENOENT (no such segment), EACCES, ESTALE (the
- * shmid names a segment with another label, or not ours: a stale
- * reference), EBADMSG (header corrupt or claims more than the segment
+ * malformed), ENAMETOOLONG, ENOENT (no such segment, or removed), EACCES,
+ * ESTALE (the shmid names a segment whose header does not carry this
+ * label, or no shmids header at all: a stale reference), EBADMSG (header corrupt or claims more than the segment
  * holds), EAGAIN (writer still filling), EOWNERDEAD (writer died before
  * sealing), ENOMEM.
  */
@@ -227,7 +227,12 @@ size_t	 shmids_format(char *buf, int type, const void *elem, int style);
  */
 int	 shmids_parse(const char *s, const char **end, int type, void *elem);
 
-/* Type helpers: size in bytes (0 if unknown), name ("f64"...), or -1. */
+/*
+ * Type helpers: shmids_type_size() gives the element size in bytes (0 for
+ * an unknown type); shmids_type_name() the name ("f64", ...; NULL for an
+ * unknown type); shmids_type_parse() the type for a name, or -1 with
+ * EINVAL.
+ */
 size_t	 shmids_type_size(int type);
 const char *shmids_type_name(int type);
 int	 shmids_type_parse(const char *name);
@@ -243,9 +248,9 @@ int	 shmids_stat(int shmid, struct shmids_info *si, int flags);
 /*
  * shmids_scan: call fn(si, arg) for each of our segments (with SHMIDS_ALL,
  * each segment), in shmid order.  Each segment is attached at most once.
- * fn returns 0 to go on; any other value stops the scan and is returned.
- * Returns 0, the value of fn, or -1 with errno (reading the segment
- * table failed).
+ * fn returns 0 to go on, or a positive value that stops the scan and is
+ * returned.  Returns 0, that value, or -1 with errno (reading the segment
+ * table failed, ENOMEM).
  */
 int	 shmids_scan(int (*fn)(const struct shmids_info *, void *), void *arg,
 	    int flags);
