@@ -53,9 +53,10 @@ $(B)/libshmids.so: $(LIBOBJ)
 
 # Tools, examples, tests and benchmarks link the static library, so that
 # they run from the build tree without LD_LIBRARY_PATH.
-$(B)/bin/%: cmd/%.c cmd/*.h $(B)/libshmids.a
+CMDLIB	= cmd/util.c cmd/syscheck.c
+$(B)/bin/%: cmd/%.c cmd/*.h $(CMDLIB) $(B)/libshmids.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Icmd $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< cmd/util.c $(B)/libshmids.a
+	$(CC) $(CPPFLAGS) -Icmd $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(CMDLIB) $(B)/libshmids.a
 
 $(EXBINS): $(B)/examples/%: examples/%.c
 	@mkdir -p $(@D)

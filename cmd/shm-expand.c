@@ -234,7 +234,7 @@ main(int argc, char *argv[])
 			usage(stdout, 0);
 			break;
 		case 't':
-			if ((rawtype = shmids_type_parse(optarg)) <= 0)
+			if ((rawtype = shmids_type_parse(optarg)) == -1)
 				usage(stderr, 2);
 			break;
 		case 'w':

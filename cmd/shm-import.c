@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "syscheck.h"
 #include "util.h"
 
 static const char *fields;	/* -f list, NULL for "by -n" */
@@ -107,8 +108,9 @@ store(const char *fname, unsigned long lineno, const char *first,
 	} else
 		h = shmids_create_array(name, mode, type, v->count);
 	if (h == NULL) {
-		warn("%s:%lu: %.*s", fname, lineno, (int)r->fieldlen,
-		    first + r->fieldpos);
+		warnx("%s:%lu: %.*s: %s", fname, lineno, (int)r->fieldlen,
+		    first + r->fieldpos, errno == EINVAL || errno ==
+		    ENAMETOOLONG ? strerror(errno) : util_create_error(errno));
 		rval = 1;
 		return -1;
 	}
@@ -249,6 +251,7 @@ main(int argc, char *argv[])
 		}
 	argc -= optind;
 	argv += optind;
+	syscheck_warn();
 	if (argc == 0)
 		import_file(stdin, "stdin");
 	for (i = 0; i < argc; i++) {

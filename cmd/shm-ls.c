@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "syscheck.h"
 #include "util.h"
 
 static int	 aflag, pflag;
@@ -26,7 +27,7 @@ static int	 rval;
 static void
 usage(FILE *fp, int status)
 {
-	fprintf(fp, "usage: shm-ls [-ap] [-n pattern] [-u user] "
+	fprintf(fp, "usage: shm-ls [-aps] [-n pattern] [-u user] "
 	    "[label | shmid ...]\n");
 	exit(status);
 }
@@ -203,7 +204,7 @@ main(int argc, char *argv[])
 {
 	int ch, i;
 
-	while ((ch = getopt(argc, argv, "ahn:pu:")) != -1)
+	while ((ch = getopt(argc, argv, "ahn:psu:")) != -1)
 		switch (ch) {
 		case 'a':
 			aflag = 1;
@@ -217,6 +218,9 @@ main(int argc, char *argv[])
 		case 'p':
 			pflag = 1;
 			break;
+		case 's':
+			syscheck_report();
+			return util_close_stdout() == -1;
 		case 'u':
 			set_user(optarg);
 			break;

@@ -109,6 +109,24 @@ util_inlist(const char *list, const char *tok, size_t len)
 	}
 }
 
+/* The kernel's limits give terse errno values; say which limit it was. */
+const char *
+util_create_error(int e)
+{
+	switch (e) {
+	case ENOSPC:
+		return "segment limit reached (kernel.shmmni or kernel.shmall;"
+		    " see shm-ls -s)";
+	case EINVAL:
+		return "size outside the kernel's limits (kernel.shmmax;"
+		    " see shm-ls -s)";
+	case ENOMEM:
+		return "out of memory";
+	default:
+		return strerror(e);
+	}
+}
+
 const char *
 util_fname(const char *path)
 {

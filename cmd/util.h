@@ -22,6 +22,8 @@ int	 util_ulong(const char *s, unsigned long max, unsigned long *out);
 int	 util_inlist(const char *list, const char *tok, size_t len);
 /* The name diagnostics give a file: "stdin" for "-". */
 const char *util_fname(const char *path);
+/* Why shmids_create*() failed, in the system's terms (errno e). */
+const char *util_create_error(int e);
 /* Flush and close stdout; 0, or -1 after a diagnostic. */
 int	 util_close_stdout(void);
 

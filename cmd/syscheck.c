@@ -1,0 +1,134 @@
+/*
+ * System settings that matter to segments meant to outlive their writer
+ * (kernel.shm_rmid_forced, systemd-logind's RemoveIPC) and to their
+ * speed (huge pages, shmem transparent huge pages).  Linux paths; on
+ * other systems the files are missing and nothing is said.
+ */
+#include <err.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "syscheck.h"
+
+#define SYS_UID_MAX	999	/* logind spares system users */
+
+/* The first line of a file, without its newline; "" if unreadable. */
+static const char *
+readline(const char *path, char *buf, size_t len)
+{
+	FILE *fp;
+
+	buf[0] = '\0';
+	if ((fp = fopen(path, "r")) == NULL)
+		return buf;
+	if (fgets(buf, (int)len, fp) == NULL)
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	fclose(fp);
+	return buf;
+}
+
+/* RemoveIPC= from one logind.conf file, or NULL if it is not set there. */
+static const char *
+removeipc_in(const char *path, char *val, size_t len)
+{
+	char line[256];
+	const char *r = NULL;
+	FILE *fp;
+
+	if ((fp = fopen(path, "r")) == NULL)
+		return NULL;
+	while (fgets(line, sizeof(line), fp) != NULL)
+		if (strncmp(line, "RemoveIPC=", 10) == 0) {
+			size_t n = strcspn(line + 10, " \t\r\n");
+
+			if (n >= len)
+				n = len - 1;
+			memcpy(val, line + 10, n);
+			val[n] = '\0';
+			r = val;
+		}
+	fclose(fp);
+	return r;
+}
+
+/* The effective RemoveIPC (the compiled-in default is yes). */
+static const char *
+removeipc(char *val, size_t len)
+{
+	const char *r = "yes (default)";
+	glob_t g;
+	size_t i;
+
+	if (removeipc_in("/etc/systemd/logind.conf", val, len) != NULL)
+		r = val;
+	if (glob("/etc/systemd/logind.conf.d/*.conf", 0, NULL, &g) == 0) {
+		for (i = 0; i < g.gl_pathc; i++)
+			if (removeipc_in(g.gl_pathv[i], val, len) != NULL)
+				r = val;
+		globfree(&g);
+	}
+	return r;
+}
+
+static int
+logind_running(void)
+{
+	return access("/run/systemd/seats", F_OK) == 0;
+}
+
+void
+syscheck_warn(void)
+{
+	char buf[64];
+
+	if (strcmp(readline("/proc/sys/kernel/shm_rmid_forced", buf,
+	    sizeof(buf)), "1") == 0)
+		warnx("warning: kernel.shm_rmid_forced is 1: segments are "
+		    "destroyed as soon as no process is attached");
+	if (getuid() > SYS_UID_MAX && logind_running() &&
+	    strncmp(removeipc(buf, sizeof(buf)), "no", 2) != 0)
+		warnx("warning: systemd-logind RemoveIPC=yes: your segments "
+		    "are destroyed when you log out");
+}
+
+static void
+setting(const char *name, const char *path, const char *unit)
+{
+	char buf[64];
+
+	if (*readline(path, buf, sizeof(buf)) == '\0')
+		printf("%-24s ?\n", name);
+	else
+		printf("%-24s %s%s\n", name, buf, unit);
+}
+
+void
+syscheck_report(void)
+{
+	char buf[64], thp[128];
+
+	setting("kernel.shmmax", "/proc/sys/kernel/shmmax", " bytes");
+	setting("kernel.shmall", "/proc/sys/kernel/shmall", " pages");
+	setting("kernel.shmmni", "/proc/sys/kernel/shmmni", " segments");
+	setting("kernel.shm_rmid_forced", "/proc/sys/kernel/shm_rmid_forced",
+	    "");
+	printf("%-24s %s%s\n", "logind RemoveIPC", removeipc(buf, sizeof(buf)),
+	    logind_running() ? "" : " (logind not running)");
+	setting("vm.nr_hugepages", "/proc/sys/vm/nr_hugepages", " pages");
+	setting("vm.hugetlb_shm_group", "/proc/sys/vm/hugetlb_shm_group", "");
+	readline("/sys/kernel/mm/transparent_hugepage/shmem_enabled", thp,
+	    sizeof(thp));
+	printf("%-24s %s\n", "shmem THP", *thp ? thp : "?");
+	if (strcmp(readline("/proc/sys/vm/nr_hugepages", buf, sizeof(buf)),
+	    "0") == 0)
+		printf("hint: no huge pages reserved; as root, "
+		    "'sysctl vm.nr_hugepages=N' reserves N (and "
+		    "vm.hugetlb_shm_group lets a group use them)\n");
+	if (strstr(thp, "[never]") != NULL || strstr(thp, "[deny]") != NULL)
+		printf("hint: shmem THP off; as root, 'echo advise > "
+		    "/sys/kernel/mm/transparent_hugepage/shmem_enabled'\n");
+}
