@@ -65,6 +65,9 @@ shmids_emit(FILE *fp, const struct emit *e, int type, const void *data,
 	static struct out o;	/* 64 KiB: too big for some stacks */
 	const char *p = data;
 	size_t esz = shmids_type_size(type), eollen = strlen(e->eol);
+	/* A last line without newline still needs them between its lines. */
+	const char *weol = eollen ? e->eol : "\n";
+	size_t weollen = eollen ? eollen : 1;
 	size_t i, col, len, online = 0;
 	char num[SHMIDS_NUM_MAX];
 
@@ -78,7 +81,7 @@ shmids_emit(FILE *fp, const struct emit *e, int type, const void *data,
 			return -1;
 		if (online > 0 && !fits(e, col, len, i + 1 == count)) {
 			put(&o, " /", 2);
-			put(&o, e->eol, eollen);
+			put(&o, weol, weollen);
 			spaces(&o, e->indent);
 			col = e->indent;
 			online = 0;

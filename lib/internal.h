@@ -46,6 +46,8 @@ struct hdr {
 struct shmids_backend {
 	int	(*create)(size_t size, int *id);	/* mode 0600, our key */
 	void	*(*attach)(int id, int rdonly);
+	/* the caller will touch all size bytes: map them now, if it pays */
+	void	 (*prefault)(void *addr, size_t size, int rdonly);
 	int	(*detach)(const void *addr);
 	int	(*setmode)(int id, int mode);
 	int	(*remove)(int id);

@@ -44,7 +44,7 @@ int
 shmids_ref_parse(const char *line, size_t len, struct ref *r)
 {
 	const char *name, *nl;
-	size_t end, pos = 0, s, n, idlen, namelen;
+	size_t end, pos = 0, s, n, x, idlen, namelen;
 	int id;
 
 	if ((nl = memchr(line, '\n', len)) != NULL)
@@ -62,7 +62,7 @@ shmids_ref_parse(const char *line, size_t len, struct ref *r)
 		return malformed(r, "no label after shmids");
 	if ((namelen = token(line, end, &pos, &n)) == 0)
 		return malformed(r, "no name after shmid");
-	if (token(line, end, &pos, &pos) != 0)
+	if (token(line, end, &pos, &x) != 0)
 		return malformed(r, "text after the label");
 	/* The label proper has one space; the line may have any blanks. */
 	if (idlen + 1 + namelen > SHMIDS_LABEL_MAX) {

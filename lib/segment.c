@@ -58,6 +58,7 @@ shmids_create_array(const char *name, int mode, int type, size_t count)
 		return NULL;
 	if ((h = be->attach(id, 0)) == NULL)
 		return undo(id, NULL);
+	be->prefault(h, size, 0);
 	shmids_hdr_write(h, id, name, type, count);
 	/* Widen or narrow to the exact mode only once the header is whole. */
 	if (be->setmode(id, mode) == -1 ||
@@ -145,6 +146,7 @@ shmids_open(const char *label)
 		errno = e;
 		return NULL;
 	}
+	be->prefault(h, si.size, 1);
 	return h;
 }
 

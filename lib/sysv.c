@@ -8,6 +8,7 @@
 #include <sys/types.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
+#include <sys/mman.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -30,6 +31,43 @@
 #else
 #define PERM_KEY(p)	((p).key)
 #endif
+
+/*
+ * Tuning (bench/ measures each lever): huge pages for big segments when
+ * the administrator reserved some, and one madvise(2) call that maps the
+ * whole segment instead of a page fault per 4 KiB page.  SHMIDS_NOTUNE in
+ * the environment turns both off, for comparison.
+ */
+#define TUNE_MIN	(1u << 20)	/* bytes; below this faults are cheap */
+#define HUGE_MIN	(2u << 20)
+
+static int
+tuned(size_t size, size_t min)
+{
+	return size >= min && getenv("SHMIDS_NOTUNE") == NULL;
+}
+
+static void
+sysv_prefault(void *p, size_t size, int rdonly)
+{
+#if defined(MADV_POPULATE_WRITE) && defined(MADV_POPULATE_READ)
+	int e = errno;
+
+	if (!tuned(size, TUNE_MIN))
+		return;
+#ifdef MADV_HUGEPAGE
+	if (!rdonly)
+		madvise(p, size, MADV_HUGEPAGE);
+#endif
+	/* Older kernels say EINVAL: then the faults come one by one. */
+	madvise(p, size, rdonly ? MADV_POPULATE_READ : MADV_POPULATE_WRITE);
+	errno = e;
+#else
+	(void)p;
+	(void)size;
+	(void)rdonly;
+#endif
+}
 
 /* Kernel words for "no such segment" become ENOENT. */
 static int
@@ -62,10 +100,18 @@ sysv_create(size_t size, int *id)
 {
 	int i;
 
+	int flags = IPC_CREAT | IPC_EXCL | 0600;
+
 	for (i = 0; i < 256; i++) {
 		key_t key = (key_t)(KEY_PREFIX | rnd16());
 
-		if ((*id = shmget(key, size, IPC_CREAT | IPC_EXCL | 0600)) != -1)
+#ifdef SHM_HUGETLB
+		/* No pool, no permission: fall back without a word. */
+		if (tuned(size, HUGE_MIN) &&
+		    (*id = shmget(key, size, flags | SHM_HUGETLB)) != -1)
+			return 0;
+#endif
+		if ((*id = shmget(key, size, flags)) != -1)
 			return 0;
 		if (errno != EEXIST)
 			return -1;
@@ -272,6 +318,6 @@ sysv_isours(const struct shmids_info *si)
 }
 
 const struct shmids_backend shmids_sysv = {
-	sysv_create, sysv_attach, sysv_detach, sysv_setmode, sysv_remove,
-	sysv_stat, sysv_scan, sysv_isours
+	sysv_create, sysv_attach, sysv_prefault, sysv_detach, sysv_setmode,
+	sysv_remove, sysv_stat, sysv_scan, sysv_isours
 };

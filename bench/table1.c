@@ -1,0 +1,1317 @@
+/*
+ * table1: Grosse's Table 1 ("How Shall We Connect Our Software Tools?",
+ * 1990) with this library, plus the cleaners' scale and shm-expand's
+ * memory.  A writer process sets n doubles, x[i] = i * 0.5, and hands
+ * them over; a reader process reads and sums them, and checks the sum.
+ *
+ *	table1 table [-c csv]		every row, every size: the driver
+ *	table1 write row n		one writer; stdout: label, shmid or data
+ *	table1 read row n [label]	one reader; stdin: the data
+ *	table1 cleaners			shm-ls and shm-rm over many segments
+ *	table1 expand			shm-expand's throughput and peak RSS
+ *
+ * Writer and reader columns are the time inside each process, from the
+ * start of its work to after its detach or free(); the total is the wall
+ * time of the whole hand-over as the driver sees it: both processes'
+ * start-up and exit, and the removal of the segment or file, included.
+ *
+ * Environment: BENCH_SIZES ("200000 1e6 1e7 1e8"), BENCH_RUNS (5),
+ * BENCH_QUICK (small sizes, 3 runs, for smoke tests), BENCH_BIN (the
+ * tools, build/bin), BENCH_PREFIX (names of the segments made here).
+ */
+#define _DEFAULT_SOURCE		/* wait4(2) on glibc */
+#include <sys/types.h>
+#include <sys/ipc.h>
+#include <sys/resource.h>
+#include <sys/shm.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <shmids.h>
+
+#define TBUF		(1 << 20)	/* bytes of text per read or write */
+#define MAXSIZES	16
+#define MAXRUNS		101
+#define NCLEAN		4000		/* segments for the cleaners */
+#define HEADROOM	16		/* slots left free for everyone else */
+
+/* How a row hands the array over. */
+enum how { SHMIDS, SYSV, PIPE, FILEB, INPROC };
+/* And in what form. */
+enum form { BIN, PRINTF, SHORTEST };
+
+struct row {
+	const char	*name;
+	int		 how;
+	int		 form;
+	int		 notune;	/* SHMIDS_NOTUNE=1 in the environment */
+};
+
+static const struct row rows[] = {
+	{ "shmids",		SHMIDS,	BIN,		0 },
+	{ "shmids-notune",	SHMIDS,	BIN,		1 },
+	{ "sysv-raw",		SYSV,	BIN,		0 },
+	{ "pipe-bin",		PIPE,	BIN,		0 },
+	{ "file-bin",		FILEB,	BIN,		0 },
+	{ "ascii-pipe",		PIPE,	PRINTF,		0 },
+	{ "ascii-shmids",	PIPE,	SHORTEST,	0 },
+	{ "malloc",		INPROC,	BIN,		0 },
+};
+#define NROWS		(sizeof(rows) / sizeof(rows[0]))
+#define R_SHMIDS	0	/* indices of the rows the ratios use */
+#define R_NOTUNE	1
+#define R_SYSV		2
+#define R_PIPE		3
+#define R_ASCII		5
+#define R_MALLOC	7
+
+/* One measurement of one row; seconds, and minor page faults. */
+struct meas {
+	double		 w, r, total;
+	double		 flt;
+	int		 ok;
+};
+
+/* A child process of the driver. */
+struct kid {
+	pid_t		 pid;
+	int		 rep;		/* read end of the child's fd 3 */
+	int		 status;
+	struct rusage	 ru;
+	double		 w, r;		/* what the child reported */
+};
+
+/* A few strings turned into an argv without casting away const. */
+#define MAXARGS		12
+struct args {
+	char		 s[MAXARGS][128];
+	char		*v[MAXARGS + 1];
+};
+
+static char	 self[4096];		/* this program, for the children */
+static char	 prefix[48];		/* of every segment name made here */
+static const char *bindir;
+static int	 quick;
+static volatile sig_atomic_t stop;
+static volatile pid_t kids[2];
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void *
+xmalloc(size_t n)
+{
+	void *p;
+
+	if ((p = malloc(n ? n : 1)) == NULL)
+		err(1, "malloc %zu", n);
+	return p;
+}
+
+static void
+fill(double *x, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		x[i] = (double)i * 0.5;
+}
+
+/* The sum of i * 0.5 is exact in doubles up to n = 1.3e8. */
+static void
+sumcheck(const double *x, size_t n)
+{
+	double s = 0, want;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		s += x[i];
+	want = n < 2 ? 0 : (double)((uint64_t)n * (n - 1) / 2) * 0.5;
+	if (fabs(s - want) > want * 1e-12)
+		errx(1, "sum %.17g, want %.17g", s, want);
+}
+
+/* ------------------------------------------------------------------ */
+/* The children: writers and readers. */
+
+/* To the driver on fd 3 if it gave us one, else to the user. */
+static void
+report(char what, double secs)
+{
+	if (fcntl(3, F_GETFD) != -1)
+		dprintf(3, "%c %.9f\n", what, secs);
+	else
+		fprintf(stderr, "%s %.6f s\n", what == 'w' ? "writer" :
+		    "reader", secs);
+}
+
+static void
+writeall(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	ssize_t k;
+
+	while (len > 0) {
+		if ((k = write(fd, p, len)) == -1) {
+			if (errno == EINTR)
+				continue;
+			err(1, "write");
+		}
+		p += k;
+		len -= (size_t)k;
+	}
+}
+
+/* Read exactly len bytes, then insist on end of file. */
+static void
+readall(int fd, void *buf, size_t len)
+{
+	char *p = buf, c;
+	ssize_t k;
+
+	while (len > 0) {
+		if ((k = read(fd, p, len)) == -1) {
+			if (errno == EINTR)
+				continue;
+			err(1, "read");
+		}
+		if (k == 0)
+			errx(1, "short input: %zu bytes missing", len);
+		p += k;
+		len -= (size_t)k;
+	}
+	if (read(fd, &c, 1) != 0)
+		errx(1, "more input than expected");
+}
+
+static void
+write_text(const double *x, size_t n, int form)
+{
+	char *buf = xmalloc(TBUF), *p = buf;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (form == PRINTF)
+			p += snprintf(p, SHMIDS_NUM_MAX, "%.17g", x[i]);
+		else
+			p += shmids_format(p, SHMIDS_F64, &x[i], SHMIDS_SHORT);
+		*p++ = '\n';
+		if (p - buf > TBUF - SHMIDS_NUM_MAX - 1) {
+			writeall(1, buf, (size_t)(p - buf));
+			p = buf;
+		}
+	}
+	writeall(1, buf, (size_t)(p - buf));
+	free(buf);
+}
+
+/* Parse the lines in s[0..len), each ending in "\n", into x. */
+static size_t
+parse_lines(char *s, size_t len, double *x, size_t room, int form)
+{
+	char *lim = s + len, *e;
+	const char *ce;
+	size_t k = 0;
+
+	while (s < lim) {
+		if (*s == '\n') {
+			s++;
+			continue;
+		}
+		if (k == room)
+			errx(1, "more values than expected");
+		if (form == PRINTF) {
+			x[k] = strtod(s, &e);
+		} else {
+			if (shmids_parse(s, &ce, SHMIDS_F64, &x[k]) == -1)
+				ce = s;
+			e = s + (ce - s);
+		}
+		if (e == s || *e != '\n')
+			errx(1, "bad value near \"%.20s\"", s);
+		k++;
+		s = e;
+	}
+	return k;
+}
+
+/* Read n values, one a line, in chunks; a value never spans two parses. */
+static void
+read_text(double *x, size_t n, int form)
+{
+	char *buf = xmalloc(TBUF + 1);
+	size_t have = 0, got = 0, lim;
+	ssize_t k;
+
+	for (;;) {
+		if ((k = read(0, buf + have, TBUF - have)) == -1) {
+			if (errno == EINTR)
+				continue;
+			err(1, "read");
+		}
+		if (k == 0)
+			break;
+		have += (size_t)k;
+		for (lim = have; lim > 0 && buf[lim - 1] != '\n'; lim--)
+			;
+		if (lim == 0 && have == TBUF)
+			errx(1, "line too long");
+		got += parse_lines(buf, lim, x + got, n - got, form);
+		memmove(buf, buf + lim, have - lim);
+		have -= lim;
+	}
+	buf[have] = '\n';
+	got += parse_lines(buf, have + 1, x + got, n - got, form);
+	if (got != n)
+		errx(1, "%zu values, want %zu", got, n);
+	free(buf);
+}
+
+static const char *
+env_prefix(void)
+{
+	const char *p = getenv("BENCH_PREFIX");
+
+	return p != NULL && *p != '\0' ? p : "table1-";
+}
+
+/* The paper's idiom: create, fill, print the reference line, close. */
+static void
+w_shmids(size_t n)
+{
+	char name[SHMIDS_NAME_MAX + 1];
+	char *shm;
+
+	snprintf(name, sizeof(name), "%sx", env_prefix());
+	if ((shm = shmids_create_array(name, 0600, SHMIDS_F64, n)) == NULL)
+		err(1, "create %s", name);
+	fill((double *)(void *)(shm + SHMIDS_HEADER), n);
+	/* stdout is a pipe, so fully buffered: the line leaves after the seal. */
+	printf("x shmids %s\n", shm);
+	if (shmids_close(shm) == -1)
+		err(1, "close");
+	if (fflush(stdout) == EOF)
+		err(1, "stdout");
+}
+
+static void
+w_sysv(size_t n)
+{
+	char line[32];
+	double *x;
+	int id;
+
+	if ((id = shmget(IPC_PRIVATE, n * sizeof(double), IPC_CREAT | 0600))
+	    == -1)
+		err(1, "shmget");
+	/* The id goes out first, so the driver can remove it if we die. */
+	writeall(1, line, (size_t)snprintf(line, sizeof(line), "%d\n", id));
+	if ((x = shmat(id, NULL, 0)) == (void *)-1)
+		err(1, "shmat");
+	fill(x, n);
+	if (shmdt(x) == -1)
+		err(1, "shmdt");
+}
+
+static void
+w_stream(size_t n, int form)
+{
+	double *x = xmalloc(n * sizeof(double));
+
+	fill(x, n);
+	if (form == BIN)
+		writeall(1, x, n * sizeof(double));
+	else
+		write_text(x, n, form);
+	free(x);
+}
+
+/* The in-process baseline: one program sets and sums its own array. */
+static void
+inproc(size_t n)
+{
+	double t0 = now(), t1, *x;
+
+	x = xmalloc(n * sizeof(double));
+	fill(x, n);
+	t1 = now();
+	sumcheck(x, n);
+	free(x);
+	report('w', t1 - t0);
+	report('r', now() - t1);
+}
+
+static void
+r_shmids(size_t n, const char *label)
+{
+	struct shmids_array a;
+	char *shm;
+
+	if ((shm = shmids_open(label)) == NULL)
+		err(1, "%s", label);
+	if (shmids_array(shm, &a) == -1)
+		err(1, "%s", label);
+	if (a.type != SHMIDS_F64 || a.count != n)
+		errx(1, "%s: type %d count %zu", label, a.type, a.count);
+	sumcheck(a.data, n);
+	if (shmids_close(shm) == -1)
+		err(1, "close");
+}
+
+static void
+r_sysv(size_t n, const char *arg)
+{
+	double *x;
+	char *e;
+	long id = strtol(arg, &e, 10);
+
+	if (e == arg || *e != '\0' || id < 0 || id > INT_MAX)
+		errx(2, "%s: bad shmid", arg);
+	if ((x = shmat((int)id, NULL, SHM_RDONLY)) == (void *)-1)
+		err(1, "shmat %s", arg);
+	sumcheck(x, n);
+	if (shmdt(x) == -1)
+		err(1, "shmdt");
+}
+
+static void
+r_stream(size_t n, int form)
+{
+	double *x = xmalloc(n * sizeof(double));
+
+	if (form == BIN)
+		readall(0, x, n * sizeof(double));
+	else
+		read_text(x, n, form);
+	sumcheck(x, n);
+	free(x);
+}
+
+static const struct row *
+findrow(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NROWS; i++)
+		if (strcmp(rows[i].name, name) == 0)
+			return &rows[i];
+	errx(2, "%s: no such row", name);
+}
+
+static int
+child(int writer, const char *name, size_t n, const char *arg)
+{
+	const struct row *rw = findrow(name);
+	double t0 = now();
+
+	if (rw->how == INPROC) {
+		inproc(n);
+		return 0;
+	}
+	if ((rw->how == SHMIDS || rw->how == SYSV) && !writer && arg == NULL)
+		errx(2, "%s: the reader needs the label", name);
+	if (writer && rw->how == SHMIDS)
+		w_shmids(n);
+	else if (writer && rw->how == SYSV)
+		w_sysv(n);
+	else if (writer)
+		w_stream(n, rw->form);
+	else if (rw->how == SHMIDS)
+		r_shmids(n, arg);
+	else if (rw->how == SYSV)
+		r_sysv(n, arg);
+	else
+		r_stream(n, rw->form);
+	report(writer ? 'w' : 'r', now() - t0);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The driver's plumbing. */
+
+static void
+onsig(int sig)
+{
+	int e = errno;
+
+	stop = sig;
+	if (kids[0] > 0)
+		kill(kids[0], SIGTERM);
+	if (kids[1] > 0)
+		kill(kids[1], SIGTERM);
+	errno = e;
+}
+
+static void
+catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = onsig;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/* A pipe whose ends no child inherits unless it is given them. */
+static void
+xpipe(int fd[2])
+{
+	if (pipe(fd) == -1)
+		err(1, "pipe");
+	fcntl(fd[0], F_SETFD, FD_CLOEXEC);
+	fcntl(fd[1], F_SETFD, FD_CLOEXEC);
+}
+
+/* In a child: make from be fd to, inherited across exec. */
+static void
+movefd(int from, int to)
+{
+	if (from == -1)
+		return;
+	if (from == to)
+		fcntl(to, F_SETFD, 0);
+	else if (dup2(from, to) == -1)
+		_exit(127);
+}
+
+/* The NULL-terminated list s, copied into a. */
+static char **
+mkargv(struct args *a, const char *const *s)
+{
+	int i;
+
+	for (i = 0; i < MAXARGS && s[i] != NULL; i++) {
+		snprintf(a->s[i], sizeof(a->s[i]), "%s", s[i]);
+		a->v[i] = a->s[i];
+	}
+	a->v[i] = NULL;
+	return a->v;
+}
+
+/* The argv of this program in mode with row, count and maybe a label. */
+static char **
+selfargv(struct args *a, const char *mode, const char *row, const char *n,
+    const char *label)
+{
+	const char *s[6];
+
+	s[0] = "table1", s[1] = mode, s[2] = row, s[3] = n, s[4] = label;
+	s[5] = NULL;
+	return mkargv(a, s);
+}
+
+/*
+ * Start path (a file, or with no "/" looked up in PATH) with stdin in
+ * and stdout out (-1: inherit) and fd 3 a pipe back to us.  notune: 1
+ * set SHMIDS_NOTUNE, 0 clear it, -1 leave the environment alone.
+ */
+static void
+spawn(struct kid *k, int slot, const char *path, char **argv, int in,
+    int out, int notune)
+{
+	int rp[2];
+
+	xpipe(rp);
+	fflush(NULL);
+	memset(k, 0, sizeof(*k));
+	if ((k->pid = fork()) == -1)
+		err(1, "fork");
+	if (k->pid == 0) {
+		movefd(in, 0);
+		movefd(out, 1);
+		movefd(rp[1], 3);
+		if (notune == 1)
+			setenv("SHMIDS_NOTUNE", "1", 1);
+		else if (notune == 0)
+			unsetenv("SHMIDS_NOTUNE");
+		execvp(path, argv);
+		_exit(127);
+	}
+	kids[slot] = k->pid;
+	close(rp[1]);
+	k->rep = rp[0];
+}
+
+/* Wait for k and read what it reported; 0 if it exited 0. */
+static int
+reap(struct kid *k, int slot)
+{
+	char buf[256], *p, *q;
+	ssize_t len;
+
+	while (wait4(k->pid, &k->status, 0, &k->ru) == -1)
+		if (errno != EINTR)
+			err(1, "wait4");
+	kids[slot] = 0;
+	while ((len = read(k->rep, buf, sizeof(buf) - 1)) == -1 &&
+	    errno == EINTR)
+		;
+	close(k->rep);
+	buf[len > 0 ? len : 0] = '\0';
+	for (p = buf; p != NULL && *p != '\0'; p = q) {
+		if ((q = strchr(p, '\n')) != NULL)
+			q++;
+		if (*p == 'w')
+			k->w = strtod(p + 1, NULL);
+		else if (*p == 'r')
+			k->r = strtod(p + 1, NULL);
+	}
+	return WIFEXITED(k->status) && WEXITSTATUS(k->status) == 0 ? 0 : -1;
+}
+
+/* Everything fd gives until end of file, up to len - 1 bytes kept. */
+static size_t
+slurp(int fd, char *buf, size_t len)
+{
+	size_t have = 0;
+	char junk[4096];
+	ssize_t k;
+
+	for (;;) {
+		if (have < len - 1)
+			k = read(fd, buf + have, len - 1 - have);
+		else
+			k = read(fd, junk, sizeof(junk));
+		if (k == -1 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		if (have < len - 1)
+			have += (size_t)k;
+	}
+	buf[have] = '\0';
+	return have;
+}
+
+struct swept {
+	char		(*label)[SHMIDS_LABEL_MAX + 1];
+	size_t		 n, cap;
+	const char	*prefix;
+};
+
+static int
+sweep_one(const struct shmids_info *si, void *arg)
+{
+	struct swept *s = arg;
+
+	if (si->ours == 0 || si->name == NULL ||
+	    strncmp(si->name, s->prefix, strlen(s->prefix)) != 0)
+		return 0;
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 64;
+		if ((s->label = realloc(s->label, s->cap *
+		    sizeof(*s->label))) == NULL)
+			err(1, "realloc");
+	}
+	memcpy(s->label[s->n++], si->label, sizeof(si->label));
+	return 0;
+}
+
+/*
+ * Remove every segment named pfx*; returns how many there were.  The
+ * labels are gathered first: removing while the kernel's table is being
+ * read could skip entries.
+ */
+static size_t
+sweep(const char *pfx)
+{
+	struct swept s;
+	size_t i;
+
+	memset(&s, 0, sizeof(s));
+	s.prefix = pfx;
+	if (shmids_scan(sweep_one, &s, 0) == -1)
+		warn("segment table");
+	for (i = 0; i < s.n; i++)
+		if (shmids_remove(s.label[i]) == -1 && errno != ENOENT)
+			warn("remove %s", s.label[i]);
+	free(s.label);
+	return s.n;
+}
+
+/* After an interrupt: leave nothing behind, then die of the signal. */
+static void
+check_stop(void)
+{
+	int sig = stop;
+
+	if (sig == 0)
+		return;
+	sweep(prefix);
+	signal(sig, SIG_DFL);
+	raise(sig);
+	_exit(128 + sig);
+}
+
+/* ------------------------------------------------------------------ */
+/* The driver: one row, once. */
+
+static void
+kidmeas(struct meas *m, const struct kid *w, const struct kid *r)
+{
+	m->w = w->w;
+	m->r = r != NULL ? r->r : w->r;
+	m->flt = (double)w->ru.ru_minflt;
+	if (r != NULL)
+		m->flt += (double)r->ru.ru_minflt;
+}
+
+/* Writer, then reader, then removal: the segment's whole life. */
+static int
+run_seg(const struct row *rw, const char *nbuf, struct meas *m)
+{
+	struct kid w, r;
+	struct args a;
+	char out[256], *label = NULL;
+	int p[2], ok, id = -1;
+
+	xpipe(p);
+	spawn(&w, 0, self, selfargv(&a, "write", rw->name, nbuf, NULL), -1,
+	    p[1], rw->notune);
+	close(p[1]);
+	slurp(p[0], out, sizeof(out));
+	close(p[0]);
+	ok = reap(&w, 0) == 0;
+	out[strcspn(out, "\n")] = '\0';
+	if (rw->how == SYSV && out[0] != '\0')
+		id = (int)strtol(out, NULL, 10);
+	else if (rw->how == SHMIDS && strncmp(out, "x shmids ", 9) == 0)
+		label = out + 9;
+	if (ok && !stop && (label != NULL || id != -1)) {
+		spawn(&r, 1, self, selfargv(&a, "read", rw->name, nbuf,
+		    label != NULL ? label : out), -1, -1, rw->notune);
+		ok = reap(&r, 1) == 0;
+	} else {
+		ok = 0;
+		memset(&r, 0, sizeof(r));
+	}
+	if (label != NULL && shmids_remove(label) == -1)
+		warn("remove %s", label);
+	if (id != -1 && shmctl(id, IPC_RMID, NULL) == -1)
+		warn("remove shmid %d", id);
+	kidmeas(m, &w, &r);
+	return ok ? 0 : -1;
+}
+
+/* a | b */
+static int
+run_pipe(const struct row *rw, const char *nbuf, struct meas *m)
+{
+	struct kid w, r;
+	struct args a;
+	int p[2], ok;
+
+	xpipe(p);
+	spawn(&w, 0, self, selfargv(&a, "write", rw->name, nbuf, NULL), -1,
+	    p[1], 0);
+	spawn(&r, 1, self, selfargv(&a, "read", rw->name, nbuf, NULL), p[0],
+	    -1, 0);
+	close(p[0]);
+	close(p[1]);
+	ok = reap(&w, 0) == 0;
+	ok = reap(&r, 1) == 0 && ok;
+	kidmeas(m, &w, &r);
+	return ok ? 0 : -1;
+}
+
+/* a > x; b < x */
+static int
+run_file(const struct row *rw, const char *nbuf, struct meas *m)
+{
+	struct kid w, r;
+	struct args a;
+	char path[4096];
+	const char *tmp = getenv("TMPDIR");
+	int fd, ok = 0;
+
+	snprintf(path, sizeof(path), "%s/table1.%ld.bin",
+	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp", (long)getpid());
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    0600)) == -1)
+		err(1, "%s", path);
+	spawn(&w, 0, self, selfargv(&a, "write", rw->name, nbuf, NULL), -1,
+	    fd, 0);
+	close(fd);
+	memset(&r, 0, sizeof(r));
+	if (reap(&w, 0) == 0 && !stop &&
+	    (fd = open(path, O_RDONLY | O_CLOEXEC)) != -1) {
+		spawn(&r, 1, self, selfargv(&a, "read", rw->name, nbuf,
+		    NULL), fd, -1, 0);
+		close(fd);
+		ok = reap(&r, 1) == 0;
+	}
+	unlink(path);
+	kidmeas(m, &w, &r);
+	return ok ? 0 : -1;
+}
+
+static int
+run_inproc(const struct row *rw, const char *nbuf, struct meas *m)
+{
+	struct kid w;
+	struct args a;
+	int ok;
+
+	spawn(&w, 0, self, selfargv(&a, "write", rw->name, nbuf, NULL), -1,
+	    -1, 0);
+	ok = reap(&w, 0) == 0;
+	kidmeas(m, &w, NULL);
+	return ok ? 0 : -1;
+}
+
+static void
+run_row(const struct row *rw, size_t n, struct meas *m)
+{
+	char nbuf[32];
+	double t0 = now();
+	int r;
+
+	snprintf(nbuf, sizeof(nbuf), "%zu", n);
+	memset(m, 0, sizeof(*m));
+	if (rw->how == SHMIDS || rw->how == SYSV)
+		r = run_seg(rw, nbuf, m);
+	else if (rw->how == PIPE)
+		r = run_pipe(rw, nbuf, m);
+	else if (rw->how == FILEB)
+		r = run_file(rw, nbuf, m);
+	else
+		r = run_inproc(rw, nbuf, m);
+	m->total = now() - t0;
+	m->ok = r == 0;
+	if (!m->ok)
+		warnx("%s n=%zu failed", rw->name, n);
+	check_stop();
+}
+
+/* ------------------------------------------------------------------ */
+/* The driver: the table. */
+
+static int
+dcmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Median of the field at off in each good measurement; NAN if none. */
+static double
+median(const struct meas *m, int runs, size_t off)
+{
+	double v[MAXRUNS];
+	int i, k = 0;
+
+	for (i = 0; i < runs; i++)
+		if (m[i].ok)
+			memcpy(&v[k++], (const char *)&m[i] + off, sizeof(double));
+	if (k == 0)
+		return NAN;
+	qsort(v, (size_t)k, sizeof(double), dcmp);
+	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+}
+
+static void
+print_ratio(const char *what, const struct meas *med, int den, double paper)
+{
+	printf("%-12s %10.3f %10.3f %10.3f %10.3f\n", what,
+	    med[R_SHMIDS].total / med[den].total,
+	    med[R_NOTUNE].total / med[den].total,
+	    med[R_SYSV].total / med[den].total, paper);
+}
+
+static void
+print_block(size_t n, int runs, const struct meas *med, FILE *csv)
+{
+	size_t i;
+
+	printf("\nN = %zu doubles (%.1f MB), median of %d runs, seconds\n",
+	    n, (double)n * 8 / 1e6, runs);
+	printf("%-14s %10s %10s %10s %12s\n", "", "writer", "reader",
+	    "total", "minor-faults");
+	for (i = 0; i < NROWS; i++) {
+		printf("%-14s %10.4f %10.4f %10.4f %12.0f\n", rows[i].name,
+		    med[i].w, med[i].r, med[i].total, med[i].flt);
+		fprintf(csv, "%s,%zu,%d,%.6f,%.6f,%.6f,%.0f\n", rows[i].name,
+		    n, runs, med[i].w, med[i].r, med[i].total, med[i].flt);
+	}
+	fflush(csv);
+	printf("%-12s %10s %10s %10s %10s\n", "ratio(total)", "shmids",
+	    "notune", "sysv-raw", "paper");
+	print_ratio("shm:pipe", med, R_PIPE, 0.375);
+	print_ratio("shm:ascii", med, R_ASCII, 0.028);
+	print_ratio("shm:malloc", med, R_MALLOC, 1.5);
+	fflush(stdout);
+}
+
+/* "200000 1e6,1e7" into sizes; the count. */
+static int
+parse_sizes(const char *s, size_t *sizes)
+{
+	char *e;
+	double d;
+	int k = 0;
+
+	while (*s != '\0') {
+		if (*s == ' ' || *s == ',' || *s == '\t') {
+			s++;
+			continue;
+		}
+		d = strtod(s, &e);
+		if (e == s || d < 1 || d > 1e12 || d != floor(d) ||
+		    k == MAXSIZES)
+			errx(2, "BENCH_SIZES: bad size near \"%s\"", s);
+		sizes[k++] = (size_t)d;
+		s = e;
+	}
+	return k;
+}
+
+static int
+envint(const char *name, int def, int min, int max)
+{
+	const char *s = getenv(name);
+	char *e;
+	long v;
+
+	if (s == NULL || *s == '\0')
+		return def;
+	v = strtol(s, &e, 10);
+	if (*e != '\0' || v < min || v > max)
+		errx(2, "%s: want %d..%d", name, min, max);
+	return (int)v;
+}
+
+static int
+measure_size(size_t n, int runs, FILE *csv)
+{
+	static struct meas m[NROWS][MAXRUNS];
+	struct meas med[NROWS];
+	size_t i;
+	int run, bad = 0;
+
+	/* Rows interleaved, so that a slow spell hits every row alike. */
+	for (run = 0; run < runs; run++)
+		for (i = 0; i < NROWS; i++) {
+			run_row(&rows[i], n, &m[i][run]);
+			bad |= !m[i][run].ok;
+		}
+	for (i = 0; i < NROWS; i++) {
+		med[i].w = median(m[i], runs, offsetof(struct meas, w));
+		med[i].r = median(m[i], runs, offsetof(struct meas, r));
+		med[i].total = median(m[i], runs,
+		    offsetof(struct meas, total));
+		med[i].flt = median(m[i], runs, offsetof(struct meas, flt));
+	}
+	print_block(n, runs, med, csv);
+	return bad;
+}
+
+static int
+table(const char *csvpath)
+{
+	size_t sizes[MAXSIZES];
+	const char *s = getenv("BENCH_SIZES");
+	int nsizes, runs, i, bad = 0;
+	FILE *csv;
+
+	if (s == NULL || *s == '\0')
+		s = quick ? "200000 1e6" : "200000 1e6 1e7 1e8";
+	nsizes = parse_sizes(s, sizes);
+	runs = envint("BENCH_RUNS", quick ? 3 : 5, 1, MAXRUNS);
+	if ((csv = fopen(csvpath, "w")) == NULL)
+		err(1, "%s", csvpath);
+	fprintf(csv, "row,n,runs,writer_s,reader_s,total_s,minor_faults\n");
+	printf("Table 1: x[i] = i * 0.5 written, handed over, read and "
+	    "summed; rows run interleaved\n");
+	for (i = 0; i < nsizes; i++)
+		bad |= measure_size(sizes[i], runs, csv);
+	if (fclose(csv) == EOF)
+		err(1, "%s", csvpath);
+	printf("\nCSV: %s\n", csvpath);
+	if (sweep(prefix) != 0)
+		warnx("segments were left behind (removed now)");
+	return bad;
+}
+
+/* ------------------------------------------------------------------ */
+/* The cleaners: shm-ls and shm-rm over thousands of segments. */
+
+static int
+count_all(const struct shmids_info *si, void *arg)
+{
+	(void)si;
+	++*(size_t *)arg;
+	return 0;
+}
+
+/* How many segments we may make: NCLEAN, or what kernel.shmmni leaves. */
+static size_t
+clean_room(void)
+{
+	size_t want = quick ? 200 : NCLEAN, have = 0;
+	long mni = 4096;
+	FILE *fp;
+
+	if ((fp = fopen("/proc/sys/kernel/shmmni", "r")) != NULL) {
+		if (fscanf(fp, "%ld", &mni) != 1)
+			mni = 4096;
+		fclose(fp);
+	}
+	if (shmids_scan(count_all, &have, SHMIDS_ALL | SHMIDS_NOHDR) == -1)
+		err(1, "segment table");
+	if ((size_t)mni < have + HEADROOM + want) {
+		want = (size_t)mni > have + HEADROOM ?
+		    (size_t)mni - have - HEADROOM : 0;
+		printf("kernel.shmmni %ld, %zu segments exist: making only "
+		    "%zu\n", mni, have, want);
+	}
+	return want;
+}
+
+static size_t
+make_many(const char *pfx, size_t want)
+{
+	char name[SHMIDS_NAME_MAX + 1];
+	size_t i;
+	char *shm;
+
+	for (i = 0; i < want && !stop; i++) {
+		snprintf(name, sizeof(name), "%s%zu", pfx, i);
+		if ((shm = shmids_create_array(name, 0600, SHMIDS_F64, 1))
+		    == NULL) {
+			warn("create %s (made %zu)", name, i);
+			break;
+		}
+		shmids_close(shm);
+	}
+	return i;
+}
+
+/* Run the tool s[0], stdout counted and dropped; its wall time, or -1. */
+static double
+time_tool(const char *const *s, size_t *lines)
+{
+	struct args a;
+	struct kid k;
+	char buf[65536];
+	double t0 = now();
+	ssize_t len, i;
+	int p[2];
+
+	xpipe(p);
+	spawn(&k, 0, s[0], mkargv(&a, s), -1, p[1], -1);
+	close(p[1]);
+	*lines = 0;
+	while ((len = read(p[0], buf, sizeof(buf))) != 0) {
+		if (len == -1 && errno == EINTR)
+			continue;
+		if (len == -1)
+			break;
+		for (i = 0; i < len; i++)
+			*lines += buf[i] == '\n';
+	}
+	close(p[0]);
+	if (reap(&k, 0) == -1)
+		return -1;
+	return now() - t0;
+}
+
+/* shmat(2) calls of the tool s[0] (one option at most), by strace(1). */
+static long
+count_attach(const char *const *s)
+{
+	const char *v[MAXARGS + 1];
+	char out[64], line[512];
+	struct args a;
+	struct kid k;
+	long calls = 0;
+	FILE *fp;
+	int i, j = 0, dn;
+
+	snprintf(out, sizeof(out), "/tmp/table1.%ld.strace", (long)getpid());
+	v[j++] = "strace", v[j++] = "-f", v[j++] = "-e";
+	v[j++] = "trace=shmat", v[j++] = "-o", v[j++] = out;
+	for (i = 0; s[i] != NULL && j < MAXARGS; i++)
+		v[j++] = s[i];
+	v[j] = NULL;
+	if ((dn = open("/dev/null", O_WRONLY | O_CLOEXEC)) == -1)
+		return -1;
+	spawn(&k, 0, v[0], mkargv(&a, v), -1, dn, -1);
+	close(dn);
+	if (reap(&k, 0) == -1 || (fp = fopen(out, "r")) == NULL) {
+		unlink(out);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), fp) != NULL)
+		calls += strstr(line, "shmat(") != NULL;
+	fclose(fp);
+	unlink(out);
+	return calls;
+}
+
+/*
+ * Make want segments named pfx*, then time shm-ls and shm-rm over them
+ * (traced: count their attaches instead), and check that none is left.
+ */
+static int
+cleaners_round(const char *pfx, size_t want, int traced)
+{
+	char ls[4096], rm[4096], pat[64];
+	const char *lsv[2], *rmv[6];
+	size_t made, lines, left;
+	double t0, t;
+
+	snprintf(ls, sizeof(ls), "%s/shm-ls", bindir);
+	snprintf(rm, sizeof(rm), "%s/shm-rm", bindir);
+	snprintf(pat, sizeof(pat), "%s*", pfx);
+	lsv[0] = ls, lsv[1] = NULL;
+	rmv[0] = rm, rmv[1] = "-s", rmv[2] = "0", rmv[3] = "-m", rmv[4] = pat;
+	rmv[5] = NULL;
+	t0 = now();
+	made = make_many(pfx, want);
+	t = now() - t0;
+	check_stop();
+	if (!traced) {
+		printf("made %zu segments in %.3f s (%.1f us each)\n", made, t,
+		    t * 1e6 / (double)(made ? made : 1));
+		t = time_tool(lsv, &lines);
+		printf("shm-ls: %.3f s, %zu lines listed\n", t, lines);
+		t = time_tool(rmv, &lines);
+		printf("shm-rm -s 0 -m '%s': %.3f s\n", pat, t);
+	} else {
+		printf("shmat calls (strace -f): shm-ls %ld", count_attach(lsv));
+		printf(", shm-rm %ld, for %zu segments\n", count_attach(rmv),
+		    made);
+	}
+	check_stop();
+	if ((left = sweep(pfx)) != 0)
+		printf("FAIL: %zu segments '%s' left after shm-rm "
+		    "(removed now)\n", left, pat);
+	return left != 0;
+}
+
+static int
+cleaners(void)
+{
+	char pfx[64];
+	size_t want;
+	int bad;
+
+	printf("\nCleaners: shm-ls and shm-rm over many segments\n");
+	if ((want = clean_room()) == 0)
+		return 1;
+	snprintf(pfx, sizeof(pfx), "%sc-", prefix);
+	bad = cleaners_round(pfx, want, 0);
+	if (access("/usr/bin/strace", X_OK) == 0)
+		bad |= cleaners_round(pfx, want, 1);
+	else
+		printf("strace not installed: shmat calls not counted\n");
+	return bad;
+}
+
+/* ------------------------------------------------------------------ */
+/* shm-expand: throughput and peak RSS. */
+
+static char *
+make_seg(size_t n, int thirds, char *label)
+{
+	char name[SHMIDS_NAME_MAX + 1];
+	double *x;
+	size_t i;
+	char *shm;
+
+	snprintf(name, sizeof(name), "%se", prefix);
+	if ((shm = shmids_create_array(name, 0600, SHMIDS_F64, n)) == NULL)
+		err(1, "create %s", name);
+	x = (double *)(void *)(shm + SHMIDS_HEADER);
+	if (thirds)
+		for (i = 0; i < n; i++)
+			x[i] = (double)(i + 1) / 3;
+	else
+		fill(x, n);
+	snprintf(label, SHMIDS_LABEL_MAX + 1, "%s", shm);
+	shmids_close(shm);
+	return label;
+}
+
+/* One shm-expand of label; seconds, and bytes out and peak RSS (KiB). */
+static double
+expand_once(const char *label, size_t *bytes, long *rss)
+{
+	char tool[4096], line[128], buf[65536];
+	const char *v[2];
+	struct args a;
+	struct kid k;
+	int in[2], out[2];
+	double t0 = now();
+	ssize_t len;
+
+	snprintf(tool, sizeof(tool), "%s/shm-expand", bindir);
+	xpipe(in);
+	xpipe(out);
+	v[0] = tool, v[1] = NULL;
+	spawn(&k, 0, tool, mkargv(&a, v), in[0], out[1], -1);
+	close(in[0]);
+	close(out[1]);
+	writeall(in[1], line, (size_t)snprintf(line, sizeof(line),
+	    "x shmids %s\n", label));
+	close(in[1]);
+	*bytes = 0;
+	while ((len = read(out[0], buf, sizeof(buf))) != 0) {
+		if (len == -1 && errno == EINTR)
+			continue;
+		if (len == -1)
+			break;
+		*bytes += (size_t)len;
+	}
+	close(out[0]);
+	if (reap(&k, 0) == -1)
+		errx(1, "shm-expand failed");
+	*rss = k.ru.ru_maxrss;
+	return now() - t0;
+}
+
+static void
+expand_case(size_t n, int thirds, int runs)
+{
+	char label[SHMIDS_LABEL_MAX + 1];
+	double t[MAXRUNS], med;
+	size_t bytes = 0;
+	long rss, maxrss = 0;
+	int i;
+
+	make_seg(n, thirds, label);
+	for (i = 0; i < runs && !stop; i++) {
+		t[i] = expand_once(label, &bytes, &rss);
+		maxrss = rss > maxrss ? rss : maxrss;
+	}
+	if (shmids_remove(label) == -1)
+		warn("remove %s", label);
+	check_stop();
+	qsort(t, (size_t)runs, sizeof(double), dcmp);
+	med = t[runs / 2];
+	printf("%-8s %9zu %8.1f MB %8.3f s %7.2f Mval/s %7.1f MB/s "
+	    "%8ld KiB %8.0f KiB\n", thirds ? "i/3" : "i*0.5", n,
+	    (double)bytes / 1e6, med, (double)n / med / 1e6,
+	    (double)bytes / med / 1e6, maxrss,
+	    (double)maxrss - (double)(n * 8 + SHMIDS_HEADER) / 1024);
+}
+
+static int
+expand(void)
+{
+	size_t big = quick ? 1000000 : 10000000;
+	int runs = envint("BENCH_RUNS", quick ? 3 : 5, 1, MAXRUNS);
+
+	runs = runs > 3 ? 3 : runs;
+	printf("\nshm-expand: one reference line to ASCII (default 80 "
+	    "columns), median of %d runs\n", runs);
+	printf("%-8s %9s %11s %10s %13s %12s %12s %12s\n", "values", "count",
+	    "out", "time", "rate", "throughput", "peak RSS", "RSS-segment");
+	expand_case(big / 10, 0, runs);
+	expand_case(big / 10, 1, runs);
+	expand_case(big, 0, runs);
+	expand_case(big, 1, runs);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: table1 table [-c csv]\n"
+	    "       table1 write row n\n"
+	    "       table1 read row n [label]\n"
+	    "       table1 cleaners\n"
+	    "       table1 expand\n");
+	exit(2);
+}
+
+static size_t
+parse_n(const char *s)
+{
+	char *e;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &e, 10);
+	if (e == s || *e != '\0' || errno != 0 || v == 0 || v > SIZE_MAX / 8)
+		errx(2, "%s: bad count", s);
+	return (size_t)v;
+}
+
+/* The driver's set-up: who we are, what we name segments, signals. */
+static void
+driver_init(const char *argv0)
+{
+	ssize_t len;
+
+	if ((len = readlink("/proc/self/exe", self, sizeof(self) - 1)) > 0)
+		self[len] = '\0';
+	else
+		snprintf(self, sizeof(self), "%s", argv0);
+	if (getenv("BENCH_PREFIX") != NULL && *getenv("BENCH_PREFIX") != '\0')
+		snprintf(prefix, sizeof(prefix), "%s", getenv("BENCH_PREFIX"));
+	else
+		snprintf(prefix, sizeof(prefix), "bench-%ld-", (long)getpid());
+	/* The children name their segments from the environment. */
+	setenv("BENCH_PREFIX", prefix, 1);
+	if ((bindir = getenv("BENCH_BIN")) == NULL || *bindir == '\0')
+		bindir = "build/bin";
+	quick = getenv("BENCH_QUICK") != NULL && *getenv("BENCH_QUICK") != '\0'
+	    && strcmp(getenv("BENCH_QUICK"), "0") != 0;
+	catch_signals();
+}
+
+int
+main(int argc, char *argv[])
+{
+	const char *csv = "build/bench/table1.csv";
+
+	if (argc < 2)
+		usage();
+	if (strcmp(argv[1], "write") == 0 && argc == 4)
+		return child(1, argv[2], parse_n(argv[3]), NULL);
+	if (strcmp(argv[1], "read") == 0 && (argc == 4 || argc == 5))
+		return child(0, argv[2], parse_n(argv[3]),
+		    argc == 5 ? argv[4] : NULL);
+	driver_init(argv[0]);
+	if (strcmp(argv[1], "table") == 0) {
+		if (argc == 4 && strcmp(argv[2], "-c") == 0)
+			csv = argv[3];
+		else if (argc != 2)
+			usage();
+		return table(csv);
+	}
+	if (strcmp(argv[1], "cleaners") == 0 && argc == 2)
+		return cleaners();
+	if (strcmp(argv[1], "expand") == 0 && argc == 2)
+		return expand();
+	usage();
+	return 2;
+}

@@ -1,0 +1,638 @@
+/*
+ * Exact parsing of the ASCII forms of format-spec.md section 6 into IEEE
+ * binary64 and binary32, rounded to nearest even.
+ *
+ * Decimals: Clinger's exact fast path when the digits and the power of ten
+ * are both exact doubles; otherwise Eisel-Lemire on the first 19
+ * significant digits (Daniel Lemire, "Number Parsing at a Gigabyte per
+ * Second", Software: Practice and Experience 51(8), 2021; with the
+ * bounds of Noble Mushtak and Daniel Lemire, "Fast Number Parsing Without
+ * Fallback", 2023).  When digits were dropped and w and w+1 round
+ * differently, or in the rare case the 128-bit product is inconclusive,
+ * the libc strtod/strtof (correctly rounded in glibc, C locale: we never
+ * call setlocale) decides, on a bounded copy of the token.
+ *
+ * Hex floats are exact by construction and rounded here; nan(0xM) puts M
+ * back into the fraction field bit for bit.
+ */
+#include <errno.h>
+#include <float.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "num.h"
+#include "pow10_table.h"
+
+#define M64	(~UINT64_C(0))
+#define M32	((UINT64_C(1) << 32) - 1)
+
+/*
+ * A binary format as Eisel-Lemire sees it.  q_lo/q_hi: below and above
+ * these powers of ten any 19-digit value is 0 or infinite; even_lo/even_hi:
+ * the powers of ten for which a product can be an exact tie.
+ */
+struct bfmt {
+	int	tbits;		/* fraction field bits */
+	int	bias;
+	int	q_lo, q_hi;
+	int	even_lo, even_hi;
+};
+
+static const struct bfmt f64 = { 52, 1023, -342, 308, -4, 23 };
+static const struct bfmt f32 = { 23, 127, -65, 38, -17, 10 };
+
+/* A parsed decimal: w 10^q, exact unless inexact (nonzero digits dropped). */
+struct num {
+	uint64_t	 w;
+	int64_t		 q;
+	int		 neg;
+	int		 inexact;
+	const char	*digits;	/* first digit or '.' of the significand */
+	const char	*dend;		/* end of the significand */
+	int64_t		 exp;		/* explicit exponent, saturated */
+};
+
+/* Would a token end here: blank, CR, LF or NUL. */
+static int
+at_end(const char *p)
+{
+	return *p == ' ' || *p == '\t' || *p == '\r' || *p == '\n' ||
+	    *p == '\0';
+}
+
+static int
+isdig(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int
+hexval(int c)
+{
+	if (isdig(c))
+		return c - '0';
+	c |= 0x20;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* Case-insensitive match of lower-case word at p. */
+static int
+word(const char *p, const char *w)
+{
+	while (*w != '\0')
+		if ((*p++ | 0x20) != *w++)
+			return 0;
+	return 1;
+}
+
+/* 64x64 -> 128-bit product, returning the low half. */
+static uint64_t
+umul128(uint64_t a, uint64_t b, uint64_t *hi)
+{
+#ifdef __SIZEOF_INT128__
+	__extension__ typedef unsigned __int128 u128;
+	u128 p = (u128)a * b;
+
+	*hi = (uint64_t)(p >> 64);
+	return (uint64_t)p;
+#else
+	uint64_t al = a & M32, ah = a >> 32, bl = b & M32, bh = b >> 32;
+	uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+	uint64_t mid = (ll >> 32) + (lh & M32) + (hl & M32);
+
+	*hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+	return (mid << 32) | (ll & M32);
+#endif
+}
+
+/* floor(x / 2^s) without relying on >> of negative numbers. */
+static int64_t
+floor_shift(int64_t x, int s)
+{
+	if (x >= 0)
+		return x >> s;
+	return -(((-x - 1) >> s) + 1);
+}
+
+static int
+clz64(uint64_t x)
+{
+	int n = 0;
+
+#if defined(__GNUC__)
+	if (x != 0)
+		return __builtin_clzll(x);
+#endif
+	if (x == 0)
+		return 64;
+	while ((x & (UINT64_C(1) << 63)) == 0) {
+		x <<= 1;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Eisel-Lemire (paper section 5, as in the fast_float reference code):
+ * the fraction and biased exponent bits of w 10^q, w != 0 and exact,
+ * rounded to nearest even.  Returns -1 if the truncated product cannot
+ * decide (never happens per Mushtak-Lemire; kept as cheap insurance).
+ */
+static int
+lemire(const struct bfmt *f, int64_t q, uint64_t w, uint64_t *bits)
+{
+	const uint64_t *p5;
+	uint64_t hi, lo, hi2, m;
+	int lz, upper, shift;
+	int64_t e2;
+
+	if (q < f->q_lo) {
+		*bits = 0;
+		return 0;
+	}
+	if (q > f->q_hi) {
+		*bits = (uint64_t)(2 * f->bias + 1) << f->tbits;
+		return 0;
+	}
+	lz = clz64(w);
+	w <<= lz;
+	p5 = shmids_p5[q - SHMIDS_P5_MIN];
+	lo = umul128(w, p5[0], &hi);
+	/* low bits all ones: the next 64 bits of 5^q may carry into them */
+	if ((hi & (M64 >> (f->tbits + 3))) == M64 >> (f->tbits + 3)) {
+		umul128(w, p5[1], &hi2);
+		lo += hi2;
+		hi += lo < hi2;
+		if (lo == M64 && (q < -27 || q > 55))
+			return -1;
+	}
+	upper = (int)(hi >> 63);
+	shift = upper + 64 - f->tbits - 3;
+	m = hi >> shift;
+	/* floor(log2(10^q)) + 63 + ..., the exponent of the product */
+	e2 = floor_shift((152170 + 65536) * q, 16) + 63 + upper - lz +
+	    f->bias;
+	if (e2 <= 0) {
+		/* subnormal, or zero */
+		if (1 - e2 >= 64) {
+			*bits = 0;
+			return 0;
+		}
+		m >>= 1 - e2;
+		m = (m + (m & 1)) >> 1;
+		/* rounding may carry into the smallest normal: same bits */
+		*bits = m;
+		return 0;
+	}
+	/* an exact tie (nothing below the rounding bit) rounds to even */
+	if (lo <= 1 && q >= f->even_lo && q <= f->even_hi && (m & 3) == 1 &&
+	    (m << shift) == hi)
+		m &= ~UINT64_C(1);
+	m = (m + (m & 1)) >> 1;
+	if (m >= UINT64_C(2) << f->tbits) {
+		m = UINT64_C(1) << f->tbits;
+		e2++;
+	}
+	if (e2 >= 2 * f->bias + 1) {
+		*bits = (uint64_t)(2 * f->bias + 1) << f->tbits;
+		return 0;
+	}
+	*bits = (uint64_t)e2 << f->tbits | (m & ((UINT64_C(1) << f->tbits) - 1));
+	return 0;
+}
+
+/*
+ * More than 19 digits: keep the first 19 significant ones in w, note in
+ * inexact whether any later one is nonzero, and set q to match.
+ */
+static void
+first19(struct num *n)
+{
+	const char *p;
+	uint64_t w = 0;
+	int64_t q = 0;
+	int nd = 0, frac = 0, d;
+
+	for (p = n->digits; p < n->dend; p++) {
+		if (*p == '.') {
+			frac = 1;
+			continue;
+		}
+		d = *p - '0';
+		if (nd == 0 && d == 0)
+			q -= frac;		/* leading zero */
+		else if (nd < 19) {
+			w = w * 10 + (uint64_t)d;
+			nd++;
+			q -= frac;
+		} else {
+			q += !frac;
+			n->inexact |= d != 0;
+		}
+	}
+	n->w = w;
+	n->q = q;
+}
+
+/*
+ * Scan a decimal significand and exponent at p into n.  Returns the end
+ * of the number, or NULL if there is no digit or the exponent has none.
+ * The common case, at most 19 digits, takes one tight loop; w may wrap
+ * on longer ones, which first19() then redoes.
+ */
+static const char *
+scan_dec(const char *p, struct num *n)
+{
+	const char *dot;
+	uint64_t w = 0;
+	int64_t nd, q = 0, e = 0;
+	int esign = 1;
+
+	n->digits = p;
+	while (isdig(*p))
+		w = w * 10 + (uint64_t)(*p++ - '0');
+	nd = p - n->digits;
+	if (*p == '.') {
+		dot = ++p;
+		while (isdig(*p))
+			w = w * 10 + (uint64_t)(*p++ - '0');
+		q = dot - p;
+		nd += p - dot;
+	}
+	n->dend = p;
+	if (nd == 0)
+		return NULL;
+	n->w = w;
+	n->q = q;
+	if (nd > 19)
+		first19(n);
+	if ((*p | 0x20) == 'e') {
+		p++;
+		if (*p == '+' || *p == '-')
+			esign = *p++ == '-' ? -1 : 1;
+		if (!isdig(*p))
+			return NULL;
+		/* saturate: 10^(10^12) is infinite or zero whatever the digits */
+		for (; isdig(*p); p++)
+			if (e < INT64_C(1000000000000))
+				e = e * 10 + (*p - '0');
+		n->exp = e * esign;
+		n->q += n->exp;
+	}
+	return p;
+}
+
+/*
+ * The libc fallback on a bounded copy: the first MAXDIG significant
+ * digits, then a "1" if any later digit is nonzero, then the exponent.
+ * A tie between two binary64 values has at most 767 significant digits,
+ * so the copy rounds as the whole token does.
+ */
+#define MAXDIG	800
+
+/* Decimal of x at b, NUL-terminated. */
+static void
+put_u64(char *b, uint64_t x)
+{
+	char tmp[20];
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + x % 10);
+		x /= 10;
+	} while (x != 0);
+	while (n > 0)
+		*b++ = tmp[--n];
+	*b = '\0';
+}
+
+static double
+libc_strtod(const struct num *n, int single)
+{
+	char buf[MAXDIG + 32], *b = buf;
+	const char *p;
+	int64_t q = n->exp;
+	int nd = 0, sticky = 0, frac = 0;
+	double d;
+	float f;
+
+	if (n->neg)
+		*b++ = '-';
+	for (p = n->digits; p < n->dend; p++) {
+		if (*p == '.') {
+			frac = 1;
+			continue;
+		}
+		if (nd == 0 && *p == '0') {
+			q -= frac;
+			continue;
+		}
+		if (nd < MAXDIG) {
+			*b++ = *p;
+			nd++;
+			q -= frac;
+		} else {
+			sticky |= *p != '0';
+			q += !frac;
+		}
+	}
+	if (sticky) {
+		*b++ = '1';
+		q--;
+	}
+	*b++ = 'e';
+	if (q < 0) {
+		*b++ = '-';
+		q = -q;
+	}
+	put_u64(b, (uint64_t)q);
+	if (single) {
+		f = strtof(buf, NULL);
+		return f;
+	}
+	d = strtod(buf, NULL);
+	return d;
+}
+
+/*
+ * Round m 2^e2 (m != 0; sticky: nonzero bits below m) to nearest even in
+ * format f: the exact step of hex floats.  Returns the magnitude's bits.
+ */
+static uint64_t
+round_bin(const struct bfmt *f, uint64_t m, int64_t e2, int sticky)
+{
+	uint64_t bits, kept, rem, half;
+	int64_t top, shift, bexp = 0;
+	int lz = clz64(m);
+
+	m <<= lz;
+	top = e2 - lz + 63;		/* exponent of m's leading bit */
+	if (top > f->bias)
+		return (uint64_t)(2 * f->bias + 1) << f->tbits;
+	shift = 63 - f->tbits;
+	if (top >= 1 - f->bias)
+		bexp = top + f->bias;
+	else
+		shift += 1 - f->bias - top;
+	if (shift > 64)
+		return 0;
+	if (shift == 64) {
+		kept = 0;
+		rem = m;
+		half = UINT64_C(1) << 63;
+	} else {
+		kept = m >> shift;
+		rem = m & ((UINT64_C(1) << shift) - 1);
+		half = UINT64_C(1) << (shift - 1);
+	}
+	/* kept includes the implicit bit of normals: add (bexp - 1) then */
+	bits = (bexp > 0 ? (uint64_t)(bexp - 1) << f->tbits : 0) + kept;
+	/* a carry moves into the exponent, up to infinity: all correct */
+	if (rem > half || (rem == half && (sticky || (bits & 1))))
+		bits++;
+	return bits;
+}
+
+/*
+ * C99 hex float after "0x": hex digits with an optional point, at least
+ * one digit, then an optional binary exponent p[+-]ddd.
+ */
+static const char *
+scan_hex(const struct bfmt *f, const char *p, uint64_t *bits)
+{
+	uint64_t m = 0;
+	int64_t e2 = 0, pe = 0;
+	int nd = 0, any = 0, sticky = 0, frac = 0, esign = 1, d;
+
+	for (;; p++) {
+		if (*p == '.' && !frac) {
+			frac = 1;
+			continue;
+		}
+		if ((d = hexval(*p)) < 0)
+			break;
+		any = 1;
+		if (nd < 16 && (nd != 0 || d != 0)) {
+			m = m << 4 | (uint64_t)d;
+			nd++;
+			e2 -= 4 * frac;
+		} else if (nd < 16)
+			e2 -= 4 * frac;		/* leading zero */
+		else {
+			sticky |= d != 0;
+			e2 += 4 * !frac;
+		}
+	}
+	if (!any)
+		return NULL;
+	if ((*p | 0x20) == 'p') {
+		p++;
+		if (*p == '+' || *p == '-')
+			esign = *p++ == '-' ? -1 : 1;
+		if (!isdig(*p))
+			return NULL;
+		for (; isdig(*p); p++)
+			if (pe < INT64_C(1000000000000))
+				pe = pe * 10 + (*p - '0');
+	}
+	*bits = m == 0 ? 0 : round_bin(f, m, e2 + esign * pe, sticky);
+	return p;
+}
+
+/*
+ * inf, infinity, nan and nan(0xM), case-insensitive; M is the whole
+ * fraction field and must be nonzero (0 would be infinity) and fit.
+ */
+static const char *
+scan_word(const struct bfmt *f, const char *p, uint64_t *bits)
+{
+	uint64_t inf = (uint64_t)(2 * f->bias + 1) << f->tbits, m = 0;
+	int d, nd = 0;
+
+	if (word(p, "inf")) {
+		*bits = inf;
+		return p + (word(p + 3, "inity") ? 8 : 3);
+	}
+	if (!word(p, "nan"))
+		return NULL;
+	p += 3;
+	*bits = inf | UINT64_C(1) << (f->tbits - 1);
+	if (*p != '(')
+		return p;
+	if (p[1] != '0' || (p[2] | 0x20) != 'x')
+		return NULL;
+	for (p += 3; (d = hexval(*p)) >= 0; p++) {
+		if (m >> (f->tbits - 4) != 0)
+			return NULL;		/* more bits than the field */
+		m = m << 4 | (uint64_t)d;
+		nd++;
+	}
+	if (*p != ')' || nd == 0 || m == 0)
+		return NULL;
+	*bits = inf | m;
+	return p + 1;
+}
+
+/* Decimal to bits by the fast paths; -1 if libc must decide. */
+static int
+fast_dec(const struct bfmt *f, const struct num *n, uint64_t *bits)
+{
+	uint64_t b2;
+
+	if (n->w == 0) {
+		*bits = 0;
+		return 0;
+	}
+	if (lemire(f, n->q, n->w, bits) < 0)
+		return -1;
+	if (!n->inexact)
+		return 0;
+	/* dropped digits: the value is in (w, w+1) 10^q */
+	if (lemire(f, n->q, n->w + 1, &b2) < 0 || b2 != *bits)
+		return -1;
+	return 0;
+}
+
+enum kind { WORD, HEX, DEC };
+
+/*
+ * The shared front end: sign, then a word, a hex float or a decimal.
+ * Returns the kind (a decimal is left in n, the others' magnitude in
+ * *bits) and sets *end, or -1 with EINVAL.
+ */
+static int
+scan(const struct bfmt *f, const char *s, const char **end, struct num *n,
+    uint64_t *bits)
+{
+	const char *p = s;
+	int kind = WORD;
+
+	memset(n, 0, sizeof(*n));
+	if (*p == '+' || *p == '-')
+		n->neg = *p++ == '-';
+	if (p[0] == '0' && (p[1] | 0x20) == 'x') {
+		kind = HEX;
+		p = scan_hex(f, p + 2, bits);
+	} else if (isdig(*p) || *p == '.') {
+		kind = DEC;
+		p = scan_dec(p, n);
+	} else
+		p = scan_word(f, p, bits);
+	if (p == NULL || !at_end(p)) {
+		errno = EINVAL;
+		return -1;
+	}
+	*end = p;
+	return kind;
+}
+
+/*
+ * Clinger's fast path: w and 10^|q| are exact doubles, so one IEEE
+ * operation rounds once, correctly.  Needs double arithmetic done in
+ * double (FLT_EVAL_METHOD 0; not so on x87).
+ */
+static int
+clinger64(const struct num *n, double *d)
+{
+#if FLT_EVAL_METHOD == 0
+	if (n->inexact || n->w > UINT64_C(1) << 53 || n->q < -SHMIDS_EXACT_MAX ||
+	    n->q > SHMIDS_EXACT_MAX)
+		return 0;
+	*d = (double)n->w;
+	*d = n->q < 0 ? *d / shmids_exact10[-n->q] : *d * shmids_exact10[n->q];
+	return 1;
+#else
+	(void)n;
+	(void)d;
+	return 0;
+#endif
+}
+
+/* The same for binary32: 2^24 and 10^10 are the exact limits. */
+static int
+clinger32(const struct num *n, float *x)
+{
+#if FLT_EVAL_METHOD == 0
+	if (n->inexact || n->w > UINT64_C(1) << 24 || n->q < -10 || n->q > 10)
+		return 0;
+	*x = (float)n->w;
+	*x = n->q < 0 ? *x / (float)shmids_exact10[-n->q] :
+	    *x * (float)shmids_exact10[n->q];
+	return 1;
+#else
+	(void)n;
+	(void)x;
+	return 0;
+#endif
+}
+
+/* Finish: store v and end; a finite token that became infinite is ERANGE. */
+static int
+finish(int kind, int inf, const char *e, const char **end)
+{
+	if (end != NULL)
+		*end = e;
+	if (inf && kind != WORD) {
+		errno = ERANGE;
+		return -1;
+	}
+	return 0;
+}
+
+int
+shmids_strtod(const char *s, const char **end, double *v)
+{
+	struct num n;
+	uint64_t bits = 0;
+	const char *e;
+	double d;
+	int kind, saved;
+
+	if ((kind = scan(&f64, s, &e, &n, &bits)) < 0)
+		return -1;
+	if (kind == DEC && clinger64(&n, &d)) {
+		*v = n.neg ? -d : d;
+		return finish(kind, 0, e, end);
+	}
+	if (kind == DEC && fast_dec(&f64, &n, &bits) < 0) {
+		saved = errno;
+		d = libc_strtod(&n, 0);
+		errno = saved;
+		memcpy(&bits, &d, sizeof(bits));
+		bits &= ~(UINT64_C(1) << 63);
+	}
+	bits |= (uint64_t)n.neg << 63;
+	memcpy(v, &bits, sizeof(bits));
+	return finish(kind, (bits << 1) == UINT64_C(0x7ff) << 53, e, end);
+}
+
+int
+shmids_strtof(const char *s, const char **end, float *v)
+{
+	struct num n;
+	uint64_t bits = 0;
+	uint32_t b32;
+	const char *e;
+	float x;
+	int kind, saved;
+
+	if ((kind = scan(&f32, s, &e, &n, &bits)) < 0)
+		return -1;
+	if (kind == DEC && clinger32(&n, &x)) {
+		*v = n.neg ? -x : x;
+		return finish(kind, 0, e, end);
+	}
+	if (kind == DEC && fast_dec(&f32, &n, &bits) < 0) {
+		saved = errno;
+		x = (float)libc_strtod(&n, 1);
+		errno = saved;
+		memcpy(&b32, &x, sizeof(b32));
+		bits = b32 & ~(UINT32_C(1) << 31);
+	}
+	b32 = (uint32_t)bits | (uint32_t)n.neg << 31;
+	memcpy(v, &b32, sizeof(b32));
+	return finish(kind, (b32 << 1) == UINT32_C(0xff) << 24, e, end);
+}

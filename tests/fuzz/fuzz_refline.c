@@ -1,0 +1,132 @@
+/*
+ * shmids_ref_parse(), the reference-line parser of shm-expand and
+ * shm-import (format-spec.md section 5), on arbitrary bytes of exactly
+ * the input's size (no NUL after them: an overread is an ASan report).
+ * Checked against a reference written from the spec's grammar.
+ */
+#include "fuzz.h"
+
+#define MAXTOK 8
+
+/*
+ * Set by reference() when the line is malformed only for a reason the
+ * library is known to miss (1: a CR inside the field, which the grammar
+ * excludes; 2: a fifth token, "text after the label").  Built with
+ * -DFUZZ_SKIP_KNOWN, such lines are not compared, so that a long run can
+ * look for other bugs; the default build is strict.
+ */
+static int known;
+
+static int
+blank(int c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* Returns 1, 0 or -1 as shmids_ref_parse should; label on 1. */
+static int
+reference(const char *line, size_t len, char *label, int *id,
+    size_t *fpos, size_t *flen, size_t *eol)
+{
+	size_t ts[MAXTOK], tl[MAXTOK], nt = 0, i = 0, np, j;
+	const char *nl = memchr(line, '\n', len);
+
+	if (nl != NULL)
+		len = (size_t)(nl - line);
+	if (len > 0 && line[len - 1] == '\r')
+		len--;
+	*eol = len;
+	while (nt < MAXTOK) {
+		while (i < len && blank(line[i]))
+			i++;
+		if (i == len)
+			break;
+		ts[nt] = i;
+		while (i < len && !blank(line[i]))
+			i++;
+		tl[nt] = i - ts[nt];
+		nt++;
+	}
+	*fpos = nt > 0 ? ts[0] : len;
+	*flen = nt > 0 ? tl[0] : 0;
+	if (nt < 2 || tl[1] != 6 || memcmp(line + ts[1], "shmids", 6) != 0)
+		return 0;
+	/* field = 1*(any byte but blank, CR, LF, NUL) */
+	for (j = 0; j < tl[0]; j++)
+		if (line[ts[0] + j] == '\0')
+			return -1;
+	for (j = 0; j < tl[0]; j++)
+		if (line[ts[0] + j] == '\r')
+			known = 1;	/* CR in the field: see below */
+	if (nt < 4)
+		return -1;
+	if (nt > 4)
+		known = 2;		/* text after the label: see below */
+	if (tl[2] + 1 + tl[3] > SHMIDS_LABEL_MAX + 64)
+		return -1;
+	{
+		char tmp[SHMIDS_LABEL_MAX + 66];
+
+		memcpy(tmp, line + ts[2], tl[2]);
+		tmp[tl[2]] = ' ';
+		memcpy(tmp + tl[2] + 1, line + ts[3], tl[3]);
+		if (fuzz_ref_label(tmp, tl[2] + 1 + tl[3], id, &np) != 0)
+			return -1;
+		memcpy(label, tmp, tl[2] + 1 + tl[3]);
+		label[tl[2] + 1 + tl[3]] = '\0';
+	}
+	return known ? -1 : 1;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *line = (const char *)data;
+	char rlabel[SHMIDS_LABEL_MAX + 66];
+	struct ref r;
+	size_t fpos, flen, eol;
+	int k, rk, rid = -1, id, np_ok;
+	const char *name;
+	size_t namelen;
+
+	memset(&r, 0xa5, sizeof(r));
+	k = shmids_ref_parse(line, size, &r);
+	CHECK(k == 1 || k == 0 || k == -1, "returned %d", k);
+	CHECK(r.eolpos <= size, "eolpos %zu > size %zu", r.eolpos, size);
+	CHECK(r.eolpos == size || line[r.eolpos] == '\r' ||
+	    line[r.eolpos] == '\n', "eolpos %zu at byte 0x%02x", r.eolpos,
+	    (unsigned char)line[r.eolpos]);
+	known = 0;
+	rk = reference(line, size, rlabel, &rid, &fpos, &flen, &eol);
+#ifdef FUZZ_SKIP_KNOWN
+	if (known && rk == -1 && k == 1)
+		return 0;
+#endif
+	CHECK(r.eolpos == eol, "eolpos %zu, spec says %zu", r.eolpos, eol);
+	if (k == -1)
+		CHECK(r.why != NULL && strlen(r.why) > 0, "malformed, no reason");
+	if (k != 0 || r.fieldlen != 0) {
+		/* shm-import reads the field of lines that are not references */
+		CHECK(r.fieldpos + r.fieldlen <= size, "field %zu+%zu > %zu",
+		    r.fieldpos, r.fieldlen, size);
+		CHECK(r.fieldpos + r.fieldlen <= r.eolpos, "field past eol");
+		CHECK(r.fieldpos == fpos && r.fieldlen == flen,
+		    "field %zu+%zu, spec says %zu+%zu", r.fieldpos,
+		    r.fieldlen, fpos, flen);
+	}
+	if (k == 1) {
+		size_t L = strnlen(r.label, sizeof(r.label));
+
+		CHECK(L <= SHMIDS_LABEL_MAX, "label not terminated");
+		np_ok = shmids_label_parse(r.label, L, &id, &name, &namelen);
+		CHECK(np_ok == 0, "label \"%s\" does not parse", r.label);
+		CHECK(id == r.shmid, "shmid %d, label says %d", r.shmid, id);
+		CHECK(r.fieldlen > 0, "empty field");
+	}
+	CHECK(k == rk, "returned %d, spec says %d (why: %s)", k, rk,
+	    k == -1 ? r.why : "-");
+	if (k == 1)
+		CHECK(strcmp(r.label, rlabel) == 0 && r.shmid == rid,
+		    "label \"%s\", spec says \"%s\"", r.label, rlabel);
+	return 0;
+}

@@ -1,0 +1,228 @@
+# tests/helper.bash: loaded by every tests/*.bats file.
+#
+# Each test gets a name prefix of its own ($P) and a scratch directory
+# ($T).  Segments are made through the mk* functions below, which note
+# each shmid; teardown removes those, plus every segment of ours whose
+# name starts with $P (made by shm-import, say), and nothing else.
+
+bats_require_minimum_version 1.5.0
+
+BIN=${SHMIDS_BIN:-$BATS_TEST_DIRNAME/../build/bin}
+TOOLS=$BATS_TEST_DIRNAME/../build/tests/tools
+SHMTOOL=$TOOLS/shmtool
+TESTUSER=shmidstest
+
+setup() {
+	P="t$$.${BATS_TEST_NUMBER}."
+	T=$BATS_TEST_TMPDIR
+	: > "$T/.segs"
+	: > "$T/.pids"
+	cd "$T" || return 1
+}
+
+teardown() {
+	local pid id ids
+
+	while read -r pid; do
+		kill "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+	done < "$T/.pids"
+	ids=$( {
+		awk '{ print $1 }' "$T/.segs"
+		timeout 10 "$BIN/shm-ls" -p 2>/dev/null |
+		    awk -F '\t' -v p="$P" 'NF >= 16 { split($16, l, " ");
+			if (index(l[2], p) == 1) print $1 }'
+		timeout 10 "$SHMTOOL" find "$P" 2>/dev/null
+	} | sort -u)
+	for id in $ids; do
+		case $id in
+		*[!0-9]*|'') ;;
+		*) ipcrm -m "$id" 2>/dev/null ;;
+		esac
+	done
+	return 0
+}
+
+# Programs under test; timeout keeps a hanging tool from hanging the suite.
+shm_ls()	{ timeout 30 "$BIN/shm-ls" "$@"; }
+shm_expand()	{ timeout 30 "$BIN/shm-expand" "$@"; }
+shm_import()	{ timeout 30 "$BIN/shm-import" "$@"; }
+shm_rm()	{ timeout 30 "$BIN/shm-rm" "$@"; }
+shmtool()	{ timeout 30 "$SHMTOOL" "$@"; }
+
+# track LABEL-OR-SHMID...: remove these in teardown.
+track() {
+	local x
+	for x in "$@"; do
+		printf '%s\n' "${x%% *}" >> "$T/.segs"
+	done
+}
+
+# Each mk* prints the label (or shmid) it made, and fails if none was made.
+_mk() {
+	local out
+	out=$(shmtool "$@") || { echo "shmtool $*: $out" >&2; return 1; }
+	case $out in
+	[0-9]*) track "$out"; printf '%s\n' "$out" ;;
+	*) echo "shmtool $*: $out" >&2; return 1 ;;
+	esac
+}
+mkseg()		{ _mk create "$P$1" "${@:2}"; }		# NAME TYPE COUNT [MODE]
+mkset()		{ _mk set "$P$1" "${@:2}"; }		# NAME TYPE HEXBITS...
+mkrandom()	{ _mk random "$P$1" "${@:2}"; }		# NAME TYPE COUNT SEED
+mkpaper()	{ _mk paper "$P$1" "${@:2}"; }		# NAME NBYTES [HOW]
+mkhostile()	{ _mk hostile "$1" "$P$2"; }		# KIND NAME
+mkkilled()	{ _mk killwriter "$P$1"; }		# NAME
+mkraw()		{ _mk raw "$1"; }			# SIZE
+
+# mkipcmk SIZE: a segment made by ipcmk(1); prints its shmid.
+mkipcmk() {
+	local out
+	out=$(ipcmk -M "$1") || return 1
+	out=${out##*: }
+	track "$out"
+	printf '%s\n' "$out"
+}
+
+# bg NAME PROGRAM ARGS...: run PROGRAM (not a shell function, so that
+# its pid is $!) in the background, killed in teardown, with its output
+# in $T/NAME.out; wait until it has printed a line, and print that line.
+bg() {
+	local name=$1 i
+	shift
+	"$@" > "$T/$name.out" 2>&1 3>&- &
+	echo $! >> "$T/.pids"
+	for i in $(seq 100); do
+		[ -s "$T/$name.out" ] && { sed -n 1p "$T/$name.out"; return 0; }
+		sleep 0.05
+	done
+	echo "bg $name: no output from $*" >&2
+	return 1
+}
+
+# mkwriter NAME SECONDS: a writer filling for SECONDS; prints the label.
+mkwriter() {
+	local l
+	l=$(bg "writer$1" "$SHMTOOL" writer "$P$1" "$2") || return 1
+	track "$l"
+	printf '%s\n' "$l"
+}
+
+# hold LABEL SECONDS [asuser]: keep LABEL attached in the background.
+hold() {
+	local l
+	if [ "${3:-}" = asuser ]; then
+		l=$(bg "hold${1%% *}" setpriv --reuid="$TESTUSER" \
+		    --regid="$(id -g "$TESTUSER")" --clear-groups -- \
+		    "$SHMTOOL" hold "$1" "$2")
+	else
+		l=$(bg "hold${1%% *}" "$SHMTOOL" hold "$1" "$2")
+	fi
+	[ "$l" = held ] || { echo "hold $1: $l" >&2; return 1; }
+}
+
+# A second, unprivileged user, made if we are root; skip if impossible.
+need_user() {
+	[ "$(id -u)" = 0 ] || skip "needs root to switch users"
+	command -v setpriv >/dev/null || skip "setpriv missing"
+	if ! id "$TESTUSER" >/dev/null 2>&1; then
+		useradd -r -M -N -s /bin/sh "$TESTUSER" >/dev/null 2>&1 ||
+		    skip "cannot create user $TESTUSER"
+	fi
+	as_user test -x "$BIN/shm-ls" -a -x "$SHMTOOL" ||
+	    skip "$TESTUSER cannot run the binaries under $BIN"
+}
+as_user() {
+	setpriv --reuid="$TESTUSER" --regid="$(id -g "$TESTUSER")" \
+	    --clear-groups -- "$@"
+}
+
+# Assertions that say what they expected.
+is() {	# ACTUAL EXPECTED [WHAT]
+	[ "$1" = "$2" ] && return 0
+	printf '%s\n  expected: %q\n  got:      %q\n' "${3:-value}" "$2" "$1" >&2
+	return 1
+}
+like() {	# ACTUAL GLOB [WHAT]
+	# shellcheck disable=SC2053
+	[[ $1 == $2 ]] && return 0
+	printf '%s\n  expected to match: %s\n  got:               %q\n' \
+	    "${3:-value}" "$2" "$1" >&2
+	return 1
+}
+# status_is N: after run or runio, with stderr shown on mismatch.
+status_is() {
+	[ "$status" = "$1" ] && return 0
+	printf 'exit status: expected %s, got %s\nstdout: %s\nstderr: %s\n' \
+	    "$1" "$status" "${output:-$(head -c 2000 "$T/out" 2>/dev/null)}" \
+	    "${stderr:-$(head -c 2000 "$T/err" 2>/dev/null)}" >&2
+	return 1
+}
+
+# runio INPUT CMD...: CMD with stdin from file INPUT, stdout in $T/out
+# and stderr in $T/err (byte-exact, NULs included); sets status.
+runio() {
+	local in=$1
+	shift
+	output= stderr= status=0
+	"$@" < "$in" > "$T/out" 2> "$T/err" || status=$?
+}
+# same_file EXPECTED ACTUAL: byte-exact, with a readable diff if not.
+same_file() {
+	cmp -s "$1" "$2" && return 0
+	echo "files differ: $1 (expected) vs $2 (got)" >&2
+	diff <(od -An -c "$1") <(od -An -c "$2") >&2
+	return 1
+}
+# err_is TEXT: $T/err holds exactly TEXT and a newline.
+err_is() {
+	is "$(cat "$T/err")" "$1" "stderr"
+}
+
+# The label in a reference line "field shmids SHMID NAME".
+label_of() {
+	awk '$2 == "shmids" { sub(/\r$/, "", $4); print $3 " " $4; exit }' "$@"
+}
+
+# The machine's byte order, as the header's order field spells it.
+if [ "$(printf '\001\000' | od -An -tu2 | tr -d ' ')" = 1 ]; then
+	ORDER=le
+else
+	ORDER=be
+fi
+
+# no_segments_named PREFIX: fails if a segment of ours is named PREFIX*.
+no_segments_named() {
+	local ids
+	ids=$("$SHMTOOL" find "$1")
+	[ -z "$ids" ] && return 0
+	echo "segments named $1* exist: $ids" >&2
+	return 1
+}
+# exists LABEL: the segment is still there (shmtool open succeeds).
+exists() {
+	local r
+	r=$(shmtool open "$1") && return 0
+	echo "segment $1 does not open: $r" >&2
+	return 1
+}
+# gone LABEL: no segment has that shmid any more.
+gone() {
+	local r
+	r=$(shmtool open "$1") || true
+	[ "$r" = ENOENT ] && return 0
+	echo "segment $1 still there: $r" >&2
+	return 1
+}
+# hdrfield SHMID OFFSET LENGTH: bytes of a segment's header.
+hdrfield() {
+	"$SHMTOOL" header "$1" | tail -c +$(($2 + 1)) | head -c "$3"
+}
+# usage_has SYNOPSIS TEXT: TEXT, blanks squeezed, contains SYNOPSIS.
+usage_has() {
+	local t
+	t=$(printf '%s' "$2" | tr -s ' \t\n' '   ')
+	[[ $t == *"$1"* ]] && return 0
+	printf 'usage should contain: %s\ngot: %s\n' "$1" "$2" >&2
+	return 1
+}

@@ -1,0 +1,270 @@
+#!/usr/bin/env bats
+# The C API through tests/tools/shmtool: header layout (format-spec.md 2),
+# keys and modes (2.4), the paper's API, and the errno shmids_open() gives
+# for every kind of bad reference (2.3).
+
+load helper
+
+@test "create: header bytes are exactly those of format-spec.md section 2" {
+	local l
+	l=$(mkseg hdr f64 3)
+	like "$l" "[0-9]* ${P}hdr" "label"
+	shmtool header "${l%% *}" > got
+	{
+		printf '%s\0\n' "$l"
+		head -c $((80 - ${#l} - 2)) /dev/zero
+		printf 'shmids1 f64 %s 00000000000000000003 r\n' "$ORDER"
+		head -c 10 /dev/zero
+	} > want
+	same_file want got
+}
+
+@test "create: type field, segment size and key for each element type" {
+	local row type count size l id got fails=
+	for row in "f64 5 40" "f32 5 20" "i64 5 40" "i32 5 20" "raw 5 5" \
+	    "f64 0 0" "raw 0 0"; do
+		set -- $row
+		type=$1 count=$2 size=$3
+		l=$(mkseg "$type" "$type" "$count")
+		id=${l%% *}
+		got=$(hdrfield "$id" 88 3)
+		[ "$got" = "$type" ] || fails+="$row: type field $got; "
+		set -- $(ipcs -m | awk -v id="$id" '$2 == id { print $1, $5 }')
+		[ "$2" = $((128 + size)) ] || fails+="$row: $2 bytes; "
+		like "$1" "0x5348????" "$row: key" || fails+="$row: key $1; "
+	done
+	is "$fails" "" "failures"
+}
+
+@test "open: reads back what create wrote, for each type" {
+	local row fails= l got
+	for row in "f64 100 4950" "f32 100 4950" "i64 100 4950" \
+	    "i32 100 4950" "raw 300 33586" "f64 0 0"; do
+		set -- $row
+		l=$(mkseg "v$1" "$1" "$2")
+		got=$(shmtool open "$l") || true
+		[ "$got" = "$row" ] || fails+="[$row: got $got] "
+	done
+	is "$fails" "" "failures"
+}
+
+@test "open: accepts the label followed by one newline" {
+	local l
+	l=$(mkseg nl f64 4)
+	run shmtool open "$l"$'\n'
+	status_is 0
+	is "$output" "f64 4 6"
+}
+
+@test "create: mode is exactly the mode asked for, whatever the umask" {
+	local row l fails=
+	umask 077
+	for row in 600 640 644 444 666; do
+		l=$(mkseg "m$row" f64 1 "$row")
+		set -- $(ipcs -m | awk -v id="${l%% *}" '$2 == id { print $4 }')
+		[ "$1" = "$row" ] || fails+="[asked $row, got $1] "
+	done
+	is "$fails" "" "failures"
+}
+
+@test "create: bad names and modes give EINVAL or ENAMETOOLONG" {
+	local name64 row fails= got
+	name64=$(printf 'n%.0s' $(seq 64))
+	while IFS='|' read -r name mode want; do
+		printf -v name '%b' "$name"
+		got=$(shmtool create "$name" f64 1 "$mode") || true
+		case $got in [0-9]*) track "$got" ;; esac
+		[ "$got" = "$want" ] || fails+="[name '$name' mode $mode: want $want, got $got] "
+	done <<-EOF
+	|600|EINVAL
+	${P}a b|600|EINVAL
+	${P}a\\177|600|EINVAL
+	${P}\\001|600|EINVAL
+	${P}caf\\303\\251|600|EINVAL
+	${P}x|1000|EINVAL
+	${P}x|4600|EINVAL
+	${P}${name64}|600|ENAMETOOLONG
+	EOF
+	is "$fails" "" "failures"
+}
+
+@test "create: a 64-byte name is accepted and gives a 75-byte-or-less label" {
+	local name l
+	name=$(printf 'n%.0s' $(seq $((64 - ${#P}))))
+	l=$(mkseg "$name" i32 2)
+	is "${l#* }" "$P$name"
+	run shmtool open "$l"
+	status_is 0
+	is "$output" "i32 2 1"
+}
+
+@test "open: labels that do not parse give EINVAL or ENAMETOOLONG" {
+	local l id name long fails= row want label got
+	l=$(mkseg p f64 1)
+	id=${l%% *} name=${l#* }
+	long=$(printf 'a%.0s' $(seq 65))
+	while IFS='|' read -r label want; do
+		printf -v label '%b' "$label"
+		got=$(shmtool open "$label") || true
+		[ "$got" = "$want" ] || fails+="[$(printf %q "$label"): want $want, got $got] "
+	done <<-EOF
+	|EINVAL
+	x|EINVAL
+	$id|EINVAL
+	$id |EINVAL
+	 $l|EINVAL
+	$l |EINVAL
+	0$l|EINVAL
+	+$l|EINVAL
+	-$l|EINVAL
+	$id  $name|EINVAL
+	$id\\t$name|EINVAL
+	$l\\n\\n|EINVAL
+	$l\\r\\n|EINVAL
+	$l\\r|EINVAL
+	$l x|EINVAL
+	$id caf\\303\\251|EINVAL
+	$id a\\177|EINVAL
+	2147483648 $name|EINVAL
+	99999999999 $name|EINVAL
+	$id $long|ENAMETOOLONG
+	EOF
+	is "$fails" "" "failures"
+}
+
+@test "open: a removed segment gives ENOENT" {
+	local l
+	l=$(mkseg gone f64 1)
+	ipcrm -m "${l%% *}"
+	run shmtool open "$l"
+	status_is 1
+	is "$output" ENOENT
+}
+
+@test "open: another user's 0600 segment gives EACCES, a 0644 one opens" {
+	need_user
+	local a b
+	a=$(mkseg private f64 2 600)
+	b=$(mkseg public f64 2 644)
+	run as_user "$SHMTOOL" open "$a"
+	status_is 1
+	is "$output" EACCES
+	run as_user "$SHMTOOL" open "$b"
+	status_is 0
+	is "$output" "f64 2 1"
+}
+
+@test "open: stale and foreign segments give ESTALE" {
+	local l rid fails= kind got
+	l=$(mkseg real f64 1)
+	got=$(shmtool open "${l%% *} ${P}other") || true
+	[ "$got" = ESTALE ] || fails+="[other name: $got] "
+	rid=$(mkraw 4096)
+	got=$(shmtool open "$rid ${P}x") || true
+	[ "$got" = ESTALE ] || fails+="[private shmget segment: $got] "
+	for kind in small nonul nonl padding magic version foreign; do
+		l=$(mkhostile "$kind" "$kind")
+		got=$(shmtool open "$l") || true
+		[ "$got" = ESTALE ] || fails+="[hostile $kind: $got] "
+	done
+	is "$fails" "" "failures"
+}
+
+@test "open: corrupt headers give EBADMSG" {
+	local kind l got fails=
+	for kind in type order orderxx count state reserved bigcount; do
+		l=$(mkhostile "$kind" "$kind")
+		got=$(shmtool open "$l") || true
+		[ "$got" = EBADMSG ] || fails+="[hostile $kind: $got] "
+	done
+	is "$fails" "" "failures"
+}
+
+@test "open: a header written by hand from the spec is accepted" {
+	local l
+	l=$(mkhostile good good)
+	run shmtool open "$l"
+	status_is 0
+	is "$output" "f64 1 0"
+}
+
+@test "open: a segment being filled gives EAGAIN, and opens once sealed" {
+	local l
+	l=$(mkwriter w 2)
+	run shmtool open "$l"
+	status_is 1
+	is "$output" EAGAIN
+	sleep 2.5
+	run shmtool open "$l"
+	status_is 0
+	is "$output" "f64 10 45"
+}
+
+@test "open: a writer killed before sealing gives EOWNERDEAD" {
+	local l
+	l=$(mkkilled killed)
+	run shmtool open "$l"
+	status_is 1
+	is "$output" EOWNERDEAD
+	l=$(mkhostile dead dead)
+	run shmtool open "$l"
+	status_is 1
+	is "$output" EOWNERDEAD
+}
+
+@test "paper API: shm_create, shm_close, shm_open read back; type raw" {
+	local l
+	l=$(mkpaper paper 1000)
+	like "$l" "[0-9]* ${P}paper" "label"
+	run shmtool open "$l"
+	status_is 0
+	is "$output" "raw 1000 $(seq 0 999 | awk '{ s += $1 % 251 } END { print s }')"
+	run shmtool paperopen "$l"
+	status_is 0
+	is "$output" "$l"
+	is "$(hdrfield "${l%% *}" 80 37)" "shmids1 raw $ORDER 00000000000000001000 r"
+}
+
+@test "paper API: a writer that exits without shm_close is sealed at exit" {
+	local l
+	l=$(mkpaper exited 10 exit)
+	run shmtool open "$l"
+	status_is 0
+	is "$output" "raw 10 45"
+}
+
+@test "paper API: a writer that ends with _exit leaves its segment dead" {
+	local l
+	l=$(mkpaper underscore 10 _exit)
+	run shmtool open "$l"
+	status_is 1
+	is "$output" EOWNERDEAD
+	run shmtool paperopen "$l"
+	status_is 1
+	is "$output" EOWNERDEAD
+}
+
+@test "paper API: shm_open of a missing segment fails with ENOENT" {
+	local l
+	l=$(mkpaper missing 10)
+	ipcrm -m "${l%% *}"
+	run shmtool paperopen "$l"
+	status_is 1
+	is "$output" ENOENT
+}
+
+@test "paper API: negative nbytes is EINVAL" {
+	run shmtool paper "${P}neg" -1
+	[ "$status" -ne 0 ]
+	case $output in [0-9]*) track "$output" ;; esac
+	is "$output" EINVAL
+}
+
+@test "create: names may hold / - . and the like (the paper's simdat-3/23-seriesb)" {
+	local l
+	l=$(mkseg 'simdat-3/23-seriesb.~!#' f64 2)
+	like "$l" "[0-9]* ${P}simdat-3/23-seriesb.~!#" "label"
+	run shmtool open "$l"
+	status_is 0
+	is "$output" "f64 2 1"
+}

@@ -1,0 +1,433 @@
+#!/usr/bin/env bats
+# shm-expand: reference lines become inline arrays (format-spec.md 5, 6, 7).
+
+load helper
+
+SYNOPSIS='shm-expand [-d] [-c cols] [-f fields] [-F type=style] [-t type] [-w seconds] [file ...]'
+
+# wrap LEAD EOL COLS VALUE...: the layout of format-spec.md section 6.
+# No line is longer than COLS, its trailing " /" included; the first
+# value of a line always goes.  Continuations are indented to the column
+# of the first value.  Lines before the last end as the reference line
+# did, or with LF if it had no end of line (the end of a file).
+wrap() {
+	local lead=$1 eol=$2 cols=$3 line ind v n=0 mid room
+	shift 3
+	mid=${eol:-$'\n'}
+	line=$lead
+	printf -v ind '%*s' $((${#lead} + 1)) ''
+	for v; do
+		room=2
+		[ $((n + 1)) -eq $# ] && room=0
+		if [ "$n" -gt 0 ] && [ "$cols" -gt 0 ] &&
+		    [ $((${#line} + 1 + ${#v} + room)) -gt "$cols" ]; then
+			printf '%s /%s' "$line" "$mid"
+			line=$ind$v
+		else
+			line="$line $v"
+		fi
+		n=$((n + 1))
+	done
+	printf '%s%s' "$line" "$eol"
+}
+
+@test "shm-expand -h: usage on stdout, exit 0" {
+	run --separate-stderr shm_expand -h
+	status_is 0
+	usage_has "$SYNOPSIS" "$output"
+	is "$stderr" ""
+}
+
+@test "shm-expand: bad options and option arguments: usage on stderr, exit 2" {
+	local args fails=
+	while read -r args; do
+		run --separate-stderr shm_expand $args < /dev/null
+		[ "$status" = 2 ] || fails+="[$args: exit $status] "
+		[ -z "$output" ] || fails+="[$args: stdout $output] "
+		[[ $stderr == *usage:* ]] || fails+="[$args: no usage in stderr: $stderr] "
+	done <<-'EOF'
+	-x
+	-c
+	-c abc
+	-c -1
+	-c 10x
+	-w abc
+	-w -1
+	-F bogus
+	-F f64=bogus
+	-F f64=dec
+	-F i32=exp
+	-F f16=hex
+	-t f16
+	-t
+	EOF
+	is "$fails" "" "failures"
+}
+
+@test "shm-expand: each element type expands in its decimal form" {
+	local type l fails=
+	for type in f64 f32 i64 i32 raw; do
+		l=$(mkseg "$type" "$type" 5)
+		printf 'x shmids %s\n' "$l" > in
+		runio in shm_expand
+		[ "$status" = 0 ] || fails+="[$type: exit $status: $(cat "$T/err")] "
+		[ "$(cat out)" = "x 0 1 2 3 4" ] || fails+="[$type: got $(cat out)] "
+	done
+	is "$fails" "" "failures"
+}
+
+@test "shm-expand: lines that are not reference lines pass byte for byte" {
+	local long
+	long=$(head -c 100000 /dev/zero | tr '\0' 'a')
+	{
+		printf '\n'
+		printf 'hello world\n'
+		printf 'x SHMIDS 1 a\n'
+		printf 'x shmidsx 1 a\n'
+		printf 'shmids 1 a\n'
+		printf 'x\tshmid 1 a\n'
+		printf 'nul\0bytes\0 in\0the middle\n'
+		printf '\0\0\0\n'
+		printf 'crlf line\r\n'
+		printf 'lone\rcr\n'
+		printf 'bytes \377\376\200\n'
+		printf '%s\n' "$long"
+		printf '   \t  \n'
+		printf 'no final newline'
+	} > in
+	runio in shm_expand
+	status_is 0
+	same_file in out
+	is "$(cat err)" "" "stderr"
+}
+
+@test "shm-expand: reference line among text; blanks, tabs and CR are ignored" {
+	local l id name
+	l=$(mkseg a i32 3)
+	id=${l%% *} name=${l#* }
+	printf 'before\n  x\tshmids \t%s\t%s \t\nafter\n' "$id" "$name" > in
+	printf 'before\n  x 0 1 2\nafter\n' > want
+	runio in shm_expand
+	status_is 0
+	same_file want out
+	printf 'x shmids %s %s  \r\n' "$id" "$name" > in
+	runio in shm_expand
+	status_is 0
+	printf 'x 0 1 2\r\n' | same_file /dev/stdin out
+}
+
+@test "shm-expand: a reference line without final newline expands without one" {
+	local l
+	l=$(mkseg a i32 3)
+	printf 'a\nx shmids %s' "$l" > in
+	runio in shm_expand
+	status_is 0
+	printf 'a\nx 0 1 2' | same_file /dev/stdin out
+}
+
+@test "shm-expand -c: wrapping layout (default 80, narrow, 1, 0 never)" {
+	local l vals row cols lead eol fails=
+	l=$(mkseg w i32 120)
+	vals=$(seq 0 119)
+	while IFS='|' read -r cols lead eol; do
+		printf -v eol '%b' "$eol"
+		printf '%sshmids %s%s' "$lead " "$l" "$eol" > in
+		if [ "$cols" = default ]; then
+			runio in shm_expand
+			cols=80
+		else
+			runio in shm_expand -c "$cols"
+		fi
+		# shellcheck disable=SC2086
+		wrap "$lead" "$eol" "$cols" $vals > want
+		if [ "$status" != 0 ] || ! cmp -s want out; then
+			fails+="[-c $cols lead '$lead' eol $(printf %q "$eol"): exit $status; want < > got:
+$(diff <(cat -A want) <(cat -A out) | head -6)]
+"
+		fi
+	done <<-'EOF'
+	default|x|\n
+	default|coeff|\n
+	20|x|\n
+	30|  field|\n
+	30|  field|\r\n
+	30|  field|
+	1|x|\n
+	0|x|\n
+	EOF
+	is "$fails" "" "failures"
+}
+
+@test "shm-expand: a segment of count 0 gives the field alone" {
+	local l
+	l=$(mkseg empty f64 0)
+	printf 'x shmids %s\r\n  y shmids %s\n' "$l" "$l" > in
+	runio in shm_expand
+	status_is 0
+	printf 'x\r\n  y\n' | same_file /dev/stdin out
+}
+
+@test "shm-expand -f: only the named fields are expanded" {
+	local a b c
+	a=$(mkseg a i32 2)
+	b=$(mkseg b i32 3)
+	c=$(mkseg c i32 4)
+	printf 'a shmids %s\nb shmids %s\nc shmids %s\n' "$a" "$b" "$c" > in
+	runio in shm_expand -f b
+	status_is 0
+	printf 'a shmids %s\nb 0 1 2\nc shmids %s\n' "$a" "$c" | same_file /dev/stdin out
+	runio in shm_expand -f a,c
+	status_is 0
+	printf 'a 0 1\nb shmids %s\nc 0 1 2 3\n' "$b" | same_file /dev/stdin out
+	runio in shm_expand -f nosuch
+	status_is 0
+	same_file in out
+}
+
+@test "shm-expand -F: styles of format-spec.md section 6, exact" {
+	local row type style bits want l fails=
+	while IFS='|' read -r type style bits want; do
+		# shellcheck disable=SC2086
+		l=$(mkset "$type$style" "$type" $bits)
+		printf 'x shmids %s\n' "$l" > in
+		if [ "$style" = default ]; then
+			runio in shm_expand -c 0
+		else
+			runio in shm_expand -c 0 -F "$type=$style"
+		fi
+		[ "$status" = 0 ] || fails+="[$type=$style: exit $status $(cat err)] "
+		[ "$(cat out)" = "x $want" ] ||
+		    fails+="[$type=$style: want 'x $want', got '$(cat out)'] "
+	done <<-'EOF'
+	f64|default|3ff0000000000000 3fb999999999999a 8000000000000000 3fe0000000000000 c004000000000000|1 0.1 -0 0.5 -2.5
+	f64|short|3ff0000000000000 3fb999999999999a 3fd3333333333334|1 0.1 0.30000000000000004
+	f64|default|7ff0000000000000 fff0000000000000 7ff8000000000000|inf -inf nan
+	f64|default|7ff8000000000001 fff8000000000000 7ffc000000000000|nan(0x8000000000001) -nan(0x8000000000000) nan(0xc000000000000)
+	f64|exp|3ff0000000000000 3fb999999999999a 8000000000000000 3fe0000000000000|1.0000000000000000e+00 1.0000000000000001e-01 -0.0000000000000000e+00 5.0000000000000000e-01
+	f64|hex|3ff0000000000000 3fb999999999999a 8000000000000000 3fe0000000000000|0x1p+0 0x1.999999999999ap-4 -0x0p+0 0x1p-1
+	f32|default|3f800000 3dcccccd 80000000 3f000000|1 0.1 -0 0.5
+	f32|default|7f800000 ff800000 7fc00000 7fc00001 ffc00000|inf -inf nan nan(0x400001) -nan(0x400000)
+	f32|exp|3f800000 3dcccccd 80000000 3f000000|1.00000000e+00 1.00000001e-01 -0.00000000e+00 5.00000000e-01
+	f32|hex|3f800000 3dcccccd 80000000 3f000000|0x1p+0 0x1.99999ap-4 -0x0p+0 0x1p-1
+	i32|default|ffffffff 7fffffff 80000000 0|-1 2147483647 -2147483648 0
+	i32|dec|ffffffff 7fffffff 80000000|-1 2147483647 -2147483648
+	i32|hex|ffffffff 7fffffff 80000000|0xffffffff 0x7fffffff 0x80000000
+	i64|dec|ffffffffffffffff 7fffffffffffffff 8000000000000000|-1 9223372036854775807 -9223372036854775808
+	i64|hex|ffffffffffffffff 7fffffffffffffff 8000000000000000|0xffffffffffffffff 0x7fffffffffffffff 0x8000000000000000
+	raw|dec|ff 10 80 0|255 16 128 0
+	raw|hex|ff 10 80|0xff 0x10 0x80
+	EOF
+	is "$fails" "" "failures"
+}
+
+@test "shm-expand -F: repeated for several types in one run" {
+	local a b
+	a=$(mkset a f64 3ff0000000000000)
+	b=$(mkset b i32 ffffffff)
+	printf 'a shmids %s\nb shmids %s\n' "$a" "$b" > in
+	runio in shm_expand -F f64=hex -F i32=hex
+	status_is 0
+	printf 'a 0x1p+0\nb 0xffffffff\n' | same_file /dev/stdin out
+}
+
+@test "shm-expand -t: a raw segment read as another type" {
+	[ "$ORDER" = le ] || skip "expected values written for little-endian"
+	local l row type want fails=
+	l=$(mkset r raw 00 00 00 00 00 00 f0 3f)
+	printf 'x shmids %s\n' "$l" > in
+	while IFS='|' read -r type want; do
+		runio in shm_expand -t "$type"
+		[ "$status" = 0 ] || fails+="[-t $type: exit $status $(cat err)] "
+		[ "$(cat out)" = "x $want" ] || fails+="[-t $type: got '$(cat out)'] "
+	done <<-'EOF'
+	f64|1
+	i64|4607182418800017408
+	i32|0 1072693248
+	f32|0 1.875
+	EOF
+	is "$fails" "" "failures"
+}
+
+@test "shm-expand -t: a raw payload that is not a multiple is an error" {
+	local l
+	l=$(mkset r7 raw 00 00 00 00 00 00 f0)
+	printf 'x shmids %s\nafter\n' "$l" > in
+	runio in shm_expand -t f64
+	status_is 1
+	same_file in out
+	like "$(cat err)" "shm-expand: stdin:1: $l: ?*" "stderr"
+}
+
+@test "shm-expand: missing, stale, foreign, corrupt and dead segments" {
+	local good gone l id rid why want fails= line
+	good=$(mkseg good i32 2)
+	gone=$(mkseg gone i32 2)
+	ipcrm -m "${gone%% *}"
+	rid=$(mkraw 4096)
+	while IFS='|' read -r line why; do
+		case $line in
+		gone) l=$gone ;;
+		stale) l="${good%% *} ${P}other" ;;
+		foreign) l="$rid ${P}x" ;;
+		ourkey) l=$(mkhostile foreign ourkey) ;;
+		killed) l=$(mkkilled killed) ;;
+		*) l=$(mkhostile "$line" "$line") ;;
+		esac
+		printf 'x shmids %s\ny shmids %s\n' "$l" "$good" > in
+		runio in shm_expand
+		want="shm-expand: stdin:1: $l: $why"
+		[ "$status" = 1 ] || fails+="[$line: exit $status] "
+		[ "$(cat err)" = "$want" ] || fails+="[$line: stderr '$(cat err)', want '$want'] "
+		printf 'x shmids %s\ny 0 1\n' "$l" | cmp -s - out ||
+		    fails+="[$line: stdout '$(cat out)'] "
+	done <<-'EOF'
+	gone|No such file or directory
+	stale|Stale file handle
+	foreign|Stale file handle
+	magic|Stale file handle
+	small|Stale file handle
+	bigcount|Bad message
+	type|Bad message
+	nonul|Stale file handle
+	ourkey|Stale file handle
+	killed|Owner died
+	dead|Owner died
+	EOF
+	is "$fails" "" "failures"
+}
+
+@test "shm-expand: malformed reference lines are reported and passed through" {
+	local good long line fails= 
+	good=$(mkseg good i32 2)
+	long=$(printf 'a%.0s' $(seq 65))
+	while IFS= read -r line; do
+		printf -v line '%b' "$line"
+		printf '%s\ny shmids %s\n' "$line" "$good" > in
+		runio in shm_expand
+		[ "$status" = 1 ] || fails+="[$line: exit $status] "
+		[[ $(cat err) == "shm-expand: stdin:1: malformed reference: "?* ]] ||
+		    fails+="[$line: stderr '$(cat err)'] "
+		printf '%s\ny 0 1\n' "$line" | cmp -s - out ||
+		    fails+="[$line: stdout '$(cat out)'] "
+	done <<-EOF
+	x shmids
+	x shmids 12
+	x shmids  \\t
+	x shmids 12 a b
+	note shmids are fast
+	x shmids 012 a
+	x shmids -1 a
+	x shmids +1 a
+	x shmids 2147483648 a
+	x shmids 12a a
+	x shmids 12 $long
+	x shmids 12 caf\\303\\251
+	x shmids 12 a\\177
+	EOF
+	is "$fails" "" "failures"
+}
+
+@test "shm-expand: a segment another user may not read is an error" {
+	need_user
+	local l
+	l=$(mkseg private i32 2 600)
+	printf 'x shmids %s\n' "$l" > in
+	status=0
+	as_user "$BIN/shm-expand" < in > out 2> err || status=$?
+	status_is 1
+	err_is "shm-expand: stdin:1: $l: Permission denied"
+	same_file in out
+}
+
+@test "shm-expand: named files and -, positions as file:line:" {
+	local a gone
+	a=$(mkseg a i32 2)
+	gone=$(mkseg gone i32 1)
+	ipcrm -m "${gone%% *}"
+	printf 'one\nx shmids %s\n' "$a" > f1
+	printf 'two\n\nz shmids %s\n' "$gone" > f2
+	printf 'x shmids %s\nz shmids %s\n' "$a" "$gone" > f3
+	runio f3 shm_expand f1 - f2
+	status_is 1
+	printf 'one\nx 0 1\nx 0 1\nz shmids %s\ntwo\n\nz shmids %s\n' \
+	    "$gone" "$gone" | same_file /dev/stdin out
+	printf 'shm-expand: stdin:2: %s: No such file or directory\nshm-expand: f2:3: %s: No such file or directory\n' \
+	    "$gone" "$gone" | same_file /dev/stdin err
+}
+
+@test "shm-expand: a missing input file is reported, the others done" {
+	local a
+	a=$(mkseg a i32 2)
+	printf 'x shmids %s\n' "$a" > f1
+	runio /dev/null shm_expand nosuchfile f1
+	status_is 1
+	printf 'x 0 1\n' | same_file /dev/stdin out
+	err_is "shm-expand: nosuchfile: No such file or directory"
+}
+
+@test "shm-expand -d: removes each segment only after writing it" {
+	local a b
+	a=$(mkseg a i32 2)
+	b=$(mkseg b i32 2)
+	printf 'x shmids %s\n' "$a" > in
+	runio in shm_expand
+	status_is 0
+	exists "$a"
+	printf 'x shmids %s\ny shmids %s\n' "$a" "$b" > in
+	runio in shm_expand -d -f x
+	status_is 0
+	printf 'x 0 1\ny shmids %s\n' "$b" | same_file /dev/stdin out
+	gone "$a"
+	exists "$b"
+}
+
+@test "shm-expand: output to /dev/full: exit 1, nothing removed even with -d" {
+	local a
+	[ -w /dev/full ] || skip "no /dev/full"
+	a=$(mkseg a i32 2)
+	printf 'x shmids %s\n' "$a" > in
+	status=0
+	shm_expand -d < in > /dev/full 2> err || status=$?
+	status_is 1
+	err_is "shm-expand: stdout: No space left on device"
+	exists "$a"
+	status=0
+	shm_expand < in > /dev/full 2> err || status=$?
+	status_is 1
+	exists "$a"
+}
+
+@test "shm-expand -w: waits for a writer that is still filling" {
+	local l
+	l=$(mkwriter w 1)
+	printf 'x shmids %s\n' "$l" > in
+	runio in shm_expand -w 10
+	status_is 0
+	is "$(cat out)" "x 0 1 2 3 4 5 6 7 8 9"
+}
+
+@test "shm-expand -w 0: a segment still filling is an error at once" {
+	local l start
+	l=$(mkwriter w 20)
+	printf 'x shmids %s\n' "$l" > in
+	start=$SECONDS
+	runio in shm_expand -w 0
+	status_is 1
+	err_is "shm-expand: stdin:1: $l: Resource temporarily unavailable"
+	same_file in out
+	[ $((SECONDS - start)) -le 3 ]
+}
+
+@test "shm-expand -w: a writer that dies while waited for is an error at once" {
+	local l pid start
+	l=$(mkwriter w 20)
+	pid=$(tail -n 1 "$T/.pids")
+	printf 'x shmids %s\n' "$l" > in
+	( sleep 0.5; kill "$pid" ) 3>&- &
+	start=$SECONDS
+	runio in shm_expand -w 20
+	status_is 1
+	err_is "shm-expand: stdin:1: $l: Owner died"
+	same_file in out
+	[ $((SECONDS - start)) -le 5 ] || { echo "waited $((SECONDS - start)) s" >&2; false; }
+}

@@ -1,0 +1,298 @@
+#!/usr/bin/env bats
+# shm-import: inline arrays become segments and reference lines
+# (format-spec.md 5, 6, 7).
+
+load helper
+
+SYNOPSIS='shm-import [-f fields] [-m mode] [-n min] [-p prefix] [-t type] [file ...]'
+
+# refline FIELD: the pattern of the reference line shm-import writes for
+# FIELD with -p "$P".
+refpat() {
+	printf '%s shmids [0-9]* %s%s' "$1" "$P" "$1"
+}
+
+@test "shm-import -h: usage on stdout, exit 0" {
+	run --separate-stderr shm_import -h
+	status_is 0
+	usage_has "$SYNOPSIS" "$output"
+	is "$stderr" ""
+}
+
+@test "shm-import: bad options and option arguments: usage on stderr, exit 2" {
+	local args fails=
+	while read -r args; do
+		run --separate-stderr shm_import $args < /dev/null
+		[ "$status" = 2 ] || fails+="[$args: exit $status] "
+		[ -z "$output" ] || fails+="[$args: stdout $output] "
+		[[ $stderr == *usage:* ]] || fails+="[$args: no usage in stderr: $stderr] "
+	done <<-'EOF'
+	-x
+	-t f16
+	-t
+	-m 8
+	-m abc
+	-m 1600
+	-n abc
+	-n -1
+	-n 5x
+	-f
+	EOF
+	is "$fails" "" "failures"
+	no_segments_named "$P"
+}
+
+@test "shm-import -f: converts the field, the segment holds the values" {
+	printf 'title some text\nx 1 2 3.5\ny 4 5 6\n' > in
+	runio in shm_import -f x -p "$P"
+	status_is 0
+	is "$(cat err)" "" "stderr"
+	is "$(sed -n 1p out)" "title some text"
+	like "$(sed -n 2p out)" "$(refpat x)"
+	is "$(sed -n 3p out)" "y 4 5 6"
+	is "$(wc -l < out)" 3 "lines"
+	run shmtool open "$(label_of out)"
+	status_is 0
+	is "$output" "f64 3 6.5"
+	run shmtool bits "$(label_of out)"
+	is "$output" "3ff0000000000000 4000000000000000 400c000000000000"
+}
+
+@test "shm-import: without -f, lines of at least -n values (default 64)" {
+	local row n count conv fails=
+	while read -r n count conv; do
+		{ printf 'x'; seq 1 "$count" | tr '\n' ' ' | sed 's/^/ /; s/ $//'; printf '\n'; } > in
+		if [ "$n" = default ]; then
+			runio in shm_import -p "$P"
+		else
+			runio in shm_import -n "$n" -p "$P"
+		fi
+		[ "$status" = 0 ] || fails+="[-n $n, $count values: exit $status] "
+		if [ "$conv" = yes ]; then
+			[[ $(cat out) == $(refpat x) ]] || fails+="[-n $n, $count values: not converted] "
+			[ "$(shmtool open "$(label_of out)")" = "f64 $count $((count * (count + 1) / 2))" ] ||
+			    fails+="[-n $n, $count values: wrong segment] "
+		else
+			cmp -s in out || fails+="[-n $n, $count values: converted] "
+		fi
+	done <<-'EOF'
+	default 64 yes
+	default 63 no
+	3 3 yes
+	3 2 no
+	1 1 yes
+	EOF
+	is "$fails" "" "failures"
+}
+
+@test "shm-import: without -f, a line with a token that is not a value stays" {
+	local line fails=
+	while IFS= read -r line; do
+		printf '%s\n' "$line" > in
+		runio in shm_import -n 3 -t i32 -p "$P"
+		[ "$status" = 0 ] || fails+="['$line': exit $status] "
+		cmp -s in out || fails+="['$line': converted to $(cat out)] "
+	done <<-'EOF'
+	x 1 2 three
+	x 1.5 2 3
+	x 1 2 3 4294967296
+	a shmids 12 name
+	x 1 / 2 3
+	x 1 2 3 /x
+	EOF
+	is "$fails" "" "failures"
+	no_segments_named "$P"
+}
+
+@test "shm-import -t: each element type" {
+	local type line want fails=
+	while IFS='|' read -r type line want; do
+		printf '%s\n' "$line" > in
+		runio in shm_import -f x -t "$type" -p "$P"
+		[ "$status" = 0 ] || fails+="[$type: exit $status $(cat err)] "
+		[ "$(shmtool open "$(label_of out)")" = "$want" ] ||
+		    fails+="[$type: got $(shmtool open "$(label_of out)")] "
+	done <<-'EOF'
+	f64|x 0.5 1.5 -3|f64 3 -1
+	f32|x 0.5 1.5 -3|f32 3 -1
+	i64|x -9223372036854775807 9223372036854775807 5|i64 3 5
+	i32|x -2147483648 2147483647 1|i32 3 0
+	raw|x 0 255 3|raw 3 258
+	EOF
+	is "$fails" "" "failures"
+}
+
+@test "shm-import -f: a bad or out-of-range value is an error, lines unchanged" {
+	local type line tok fails=
+	while IFS='|' read -r type line tok; do
+		printf 'a\n%s\nb\n' "$line" > in
+		runio in shm_import -f x -t "$type" -p "$P"
+		[ "$status" = 1 ] || fails+="[$type '$line': exit $status] "
+		cmp -s in out || fails+="[$type '$line': stdout $(cat out)] "
+		[ "$(cat err)" = "shm-import: stdin:2: x: bad value \"$tok\"" ] ||
+		    fails+="[$type '$line': stderr $(cat err)] "
+	done <<-'EOF'
+	f64|x 1 2 three|three
+	f64|x 1 1e309|1e309
+	f64|x 1 0x|0x
+	f32|x 1 1e39|1e39
+	i64|x 9223372036854775808|9223372036854775808
+	i64|x -9223372036854775809|-9223372036854775809
+	i32|x 2147483648|2147483648
+	i32|x -2147483649|-2147483649
+	i32|x 1.5|1.5
+	raw|x 256|256
+	raw|x -1|-1
+	EOF
+	is "$fails" "" "failures"
+	no_segments_named "$P"
+}
+
+@test "shm-import: continuation lines make one array" {
+	printf 'x 0 1 2 /\n      3 4\nnext line\n' > in
+	runio in shm_import -f x -p "$P"
+	status_is 0
+	like "$(sed -n 1p out)" "$(refpat x)"
+	is "$(sed -n 2p out)" "next line"
+	is "$(wc -l < out)" 2 "lines"
+	is "$(shmtool open "$(label_of out)")" "f64 5 10"
+	runio in shm_import -n 5 -p "$P"
+	status_is 0
+	like "$(sed -n 1p out)" "$(refpat x)"
+	is "$(shmtool open "$(label_of out)")" "f64 5 10"
+}
+
+@test "shm-import: a continuation at end of file ends the array there" {
+	local input
+	for input in 'x 1 2 /\n' 'x 1 2 /'; do
+		printf "$input" > in
+		runio in shm_import -f x -p "$P"
+		status_is 0
+		like "$(cat out)" "$(refpat x)"
+		is "$(shmtool open "$(label_of out)")" "f64 2 3"
+	done
+}
+
+@test "shm-import -f: several fields; fields not named stay even if long" {
+	{
+		printf 'a 1 2\n'
+		printf 'b 3\n'
+		printf 'c'; seq 1 100 | tr '\n' ' ' | sed 's/^/ /; s/ $//'; printf '\n'
+	} > in
+	runio in shm_import -f a,b -p "$P"
+	status_is 0
+	like "$(sed -n 1p out)" "$(refpat a)"
+	like "$(sed -n 2p out)" "$(refpat b)"
+	is "$(sed -n 3p out)" "$(sed -n 3p in)"
+	is "$(shmtool open "$(sed -n 2p out | label_of)")" "f64 1 3"
+}
+
+@test "shm-import -f: a field with no values gives a segment of count 0" {
+	printf 'x\n' > in
+	runio in shm_import -f x -p "$P"
+	status_is 0
+	like "$(cat out)" "$(refpat x)"
+	is "$(shmtool open "$(label_of out)")" "f64 0 0"
+}
+
+@test "shm-import: the line keeps its leading blanks, CRLF and missing newline" {
+	printf '  x 1 2\r\n' > in
+	runio in shm_import -f x -p "$P"
+	status_is 0
+	printf '  x shmids %s\r\n' "$(label_of out)" | same_file /dev/stdin out
+	is "$(shmtool open "$(label_of out)")" "f64 2 3"
+	printf 'x 1 2' > in
+	runio in shm_import -f x -p "$P"
+	status_is 0
+	printf 'x shmids %s' "$(label_of out)" | same_file /dev/stdin out
+}
+
+@test "shm-import: other lines pass byte for byte (NUL, CR, no final newline)" {
+	{
+		printf 'nul\0bytes\0\n'
+		printf 'crlf\r\n'
+		printf 'a shmids 12 name\n'
+		printf '\377\376 1 2 3\n'
+		printf '\n'
+		printf 'no newline 1 2 3'
+	} > in
+	runio in shm_import -n 2 -t i32 -p "$P" -f zz
+	status_is 0
+	same_file in out
+	no_segments_named "$P"
+}
+
+@test "shm-import -m: mode of new segments (default 0600)" {
+	local mode got fails=
+	printf 'x 1\n' > in
+	for mode in default 640 644 0444; do
+		if [ "$mode" = default ]; then
+			runio in shm_import -f x -p "$P"
+		else
+			runio in shm_import -f x -p "$P" -m "$mode"
+		fi
+		got=$(ipcs -m | awk -v id="$(label_of out | cut -d' ' -f1)" '$2 == id { print $4 }')
+		case $mode in default) mode=600 ;; 0*) mode=${mode#0} ;; esac
+		[ "$got" = "$mode" ] || fails+="[-m $mode: got $got] "
+	done
+	is "$fails" "" "failures"
+}
+
+@test "shm-import -p: the name is prefix and field; without -p the field" {
+	printf '%sfield 1 2\n' "$P" > in
+	runio in shm_import -f "${P}field"
+	status_is 0
+	like "$(cat out)" "${P}field shmids [0-9]* ${P}field"
+	runio in shm_import -f "${P}field" -p "${P}pre-"
+	status_is 0
+	like "$(cat out)" "${P}field shmids [0-9]* ${P}pre-${P}field"
+}
+
+@test "shm-import: named files and -, positions as file:line:" {
+	printf 'a 1\n' > f1
+	printf 'x\nx bad\n' > f2
+	printf 'x 2\nx no\n' > f3
+	runio f3 shm_import -f x -p "$P" f1 - f2
+	status_is 1
+	is "$(sed -n 1p out)" "a 1"
+	like "$(sed -n 2p out)" "$(refpat x)"
+	is "$(sed -n 3p out)" "x no"
+	like "$(sed -n 4p out)" "$(refpat x)"
+	is "$(sed -n 5p out)" "x bad"
+	printf 'shm-import: stdin:2: x: bad value "no"\nshm-import: f2:2: x: bad value "bad"\n' |
+	    same_file /dev/stdin err
+}
+
+@test "shm-import: a missing input file is reported, the others done" {
+	printf 'x 1\n' > f1
+	runio /dev/null shm_import -f x -p "$P" nosuchfile f1
+	status_is 1
+	like "$(cat out)" "$(refpat x)"
+	err_is "shm-import: nosuchfile: No such file or directory"
+}
+
+@test "shm-import: a segment that cannot be made is an error, lines unchanged" {
+	local long
+	long=$(printf 'p%.0s' $(seq 70))
+	printf 'x 1 2\ny 3\n' > in
+	runio in shm_import -f x,y -p "$P$long"
+	status_is 1
+	same_file in out
+	printf 'shm-import: stdin:1: x: File name too long\nshm-import: stdin:2: y: File name too long\n' |
+	    same_file /dev/stdin err
+	printf 'x\001 1 2\n' > in
+	runio in shm_import -f $'x\001' -p "$P"
+	status_is 1
+	same_file in out
+	err_is "shm-import: stdin:1: x"$'\001'": Invalid argument"
+}
+
+@test "shm-import: output that cannot be written removes every segment made" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	printf 'x 1 2\ny 3 4\n' > in
+	status=0
+	shm_import -f x,y -p "$P" < in > /dev/full 2> err || status=$?
+	status_is 1
+	like "$(cat err)" "shm-import: *No space left on device*" "stderr"
+	no_segments_named "$P"
+}

@@ -1,0 +1,218 @@
+#!/usr/bin/env bats
+# shm-rm: removing segments by name and by age (format-spec.md 7).
+# Removal by age (-s) without -n removes every stale segment of the
+# caller, so it is only run as the test user, who owns nothing else.
+
+load helper
+
+SYNOPSIS='shm-rm [-fnv] [-m pattern] [-s age] [label | shmid ...]'
+
+# As the test user: make a segment, print its label.
+usermk() {
+	local l
+	l=$(as_user "$SHMTOOL" "$@") || { echo "as $TESTUSER: shmtool $*: $l" >&2; return 1; }
+	track "$l"
+	printf '%s\n' "$l"
+}
+shmid_exists() {
+	ipcs -m | awk -v id="$1" '$2 == id { f = 1 } END { exit !f }'
+}
+
+@test "shm-rm -h: usage on stdout, exit 0" {
+	run --separate-stderr shm_rm -h
+	status_is 0
+	usage_has "$SYNOPSIS" "$output"
+	is "$stderr" ""
+}
+
+@test "shm-rm: bad options, bad ages, operands with -s: usage, exit 2" {
+	local l args fails=
+	l=$(mkseg keep f64 1)
+	while read -r args; do
+		eval "run --separate-stderr shm_rm $args"
+		[ "$status" = 2 ] || fails+="[$args: exit $status] "
+		[ -z "$output" ] || fails+="[$args: stdout $output] "
+		[[ $stderr == *usage:* ]] || fails+="[$args: no usage in stderr: $stderr] "
+	done <<-EOF
+	-x
+	-s
+	-n -s 5x
+	-n -s abc
+	-n -s -1
+	-n -s 1y
+	-n -s ''
+	-s 0 '$l'
+	-s 0 ${l%% *}
+	EOF
+	is "$fails" "" "failures"
+	exists "$l"
+}
+
+@test "shm-rm: removes by label and by shmid, silently; -v prints labels" {
+	local a b c d
+	a=$(mkseg a f64 1)
+	b=$(mkseg b f64 1)
+	c=$(mkseg c f64 1)
+	d=$(mkseg d f64 1)
+	run --separate-stderr shm_rm "$a" "${b%% *}"
+	status_is 0
+	is "$output" ""
+	is "$stderr" ""
+	gone "$a"
+	gone "$b"
+	run --separate-stderr shm_rm -v "$c" "${d%% *}"
+	status_is 0
+	is "$output" "$c"$'\n'"$d"
+	gone "$c"
+	gone "$d"
+}
+
+@test "shm-rm -n: prints what would go, removes nothing" {
+	local a b
+	a=$(mkseg a f64 1)
+	b=$(mkseg b f64 1)
+	run --separate-stderr shm_rm -n "$a" "${b%% *}"
+	status_is 0
+	is "$output" "$a"$'\n'"$b"
+	exists "$a"
+	exists "$b"
+}
+
+@test "shm-rm: no such segment, stale label: error, exit 1, nothing removed" {
+	local a gone
+	a=$(mkseg a f64 1)
+	gone=$(mkseg gone f64 1)
+	ipcrm -m "${gone%% *}"
+	run --separate-stderr shm_rm "$gone"
+	status_is 1
+	is "$stderr" "shm-rm: $gone: No such file or directory"
+	run --separate-stderr shm_rm "${a%% *} ${P}other"
+	status_is 1
+	is "$stderr" "shm-rm: ${a%% *} ${P}other: Stale file handle"
+	exists "$a"
+}
+
+@test "shm-rm: refuses segments not ours (shmget, ipcmk, our key) without -f" {
+	local rid iid fid id fails=
+	rid=$(mkraw 100)
+	iid=$(mkipcmk 1024)
+	fid=$(mkhostile foreign foreign)
+	fid=${fid%% *}
+	for id in "$rid" "$iid" "$fid"; do
+		run --separate-stderr shm_rm "$id"
+		[ "$status" = 1 ] || fails+="[$id: exit $status] "
+		[ "$stderr" = "shm-rm: $id: not a shmids segment" ] ||
+		    fails+="[$id: stderr $stderr] "
+		shmid_exists "$id" || fails+="[$id removed] "
+		run --separate-stderr shm_rm -n "$id"
+		[ "$status" = 1 ] || fails+="[-n $id: exit $status] "
+	done
+	is "$fails" "" "failures"
+	run --separate-stderr shm_rm -f "$rid" "$iid" "$fid"
+	status_is 0
+	! shmid_exists "$rid"
+	! shmid_exists "$iid"
+	! shmid_exists "$fid"
+}
+
+@test "shm-rm: an operand neither label nor shmid is an error; next operand done" {
+	local a op fails=
+	while IFS= read -r op; do
+		a=$(mkseg a f64 1)
+		run --separate-stderr shm_rm -- "$op" "$a"
+		[ "$status" = 1 ] || fails+="['$op': exit $status] "
+		[ -n "$stderr" ] || fails+="['$op': no message] "
+		[ "$(shmtool open "$a")" = ENOENT ] || fails+="['$op': next operand not removed] "
+	done <<-EOF
+	abc
+	01
+	-1
+	+1
+	12a
+	2147483648
+	1 2 3
+	12 
+	 12 x
+	EOF
+	is "$fails" "" "failures"
+}
+
+@test "shm-rm: another user's segment: EPERM without -f, removed with -f" {
+	need_user
+	local theirs mine
+	theirs=$(usermk create "${P}theirs" f64 1)
+	mine=$(mkseg mine f64 1 644)
+	run --separate-stderr shm_rm "$theirs"
+	status_is 1
+	is "$stderr" "shm-rm: $theirs: Operation not permitted"
+	exists "$theirs"
+	run --separate-stderr as_user "$BIN/shm-rm" "$mine"
+	status_is 1
+	is "$stderr" "shm-rm: $mine: Operation not permitted"
+	exists "$mine"
+	run --separate-stderr shm_rm -f "$theirs"
+	status_is 0
+	gone "$theirs"
+}
+
+@test "shm-rm -s: removes the caller's stale segments, never attached ones" {
+	need_user
+	local a b dead theirs out
+	a=$(usermk create "${P}held" f64 1)
+	b=$(usermk create "${P}stale" f64 1)
+	dead=$(usermk killwriter "${P}dead")
+	theirs=$(mkseg root f64 1)
+	hold "$a" 30
+	run --separate-stderr as_user "$BIN/shm-rm" -n -s 0
+	status_is 0
+	is "$(sort <<< "$output")" "$(printf '%s\n' "$b" "$dead" | sort)" "dry run"
+	exists "$b"
+	run --separate-stderr as_user "$BIN/shm-rm" -v -s 0
+	status_is 0
+	is "$(sort <<< "$output")" "$(printf '%s\n' "$b" "$dead" | sort)" "removed"
+	exists "$a"
+	gone "$b"
+	gone "$dead"
+	exists "$theirs"
+}
+
+@test "shm-rm -s: age units; fresh segments stay" {
+	need_user
+	local a age fails=
+	a=$(usermk create "${P}fresh" f64 1)
+	for age in 1d 2h 30m 100s 100; do
+		run --separate-stderr as_user "$BIN/shm-rm" -v -s "$age"
+		[ "$status" = 0 ] || fails+="[-s $age: exit $status $stderr] "
+		[ -z "$output" ] || fails+="[-s $age: removed $output] "
+	done
+	is "$fails" "" "failures"
+	exists "$a"
+}
+
+@test "shm-rm -s: other programs' segments are never removed by age" {
+	need_user
+	local rid out
+	rid=$(as_user "$SHMTOOL" raw 100)
+	track "$rid"
+	run --separate-stderr as_user "$BIN/shm-rm" -s 0
+	status_is 0
+	shmid_exists "$rid"
+	run --separate-stderr as_user "$BIN/shm-rm" -f -s 0
+	shmid_exists "$rid"
+}
+
+@test "shm-rm -s: age is from creation; listing or expanding does not refresh" {
+	need_user
+	local a
+	a=$(usermk create "${P}aged" f64 1 644)
+	sleep 2
+	shm_ls > /dev/null
+	shm_ls -p "$a" > /dev/null
+	printf 'x shmids %s\n' "$a" | as_user "$BIN/shm-expand" > /dev/null
+	run --separate-stderr as_user "$BIN/shm-rm" -n -s 1
+	status_is 0
+	is "$output" "$a"
+	run --separate-stderr as_user "$BIN/shm-rm" -n -s 1h
+	status_is 0
+	is "$output" ""
+}

@@ -1,0 +1,695 @@
+/*
+ * shmtool: what the test suite needs that the shell cannot do.  Every
+ * command that makes a segment prints its label (or shmid) on a line of
+ * its own, so that tests/helper.bash can remove it in teardown.  A
+ * failing library call prints the errno name (ENOENT, ESTALE, ...) and
+ * exits 1; a usage error exits 2.
+ *
+ * The hostile headers are written by hand from format-spec.md section 2,
+ * not with the library, so that they also check the library's layout.
+ */
+#include <sys/types.h>
+#include <sys/ipc.h>
+#include <sys/shm.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "shmids.h"
+#include "shmids_paper.h"
+
+#define HDR		128
+#define KEYPREFIX	0x53480000u
+
+static const struct {
+	const char	*name;
+	int		 type;
+	size_t		 size;
+} types[] = {
+	{ "raw", SHMIDS_RAW, 1 }, { "f64", SHMIDS_F64, 8 },
+	{ "f32", SHMIDS_F32, 4 }, { "i64", SHMIDS_I64, 8 },
+	{ "i32", SHMIDS_I32, 4 },
+};
+
+static const struct {
+	int		 e;
+	const char	*name;
+} errnames[] = {
+	{ EINVAL, "EINVAL" }, { ENAMETOOLONG, "ENAMETOOLONG" },
+	{ ENOENT, "ENOENT" }, { EACCES, "EACCES" }, { ESTALE, "ESTALE" },
+	{ EBADMSG, "EBADMSG" }, { EAGAIN, "EAGAIN" },
+	{ EOWNERDEAD, "EOWNERDEAD" }, { ENOMEM, "ENOMEM" }, { EPERM, "EPERM" },
+	{ EIDRM, "EIDRM" }, { ENOSPC, "ENOSPC" }, { ERANGE, "ERANGE" },
+	{ EPROTOTYPE, "EPROTOTYPE" }, { EEXIST, "EEXIST" },
+};
+
+static void
+usage(void)
+{
+	fputs("usage: shmtool create NAME TYPE COUNT [MODE]\n"
+	    "       shmtool set NAME TYPE HEXBITS...\n"
+	    "       shmtool random NAME TYPE COUNT SEED\n"
+	    "       shmtool paper NAME NBYTES [close|exit|_exit]\n"
+	    "       shmtool paperopen LABEL\n"
+	    "       shmtool open|bits LABEL\n"
+	    "       shmtool cmp LABEL1 LABEL2\n"
+	    "       shmtool header SHMID\n"
+	    "       shmtool raw SIZE\n"
+	    "       shmtool hostile KIND NAME\n"
+	    "       shmtool writer NAME SECONDS\n"
+	    "       shmtool killwriter NAME\n"
+	    "       shmtool hold LABEL SECONDS\n"
+	    "       shmtool find PREFIX\n", stderr);
+	exit(2);
+}
+
+/* Print errno's name and exit 1: tests compare the name. */
+static void
+fail(void)
+{
+	int e = errno;
+	size_t i;
+
+	for (i = 0; i < sizeof(errnames) / sizeof(errnames[0]); i++)
+		if (errnames[i].e == e) {
+			printf("%s\n", errnames[i].name);
+			exit(1);
+		}
+	printf("errno %d\n", e);
+	exit(1);
+}
+
+static size_t
+typeindex(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (strcmp(types[i].name, name) == 0)
+			return i;
+	usage();
+	return 0;
+}
+
+static unsigned long long
+number(const char *s, int base)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, base);
+	if (*s == '\0' || *end != '\0' || errno != 0)
+		usage();
+	return v;
+}
+
+/* Store the low size bytes of v as one element, native order. */
+static void
+store(char *p, size_t size, unsigned long long v)
+{
+	uint64_t u64 = v;
+	uint32_t u32 = (uint32_t)v;
+	unsigned char u8 = (unsigned char)v;
+
+	if (size == 8)
+		memcpy(p, &u64, 8);
+	else if (size == 4)
+		memcpy(p, &u32, 4);
+	else
+		memcpy(p, &u8, 1);
+}
+
+static void
+fill_value(char *p, int type, size_t i)
+{
+	double d = (double)i;
+	float f = (float)i;
+	int64_t l = (int64_t)i;
+	int32_t n = (int32_t)i;
+
+	switch (type) {
+	case SHMIDS_F64: memcpy(p + 8 * i, &d, 8); break;
+	case SHMIDS_F32: memcpy(p + 4 * i, &f, 4); break;
+	case SHMIDS_I64: memcpy(p + 8 * i, &l, 8); break;
+	case SHMIDS_I32: memcpy(p + 4 * i, &n, 4); break;
+	default: p[i] = (char)(unsigned char)i; break;
+	}
+}
+
+static char *
+make(const char *name, int type, size_t count, int mode)
+{
+	char *shm;
+
+	if ((shm = shmids_create_array(name, mode, type, count)) == NULL)
+		fail();
+	return shm;
+}
+
+static void
+finish(char *shm)
+{
+	printf("%s\n", shmids_label(shm));
+	if (shmids_seal(shm) == -1 || shmids_close(shm) == -1)
+		fail();
+}
+
+static int
+cmd_create(int argc, char **argv)
+{
+	size_t t, i, count;
+	char *shm;
+	int mode = 0600;
+
+	if (argc != 4 && argc != 5)
+		usage();
+	t = typeindex(argv[2]);
+	count = (size_t)number(argv[3], 10);
+	if (argc == 5)
+		mode = (int)number(argv[4], 8);
+	shm = make(argv[1], types[t].type, count, mode);
+	for (i = 0; i < count; i++)
+		fill_value(shm + HDR, types[t].type, i);
+	finish(shm);
+	return 0;
+}
+
+static int
+cmd_set(int argc, char **argv)
+{
+	size_t t, i, n;
+	char *shm;
+
+	if (argc < 3)
+		usage();
+	t = typeindex(argv[2]);
+	n = (size_t)(argc - 3);
+	shm = make(argv[1], types[t].type, n, 0600);
+	for (i = 0; i < n; i++)
+		store(shm + HDR + i * types[t].size, types[t].size,
+		    number(argv[3 + i], 16));
+	finish(shm);
+	return 0;
+}
+
+/* Random bit patterns: NaNs, infinities and subnormals included. */
+static int
+cmd_random(int argc, char **argv)
+{
+	size_t t, i, nbytes;
+	uint64_t x;
+	char *shm;
+
+	if (argc != 5)
+		usage();
+	t = typeindex(argv[2]);
+	nbytes = (size_t)number(argv[3], 10) * types[t].size;
+	x = number(argv[4], 10) | 1;
+	shm = make(argv[1], types[t].type, (size_t)number(argv[3], 10), 0600);
+	for (i = 0; i + 8 <= nbytes; i += 8) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		memcpy(shm + HDR + i, &x, 8);
+	}
+	for (; i < nbytes; i++)
+		shm[HDR + i] = (char)(i * 37);
+	finish(shm);
+	return 0;
+}
+
+/* The paper's API: create, fill, end as asked; "close" also reads back. */
+static int
+cmd_paper(int argc, char **argv)
+{
+	const char *how = argc == 4 ? argv[3] : "close";
+	char *shm, *rd, label[SHMIDS_LABEL_MAX + 2];
+	int i, n;
+
+	if (argc != 3 && argc != 4)
+		usage();
+	n = (int)number(argv[2], 10);
+	if ((shm = shm_create(argv[1], 0600, n)) == NULL)
+		fail();
+	for (i = 0; i < n; i++)
+		shm[HDR + i] = (char)(i % 251);
+	snprintf(label, sizeof(label), "%s", shm);
+	printf("%s\n", label);
+	fflush(stdout);
+	if (strcmp(how, "exit") == 0)
+		exit(0);
+	if (strcmp(how, "_exit") == 0)
+		_exit(0);
+	if (shm_close(shm) == -1)
+		fail();
+	if ((rd = shm_open(label)) == NULL)
+		fail();
+	for (i = 0; i < n; i++)
+		if (rd[HDR + i] != (char)(i % 251)) {
+			printf("byte %d differs\n", i);
+			return 1;
+		}
+	return shm_close(rd) == -1 ? 1 : 0;
+}
+
+static int
+cmd_paperopen(int argc, char **argv)
+{
+	char *shm;
+
+	if (argc != 2)
+		usage();
+	if ((shm = shm_open(argv[1])) == NULL)
+		fail();
+	printf("%s\n", shm);
+	return shm_close(shm) == -1 ? 1 : 0;
+}
+
+static const char *
+typename(int type)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (types[i].type == type)
+			return types[i].name;
+	return "?";
+}
+
+static size_t
+typesize(int type)
+{
+	return types[typeindex(typename(type))].size;
+}
+
+/* Open label and check that the library agrees with itself. */
+static char *
+openchecked(const char *label, struct shmids_array *a)
+{
+	size_t n = strcspn(label, "\n");
+	const char *l;
+	char *shm;
+
+	if ((shm = shmids_open(label)) == NULL)
+		fail();
+	if ((l = shmids_label(shm)) == NULL || strlen(l) != n ||
+	    strncmp(l, label, n) != 0 || strcmp(l, shm) != 0) {
+		printf("label mismatch\n");
+		exit(3);
+	}
+	if (shmids_array(shm, a) == -1)
+		fail();
+	if (a->count > 0 && (char *)a->data != shm + HDR) {
+		printf("payload not at offset %d\n", HDR);
+		exit(3);
+	}
+	return shm;
+}
+
+static int
+cmd_open(int argc, char **argv)
+{
+	struct shmids_array a;
+	double fsum = 0;
+	long long isum = 0;
+	size_t i;
+	char *shm;
+
+	if (argc != 2)
+		usage();
+	shm = openchecked(argv[1], &a);
+	for (i = 0; i < a.count; i++) {
+		const char *p = (const char *)a.data;
+		double d; float f; int64_t l; int32_t n;
+
+		switch (a.type) {
+		case SHMIDS_F64: memcpy(&d, p + 8 * i, 8); fsum += d; break;
+		case SHMIDS_F32: memcpy(&f, p + 4 * i, 4); fsum += f; break;
+		case SHMIDS_I64: memcpy(&l, p + 8 * i, 8); isum += l; break;
+		case SHMIDS_I32: memcpy(&n, p + 4 * i, 4); isum += n; break;
+		default: isum += (unsigned char)p[i]; break;
+		}
+	}
+	if (a.type == SHMIDS_F64 || a.type == SHMIDS_F32)
+		printf("%s %zu %.17g\n", typename(a.type), a.count, fsum);
+	else
+		printf("%s %zu %lld\n", typename(a.type), a.count, isum);
+	return shmids_close(shm) == -1 ? 1 : 0;
+}
+
+/* Each element's bits in hex, native order, on one line. */
+static int
+cmd_bits(int argc, char **argv)
+{
+	struct shmids_array a;
+	size_t i, size;
+	char *shm;
+
+	if (argc != 2)
+		usage();
+	shm = openchecked(argv[1], &a);
+	size = typesize(a.type);
+	for (i = 0; i < a.count; i++) {
+		const char *p = (const char *)a.data + i * size;
+		uint64_t u64; uint32_t u32;
+
+		if (i > 0)
+			putchar(' ');
+		if (size == 8) {
+			memcpy(&u64, p, 8);
+			printf("%016" PRIx64, u64);
+		} else if (size == 4) {
+			memcpy(&u32, p, 4);
+			printf("%08" PRIx32, u32);
+		} else
+			printf("%02x", (unsigned char)*p);
+	}
+	putchar('\n');
+	return shmids_close(shm) == -1 ? 1 : 0;
+}
+
+static int
+cmd_cmp(int argc, char **argv)
+{
+	struct shmids_array a, b;
+	size_t i, size;
+
+	if (argc != 3)
+		usage();
+	openchecked(argv[1], &a);
+	openchecked(argv[2], &b);
+	if (a.type != b.type) {
+		printf("type %s != %s\n", typename(a.type), typename(b.type));
+		return 1;
+	}
+	if (a.count != b.count) {
+		printf("count %zu != %zu\n", a.count, b.count);
+		return 1;
+	}
+	size = typesize(a.type);
+	if (a.count > 0 && memcmp(a.data, b.data, a.count * size) != 0) {
+		for (i = 0; memcmp((char *)a.data + i * size,
+		    (char *)b.data + i * size, size) == 0; i++)
+			;
+		printf("element %zu differs\n", i);
+		return 1;
+	}
+	printf("same\n");
+	return 0;
+}
+
+/* The raw header bytes of any segment (root may read every segment). */
+static int
+cmd_header(int argc, char **argv)
+{
+	struct shmid_ds ds;
+	int id;
+	char *p;
+
+	if (argc != 2)
+		usage();
+	id = (int)number(argv[1], 10);
+	if (shmctl(id, IPC_STAT, &ds) == -1 ||
+	    (p = shmat(id, NULL, SHM_RDONLY)) == (void *)-1)
+		fail();
+	fwrite(p, 1, ds.shm_segsz < HDR ? ds.shm_segsz : HDR, stdout);
+	shmdt(p);
+	return 0;
+}
+
+/* Another program's segment: private key, bytes that mean nothing to us. */
+static int
+cmd_raw(int argc, char **argv)
+{
+	size_t size;
+	int id;
+	char *p;
+
+	if (argc != 2)
+		usage();
+	size = (size_t)number(argv[1], 10);
+	if ((id = shmget(IPC_PRIVATE, size, IPC_CREAT | 0600)) == -1)
+		fail();
+	printf("%d\n", id);
+	if ((p = shmat(id, NULL, 0)) != (void *)-1) {
+		memset(p, 'x', size);
+		shmdt(p);
+	}
+	return 0;
+}
+
+/* A segment with our key prefix, made without the library. */
+static char *
+forge(size_t size, int *idp)
+{
+	key_t key;
+	char *p;
+	int id;
+
+	srand((unsigned)(getpid() ^ time(NULL)));
+	do {
+		key = (key_t)(KEYPREFIX | ((unsigned)rand() & 0xffff));
+		id = shmget(key, size, IPC_CREAT | IPC_EXCL | 0600);
+	} while (id == -1 && errno == EEXIST);
+	if (id == -1 || (p = shmat(id, NULL, 0)) == (void *)-1)
+		fail();
+	*idp = id;
+	return p;
+}
+
+/* A well-formed header (format-spec.md section 2) written by hand. */
+static void
+header(char *h, int id, const char *name, const char *type, size_t count,
+    int state)
+{
+	const unsigned short one = 1;
+	int n;
+
+	memset(h, 0, HDR);
+	n = sprintf(h, "%d %s", id, name);
+	h[n + 1] = '\n';
+	sprintf(h + 80, "shmids1 %s %s %020zu %c", type,
+	    *(const unsigned char *)&one ? "le" : "be", count, state);
+	h[117] = '\n';
+	h[118] = '\0';
+}
+
+/*
+ * Kinds, with the errno shmids_open() must give (format-spec.md 2.3):
+ * good (none), small, nonul, nonl, padding, magic, version, foreign
+ * (ESTALE); type, order, orderxx, count, state, reserved, bigcount
+ * (EBADMSG); dead (EOWNERDEAD: state w, creator gone).
+ */
+static int
+cmd_hostile(int argc, char **argv)
+{
+	const unsigned short one = 1;
+	const char *kind, *name;
+	size_t size = HDR + 8;
+	char *h;
+	int id;
+
+	if (argc != 3)
+		usage();
+	kind = argv[1];
+	name = argv[2];
+	if (strcmp(kind, "small") == 0)
+		size = 64;
+	h = forge(size, &id);
+	if (strcmp(kind, "small") == 0) {
+		memset(h, 0, size);
+		snprintf(h, size, "%d %s", id, name);
+		printf("%d %s\n", id, name);
+		return 0;
+	}
+	header(h, id, name, "f64", 1, 'r');
+	if (strcmp(kind, "good") == 0)
+		;
+	else if (strcmp(kind, "nonul") == 0)
+		memset(h + strlen(h), 'x', 80 - strlen(h));
+	else if (strcmp(kind, "nonl") == 0)
+		h[strlen(h) + 1] = '\0';
+	else if (strcmp(kind, "padding") == 0)
+		h[79] = 'x';
+	else if (strcmp(kind, "magic") == 0)
+		memcpy(h + 80, "shmidz", 6);
+	else if (strcmp(kind, "version") == 0)
+		h[86] = '2';
+	else if (strcmp(kind, "foreign") == 0) {
+		memset(h, 0, HDR);
+		strcpy(h, "another program's data, not a header");
+	} else if (strcmp(kind, "type") == 0)
+		memcpy(h + 88, "f16", 3);
+	else if (strcmp(kind, "order") == 0)
+		memcpy(h + 92, *(const unsigned char *)&one ? "be" : "le", 2);
+	else if (strcmp(kind, "orderxx") == 0)
+		memcpy(h + 92, "xx", 2);
+	else if (strcmp(kind, "count") == 0)
+		h[114] = 'x';
+	else if (strcmp(kind, "state") == 0)
+		h[116] = 'x';
+	else if (strcmp(kind, "reserved") == 0)
+		h[127] = 'x';
+	else if (strcmp(kind, "bigcount") == 0)
+		header(h, id, name, "f64", 2, 'r');
+	else if (strcmp(kind, "dead") == 0)
+		h[116] = 'w';
+	else {
+		shmdt(h);
+		shmctl(id, IPC_RMID, NULL);
+		usage();
+	}
+	printf("%d %s\n", id, name);
+	shmdt(h);
+	return 0;
+}
+
+/* A writer that fills slowly: state w for SECONDS, then sealed. */
+static int
+cmd_writer(int argc, char **argv)
+{
+	unsigned secs;
+	size_t i;
+	char *shm;
+
+	if (argc != 3)
+		usage();
+	secs = (unsigned)number(argv[2], 10);
+	shm = make(argv[1], SHMIDS_F64, 10, 0600);
+	printf("%s\n", shmids_label(shm));
+	fflush(stdout);
+	sleep(secs);
+	for (i = 0; i < 10; i++)
+		fill_value(shm + HDR, SHMIDS_F64, i);
+	return shmids_close(shm) == -1 ? 1 : 0;
+}
+
+/* A writer killed with SIGKILL halfway through filling. */
+static int
+cmd_killwriter(int argc, char **argv)
+{
+	char label[SHMIDS_LABEL_MAX + 2] = "";
+	ssize_t n = 0, r;
+	int fd[2], st;
+	pid_t pid;
+
+	if (argc != 2)
+		usage();
+	if (pipe(fd) == -1 || (pid = fork()) == -1)
+		fail();
+	if (pid == 0) {
+		char *shm = make(argv[1], SHMIDS_F64, 1000, 0600);
+		const char *l = shmids_label(shm);
+		size_t i;
+
+		for (i = 0; i < 500; i++)
+			fill_value(shm + HDR, SHMIDS_F64, i);
+		if (write(fd[1], l, strlen(l)) == -1)
+			_exit(1);
+		close(fd[1]);
+		for (;;)
+			pause();
+	}
+	close(fd[1]);
+	while (n < (ssize_t)sizeof(label) - 1 &&
+	    (r = read(fd[0], label + n, sizeof(label) - 1 - (size_t)n)) > 0)
+		n += r;
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	if (n == 0) {
+		printf("writer failed\n");
+		return 1;
+	}
+	label[n] = '\0';
+	printf("%s\n", label);
+	return 0;
+}
+
+/* A reader that keeps a segment attached for SECONDS. */
+static int
+cmd_hold(int argc, char **argv)
+{
+	unsigned secs;
+	char *shm;
+
+	if (argc != 3)
+		usage();
+	secs = (unsigned)number(argv[2], 10);
+	if ((shm = shmids_open(argv[1])) == NULL)
+		fail();
+	printf("held\n");
+	fflush(stdout);
+	sleep(secs);
+	return shmids_close(shm) == -1 ? 1 : 0;
+}
+
+/*
+ * Shmids of segments with our key prefix whose label area names
+ * something starting with prefix; read from the kernel's table without
+ * the library, so teardown works even when the tools do not.
+ */
+static int
+cmd_find(int argc, char **argv)
+{
+	char line[512], area[81], *name, *p;
+	long key, id, size;
+	size_t n;
+	FILE *fp;
+
+	if (argc != 2)
+		usage();
+	if ((fp = fopen("/proc/sysvipc/shm", "r")) == NULL)
+		fail();
+	if (fgets(line, sizeof(line), fp) == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		if (sscanf(line, "%ld %ld %*o %ld", &key, &id, &size) != 3 ||
+		    ((unsigned long)key & 0xffff0000ul) != KEYPREFIX)
+			continue;
+		if ((p = shmat((int)id, NULL, SHM_RDONLY)) == (void *)-1)
+			continue;
+		n = size < 80 ? (size_t)size : 80;
+		memcpy(area, p, n);
+		area[n] = '\0';
+		shmdt(p);
+		if ((name = strchr(area, ' ')) != NULL &&
+		    strncmp(name + 1, argv[1], strlen(argv[1])) == 0)
+			printf("%ld\n", id);
+	}
+	fclose(fp);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct {
+		const char	*name;
+		int		(*fn)(int, char **);
+	} cmds[] = {
+		{ "create", cmd_create }, { "set", cmd_set },
+		{ "random", cmd_random }, { "paper", cmd_paper },
+		{ "paperopen", cmd_paperopen }, { "open", cmd_open },
+		{ "bits", cmd_bits }, { "cmp", cmd_cmp },
+		{ "header", cmd_header }, { "raw", cmd_raw },
+		{ "hostile", cmd_hostile }, { "writer", cmd_writer },
+		{ "killwriter", cmd_killwriter }, { "hold", cmd_hold },
+		{ "find", cmd_find },
+	};
+	size_t i;
+
+	if (argc < 2)
+		usage();
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (strcmp(argv[1], cmds[i].name) == 0)
+			return cmds[i].fn(argc - 1, argv + 1);
+	usage();
+	return 2;
+}
