@@ -79,7 +79,22 @@ demo: all
 	sh examples/demo.sh
 
 check: all $(UNITS) $(TTOOLS)
-	sh tests/run
+	SHMIDS_BUILD=$(B) sh tests/run
+
+# The suite again, built with AddressSanitizer and UBSan in build-asan/.
+SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all \
+	   -fno-omit-frame-pointer
+check-asan:
+	$(MAKE) B=build-asan CFLAGS="-O1 -g $(SANFLAGS)" \
+	    LDFLAGS="$(SANFLAGS)" check
+
+# The concurrency cases of tests/tools/stress.c, for a bounded time.
+stress: all $(B)/tests/tools/stress
+	$(B)/tests/tools/stress -t 30
+
+# The suite again, every binary under valgrind (slow: minutes).
+check-valgrind: all $(UNITS) $(TTOOLS)
+	SHMIDS_BUILD=$(B) SHMIDS_VALGRIND=1 sh tests/run
 
 lint:
 	mandoc -Tlint -Wwarning $(MAN1) $(MAN3) $(MAN5)
@@ -113,6 +128,7 @@ uninstall:
 	for f in $(MAN5:man/%=%); do rm -f $(DESTDIR)$(MANPREFIX)/man5/$$f; done
 
 clean:
-	rm -rf $(B)
+	rm -rf $(B) build-asan
 
-.PHONY: all demo check lint bench install uninstall clean
+.PHONY: all demo check check-asan check-valgrind stress lint bench install \
+	uninstall clean

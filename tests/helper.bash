@@ -7,8 +7,8 @@
 
 bats_require_minimum_version 1.5.0
 
-BIN=${SHMIDS_BIN:-$BATS_TEST_DIRNAME/../build/bin}
-TOOLS=$BATS_TEST_DIRNAME/../build/tests/tools
+BIN=${SHMIDS_BIN:-$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/bin}
+TOOLS=${SHMIDS_TOOLS:-$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/tools}
 SHMTOOL=$TOOLS/shmtool
 TESTUSER=shmidstest
 

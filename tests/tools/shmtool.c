@@ -318,7 +318,7 @@ cmd_open(int argc, char **argv)
 {
 	struct shmids_array a;
 	double fsum = 0;
-	long long isum = 0;
+	uint64_t isum = 0;	/* wraps: a checksum, not a number */
 	size_t i;
 	char *shm;
 
@@ -332,15 +332,16 @@ cmd_open(int argc, char **argv)
 		switch (a.type) {
 		case SHMIDS_F64: memcpy(&d, p + 8 * i, 8); fsum += d; break;
 		case SHMIDS_F32: memcpy(&f, p + 4 * i, 4); fsum += f; break;
-		case SHMIDS_I64: memcpy(&l, p + 8 * i, 8); isum += l; break;
-		case SHMIDS_I32: memcpy(&n, p + 4 * i, 4); isum += n; break;
+		case SHMIDS_I64: memcpy(&l, p + 8 * i, 8); isum += (uint64_t)l; break;
+		case SHMIDS_I32: memcpy(&n, p + 4 * i, 4); isum += (uint64_t)n; break;
 		default: isum += (unsigned char)p[i]; break;
 		}
 	}
 	if (a.type == SHMIDS_F64 || a.type == SHMIDS_F32)
 		printf("%s %zu %.17g\n", typename(a.type), a.count, fsum);
 	else
-		printf("%s %zu %lld\n", typename(a.type), a.count, isum);
+		printf("%s %zu %lld\n", typename(a.type), a.count,
+		    (long long)isum);
 	return shmids_close(shm) == -1 ? 1 : 0;
 }
 
