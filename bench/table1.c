@@ -48,7 +48,7 @@
 #define MAXSIZES	16
 #define MAXRUNS		101
 #define NCLEAN		4000		/* segments for the cleaners */
-#define HEADROOM	16		/* slots left free for everyone else */
+#define HEADROOM	64		/* slots left free for everyone else */
 
 /* How a row hands the array over. */
 enum how { SHMIDS, SYSV, PIPE, FILEB, INPROC };
@@ -307,7 +307,7 @@ w_shmids(size_t n)
 	if ((shm = shmids_create_array(name, 0600, SHMIDS_F64, n)) == NULL)
 		err(1, "create %s", name);
 	fill((double *)(void *)(shm + SHMIDS_HEADER), n);
-	/* stdout is a pipe, so fully buffered: the line leaves after the seal. */
+	/* stdout is a pipe, fully buffered: the line leaves after the seal. */
 	printf("x shmids %s\n", shm);
 	if (shmids_close(shm) == -1)
 		err(1, "close");
@@ -611,6 +611,7 @@ struct swept {
 	char		(*label)[SHMIDS_LABEL_MAX + 1];
 	size_t		 n, cap;
 	const char	*prefix;
+	int		 show;		/* describe the first few found */
 };
 
 static int
@@ -627,23 +628,28 @@ sweep_one(const struct shmids_info *si, void *arg)
 		    sizeof(*s->label))) == NULL)
 			err(1, "realloc");
 	}
+	if (s->show && s->n < 3)
+		printf("left: %s, state %c, attached %lu, age %lds\n",
+		    si->label, si->state, si->nattch,
+		    (long)(time(NULL) - si->ctime));
 	memcpy(s->label[s->n++], si->label, sizeof(si->label));
 	return 0;
 }
 
 /*
  * Remove every segment named pfx*; returns how many there were.  The
- * labels are gathered first: removing while the kernel's table is being
- * read could skip entries.
+ * labels are gathered first: shmids_scan() does not promise that
+ * removing segments while it runs is safe.
  */
 static size_t
-sweep(const char *pfx)
+sweep(const char *pfx, int show)
 {
 	struct swept s;
 	size_t i;
 
 	memset(&s, 0, sizeof(s));
 	s.prefix = pfx;
+	s.show = show;
 	if (shmids_scan(sweep_one, &s, 0) == -1)
 		warn("segment table");
 	for (i = 0; i < s.n; i++)
@@ -661,7 +667,7 @@ check_stop(void)
 
 	if (sig == 0)
 		return;
-	sweep(prefix);
+	sweep(prefix, 0);
 	signal(sig, SIG_DFL);
 	raise(sig);
 	_exit(128 + sig);
@@ -952,7 +958,7 @@ table(const char *csvpath)
 	if (fclose(csv) == EOF)
 		err(1, "%s", csvpath);
 	printf("\nCSV: %s\n", csvpath);
-	if (sweep(prefix) != 0)
+	if (sweep(prefix, 0) != 0)
 		warnx("segments were left behind (removed now)");
 	return bad;
 }
@@ -1108,7 +1114,7 @@ cleaners_round(const char *pfx, size_t want, int traced)
 		    made);
 	}
 	check_stop();
-	if ((left = sweep(pfx)) != 0)
+	if ((left = sweep(pfx, 1)) != 0)
 		printf("FAIL: %zu segments '%s' left after shm-rm "
 		    "(removed now)\n", left, pat);
 	return left != 0;

@@ -114,7 +114,8 @@ shmids_scan(int (*fn)(const struct shmids_info *, void *), void *arg,
 		errno = e;
 		return -1;
 	}
-	qsort(l.v, l.n, sizeof(*l.v), byid);
+	if (l.n > 1)
+		qsort(l.v, l.n, sizeof(*l.v), byid);
 	for (i = 0; i < l.n && r == 0; i++) {
 		look(&l.v[i], flags);
 		if (l.v[i].ours != 0 || (flags & SHMIDS_ALL))

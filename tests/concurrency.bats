@@ -68,18 +68,22 @@ race_result() {
 	filling=$(mkwriter filling 30)
 	hold "$held" 30
 	sum=$(shmtool open "$held")
-	# Now held, old and filling are all older than -s 2.
-	sleep 2.1
+	# Now held, old and filling are all older than -s 5.  The cleaners
+	# run for at most 3 s, so no new segment reaches that age, even in
+	# a slow (sanitizer, valgrind) build.
+	sleep 5.1
 	(for i in $(seq 40); do
 		"$SHMTOOL" create "${P}fresh" i32 4 || exit 1
 	done) > fresh 2> fresh.err &
 	f=$!
 	echo "$f" >> "$T/.pids"
 	# Two cleaners at a time, while the new segments come.
+	local start=$SECONDS
 	for i in $(seq 15); do
-		shm_rm -v -s 2 -m "$P*" > "rm.$i.a" 2> "rm.$i.a.err" &
+		[ $((SECONDS - start)) -lt 3 ] || break
+		shm_rm -v -s 5 -m "$P*" > "rm.$i.a" 2> "rm.$i.a.err" &
 		a=$!
-		shm_rm -v -s 2 -m "$P*" > "rm.$i.b" 2> "rm.$i.b.err" ||
+		shm_rm -v -s 5 -m "$P*" > "rm.$i.b" 2> "rm.$i.b.err" ||
 		    fails+="[run $i.b: exit $?] "
 		wait "$a" || fails+="[run $i.a: exit $?] "
 	done
