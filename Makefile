@@ -78,7 +78,7 @@ PCSED	= sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 demo: all
 	sh examples/demo.sh
 
-check: all $(UNITS) $(TTOOLS)
+check: all $(UNITS) $(TTOOLS) fuzz-maybe
 	SHMIDS_BUILD=$(B) sh tests/run
 
 # The suite again, built with AddressSanitizer and UBSan in build-asan/.
@@ -86,7 +86,7 @@ SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all \
 	   -fno-omit-frame-pointer
 check-asan:
 	$(MAKE) B=build-asan CFLAGS="-O1 -g $(SANFLAGS)" \
-	    LDFLAGS="$(SANFLAGS)" check
+	    LDFLAGS="$(SANFLAGS)" SHMIDS_FUZZ_SECONDS=0 check
 
 # The concurrency cases of tests/tools/stress.c, for a bounded time.
 stress: all $(B)/tests/tools/stress
@@ -129,6 +129,8 @@ uninstall:
 
 clean:
 	rm -rf $(B) build-asan
+
+include tests/fuzz/fuzz.mk
 
 .PHONY: all demo check check-asan check-valgrind stress lint bench install \
 	uninstall clean

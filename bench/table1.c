@@ -5,7 +5,7 @@
  * them over; a reader process reads and sums them, and checks the sum.
  *
  *	table1 table [-c csv]		every row, every size: the driver
- *	table1 write row n		one writer; stdout: label, shmid or data
+ *	table1 write row n		one writer; stdout: label, id or data
  *	table1 read row n [label]	one reader; stdin: the data
  *	table1 cleaners			shm-ls and shm-rm over many segments
  *	table1 expand			shm-expand's throughput and peak RSS
@@ -59,7 +59,7 @@ struct row {
 	const char	*name;
 	int		 how;
 	int		 form;
-	int		 notune;	/* SHMIDS_NOTUNE=1 in the environment */
+	int		 notune;	/* run with SHMIDS_NOTUNE=1 */
 };
 
 static const struct row rows[] = {
@@ -108,7 +108,8 @@ static char	 prefix[48];		/* of every segment name made here */
 static const char *bindir;
 static int	 quick;
 static volatile sig_atomic_t stop;
-static volatile pid_t kids[2];
+static volatile pid_t kids[2];	/* running now, for the signal handler */
+static pid_t	 rowkids[2];		/* the current row's children */
 
 static double
 now(void)
@@ -552,6 +553,7 @@ spawn(struct kid *k, int slot, const char *path, char **argv, int in,
 		_exit(127);
 	}
 	kids[slot] = k->pid;
+	rowkids[slot] = k->pid;
 	close(rp[1]);
 	k->rep = rp[0];
 }
@@ -608,38 +610,46 @@ slurp(int fd, char *buf, size_t len)
 }
 
 struct swept {
-	char		(*label)[SHMIDS_LABEL_MAX + 1];
+	int		*id;
 	size_t		 n, cap;
 	const char	*prefix;
 	int		 show;		/* describe the first few found */
 };
 
+/*
+ * Ours to remove: named with our prefix, or made by a child of this row
+ * whatever it holds, since a writer killed before it wrote its header
+ * leaves a segment with no name (and sysv-raw's never have one).
+ */
 static int
 sweep_one(const struct shmids_info *si, void *arg)
 {
 	struct swept *s = arg;
+	int named = si->ours == 1 &&
+	    strncmp(si->name, s->prefix, strlen(s->prefix)) == 0;
+	int mine = si->cpid > 0 &&
+	    (si->cpid == rowkids[0] || si->cpid == rowkids[1]);
 
-	if (si->ours == 0 || si->name == NULL ||
-	    strncmp(si->name, s->prefix, strlen(s->prefix)) != 0)
+	if (!named && !mine)
 		return 0;
 	if (s->n == s->cap) {
 		s->cap = s->cap ? s->cap * 2 : 64;
-		if ((s->label = realloc(s->label, s->cap *
-		    sizeof(*s->label))) == NULL)
+		if ((s->id = realloc(s->id, s->cap * sizeof(*s->id))) == NULL)
 			err(1, "realloc");
 	}
 	if (s->show && s->n < 3)
-		printf("left: %s, state %c, attached %lu, age %lds\n",
-		    si->label, si->state, si->nattch,
+		printf("left: %d %s, state %c, attached %lu, age %lds\n",
+		    si->shmid, si->ours == 1 ? si->name : "(no header)",
+		    si->ours == 1 ? si->state : '-', si->nattch,
 		    (long)(time(NULL) - si->ctime));
-	memcpy(s->label[s->n++], si->label, sizeof(si->label));
+	s->id[s->n++] = si->shmid;
 	return 0;
 }
 
 /*
- * Remove every segment named pfx*; returns how many there were.  The
- * labels are gathered first: shmids_scan() does not promise that
- * removing segments while it runs is safe.
+ * Remove every segment sweep_one() calls ours; returns how many there
+ * were.  The shmids are gathered first: shmids_scan() does not promise
+ * that removing segments while it runs is safe.
  */
 static size_t
 sweep(const char *pfx, int show)
@@ -650,12 +660,13 @@ sweep(const char *pfx, int show)
 	memset(&s, 0, sizeof(s));
 	s.prefix = pfx;
 	s.show = show;
-	if (shmids_scan(sweep_one, &s, 0) == -1)
+	if (shmids_scan(sweep_one, &s, SHMIDS_ALL) == -1)
 		warn("segment table");
 	for (i = 0; i < s.n; i++)
-		if (shmids_remove(s.label[i]) == -1 && errno != ENOENT)
-			warn("remove %s", s.label[i]);
-	free(s.label);
+		if (shmctl(s.id[i], IPC_RMID, NULL) == -1 && errno != EINVAL &&
+		    errno != EIDRM)
+			warn("remove shmid %d", s.id[i]);
+	free(s.id);
 	return s.n;
 }
 
@@ -798,6 +809,7 @@ run_row(const struct row *rw, size_t n, struct meas *m)
 
 	snprintf(nbuf, sizeof(nbuf), "%zu", n);
 	memset(m, 0, sizeof(*m));
+	rowkids[0] = rowkids[1] = 0;
 	if (rw->how == SHMIDS || rw->how == SYSV)
 		r = run_seg(rw, nbuf, m);
 	else if (rw->how == PIPE)
@@ -833,7 +845,8 @@ median(const struct meas *m, int runs, size_t off)
 
 	for (i = 0; i < runs; i++)
 		if (m[i].ok)
-			memcpy(&v[k++], (const char *)&m[i] + off, sizeof(double));
+			memcpy(&v[k++], (const char *)&m[i] + off,
+			    sizeof(double));
 	if (k == 0)
 		return NAN;
 	qsort(v, (size_t)k, sizeof(double), dcmp);
@@ -1109,7 +1122,8 @@ cleaners_round(const char *pfx, size_t want, int traced)
 		t = time_tool(rmv, &lines);
 		printf("shm-rm -s 0 -m '%s': %.3f s\n", pat, t);
 	} else {
-		printf("shmat calls (strace -f): shm-ls %ld", count_attach(lsv));
+		printf("shmat calls (strace -f): shm-ls %ld",
+		    count_attach(lsv));
 		printf(", shm-rm %ld, for %zu segments\n", count_attach(rmv),
 		    made);
 	}

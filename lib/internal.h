@@ -110,7 +110,11 @@ struct emit {
 SHMIDS_HIDDEN int	shmids_emit(FILE *fp, const struct emit *e, int type,
 			    const void *data, size_t count);
 
-/* values.c: inline arrays read back */
+/*
+ * values.c: inline arrays read back.  s[len] must be a NUL, blank, CR or
+ * LF: values are parsed up to their terminator (callers pass lines from
+ * getline(3), which are NUL-terminated).
+ */
 struct vbuf {
 	char		*data;
 	size_t		 count, cap;	/* elements */

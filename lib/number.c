@@ -165,8 +165,12 @@ int_parse(const char *s, const char **end, int bits, int64_t lo, uint64_t hi,
 	for (; *s >= '0' && *s <= '9'; s++, digits++) {
 		uint64_t dig = (uint64_t)(*s - '0');
 
-		if (dig > max || u > (max - dig) / 10)
-			return (errno = ERANGE), -1;
+		if (dig > max || u > (max - dig) / 10) {
+			/* Too big if it is a number at all. */
+			while (*s >= '0' && *s <= '9')
+				s++;
+			return (errno = isend(*s) ? ERANGE : EINVAL), -1;
+		}
 		u = u * 10 + dig;
 	}
 	if (digits == 0 || !isend(*s))

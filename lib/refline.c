@@ -58,6 +58,8 @@ shmids_ref_parse(const char *line, size_t len, struct ref *r)
 		return 0;
 	if (memchr(line, '\0', end) != NULL)
 		return malformed(r, "NUL byte in reference");
+	if (memchr(line, '\r', end) != NULL)
+		return malformed(r, "CR inside reference");
 	if ((idlen = token(line, end, &pos, &s)) == 0)
 		return malformed(r, "no label after shmids");
 	if ((namelen = token(line, end, &pos, &n)) == 0)

@@ -64,4 +64,15 @@ fuzz:
 fuzz-smoke:
 	@$(FUZZ_RUN) $(FUZZ_SMOKE_SECONDS) $(FUZZ_MAXLEN) $(FUZZ_NAMES)
 
-.PHONY: fuzz fuzz-smoke fuzz-bins
+# For make check: the harnesses if FUZZCC can build them (tests/run then
+# runs each briefly), else a note and nothing.
+fuzz-maybe:
+	@if { $(FUZZ_PROBE); }; then \
+		$(MAKE) -s -f $(FUZZ_MK) B='$(B)' FUZZCC='$(FUZZCC)' \
+		    FUZZ_CFLAGS='$(FUZZ_CFLAGS)' fuzz-bins; \
+	else \
+		echo "fuzz: $(FUZZCC) cannot build libFuzzer binaries:" \
+		    "harnesses not built"; \
+	fi
+
+.PHONY: fuzz fuzz-smoke fuzz-bins fuzz-maybe
