@@ -14,6 +14,8 @@
  * start of its work to after its detach or free(); the total is the wall
  * time of the whole hand-over as the driver sees it: both processes'
  * start-up and exit, and the removal of the segment or file, included.
+ * A child reports its time on fd 3 (the driver's pipe) if that is open,
+ * else on stderr.
  *
  * Environment: BENCH_SIZES ("200000 1e6 1e7 1e8"), BENCH_RUNS (5),
  * BENCH_QUICK (small sizes, 3 runs, for smoke tests), BENCH_BIN (the
@@ -1103,6 +1105,7 @@ cleaners_round(const char *pfx, size_t want, int traced)
 	const char *lsv[2], *rmv[6];
 	size_t made, lines, left;
 	double t0, t;
+	int bad = 0;
 
 	snprintf(ls, sizeof(ls), "%s/shm-ls", bindir);
 	snprintf(rm, sizeof(rm), "%s/shm-rm", bindir);
@@ -1117,10 +1120,14 @@ cleaners_round(const char *pfx, size_t want, int traced)
 	if (!traced) {
 		printf("made %zu segments in %.3f s (%.1f us each)\n", made, t,
 		    t * 1e6 / (double)(made ? made : 1));
-		t = time_tool(lsv, &lines);
-		printf("shm-ls: %.3f s, %zu lines listed\n", t, lines);
-		t = time_tool(rmv, &lines);
-		printf("shm-rm -s 0 -m '%s': %.3f s\n", pat, t);
+		if ((t = time_tool(lsv, &lines)) < 0)
+			bad = printf("FAIL: shm-ls failed\n");
+		else
+			printf("shm-ls: %.3f s, %zu lines listed\n", t, lines);
+		if ((t = time_tool(rmv, &lines)) < 0)
+			bad = printf("FAIL: shm-rm failed\n");
+		else
+			printf("shm-rm -s 0 -m '%s': %.3f s\n", pat, t);
 	} else {
 		printf("shmat calls (strace -f): shm-ls %ld",
 		    count_attach(lsv));
@@ -1131,7 +1138,7 @@ cleaners_round(const char *pfx, size_t want, int traced)
 	if ((left = sweep(pfx, 1)) != 0)
 		printf("FAIL: %zu segments '%s' left after shm-rm "
 		    "(removed now)\n", left, pat);
-	return left != 0;
+	return bad != 0 || left != 0;
 }
 
 static int

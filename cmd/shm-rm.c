@@ -31,7 +31,7 @@ usage(FILE *fp, int status)
 	exit(status);
 }
 
-/* Remove (or, with -n, name) one segment whose label was checked. */
+/* -f with a label: the library checks the label, the kernel the rest. */
 static void
 rm_label(const char *label)
 {
@@ -46,6 +46,29 @@ rm_label(const char *label)
 	}
 	if (vflag)
 		printf("%s\n", label);
+}
+
+/*
+ * Remove (or, with -n, name) a segment whose header the scan or stat has
+ * read: no second attach.  A segment gone or attached meanwhile is
+ * reported only when it was named (quiet is set for -s).
+ */
+static void
+rm_info(const struct shmids_info *si, int flags, int quiet)
+{
+	if (nflag) {
+		printf("%s\n", si->label);
+		return;
+	}
+	if (shmids_remove_info(si, flags) == -1) {
+		if (!quiet || (errno != ENOENT && errno != EBUSY)) {
+			warn("%s", si->label);
+			rval = 1;
+		}
+		return;
+	}
+	if (vflag)
+		printf("%s\n", si->label);
 }
 
 /* -f with a bare shmid: whatever the segment is, the kernel decides. */
@@ -112,7 +135,7 @@ rm_operand(const char *arg)
 		warnx("%s: %s", arg, why);
 		rval = 1;
 	} else
-		rm_label(si.label);
+		rm_info(&si, 0, 0);
 }
 
 /* A stale segment: ours, the caller's, unattached, made minage ago. */
@@ -124,18 +147,8 @@ rm_stale(const struct shmids_info *si, void *arg)
 		return 0;
 	if (pattern != NULL && fnmatch(pattern, si->name, 0) != 0)
 		return 0;
-	if (nflag) {
-		printf("%s\n", si->label);
-		return 0;
-	}
-	/* Another cleaner may have been quicker: that is not an error. */
-	if (shmids_remove(si->label) == -1) {
-		if (errno != ENOENT) {
-			warn("%s", si->label);
-			rval = 1;
-		}
-	} else if (vflag)
-		printf("%s\n", si->label);
+	/* Another cleaner, or a new reader, may have been quicker. */
+	rm_info(si, SHMIDS_IDLE, 1);
 	return 0;
 }
 

@@ -124,3 +124,25 @@ shmids_scan(int (*fn)(const struct shmids_info *, void *), void *arg,
 	free(l.v);
 	return r;
 }
+
+int
+shmids_remove_info(const struct shmids_info *si, int flags)
+{
+	struct shmids_info now;
+
+	if (be->stat(si->shmid, &now) == -1)
+		return -1;
+	if (now.removed) {
+		errno = ENOENT;
+		return -1;
+	}
+	if (now.ctime != si->ctime || now.cpid != si->cpid) {
+		errno = ESTALE;
+		return -1;
+	}
+	if ((flags & SHMIDS_IDLE) && now.nattch != 0) {
+		errno = EBUSY;
+		return -1;
+	}
+	return be->remove(si->shmid);
+}

@@ -58,12 +58,17 @@ shmids_create_array(const char *name, int mode, int type, size_t count)
 		return NULL;
 	if ((h = be->attach(id, 0)) == NULL)
 		return undo(id, NULL);
-	be->prefault(h, size, 0);
 	shmids_hdr_write(h, id, name, type, count);
 	/* Widen or narrow to the exact mode only once the header is whole. */
 	if (be->setmode(id, mode) == -1 ||
 	    shmids_reg_add(h, size, id, getpid()) == -1)
 		return undo(id, h);
+	/*
+	 * Last, as it may take a second for a big segment: a writer killed
+	 * meanwhile leaves a named segment in state 'w' that the cleaners
+	 * know as ours, not an anonymous one.
+	 */
+	be->prefault(h, size, 0);
 	return h;
 }
 

@@ -103,9 +103,10 @@ struct shmids_info {
 	int		 state;		/* 'r' ready, 'w' filling, 'd' writer died */
 };
 
-/* Flags for shmids_scan() and shmids_stat(). */
+/* Flags for shmids_scan(), shmids_stat() and shmids_remove_info(). */
 #define SHMIDS_ALL	0x1	/* scan: report other programs' segments too */
 #define SHMIDS_NOHDR	0x2	/* never attach: kernel data only */
+#define SHMIDS_IDLE	0x4	/* remove only if no process is attached */
 
 /*
  * shmids_create: make a segment of SHMIDS_HEADER + nbytes bytes of type
@@ -244,6 +245,18 @@ int	 shmids_type_parse(const char *name);
  * kernel data; header errors go in si->err with si->ours -1).
  */
 int	 shmids_stat(int shmid, struct shmids_info *si, int flags);
+
+/*
+ * shmids_remove_info: remove the segment si describes (from shmids_scan()
+ * or shmids_stat(), header already checked by the caller) without
+ * attaching it again: for cleaners, which then attach each segment once.
+ * The kernel data is read again first; the segment goes only if it is
+ * still the same one (shmid and creation time) and not already removed,
+ * and with SHMIDS_IDLE only if no process is attached.  Errors: ENOENT
+ * (gone, or already removed), ESTALE (the shmid names another segment
+ * now), EBUSY (attached, with SHMIDS_IDLE), EPERM, EACCES.
+ */
+int	 shmids_remove_info(const struct shmids_info *si, int flags);
 
 /*
  * shmids_scan: call fn(si, arg) for each of our segments (with SHMIDS_ALL,
