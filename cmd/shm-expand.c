@@ -26,8 +26,7 @@ static int	 rval;
  * closed, so a segment referenced twice expands twice and a failed write
  * removes nothing.
  */
-static char	(*done)[SHMIDS_LABEL_MAX + 1];
-static size_t	 ndone, capdone;
+static struct labels done;
 
 static void
 usage(FILE *fp, int status)
@@ -63,33 +62,15 @@ set_style(const char *arg)
 	return 0;
 }
 
-static void
-remember(const char *label)
-{
-	void *n;
-	size_t i;
-
-	for (i = 0; i < ndone; i++)
-		if (strcmp(done[i], label) == 0)
-			return;
-	if (ndone == capdone) {
-		capdone = capdone ? capdone * 2 : 16;
-		if ((n = realloc(done, capdone * sizeof(*done))) == NULL)
-			err(1, NULL);
-		done = n;
-	}
-	strcpy(done[ndone++], label);
-}
-
 /* Another shm-expand -d may have been quicker: gone is what was asked. */
 static void
 remove_done(void)
 {
 	size_t i;
 
-	for (i = 0; i < ndone; i++)
-		if (shmids_remove(done[i]) == -1 && errno != ENOENT) {
-			warn("%s: remove", done[i]);
+	for (i = 0; i < done.n; i++)
+		if (shmids_remove(done.v[i]) == -1 && errno != ENOENT) {
+			warn("%s: remove", done.v[i]);
 			rval = 1;
 		}
 }
@@ -165,7 +146,7 @@ expand(const char *fname, unsigned long lineno, const char *line,
 		err(1, "stdout");
 	shmids_close(h);
 	if (dflag)
-		remember(r->label);
+		util_labels_add(&done, r->label, 1);
 	return 0;
 }
 
@@ -210,8 +191,7 @@ int
 main(int argc, char *argv[])
 {
 	unsigned long v;
-	FILE *fp;
-	int ch, i;
+	int ch;
 
 	while ((ch = getopt(argc, argv, "c:dF:f:ht:w:")) != -1)
 		switch (ch) {
@@ -246,20 +226,8 @@ main(int argc, char *argv[])
 		}
 	argc -= optind;
 	argv += optind;
-	if (argc == 0)
-		expand_file(stdin, "stdin");
-	for (i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "-") == 0)
-			fp = stdin;
-		else if ((fp = fopen(argv[i], "r")) == NULL) {
-			warn("%s", argv[i]);
-			rval = 1;
-			continue;
-		}
-		expand_file(fp, util_fname(argv[i]));
-		if (fp != stdin)
-			fclose(fp);
-	}
+	if (util_each_file(argc, argv, expand_file) != 0)
+		rval = 1;
 	if (util_close_stdout() == -1)
 		return 1;
 	remove_done();

@@ -23,8 +23,7 @@ static int	 type = SHMIDS_F64;
 static int	 rval;
 
 /* Labels made by this run, to undo if the output fails. */
-static char	(*made)[SHMIDS_LABEL_MAX + 1];
-static size_t	 nmade, capmade;
+static struct labels made;
 
 /* The lines of one array (first line and continuations), kept verbatim. */
 struct text {
@@ -43,8 +42,8 @@ usage(FILE *fp, int status)
 static void
 undo_all(void)
 {
-	while (nmade > 0)
-		shmids_remove(made[--nmade]);
+	while (made.n > 0)
+		shmids_remove(made.v[--made.n]);
 }
 
 static void
@@ -75,22 +74,6 @@ text_add(struct text *t, const char *s, size_t n)
 	t->buf[t->len] = '\0';
 }
 
-static void
-remember(const char *label)
-{
-	void *n;
-
-	if (nmade == capmade) {
-		capmade = capmade ? capmade * 2 : 16;
-		if ((n = realloc(made, capmade * sizeof(*made))) == NULL) {
-			undo_all();
-			err(1, NULL);
-		}
-		made = n;
-	}
-	strcpy(made[nmade++], label);
-}
-
 /* Make the segment for v and write the reference line for first. */
 static int
 store(const char *fname, unsigned long lineno, const char *first,
@@ -117,7 +100,7 @@ store(const char *fname, unsigned long lineno, const char *first,
 	if (v->count > 0)
 		memcpy(h + SHMIDS_HEADER, v->data,
 		    v->count * shmids_type_size(type));
-	remember(h);
+	util_labels_add(&made, h, 0);
 	out(first, r->fieldpos + r->fieldlen);
 	out(" shmids ", 8);
 	out(h, strlen(h));
@@ -220,8 +203,7 @@ import_file(FILE *fp, const char *fname)
 int
 main(int argc, char *argv[])
 {
-	FILE *fp;
-	int ch, i;
+	int ch;
 
 	while ((ch = getopt(argc, argv, "f:hm:n:p:t:")) != -1)
 		switch (ch) {
@@ -252,20 +234,8 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	syscheck_warn();
-	if (argc == 0)
-		import_file(stdin, "stdin");
-	for (i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "-") == 0)
-			fp = stdin;
-		else if ((fp = fopen(argv[i], "r")) == NULL) {
-			warn("%s", argv[i]);
-			rval = 1;
-			continue;
-		}
-		import_file(fp, util_fname(argv[i]));
-		if (fp != stdin)
-			fclose(fp);
-	}
+	if (util_each_file(argc, argv, import_file) != 0)
+		rval = 1;
 	if (util_close_stdout() == -1) {
 		undo_all();
 		return 1;

@@ -127,6 +127,47 @@ util_create_error(int e)
 	}
 }
 
+int
+util_each_file(int argc, char *argv[], void (*fn)(FILE *, const char *))
+{
+	FILE *fp;
+	int i, r = 0;
+
+	if (argc == 0)
+		fn(stdin, "stdin");
+	for (i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "-") == 0)
+			fp = stdin;
+		else if ((fp = fopen(argv[i], "r")) == NULL) {
+			warn("%s", argv[i]);
+			r = 1;
+			continue;
+		}
+		fn(fp, util_fname(argv[i]));
+		if (fp != stdin)
+			fclose(fp);
+	}
+	return r;
+}
+
+void
+util_labels_add(struct labels *l, const char *label, int unique)
+{
+	void *n;
+	size_t i;
+
+	for (i = 0; unique && i < l->n; i++)
+		if (strcmp(l->v[i], label) == 0)
+			return;
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 16;
+		if ((n = realloc(l->v, l->cap * sizeof(*l->v))) == NULL)
+			err(1, NULL);
+		l->v = n;
+	}
+	strcpy(l->v[l->n++], label);
+}
+
 const char *
 util_fname(const char *path)
 {

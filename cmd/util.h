@@ -24,6 +24,22 @@ int	 util_inlist(const char *list, const char *tok, size_t len);
 const char *util_fname(const char *path);
 /* Why shmids_create*() failed, in the system's terms (errno e). */
 const char *util_create_error(int e);
+/*
+ * Run fn on each file operand ("-" or none: stdin), as a filter does;
+ * a file that cannot be opened is reported.  Returns 0, or 1 if any
+ * could not be opened.
+ */
+int	 util_each_file(int argc, char *argv[],
+	    void (*fn)(FILE *fp, const char *fname));
+
+/* A growing list of labels. */
+struct labels {
+	char		(*v)[SHMIDS_LABEL_MAX + 1];
+	size_t		 n, cap;
+};
+/* Append label (once, if unique); exits after a diagnostic on ENOMEM. */
+void	 util_labels_add(struct labels *l, const char *label, int unique);
+
 /* Flush and close stdout; 0, or -1 after a diagnostic. */
 int	 util_close_stdout(void);
 

@@ -64,6 +64,9 @@ usage(void)
 	    "       shmtool header SHMID\n"
 	    "       shmtool raw SIZE\n"
 	    "       shmtool hostile KIND NAME\n"
+	    "       shmtool mimic LABEL\n"
+	    "       shmtool rewrite LABEL KIND\n"
+	    "       shmtool rdonly LABEL\n"
 	    "       shmtool writer NAME SECONDS\n"
 	    "       shmtool killwriter NAME\n"
 	    "       shmtool hold LABEL SECONDS\n"
@@ -484,9 +487,12 @@ header(char *h, int id, const char *name, const char *type, size_t count,
 
 /*
  * Kinds, with the errno shmids_open() must give (format-spec.md 2.3):
- * good (none), small, nonul, nonl, padding, magic, version, foreign
- * (ESTALE); type, order, orderxx, count, state, reserved, bigcount
- * (EBADMSG); dead (EOWNERDEAD: state w, creator gone).
+ * good (none), small, nonul, nonl, padding, magic, version, foreign,
+ * zero (ESTALE); type, order, orderxx, count, state, reserved, bigcount,
+ * bigtype, wrapcount, hugecount (EBADMSG); dead (EOWNERDEAD: state w,
+ * creator gone).  The payload is 8 bytes: bigcount claims 2 f64,
+ * bigtype 2 i32 retyped f64, wrapcount 2^61 + 1 f64 (8 bytes once the
+ * product wraps), hugecount 10^20 - 1.
  */
 static int
 cmd_hostile(int argc, char **argv)
@@ -540,6 +546,16 @@ cmd_hostile(int argc, char **argv)
 		h[127] = 'x';
 	else if (strcmp(kind, "bigcount") == 0)
 		header(h, id, name, "f64", 2, 'r');
+	else if (strcmp(kind, "bigtype") == 0) {
+		header(h, id, name, "i32", 2, 'r');
+		memcpy(h + 88, "f64", 3);
+	} else if (strcmp(kind, "wrapcount") == 0)
+		header(h, id, name, "f64", (size_t)1 << 61 | 1, 'r');
+	else if (strcmp(kind, "hugecount") == 0) {
+		header(h, id, name, "f64", 1, 'r');
+		memset(h + 95, '9', 20);
+	} else if (strcmp(kind, "zero") == 0)
+		memset(h, 0, size);
 	else if (strcmp(kind, "dead") == 0)
 		h[116] = 'w';
 	else {
@@ -550,6 +566,150 @@ cmd_hostile(int argc, char **argv)
 	printf("%d %s\n", id, name);
 	shmdt(h);
 	return 0;
+}
+
+/*
+ * A segment with our key prefix and a whole header carrying LABEL, which
+ * is not its own shmid: our label text copied by someone else.  Prints
+ * the new segment's shmid.
+ */
+static int
+cmd_mimic(int argc, char **argv)
+{
+	const char *sp;
+	char *h;
+	int id;
+
+	if (argc != 2 || (sp = strchr(argv[1], ' ')) == NULL)
+		usage();
+	h = forge(HDR + 8, &id);
+	header(h, 0, sp + 1, "f64", 1, 'r');
+	memset(h, 0, 80);
+	memcpy(h, argv[1], strlen(argv[1]));
+	h[strlen(argv[1]) + 1] = '\n';
+	printf("%d\n", id);
+	shmdt(h);
+	return 0;
+}
+
+/*
+ * A reader opens LABEL; then a writer (this process, through a second,
+ * read-write attach) rewrites the header as KIND says; then the reader
+ * asks for the array again and reads every element it is given.  Prints
+ * the errno name if shmids_array() refuses, else "TYPE COUNT"; exits 3
+ * if the view reaches past the segment (it would also fault or trip
+ * ASan/valgrind while reading).  Kinds: bigcount (count + 1), bigtype
+ * (f64 over i32/f32/raw), wrapcount (2^61 + 1), hugecount (10^20 - 1),
+ * label (no NUL in the label area), same (rewritten with the same bytes).
+ */
+static int
+cmd_rewrite(int argc, char **argv)
+{
+	struct shmids_array a;
+	struct shmid_ds ds;
+	const char *kind;
+	char *shm, *w, c[24];
+	size_t i, count;
+	unsigned sum = 0;
+	int id;
+
+	if (argc != 3)
+		usage();
+	kind = argv[2];
+	if ((shm = shmids_open(argv[1])) == NULL)
+		fail();
+	id = (int)number(argv[1], 10);
+	if (shmctl(id, IPC_STAT, &ds) == -1 ||
+	    (w = shmat(id, NULL, 0)) == (void *)-1)
+		fail();
+	memcpy(c, w + 95, 20);
+	c[20] = '\0';
+	count = (size_t)strtoull(c, NULL, 10);
+	if (strcmp(kind, "bigcount") == 0) {
+		snprintf(c, sizeof(c), "%020zu", count + 1);
+		memcpy(w + 95, c, 20);
+	} else if (strcmp(kind, "bigtype") == 0)
+		memcpy(w + 88, "f64", 3);
+	else if (strcmp(kind, "wrapcount") == 0) {
+		snprintf(c, sizeof(c), "%020zu", (size_t)1 << 61 | 1);
+		memcpy(w + 95, c, 20);
+	} else if (strcmp(kind, "hugecount") == 0)
+		memset(w + 95, '9', 20);
+	else if (strcmp(kind, "label") == 0)
+		memset(w, 'x', 80);
+	else if (strcmp(kind, "same") != 0)
+		usage();
+	shmdt(w);
+	if (shmids_array(shm, &a) == -1)
+		fail();
+	if (a.count > (ds.shm_segsz - HDR) / typesize(a.type)) {
+		printf("out of bounds: %s %zu in %zu bytes\n",
+		    typename(a.type), a.count, (size_t)ds.shm_segsz);
+		exit(3);
+	}
+	for (i = 0; i < a.count * typesize(a.type); i++)
+		sum += ((const unsigned char *)a.data)[i];
+	printf("%s %zu\n", typename(a.type), a.count);
+	return sum == 0xffffffffu ? 1 : shmids_close(shm) == -1 ? 1 : 0;
+}
+
+/*
+ * Write through a reader's pointer in a child: the header from
+ * shmids_open(), the payload from shmids_array(), and the payload from
+ * shmids_get() of a reference line.  Prints, for each, the signal that
+ * killed the child ("SIGSEGV"), or "wrote" if the write went through.
+ * The child restores the default action first: sanitizers catch SIGSEGV.
+ */
+static void
+trywrite(volatile char *p)
+{
+	pid_t pid;
+	int st;
+
+	fflush(stdout);
+	if ((pid = fork()) == -1)
+		fail();
+	if (pid == 0) {
+		signal(SIGSEGV, SIG_DFL);
+		signal(SIGBUS, SIG_DFL);
+		*p = *p;
+		_exit(0);
+	}
+	if (waitpid(pid, &st, 0) == -1)
+		fail();
+	if (WIFSIGNALED(st))
+		printf("%s", WTERMSIG(st) == SIGSEGV ? "SIGSEGV" :
+		    WTERMSIG(st) == SIGBUS ? "SIGBUS" : "signal");
+	else
+		printf("%s", WEXITSTATUS(st) == 0 ? "wrote" : "failed");
+}
+
+static int
+cmd_rdonly(int argc, char **argv)
+{
+	struct shmids_array a, g;
+	char line[SHMIDS_LABEL_MAX + 16];
+	char *shm;
+
+	if (argc != 2)
+		usage();
+	if ((shm = shmids_open(argv[1])) == NULL || shmids_array(shm, &a) == -1)
+		fail();
+	if (a.count == 0) {
+		printf("empty segment\n");
+		return 2;
+	}
+	snprintf(line, sizeof(line), "x shmids %s\n", argv[1]);
+	if (shmids_get(line, NULL, a.type, &g) == -1)
+		fail();
+	trywrite(shm);
+	putchar(' ');
+	trywrite(a.data);
+	putchar(' ');
+	trywrite(g.data);
+	putchar('\n');
+	shmids_array_free(&g);
+	return shmids_close(shm) == -1 ? 1 : 0;
 }
 
 /* A writer that fills slowly: state w for SECONDS, then sealed. */
@@ -682,7 +842,8 @@ main(int argc, char **argv)
 		{ "header", cmd_header }, { "raw", cmd_raw },
 		{ "hostile", cmd_hostile }, { "writer", cmd_writer },
 		{ "killwriter", cmd_killwriter }, { "hold", cmd_hold },
-		{ "find", cmd_find },
+		{ "find", cmd_find }, { "mimic", cmd_mimic },
+		{ "rewrite", cmd_rewrite }, { "rdonly", cmd_rdonly },
 	};
 	size_t i;
 
