@@ -217,7 +217,7 @@ procfield() {
 	run --separate-stderr shm_ls -p -u "$TESTUSER" -n "$P*"
 	status_is 0
 	is "$(cut -f 16 <<< "$output")" "$l"
-	is "$(cut -f 4 <<< "$output")" "$(id -u "$TESTUSER")" uid
+	is "$(cut -f 4 <<< "$output")" "$TESTUSER" uid
 }
 
 @test "shm-ls: reads times before attaching; ctime and nattch unchanged" {

@@ -618,7 +618,7 @@ cmd_rewrite(int argc, char **argv)
 	kind = argv[2];
 	if ((shm = shmids_open(argv[1])) == NULL)
 		fail();
-	id = (int)number(argv[1], 10);
+	id = atoi(argv[1]);
 	if (shmctl(id, IPC_STAT, &ds) == -1 ||
 	    (w = shmat(id, NULL, 0)) == (void *)-1)
 		fail();
