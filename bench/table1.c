@@ -5,7 +5,7 @@
  * them over; a reader process reads and sums them, and checks the sum.
  *
  *	table1 table [-c csv]		every row, every size: the driver
- *	table1 write row n		one writer; stdout: label, id or data
+ *	table1 write row n		one writer; stdout: its handle or data
  *	table1 read row n [label]	one reader; stdin: the data
  *	table1 cleaners			shm-ls and shm-rm over many segments
  *	table1 expand			shm-expand's throughput and peak RSS
@@ -17,24 +17,38 @@
  * A child reports its time on fd 3 (the driver's pipe) if that is open,
  * else on stderr.
  *
+ * The posix-shm and file-mmap rows are baselines for a second backend: a
+ * POSIX shm object (/dev/shm) or a plain file in $TMPDIR (/tmp), made by
+ * the writer (ftruncate, mmap MAP_SHARED, fill, munmap), mapped read-only
+ * by the reader, which unlinks it after its time is taken (the removal is
+ * in the total, as for the segments).  The -pop rows prefault each side
+ * in one call (MADV_POPULATE_WRITE and _READ, as the library does for its
+ * segments; MAP_POPULATE where those are not defined).
+ *
  * Environment: BENCH_SIZES ("200000 1e6 1e7 1e8"), BENCH_RUNS (5),
+ * BENCH_ROWS (the rows to run, e.g. "shmids,malloc"; default all),
  * BENCH_QUICK (small sizes, 3 runs, for smoke tests), BENCH_BIN (the
- * tools, build/bin), BENCH_PREFIX (names of the segments made here).
+ * tools, build/bin), BENCH_PREFIX (names of the segments made here, and
+ * of the POSIX shm objects and temp files: <prefix>mp-<pid> in /dev/shm,
+ * <prefix>mf-<pid> and <prefix>bf-<pid> in $TMPDIR).
  */
 #define _DEFAULT_SOURCE		/* wait4(2) on glibc */
 #include <sys/types.h>
 #include <sys/ipc.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 
+#include <dirent.h>
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <mntent.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -53,7 +67,7 @@
 #define HEADROOM	64		/* slots left free for everyone else */
 
 /* How a row hands the array over. */
-enum how { SHMIDS, SYSV, PIPE, FILEB, INPROC };
+enum how { SHMIDS, SYSV, POSIXSHM, FILEMAP, PIPE, FILEB, INPROC };
 /* And in what form. */
 enum form { BIN, PRINTF, SHORTEST };
 
@@ -62,25 +76,25 @@ struct row {
 	int		 how;
 	int		 form;
 	int		 notune;	/* run with SHMIDS_NOTUNE=1 */
+	int		 pop;		/* mmap rows: prefault in one call */
 };
 
 static const struct row rows[] = {
-	{ "shmids",		SHMIDS,	BIN,		0 },
-	{ "shmids-notune",	SHMIDS,	BIN,		1 },
-	{ "sysv-raw",		SYSV,	BIN,		0 },
-	{ "pipe-bin",		PIPE,	BIN,		0 },
-	{ "file-bin",		FILEB,	BIN,		0 },
-	{ "ascii-pipe",		PIPE,	PRINTF,		0 },
-	{ "ascii-shmids",	PIPE,	SHORTEST,	0 },
-	{ "malloc",		INPROC,	BIN,		0 },
+	{ "shmids",		SHMIDS,	BIN,		0,	0 },
+	{ "shmids-notune",	SHMIDS,	BIN,		1,	0 },
+	{ "sysv-raw",		SYSV,	BIN,		0,	0 },
+	{ "posix-shm",		POSIXSHM, BIN,		0,	0 },
+	{ "posix-shm-pop",	POSIXSHM, BIN,		0,	1 },
+	{ "file-mmap",		FILEMAP, BIN,		0,	0 },
+	{ "file-mmap-pop",	FILEMAP, BIN,		0,	1 },
+	{ "pipe-bin",		PIPE,	BIN,		0,	0 },
+	{ "file-bin",		FILEB,	BIN,		0,	0 },
+	{ "ascii-pipe",		PIPE,	PRINTF,		0,	0 },
+	{ "ascii-shmids",	PIPE,	SHORTEST,	0,	0 },
+	{ "malloc",		INPROC,	BIN,		0,	0 },
 };
 #define NROWS		(sizeof(rows) / sizeof(rows[0]))
-#define R_SHMIDS	0	/* indices of the rows the ratios use */
-#define R_NOTUNE	1
-#define R_SYSV		2
-#define R_PIPE		3
-#define R_ASCII		5
-#define R_MALLOC	7
+#define SHMDIR		"/dev/shm"	/* glibc's POSIX shm objects */
 
 /* One measurement of one row; seconds, and minor page faults. */
 struct meas {
@@ -112,6 +126,7 @@ static int	 quick;
 static volatile sig_atomic_t stop;
 static volatile pid_t kids[2];	/* running now, for the signal handler */
 static pid_t	 rowkids[2];		/* the current row's children */
+static int	 sel[NROWS];		/* the rows BENCH_ROWS asks for */
 
 static double
 now(void)
@@ -299,6 +314,72 @@ env_prefix(void)
 	return p != NULL && *p != '\0' ? p : "table1-";
 }
 
+static const char *
+tmpdir(void)
+{
+	const char *t = getenv("TMPDIR");
+
+	return t != NULL && *t != '\0' ? t : "/tmp";
+}
+
+/*
+ * The name of a posix-shm or file-mmap row's object: the prefix, a tag,
+ * and the writer's pid, so that the driver knows it even if the writer
+ * dies before it says it.
+ */
+static void
+mapname(char *buf, size_t len, const char *pfx, int how, long pid)
+{
+	snprintf(buf, len, "%s%s%ld", pfx, how == POSIXSHM ? "mp-" : "mf-",
+	    pid);
+}
+
+/* For shm_open(3) ("/name") or open(2) ("$TMPDIR/name"). */
+static void
+mappath(char *buf, size_t len, int how, const char *name)
+{
+	if (how == POSIXSHM)
+		snprintf(buf, len, "/%s", name);
+	else
+		snprintf(buf, len, "%s/%s", tmpdir(), name);
+}
+
+static int
+map_open(int how, const char *path, int flags, mode_t mode)
+{
+	if (how == POSIXSHM)
+		return shm_open(path, flags, mode);	/* FD_CLOEXEC */
+	return open(path, flags | O_CLOEXEC, mode);
+}
+
+static int
+map_unlink(int how, const char *path)
+{
+	return how == POSIXSHM ? shm_unlink(path) : unlink(path);
+}
+
+/* mmap(2) all of fd, shared; pop: prefault it in one call. */
+static void *
+map(int fd, size_t len, int prot, int pop)
+{
+	int flags = MAP_SHARED;
+	void *p;
+
+#if !defined(MADV_POPULATE_WRITE) || !defined(MADV_POPULATE_READ)
+	if (pop)
+		flags |= MAP_POPULATE;
+#endif
+	if ((p = mmap(NULL, len, prot, flags, fd, 0)) == MAP_FAILED)
+		err(1, "mmap %zu bytes", len);
+#if defined(MADV_POPULATE_WRITE) && defined(MADV_POPULATE_READ)
+	/* Older kernels say EINVAL: then the faults come one by one. */
+	if (pop && madvise(p, len, prot & PROT_WRITE ? MADV_POPULATE_WRITE :
+	    MADV_POPULATE_READ) == -1)
+		warn("madvise populate");
+#endif
+	return p;
+}
+
 /* The paper's idiom: create, fill, print the reference line, close. */
 static void
 w_shmids(size_t n)
@@ -335,6 +416,33 @@ w_sysv(size_t n)
 	fill(x, n);
 	if (shmdt(x) == -1)
 		err(1, "shmdt");
+}
+
+/* Create, size, map, fill, unmap, close; stdout: the name. */
+static void
+w_map(const struct row *rw, size_t n)
+{
+	char name[128], path[4096];
+	size_t len = n * sizeof(double);
+	double *x;
+	int fd;
+
+	mapname(name, sizeof(name), env_prefix(), rw->how, (long)getpid());
+	mappath(path, sizeof(path), rw->how, name);
+	if ((fd = map_open(rw->how, path, O_RDWR | O_CREAT | O_EXCL, 0600))
+	    == -1)
+		err(1, "%s", path);
+	if (ftruncate(fd, (off_t)len) == -1)
+		err(1, "ftruncate %s", path);
+	x = map(fd, len, PROT_READ | PROT_WRITE, rw->pop);
+	fill(x, n);
+	if (munmap(x, len) == -1)
+		err(1, "munmap");
+	if (close(fd) == -1)
+		err(1, "close %s", path);
+	printf("%s\n", name);
+	if (fflush(stdout) == EOF)
+		err(1, "stdout");
 }
 
 static void
@@ -398,6 +506,29 @@ r_sysv(size_t n, const char *arg)
 		err(1, "shmdt");
 }
 
+/* Open, check the size, map read-only, sum, unmap; the caller unlinks. */
+static void
+r_map(const struct row *rw, size_t n, const char *path)
+{
+	size_t len = n * sizeof(double);
+	struct stat st;
+	double *x;
+	int fd;
+
+	if ((fd = map_open(rw->how, path, O_RDONLY, 0)) == -1)
+		err(1, "%s", path);
+	if (fstat(fd, &st) == -1)
+		err(1, "fstat %s", path);
+	if (st.st_size < 0 || (uintmax_t)st.st_size != len)
+		errx(1, "%s: %jd bytes, want %zu", path, (intmax_t)st.st_size,
+		    len);
+	x = map(fd, len, PROT_READ, rw->pop);
+	close(fd);
+	sumcheck(x, n);
+	if (munmap(x, len) == -1)
+		err(1, "munmap");
+}
+
 static void
 r_stream(size_t n, int form)
 {
@@ -426,27 +557,42 @@ static int
 child(int writer, const char *name, size_t n, const char *arg)
 {
 	const struct row *rw = findrow(name);
+	int mapped = rw->how == POSIXSHM || rw->how == FILEMAP;
+	char path[4096];
 	double t0 = now();
 
 	if (rw->how == INPROC) {
 		inproc(n);
 		return 0;
 	}
-	if ((rw->how == SHMIDS || rw->how == SYSV) && !writer && arg == NULL)
+	if ((rw->how == SHMIDS || rw->how == SYSV || mapped) && !writer &&
+	    arg == NULL)
 		errx(2, "%s: the reader needs the label", name);
+	if (mapped && !writer) {
+		if (*arg == '\0' || strchr(arg, '/') != NULL)
+			errx(2, "%s: bad name", arg);
+		mappath(path, sizeof(path), rw->how, arg);
+	}
 	if (writer && rw->how == SHMIDS)
 		w_shmids(n);
 	else if (writer && rw->how == SYSV)
 		w_sysv(n);
+	else if (writer && mapped)
+		w_map(rw, n);
 	else if (writer)
 		w_stream(n, rw->form);
 	else if (rw->how == SHMIDS)
 		r_shmids(n, arg);
 	else if (rw->how == SYSV)
 		r_sysv(n, arg);
+	else if (mapped)
+		r_map(rw, n, path);
 	else
 		r_stream(n, rw->form);
 	report(writer ? 'w' : 'r', now() - t0);
+	/* Like the segments' removal: in the total, not the reader's time. */
+	if (mapped && !writer && map_unlink(rw->how, path) == -1)
+		err(1, "unlink %s", path);
 	return 0;
 }
 
@@ -672,6 +818,71 @@ sweep(const char *pfx, int show)
 	return s.n;
 }
 
+/* Is name pfx, then tag, then digits (a pid) and nothing else? */
+static int
+ourfile(const char *name, const char *pfx, const char *tag)
+{
+	size_t lp = strlen(pfx), lt = strlen(tag);
+
+	if (strncmp(name, pfx, lp) != 0 || strncmp(name + lp, tag, lt) != 0)
+		return 0;
+	name += lp + lt;
+	if (*name == '\0')
+		return 0;
+	while (*name >= '0' && *name <= '9')
+		name++;
+	return *name == '\0';
+}
+
+/* Remove dir's entries pfx<tag><pid> (shm: by shm_unlink); how many. */
+static size_t
+sweep_dir(const char *dir, const char *pfx, const char *const *tags,
+    int shm)
+{
+	char path[4096];
+	struct dirent *e;
+	size_t k = 0, pass;
+	int i, again = 1;
+	DIR *d;
+
+	/* Again if anything went: readdir(3) after an unlink may skip. */
+	for (pass = 0; again && pass < 3; pass++) {
+		if ((d = opendir(dir)) == NULL)
+			break;
+		again = 0;
+		while ((e = readdir(d)) != NULL)
+			for (i = 0; tags[i] != NULL; i++) {
+				if (!ourfile(e->d_name, pfx, tags[i]))
+					continue;
+				if (shm)
+					snprintf(path, sizeof(path), "/%s",
+					    e->d_name);
+				else
+					snprintf(path, sizeof(path), "%s/%s",
+					    dir, e->d_name);
+				if ((shm ? shm_unlink(path) : unlink(path))
+				    == 0)
+					k++, again = 1;
+				else if (errno != ENOENT)
+					warn("remove %s", path);
+				break;
+			}
+		closedir(d);
+	}
+	return k;
+}
+
+/* The POSIX shm objects and temp files named pfx...; how many. */
+static size_t
+sweep_files(const char *pfx)
+{
+	static const char *const shmtags[] = { "mp-", NULL };
+	static const char *const tmptags[] = { "mf-", "bf-", NULL };
+
+	return sweep_dir(SHMDIR, pfx, shmtags, 1) +
+	    sweep_dir(tmpdir(), pfx, tmptags, 0);
+}
+
 /* After an interrupt: leave nothing behind, then die of the signal. */
 static void
 check_stop(void)
@@ -681,6 +892,7 @@ check_stop(void)
 	if (sig == 0)
 		return;
 	sweep(prefix, 0);
+	sweep_files(prefix);
 	signal(sig, SIG_DFL);
 	raise(sig);
 	_exit(128 + sig);
@@ -736,6 +948,44 @@ run_seg(const struct row *rw, const char *nbuf, struct meas *m)
 	return ok ? 0 : -1;
 }
 
+/*
+ * posix-shm and file-mmap: writer, then reader, which unlinks; if either
+ * failed, the driver unlinks (the name comes from the writer's pid).
+ */
+static int
+run_map(const struct row *rw, const char *nbuf, struct meas *m)
+{
+	struct kid w, r;
+	struct args a;
+	char out[256], name[128], path[4096];
+	int p[2], ok;
+
+	xpipe(p);
+	spawn(&w, 0, self, selfargv(&a, "write", rw->name, nbuf, NULL), -1,
+	    p[1], 0);
+	close(p[1]);
+	slurp(p[0], out, sizeof(out));
+	close(p[0]);
+	ok = reap(&w, 0) == 0;
+	out[strcspn(out, "\n")] = '\0';
+	mapname(name, sizeof(name), prefix, rw->how, (long)w.pid);
+	memset(&r, 0, sizeof(r));
+	if (ok && !stop && strcmp(out, name) == 0) {
+		spawn(&r, 1, self, selfargv(&a, "read", rw->name, nbuf, name),
+		    -1, -1, 0);
+		ok = reap(&r, 1) == 0;
+	} else {
+		ok = 0;
+	}
+	mappath(path, sizeof(path), rw->how, name);
+	if (map_unlink(rw->how, path) == 0)
+		ok = 0;			/* the reader should have */
+	else if (errno != ENOENT)
+		warn("remove %s", path);
+	kidmeas(m, &w, &r);
+	return ok ? 0 : -1;
+}
+
 /* a | b */
 static int
 run_pipe(const struct row *rw, const char *nbuf, struct meas *m)
@@ -764,11 +1014,10 @@ run_file(const struct row *rw, const char *nbuf, struct meas *m)
 	struct kid w, r;
 	struct args a;
 	char path[4096];
-	const char *tmp = getenv("TMPDIR");
 	int fd, ok = 0;
 
-	snprintf(path, sizeof(path), "%s/table1.%ld.bin",
-	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp", (long)getpid());
+	snprintf(path, sizeof(path), "%s/%sbf-%ld", tmpdir(), prefix,
+	    (long)getpid());
 	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 	    0600)) == -1)
 		err(1, "%s", path);
@@ -814,6 +1063,8 @@ run_row(const struct row *rw, size_t n, struct meas *m)
 	rowkids[0] = rowkids[1] = 0;
 	if (rw->how == SHMIDS || rw->how == SYSV)
 		r = run_seg(rw, nbuf, m);
+	else if (rw->how == POSIXSHM || rw->how == FILEMAP)
+		r = run_map(rw, nbuf, m);
 	else if (rw->how == PIPE)
 		r = run_pipe(rw, nbuf, m);
 	else if (rw->how == FILEB)
@@ -855,13 +1106,30 @@ median(const struct meas *m, int runs, size_t off)
 	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
 }
 
-static void
-print_ratio(const char *what, const struct meas *med, int den, double paper)
+static int
+rowix(const char *name)
 {
-	printf("%-12s %10.3f %10.3f %10.3f %10.3f\n", what,
-	    med[R_SHMIDS].total / med[den].total,
-	    med[R_NOTUNE].total / med[den].total,
-	    med[R_SYSV].total / med[den].total, paper);
+	return (int)(findrow(name) - rows);
+}
+
+/* One ratio of totals, or "-" where BENCH_ROWS left a row out. */
+static void
+print_ratio(const char *what, const struct meas *med, const char *den,
+    double paper)
+{
+	static const char *const num[] = { "shmids", "shmids-notune",
+	    "sysv-raw" };
+	int d = rowix(den), i, k;
+
+	printf("%-12s", what);
+	for (i = 0; i < 3; i++) {
+		k = rowix(num[i]);
+		if (sel[k] && sel[d])
+			printf(" %10.3f", med[k].total / med[d].total);
+		else
+			printf(" %10s", "-");
+	}
+	printf(" %10.3f\n", paper);
 }
 
 static void
@@ -874,6 +1142,8 @@ print_block(size_t n, int runs, const struct meas *med, FILE *csv)
 	printf("%-14s %10s %10s %10s %12s\n", "", "writer", "reader",
 	    "total", "minor-faults");
 	for (i = 0; i < NROWS; i++) {
+		if (!sel[i])
+			continue;
 		printf("%-14s %10.4f %10.4f %10.4f %12.0f\n", rows[i].name,
 		    med[i].w, med[i].r, med[i].total, med[i].flt);
 		fprintf(csv, "%s,%zu,%d,%.6f,%.6f,%.6f,%.0f\n", rows[i].name,
@@ -882,9 +1152,9 @@ print_block(size_t n, int runs, const struct meas *med, FILE *csv)
 	fflush(csv);
 	printf("%-12s %10s %10s %10s %10s\n", "ratio(total)", "shmids",
 	    "notune", "sysv-raw", "paper");
-	print_ratio("shm:pipe", med, R_PIPE, 0.375);
-	print_ratio("shm:ascii", med, R_ASCII, 0.028);
-	print_ratio("shm:malloc", med, R_MALLOC, 1.5);
+	print_ratio("shm:pipe", med, "pipe-bin", 0.375);
+	print_ratio("shm:ascii", med, "ascii-pipe", 0.028);
+	print_ratio("shm:malloc", med, "malloc", 1.5);
 	fflush(stdout);
 }
 
@@ -909,6 +1179,35 @@ parse_sizes(const char *s, size_t *sizes)
 		s = e;
 	}
 	return k;
+}
+
+/* BENCH_ROWS, "shmids,malloc" or "shmids malloc", into sel; all if unset. */
+static void
+parse_rows(const char *s)
+{
+	char name[64];
+	size_t i, k, any = 0;
+
+	for (i = 0; i < NROWS; i++)
+		sel[i] = s == NULL || *s == '\0';
+	if (s == NULL || *s == '\0')
+		return;
+	while (*s != '\0') {
+		if (*s == ' ' || *s == ',' || *s == '\t') {
+			s++;
+			continue;
+		}
+		k = strcspn(s, " ,\t");
+		if (k >= sizeof(name))
+			errx(2, "BENCH_ROWS: bad row near \"%s\"", s);
+		memcpy(name, s, k);
+		name[k] = '\0';
+		sel[rowix(name)] = 1;
+		any++;
+		s += k;
+	}
+	if (any == 0)
+		errx(2, "BENCH_ROWS: no rows");
 }
 
 static int
@@ -937,10 +1236,15 @@ measure_size(size_t n, int runs, FILE *csv)
 	/* Rows interleaved, so that a slow spell hits every row alike. */
 	for (run = 0; run < runs; run++)
 		for (i = 0; i < NROWS; i++) {
+			if (!sel[i])
+				continue;
 			run_row(&rows[i], n, &m[i][run]);
 			bad |= !m[i][run].ok;
 		}
+	memset(med, 0, sizeof(med));
 	for (i = 0; i < NROWS; i++) {
+		if (!sel[i])
+			continue;
 		med[i].w = median(m[i], runs, offsetof(struct meas, w));
 		med[i].r = median(m[i], runs, offsetof(struct meas, r));
 		med[i].total = median(m[i], runs,
@@ -951,11 +1255,39 @@ measure_size(size_t n, int runs, FILE *csv)
 	return bad;
 }
 
+/* The type of the file system dir is on, from the longest mount above it. */
+static const char *
+fstype(const char *dir, char *buf, size_t len)
+{
+	char real[PATH_MAX];
+	struct mntent *me;
+	size_t best = 0, k;
+	FILE *fp;
+
+	snprintf(buf, len, "file system unknown");
+	if (realpath(dir, real) == NULL ||
+	    (fp = setmntent("/proc/self/mounts", "r")) == NULL)
+		return buf;
+	while ((me = getmntent(fp)) != NULL) {
+		k = strlen(me->mnt_dir);
+		if (strncmp(real, me->mnt_dir, k) != 0 ||
+		    (k > 1 && real[k] != '\0' && real[k] != '/'))
+			continue;
+		if (k >= best) {	/* the later of two on one place */
+			best = k;
+			snprintf(buf, len, "%s", me->mnt_type);
+		}
+	}
+	endmntent(fp);
+	return buf;
+}
+
 static int
 table(const char *csvpath)
 {
 	size_t sizes[MAXSIZES];
 	const char *s = getenv("BENCH_SIZES");
+	char fs1[64], fs2[64];
 	int nsizes, runs, i, bad = 0;
 	FILE *csv;
 
@@ -963,11 +1295,15 @@ table(const char *csvpath)
 		s = quick ? "200000 1e6" : "200000 1e6 1e7 1e8";
 	nsizes = parse_sizes(s, sizes);
 	runs = envint("BENCH_RUNS", quick ? 3 : 5, 1, MAXRUNS);
+	parse_rows(getenv("BENCH_ROWS"));
 	if ((csv = fopen(csvpath, "w")) == NULL)
 		err(1, "%s", csvpath);
 	fprintf(csv, "row,n,runs,writer_s,reader_s,total_s,minor_faults\n");
 	printf("Table 1: x[i] = i * 0.5 written, handed over, read and "
 	    "summed; rows run interleaved\n");
+	printf("posix-shm objects in %s (%s); file-mmap and file-bin files "
+	    "in %s (%s)\n", SHMDIR, fstype(SHMDIR, fs1, sizeof(fs1)),
+	    tmpdir(), fstype(tmpdir(), fs2, sizeof(fs2)));
 	for (i = 0; i < nsizes; i++)
 		bad |= measure_size(sizes[i], runs, csv);
 	if (fclose(csv) == EOF)
@@ -975,6 +1311,9 @@ table(const char *csvpath)
 	printf("\nCSV: %s\n", csvpath);
 	if (sweep(prefix, 0) != 0)
 		warnx("segments were left behind (removed now)");
+	if (sweep_files(prefix) != 0)
+		warnx("shm objects or temp files were left behind "
+		    "(removed now)");
 	return bad;
 }
 
