@@ -6,6 +6,7 @@
  */
 #include <err.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,14 +47,58 @@ undo_all(void)
 		shmids_remove(made.v[--made.n]);
 }
 
+/*
+ * Output that cannot be written takes back every segment made so far.  A
+ * reader that went away (EPIPE: SIGPIPE is ignored so that we get here)
+ * is not an error to report: we die of SIGPIPE as filters do, after
+ * cleaning up.
+ */
 static void
 out(const char *s, size_t n)
 {
-	if (fwrite(s, 1, n, stdout) != n) {
+	if (fwrite(s, 1, n, stdout) == n)
+		return;
+	if (errno != EPIPE)
 		warn("stdout");
-		undo_all();
-		exit(1);
+	undo_all();
+	if (errno == EPIPE) {
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGPIPE);
 	}
+	exit(1);
+}
+
+/* SIGINT, SIGTERM, SIGHUP: stop after the current line, cleaning up. */
+static volatile sig_atomic_t stop;
+
+static void
+onsignal(int sig)
+{
+	stop = sig;
+}
+
+static void
+catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = onsignal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static void
+check_stop(void)
+{
+	if (stop == 0)
+		return;
+	undo_all();
+	signal(stop, SIG_DFL);
+	raise(stop);
+	exit(1);
 }
 
 static void
@@ -85,15 +130,19 @@ store(const char *fname, unsigned long lineno, const char *first,
 
 	n = snprintf(name, sizeof(name), "%s%.*s", prefix, (int)r->fieldlen,
 	    first + r->fieldpos);
-	if (n < 0 || (size_t)n >= sizeof(name)) {
+	if (n < 0 || (size_t)n >= sizeof(name))
 		errno = ENAMETOOLONG;
-		h = NULL;
-	} else
-		h = shmids_create_array(name, mode, type, v->count);
-	if (h == NULL) {
+	if (n < 0 || (size_t)n >= sizeof(name) ||
+	    shmids_name_check(name, (size_t)n) == -1) {
+		warnx("%s:%lu: %.*s: segment name: %s", fname, lineno,
+		    (int)r->fieldlen, first + r->fieldpos, strerror(errno));
+		rval = 1;
+		return -1;
+	}
+	/* The name is good: EINVAL now means the kernel's size limit. */
+	if ((h = shmids_create_array(name, mode, type, v->count)) == NULL) {
 		warnx("%s:%lu: %.*s: %s", fname, lineno, (int)r->fieldlen,
-		    first + r->fieldpos, errno == EINVAL || errno ==
-		    ENAMETOOLONG ? strerror(errno) : util_create_error(errno));
+		    first + r->fieldpos, util_create_error(errno));
 		rval = 1;
 		return -1;
 	}
@@ -187,6 +236,7 @@ import_file(FILE *fp, const char *fname)
 	ssize_t n;
 
 	while ((n = getline(&line, &cap, fp)) != -1) {
+		check_stop();
 		lineno++;
 		t.len = 0;
 		text_add(&t, line, (size_t)n);
@@ -234,8 +284,10 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	syscheck_warn();
+	catch_signals();
 	if (util_each_file(argc, argv, import_file) != 0)
 		rval = 1;
+	check_stop();
 	if (util_close_stdout() == -1) {
 		undo_all();
 		return 1;

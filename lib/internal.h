@@ -79,10 +79,12 @@ struct seg {
 	size_t		 size;		/* bytes, header included */
 	int		 id;
 	pid_t		 writer;	/* pid that made it here, or 0 */
+	/* checked at attach; the header itself may be rewritten later */
+	char		 label[SHMIDS_LABEL_MAX + 1];
 };
 SHMIDS_HIDDEN struct seg *shmids_reg_find(const void *addr);
 SHMIDS_HIDDEN int	shmids_reg_add(char *addr, size_t size, int id,
-			    pid_t writer);
+			    pid_t writer, const char *label);
 SHMIDS_HIDDEN void	shmids_reg_del(struct seg *s);
 SHMIDS_HIDDEN void	shmids_reg_sealall(void);
 

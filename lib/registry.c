@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -25,7 +26,8 @@ shmids_reg_find(const void *addr)
 }
 
 int
-shmids_reg_add(char *addr, size_t size, int id, pid_t writer)
+shmids_reg_add(char *addr, size_t size, int id, pid_t writer,
+    const char *label)
 {
 	struct seg *n;
 	size_t cap;
@@ -41,6 +43,7 @@ shmids_reg_add(char *addr, size_t size, int id, pid_t writer)
 	segs[nsegs].size = size;
 	segs[nsegs].id = id;
 	segs[nsegs].writer = writer;
+	strcpy(segs[nsegs].label, label);
 	nsegs++;
 	return 0;
 }

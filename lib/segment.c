@@ -61,7 +61,7 @@ shmids_create_array(const char *name, int mode, int type, size_t count)
 	shmids_hdr_write(h, id, name, type, count);
 	/* Widen or narrow to the exact mode only once the header is whole. */
 	if (be->setmode(id, mode) == -1 ||
-	    shmids_reg_add(h, size, id, getpid()) == -1)
+	    shmids_reg_add(h, size, id, getpid(), h) == -1)
 		return undo(id, h);
 	/*
 	 * Last, as it may take a second for a big segment: a writer killed
@@ -144,7 +144,7 @@ shmids_open(const char *label)
 	if ((h = attach_label(label, &si, &hd)) == NULL)
 		return NULL;
 	e = hd.state == 'r' ? 0 : shmids_writer_state(si.cpid);
-	if (e == 0 && shmids_reg_add(h, si.size, si.shmid, 0) == -1)
+	if (e == 0 && shmids_reg_add(h, si.size, si.shmid, 0, hd.label) == -1)
 		e = ENOMEM;
 	if (e != 0) {
 		be->detach(h);
@@ -190,7 +190,7 @@ shmids_label(const void *shm)
 
 	if ((s = shmids_reg_find(shm)) == NULL)
 		return NULL;
-	return s->addr;
+	return s->label;
 }
 
 /*

@@ -167,9 +167,10 @@ int	 shmids_close(void *shm);
 int	 shmids_remove(const char *label);
 
 /*
- * shmids_label: the label of an attached segment, i.e. shm itself as a
- * C string; provided for clarity.  NULL with EINVAL if shm is not attached
- * by this library.
+ * shmids_label: the label of an attached segment, as checked when it was
+ * attached (a copy the library owns, valid until shmids_close(); unlike
+ * shm itself as a C string, a writer rewriting the header cannot change
+ * it).  NULL with EINVAL if shm is not attached by this library.
  */
 const char *shmids_label(const void *shm);
 

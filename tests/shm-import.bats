@@ -278,13 +278,13 @@ refpat() {
 	runio in shm_import -f x,y -p "$P$long"
 	status_is 1
 	same_file in out
-	printf 'shm-import: stdin:1: x: File name too long\nshm-import: stdin:2: y: File name too long\n' |
+	printf 'shm-import: stdin:1: x: segment name: File name too long\nshm-import: stdin:2: y: segment name: File name too long\n' |
 	    same_file /dev/stdin err
 	printf 'x\001 1 2\n' > in
 	runio in shm_import -f $'x\001' -p "$P"
 	status_is 1
 	same_file in out
-	err_is "shm-import: stdin:1: x"$'\001'": Invalid argument"
+	err_is "shm-import: stdin:1: x"$'\001'": segment name: Invalid argument"
 }
 
 @test "shm-import: output that cannot be written removes every segment made" {

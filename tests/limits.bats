@@ -1,0 +1,198 @@
+#!/usr/bin/env bats
+# Issue 4, "System limits": kernel.shmmni, kernel.shmall, kernel.shmmax,
+# out of memory, kernel.shm_rmid_forced and logind's RemoveIPC.  The
+# kernel.shm* settings belong to the IPC namespace, so each test makes a
+# private one (unshare --ipc, with a private mount namespace for
+# logind.conf) held open by a sleeping process, and runs the tools in it
+# with nsenter: the host's settings and segments are never touched.
+# Segments made in there vanish with the namespace; they are still
+# removed explicitly in teardown, and are never passed to track(): their
+# shmids mean other segments on the host.
+
+load helper
+
+eval "helper_$(declare -f teardown)"
+teardown() {
+	local id pid
+	pid=$(cat "$T/.nspid" 2>/dev/null) || pid=
+	if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+		# The namespace was made empty by this test: all it holds is ours.
+		for id in $(ns ipcs -m | awk '$2 ~ /^[0-9]+$/ { print $2 }'); do
+			ns ipcrm -m "$id"
+		done
+	fi
+	helper_teardown
+}
+
+# mkns: a private IPC and mount namespace for this test, in $NSPID.
+mkns() {
+	local i self
+	command -v unshare > /dev/null || skip "unshare missing"
+	command -v nsenter > /dev/null || skip "nsenter missing"
+	unshare --ipc --mount --propagation private sleep 120 \
+	    > /dev/null 2> "$T/unshare.err" 3>&- &
+	NSPID=$!
+	echo "$NSPID" >> "$T/.pids"
+	echo "$NSPID" > "$T/.nspid"
+	self=$(readlink /proc/self/ns/ipc)
+	for i in $(seq 100); do
+		kill -0 "$NSPID" 2>/dev/null ||
+		    skip "unshare --ipc --mount failed: $(cat "$T/unshare.err")"
+		[ "$(readlink "/proc/$NSPID/ns/ipc" 2>/dev/null)" != "$self" ] &&
+		    break
+		sleep 0.05
+	done
+	[ "$(readlink "/proc/$NSPID/ns/ipc")" != "$self" ] ||
+	    skip "unshare --ipc made no namespace"
+	ns sh -c 'echo 4096 > /proc/sys/kernel/shmmni' 2> /dev/null ||
+	    skip "cannot write kernel.shmmni in a private IPC namespace"
+	[ -z "$(ns ipcs -m | awk '$2 ~ /^[0-9]+$/')" ] ||
+	    skip "the new IPC namespace is not empty"
+}
+# ns CMD...: CMD in the test's namespace.
+ns() {
+	timeout 30 nsenter -t "$NSPID" --ipc --mount -- "$@"
+}
+# nsset NAME VALUE: kernel.NAME in the test's namespace.
+nsset() {
+	ns sh -c "echo $2 > /proc/sys/kernel/$1"
+}
+nscount() {
+	ns ipcs -m | awk '$2 ~ /^[0-9]+$/ { n++ } END { print n + 0 }'
+}
+
+@test "kernel.shmmni and kernel.shmall: ENOSPC from shmids_create, shm-import names the limit" {
+	local name value fits unit old i got fails=
+	mkns
+	printf 'a 1 2\nb 3 4\n' > in
+	while read -r name value fits unit; do
+		old=$(ns cat "/proc/sys/kernel/$name")
+		nsset "$name" "$value"
+		ns "$BIN/shm-ls" -s | grep -Eqx "kernel\.$name +$value $unit" ||
+		    fails+="[$name=$value: shm-ls -s: $(ns "$BIN/shm-ls" -s | grep "$name")] "
+		for i in $(seq "$fits"); do
+			got=$(ns "$SHMTOOL" create "${P}fill$i" f64 1) ||
+			    fails+="[$name=$value: segment $i: $got] "
+		done
+		got=$(ns "$SHMTOOL" create "${P}over" f64 1) || true
+		[ "$got" = ENOSPC ] || fails+="[$name=$value: shmids_create gave $got] "
+		runio in ns "$BIN/shm-import" -f a,b -p "$P"
+		[ "$status" = 1 ] || fails+="[$name=$value: shm-import exit $status] "
+		cmp -s in out || fails+="[$name=$value: stdout $(cat out)] "
+		[ "$(cat err)" = "shm-import: stdin:1: a: segment limit reached (kernel.shmmni or kernel.shmall; see shm-ls -s)
+shm-import: stdin:2: b: segment limit reached (kernel.shmmni or kernel.shmall; see shm-ls -s)" ] ||
+		    fails+="[$name=$value: stderr $(cat err)] "
+		[ "$(nscount)" = "$fits" ] || fails+="[$name=$value: $(nscount) segments] "
+		for i in $(ns ipcs -m | awk '$2 ~ /^[0-9]+$/ { print $2 }'); do
+			ns ipcrm -m "$i"
+		done
+		nsset "$name" "$old"
+	done <<-'EOF'
+	shmmni 4 4 segments
+	shmall 3 3 pages
+	EOF
+	is "$fails" "" "failures"
+}
+
+@test "kernel.shmmax: shmids_create EINVAL, shm-import names the size limit" {
+	local got
+	mkns
+	nsset shmmax 4096
+	# 128 + 496 * 8 = 4096 bytes fit, one element more does not
+	got=$(ns "$SHMTOOL" create "${P}fits" f64 496)
+	like "$got" "[0-9]* ${P}fits" "the largest segment"
+	got=$(ns "$SHMTOOL" create "${P}big" f64 497) || true
+	is "$got" EINVAL "shmids_create over shmmax"
+	{ printf 'x'; seq 497 | tr '\n' ' ' | sed 's/^/ /; s/ $//'; printf '\n'; } > in
+	runio in ns "$BIN/shm-import" -f x -p "$P"
+	status_is 1
+	same_file in out
+	err_is "shm-import: stdin:1: x: size outside the kernel's limits (kernel.shmmax; see shm-ls -s)"
+	run --separate-stderr ns "$BIN/shm-ls" -s
+	status_is 0
+	like "$output" "*kernel.shmmax *4096 bytes*" "shm-ls -s"
+	is "$(nscount)" 1 "segments left"
+}
+
+@test "out of memory: shmids_create says ENOMEM and leaves no segment" {
+	local got
+	mkns
+	# 1 GiB cannot be attached in 300 MB of address space; sanitizers
+	# and valgrind cannot run at all in so little.
+	got=$(ns bash -c "ulimit -v 300000 && exec '$SHMTOOL' open '2147483647 x'" 2>&1) ||
+	    true
+	[ "$got" = ENOENT ] ||
+	    skip "shmtool cannot run under ulimit -v (sanitizer or valgrind?)"
+	got=$(ns bash -c "ulimit -v 300000 && exec '$SHMTOOL' create '${P}huge' f64 134217728") ||
+	    true
+	is "$got" ENOMEM
+	is "$(nscount)" 0 "segments left"
+}
+
+@test "kernel.shm_rmid_forced=1: shm-import warns, shm-ls -s reports it, segments vanish" {
+	local v l got fails=
+	mkns
+	printf 'x 1 2\n' > in
+	for v in 0 1; do
+		nsset shm_rmid_forced "$v"
+		runio in ns "$BIN/shm-import" -f x -p "$P"
+		[ "$status" = 0 ] || fails+="[$v: exit $status] "
+		if [ "$v" = 1 ]; then
+			[ "$(cat err)" = "shm-import: warning: kernel.shm_rmid_forced is 1: segments are destroyed as soon as no process is attached" ] ||
+			    fails+="[$v: stderr '$(cat err)'] "
+		else
+			[ ! -s err ] || fails+="[$v: stderr '$(cat err)'] "
+		fi
+		l=$(label_of out)
+		got=$(ns "$SHMTOOL" open "$l") || true
+		if [ "$v" = 1 ]; then
+			[ "$got" = ENOENT ] || fails+="[$v: segment $l: $got] "
+		else
+			[ "$got" = "f64 2 3" ] || fails+="[$v: segment $l: $got] "
+		fi
+		run --separate-stderr ns "$BIN/shm-ls" -s
+		[ "$status" = 0 ] || fails+="[$v: shm-ls -s exit $status] "
+		grep -Eqx "kernel\.shm_rmid_forced +$v" <<< "$output" ||
+		    fails+="[$v: shm-ls -s: $output] "
+	done
+	is "$fails" "" "failures"
+}
+
+@test "logind RemoveIPC: shm-ls -s reports it; shm-import warns a user it applies to" {
+	local conf want suffix='' fails=
+	mkns
+	run --separate-stderr ns "$BIN/shm-ls" -s
+	status_is 0
+	grep -Eq '^logind RemoveIPC +[^ ]' <<< "$output" ||
+	    { echo "no RemoveIPC line: $output" >&2; false; }
+	[ -f /etc/systemd/logind.conf ] && [ ! -d /etc/systemd/logind.conf.d ] ||
+	    skip "logind.conf missing or has drop-ins: only the line was checked"
+	[ -d /run/systemd/seats ] || suffix=' (logind not running)'
+	while IFS='|' read -r conf want; do
+		printf '[Login]\n%s\n' "$conf" > "$T/logind.conf"
+		ns sh -c "umount /etc/systemd/logind.conf 2>/dev/null;
+		    mount --bind '$T/logind.conf' /etc/systemd/logind.conf" ||
+		    skip "cannot bind-mount logind.conf in a private mount namespace"
+		run --separate-stderr ns "$BIN/shm-ls" -s
+		grep -Fqx "logind RemoveIPC         $want$suffix" <<< "$output" ||
+		    fails+="[$conf: $(grep RemoveIPC <<< "$output")] "
+	done <<-'EOF'
+	RemoveIPC=no|no
+	RemoveIPC=yes|yes
+	#RemoveIPC=no|yes (default)
+	EOF
+	is "$fails" "" "failures"
+	# The warning: for a user with a uid over 999, while logind runs.
+	[ -z "$suffix" ] || skip "logind not running: no warning expected"
+	[ "$(id -u)" = 0 ] && command -v setpriv > /dev/null || skip "cannot switch users"
+	printf 'x 1 2\n' > in
+	runio in ns setpriv --reuid="$TESTUSER" --regid="$TESTUSER" --clear-groups -- \
+	    "$BIN/shm-import" -f x -p "$P"
+	status_is 0
+	err_is "shm-import: warning: systemd-logind RemoveIPC=yes: your segments are destroyed when you log out"
+	printf '[Login]\nRemoveIPC=no\n' > "$T/logind.conf"
+	runio in ns setpriv --reuid="$TESTUSER" --regid="$TESTUSER" --clear-groups -- \
+	    "$BIN/shm-import" -f x -p "$P"
+	status_is 0
+	err_is ""
+}
