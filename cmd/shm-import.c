@@ -242,7 +242,7 @@ import_file(FILE *fp, const char *fname)
 		text_add(&t, line, (size_t)n);
 		import_line(fp, fname, &lineno, &t);
 	}
-	if (ferror(fp)) {
+	if (ferror(fp) && stop == 0) {
 		warn("%s", fname);
 		rval = 1;
 	}
