@@ -72,6 +72,7 @@ get_ref(const char *label, int type, struct shmids_array *a)
 {
 	size_t esz = shmids_type_size(type);
 	void *h;
+	int e;
 
 	if ((h = shmids_open(label)) == NULL)
 		return -1;
@@ -88,9 +89,9 @@ get_ref(const char *label, int type, struct shmids_array *a)
 	a->shm_ = h;
 	return 0;
 fail:
-	esz = (size_t)errno;
+	e = errno;
 	shmids_close(h);
-	errno = (int)esz;
+	errno = e;
 	return -1;
 }
 
@@ -116,9 +117,10 @@ get_inline(const char *line, size_t start, FILE *fp, int type,
 		r = -1;
 	free(buf);
 	if (r == -1) {
-		more = errno;
+		int e = errno;
+
 		free(v.data);
-		errno = more;
+		errno = e;
 		return -1;
 	}
 	a->data = v.count ? v.data : NULL;
