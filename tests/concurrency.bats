@@ -65,8 +65,8 @@ race_result() {
 	local held old filling sum i a f fails='' removed fl
 	held=$(mkseg held f64 1000)
 	old=$(mkseg old f64 10)
-	filling=$(mkwriter filling 30)
-	hold "$held" 30
+	filling=$(mkwriter filling 300)
+	hold "$held" 300
 	sum=$(shmtool open "$held")
 	# Now held, old and filling are all older than -s 5.  The cleaners
 	# run for at most 3 s, so no new segment reaches that age, even in
