@@ -117,8 +117,8 @@ print_parsable(const struct shmids_info *si)
 		printf("%s\t%zu\t%s\t%s\n", shmids_type_name(si->type),
 		    si->count, state_word(si), si->label);
 	else
-		printf("-\t-\t%s\t%s\n", state_word(si),
-		    si->label[0] ? si->label : "-");
+		printf("%s\t%s\t%s\t%s\n", state_word(si), state_word(si),
+		    state_word(si), si->label[0] ? si->label : "-");
 }
 
 static void
@@ -175,7 +175,8 @@ show_operand(const char *arg)
 		rval = 1;
 		return;
 	}
-	if (k == 1 && strcmp(si.label, label) != 0) {
+	/* An unreadable segment cannot be checked: listed with "?". */
+	if (k == 1 && si.ours >= 0 && strcmp(si.label, label) != 0) {
 		errno = ESTALE;
 		warn("%s", arg);
 		rval = 1;

@@ -49,11 +49,18 @@ fill_header(struct shmids_info *si)
 static void
 look(struct shmids_info *si, int flags)
 {
+	int unreadable = si->err == EACCES;
+
 	si->ours = 0;
 	si->err = 0;
 	si->name = NULL;
 	si->label[0] = '\0';
-	if (!(flags & SHMIDS_NOHDR) && !si->removed && be->isours(si))
+	if ((flags & SHMIDS_NOHDR) || si->removed || !be->isours(si))
+		return;
+	if (unreadable) {
+		si->ours = -1;
+		si->err = EACCES;
+	} else
 		fill_header(si);
 }
 

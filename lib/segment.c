@@ -115,8 +115,8 @@ attach_label(const char *label, struct shmids_info *si, struct hdr *hd)
 		return NULL;
 	if (be->stat(id, si) == -1)
 		return NULL;
-	if (si->removed) {
-		errno = ENOENT;
+	if (si->removed || si->err != 0) {
+		errno = si->removed ? ENOENT : si->err;
 		return NULL;
 	}
 	if ((h = be->attach(id, 1)) == NULL)

@@ -286,7 +286,12 @@ find_one(struct shmids_info *si, void *arg)
 	return 1;
 }
 
-/* IPC_STAT needs read permission; the segment table does not. */
+/*
+ * IPC_STAT needs read permission; the segment table does not.  A segment
+ * found only in the table comes back with err EACCES, so that callers do
+ * not try to attach it (valgrind, for one, turns that shmat's EACCES into
+ * EINVAL).
+ */
 static int
 sysv_stat(int id, struct shmids_info *si)
 {
@@ -308,6 +313,7 @@ sysv_stat(int id, struct shmids_info *si)
 		errno = EACCES;
 		return -1;
 	}
+	si->err = EACCES;	/* known, but not ours to read */
 	return 0;
 }
 
