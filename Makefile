@@ -58,7 +58,7 @@ $(B)/bin/%: cmd/%.c cmd/*.h $(CMDLIB) $(B)/libshmids.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Icmd $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(CMDLIB) $(B)/libshmids.a
 
-$(EXBINS): $(B)/examples/%: examples/%.c
+$(EXBINS): $(B)/examples/%: examples/%.c $(B)/libshmids.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libshmids.a -lm
 $(UNITS): $(B)/tests/unit/%: tests/unit/%.c $(B)/libshmids.a
@@ -67,7 +67,7 @@ $(UNITS): $(B)/tests/unit/%: tests/unit/%.c $(B)/libshmids.a
 $(TTOOLS): $(B)/tests/tools/%: tests/tools/%.c $(B)/libshmids.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libshmids.a -lm
-$(BENCHES): $(B)/bench/%: bench/%.c $(B)/libshmids.a
+$(BENCHES): $(B)/bench/%: bench/%.c bench/*.h $(B)/libshmids.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libshmids.a -lm
 

@@ -17,7 +17,16 @@
  * A child reports its time on fd 3 (the driver's pipe) if that is open,
  * else on stderr.
  *
- * The posix-shm and file-mmap rows are baselines for a second backend: a
+ * The shmids-file rows are the shmids row with the library's second
+ * backend (format-spec.md 2.6): the writer runs with SHMIDS_DIR set to a
+ * directory the driver makes for the run, <prefix>dir in $TMPDIR (/tmp)
+ * for shmids-file, in /dev/shm (tmpfs) for shmids-file-shm, and removes
+ * at the end or on a signal with whatever is left in it; the reader needs
+ * only the label.  The cleaners run again over 4000 file segments in
+ * $TMPDIR/<prefix>dir after the System V ones; attaches are counted
+ * there as mmap(2) calls MAP_SHARED, with the segment files' opens.
+ *
+ * The posix-shm and file-mmap rows are baselines for that backend: a
  * POSIX shm object (/dev/shm) or a plain file in $TMPDIR (/tmp), made by
  * the writer (ftruncate, mmap MAP_SHARED, fill, munmap), mapped read-only
  * by the reader, which unlinks it after its time is taken (the removal is
@@ -29,8 +38,10 @@
  * BENCH_ROWS (the rows to run, e.g. "shmids,malloc"; default all),
  * BENCH_QUICK (small sizes, 3 runs, for smoke tests), BENCH_BIN (the
  * tools, build/bin), BENCH_PREFIX (names of the segments made here, and
- * of the POSIX shm objects and temp files: <prefix>mp-<pid> in /dev/shm,
- * <prefix>mf-<pid> and <prefix>bf-<pid> in $TMPDIR).
+ * of the POSIX shm objects, temp files and directories: <prefix>mp-<pid>
+ * and <prefix>dir in /dev/shm, <prefix>mf-<pid>, <prefix>bf-<pid> and
+ * <prefix>dir in $TMPDIR).  SHMIDS_DIR is ignored (unset): only the file
+ * rows make file segments.
  */
 #define _DEFAULT_SOURCE		/* wait4(2) on glibc */
 #include <sys/types.h>
@@ -60,6 +71,8 @@
 
 #include <shmids.h>
 
+#include "filedir.h"
+
 #define TBUF		(1 << 20)	/* bytes of text per read or write */
 #define MAXSIZES	16
 #define MAXRUNS		101
@@ -71,27 +84,33 @@ enum how { SHMIDS, SYSV, POSIXSHM, FILEMAP, PIPE, FILEB, INPROC };
 /* And in what form. */
 enum form { BIN, PRINTF, SHORTEST };
 
+/* Where a shmids row's segments go: SysV, or files (SHMIDS_DIR) in... */
+enum { FD_NONE, FD_TMP, FD_SHM, FD_N };	/* ...$TMPDIR, /dev/shm */
+
 struct row {
 	const char	*name;
 	int		 how;
 	int		 form;
 	int		 notune;	/* run with SHMIDS_NOTUNE=1 */
 	int		 pop;		/* mmap rows: prefault in one call */
+	int		 fdir;		/* shmids rows: FD_* */
 };
 
 static const struct row rows[] = {
-	{ "shmids",		SHMIDS,	BIN,		0,	0 },
-	{ "shmids-notune",	SHMIDS,	BIN,		1,	0 },
-	{ "sysv-raw",		SYSV,	BIN,		0,	0 },
-	{ "posix-shm",		POSIXSHM, BIN,		0,	0 },
-	{ "posix-shm-pop",	POSIXSHM, BIN,		0,	1 },
-	{ "file-mmap",		FILEMAP, BIN,		0,	0 },
-	{ "file-mmap-pop",	FILEMAP, BIN,		0,	1 },
-	{ "pipe-bin",		PIPE,	BIN,		0,	0 },
-	{ "file-bin",		FILEB,	BIN,		0,	0 },
-	{ "ascii-pipe",		PIPE,	PRINTF,		0,	0 },
-	{ "ascii-shmids",	PIPE,	SHORTEST,	0,	0 },
-	{ "malloc",		INPROC,	BIN,		0,	0 },
+	{ "shmids",		SHMIDS,	BIN,		0,	0, FD_NONE },
+	{ "shmids-notune",	SHMIDS,	BIN,		1,	0, FD_NONE },
+	{ "sysv-raw",		SYSV,	BIN,		0,	0, FD_NONE },
+	{ "shmids-file",	SHMIDS,	BIN,		0,	0, FD_TMP },
+	{ "shmids-file-shm",	SHMIDS,	BIN,		0,	0, FD_SHM },
+	{ "posix-shm",		POSIXSHM, BIN,		0,	0, FD_NONE },
+	{ "posix-shm-pop",	POSIXSHM, BIN,		0,	1, FD_NONE },
+	{ "file-mmap",		FILEMAP, BIN,		0,	0, FD_NONE },
+	{ "file-mmap-pop",	FILEMAP, BIN,		0,	1, FD_NONE },
+	{ "pipe-bin",		PIPE,	BIN,		0,	0, FD_NONE },
+	{ "file-bin",		FILEB,	BIN,		0,	0, FD_NONE },
+	{ "ascii-pipe",		PIPE,	PRINTF,		0,	0, FD_NONE },
+	{ "ascii-shmids",	PIPE,	SHORTEST,	0,	0, FD_NONE },
+	{ "malloc",		INPROC,	BIN,		0,	0, FD_NONE },
 };
 #define NROWS		(sizeof(rows) / sizeof(rows[0]))
 #define SHMDIR		"/dev/shm"	/* glibc's POSIX shm objects */
@@ -127,6 +146,8 @@ static volatile sig_atomic_t stop;
 static volatile pid_t kids[2];	/* running now, for the signal handler */
 static pid_t	 rowkids[2];		/* the current row's children */
 static int	 sel[NROWS];		/* the rows BENCH_ROWS asks for */
+static struct filedir fdirs[FD_N];	/* the file rows' SHMIDS_DIR */
+static const char *kiddir;		/* SHMIDS_DIR of the current row */
 
 static double
 now(void)
@@ -676,7 +697,8 @@ selfargv(struct args *a, const char *mode, const char *row, const char *n,
 /*
  * Start path (a file, or with no "/" looked up in PATH) with stdin in
  * and stdout out (-1: inherit) and fd 3 a pipe back to us.  notune: 1
- * set SHMIDS_NOTUNE, 0 clear it, -1 leave the environment alone.
+ * set SHMIDS_NOTUNE, 0 clear it (and either way set SHMIDS_DIR to
+ * kiddir, or clear it), -1 leave the environment alone.
  */
 static void
 spawn(struct kid *k, int slot, const char *path, char **argv, int in,
@@ -697,6 +719,10 @@ spawn(struct kid *k, int slot, const char *path, char **argv, int in,
 			setenv("SHMIDS_NOTUNE", "1", 1);
 		else if (notune == 0)
 			unsetenv("SHMIDS_NOTUNE");
+		if (notune != -1 && kiddir != NULL)
+			setenv("SHMIDS_DIR", kiddir, 1);
+		else if (notune != -1)
+			unsetenv("SHMIDS_DIR");
 		execvp(path, argv);
 		_exit(127);
 	}
@@ -767,7 +793,8 @@ struct swept {
 /*
  * Ours to remove: named with our prefix, or made by a child of this row
  * whatever it holds, since a writer killed before it wrote its header
- * leaves a segment with no name (and sysv-raw's never have one).
+ * leaves a segment with no name (and sysv-raw's never have one).  File
+ * segments (SHMIDS_DIR set, in the cleaners) are left to fdir_empty().
  */
 static int
 sweep_one(const struct shmids_info *si, void *arg)
@@ -778,7 +805,7 @@ sweep_one(const struct shmids_info *si, void *arg)
 	int mine = si->cpid > 0 &&
 	    (si->cpid == rowkids[0] || si->cpid == rowkids[1]);
 
-	if (!named && !mine)
+	if ((!named && !mine) || si->shmid < 0)
 		return 0;
 	if (s->n == s->cap) {
 		s->cap = s->cap ? s->cap * 2 : 64;
@@ -883,6 +910,25 @@ sweep_files(const char *pfx)
 	    sweep_dir(tmpdir(), pfx, tmptags, 0);
 }
 
+/* The file rows' directories and what is in them; how many segments. */
+static size_t
+sweep_fdirs(void)
+{
+	size_t k = 0;
+	int i;
+
+	for (i = 0; i < FD_N; i++)
+		k += fdir_remove(&fdirs[i]);
+	return k;
+}
+
+/* For err(3) and the like in the driver: the directories, at least. */
+static void
+sweep_fdirs_atexit(void)
+{
+	sweep_fdirs();
+}
+
 /* After an interrupt: leave nothing behind, then die of the signal. */
 static void
 check_stop(void)
@@ -893,6 +939,7 @@ check_stop(void)
 		return;
 	sweep(prefix, 0);
 	sweep_files(prefix);
+	sweep_fdirs();
 	signal(sig, SIG_DFL);
 	raise(sig);
 	_exit(128 + sig);
@@ -1061,6 +1108,7 @@ run_row(const struct row *rw, size_t n, struct meas *m)
 	snprintf(nbuf, sizeof(nbuf), "%zu", n);
 	memset(m, 0, sizeof(*m));
 	rowkids[0] = rowkids[1] = 0;
+	kiddir = rw->fdir != FD_NONE ? fdirs[rw->fdir].path : NULL;
 	if (rw->how == SHMIDS || rw->how == SYSV)
 		r = run_seg(rw, nbuf, m);
 	else if (rw->how == POSIXSHM || rw->how == FILEMAP)
@@ -1112,18 +1160,24 @@ rowix(const char *name)
 	return (int)(findrow(name) - rows);
 }
 
+/* The ratios' columns: our rows, and their headings. */
+static const char *const ratnum[] = { "shmids", "shmids-notune",
+    "sysv-raw", "shmids-file", "shmids-file-shm" };
+static const char *const rathead[] = { "shmids", "notune", "sysv-raw",
+    "file", "file-shm" };
+#define NRAT	(sizeof(ratnum) / sizeof(ratnum[0]))
+
 /* One ratio of totals, or "-" where BENCH_ROWS left a row out. */
 static void
 print_ratio(const char *what, const struct meas *med, const char *den,
     double paper)
 {
-	static const char *const num[] = { "shmids", "shmids-notune",
-	    "sysv-raw" };
-	int d = rowix(den), i, k;
+	int d = rowix(den), k;
+	size_t i;
 
 	printf("%-12s", what);
-	for (i = 0; i < 3; i++) {
-		k = rowix(num[i]);
+	for (i = 0; i < NRAT; i++) {
+		k = rowix(ratnum[i]);
 		if (sel[k] && sel[d])
 			printf(" %10.3f", med[k].total / med[d].total);
 		else
@@ -1139,19 +1193,21 @@ print_block(size_t n, int runs, const struct meas *med, FILE *csv)
 
 	printf("\nN = %zu doubles (%.1f MB), median of %d runs, seconds\n",
 	    n, (double)n * 8 / 1e6, runs);
-	printf("%-14s %10s %10s %10s %12s\n", "", "writer", "reader",
+	printf("%-15s %10s %10s %10s %12s\n", "", "writer", "reader",
 	    "total", "minor-faults");
 	for (i = 0; i < NROWS; i++) {
 		if (!sel[i])
 			continue;
-		printf("%-14s %10.4f %10.4f %10.4f %12.0f\n", rows[i].name,
+		printf("%-15s %10.4f %10.4f %10.4f %12.0f\n", rows[i].name,
 		    med[i].w, med[i].r, med[i].total, med[i].flt);
 		fprintf(csv, "%s,%zu,%d,%.6f,%.6f,%.6f,%.0f\n", rows[i].name,
 		    n, runs, med[i].w, med[i].r, med[i].total, med[i].flt);
 	}
 	fflush(csv);
-	printf("%-12s %10s %10s %10s %10s\n", "ratio(total)", "shmids",
-	    "notune", "sysv-raw", "paper");
+	printf("%-12s", "ratio(total)");
+	for (i = 0; i < NRAT; i++)
+		printf(" %10s", rathead[i]);
+	printf(" %10s\n", "paper");
 	print_ratio("shm:pipe", med, "pipe-bin", 0.375);
 	print_ratio("shm:ascii", med, "ascii-pipe", 0.028);
 	print_ratio("shm:malloc", med, "malloc", 1.5);
@@ -1282,6 +1338,47 @@ fstype(const char *dir, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * Make the directories of the file rows asked for, and say where they
+ * are; a row whose directory cannot be made (or whose labels would be
+ * too long) is left out, with a warning, and the table fails.
+ */
+static int
+fdirs_setup(void)
+{
+	char fs[64];
+	const char *sep = "file segments (SHMIDS_DIR): ";
+	size_t i, j;
+	int f, bad = 0;
+
+	for (i = 0; i < NROWS; i++) {
+		f = rows[i].fdir;
+		if (!sel[i] || f == FD_NONE || fdirs[f].made)
+			continue;
+		/* The writer's name is the prefix and "x". */
+		if (fdir_make(&fdirs[f], f == FD_TMP ? tmpdir() : SHMDIR,
+		    prefix, strlen(prefix) + 1) == 0)
+			continue;
+		warn("%s: %s/%sdir: row left out", rows[i].name,
+		    f == FD_TMP ? tmpdir() : SHMDIR, prefix);
+		bad = 1;
+		for (j = 0; j < NROWS; j++)
+			if (rows[j].fdir == f)
+				sel[j] = 0;
+	}
+	for (f = FD_TMP; f < FD_N; f++) {
+		if (!fdirs[f].made)
+			continue;
+		printf("%s%s in %s (%s)", sep, f == FD_TMP ? "shmids-file" :
+		    "shmids-file-shm", fdirs[f].path,
+		    fstype(fdirs[f].path, fs, sizeof(fs)));
+		sep = "; ";
+	}
+	if (*sep == ';')
+		printf("\n");
+	return bad;
+}
+
 static int
 table(const char *csvpath)
 {
@@ -1304,6 +1401,7 @@ table(const char *csvpath)
 	printf("posix-shm objects in %s (%s); file-mmap and file-bin files "
 	    "in %s (%s)\n", SHMDIR, fstype(SHMDIR, fs1, sizeof(fs1)),
 	    tmpdir(), fstype(tmpdir(), fs2, sizeof(fs2)));
+	bad = fdirs_setup();
 	for (i = 0; i < nsizes; i++)
 		bad |= measure_size(sizes[i], runs, csv);
 	if (fclose(csv) == EOF)
@@ -1314,6 +1412,8 @@ table(const char *csvpath)
 	if (sweep_files(prefix) != 0)
 		warnx("shm objects or temp files were left behind "
 		    "(removed now)");
+	if (sweep_fdirs() != 0)
+		warnx("file segments were left behind (removed now)");
 	return bad;
 }
 
@@ -1400,49 +1500,68 @@ time_tool(const char *const *s, size_t *lines)
 	return now() - t0;
 }
 
-/* shmat(2) calls of the tool s[0] (one option at most), by strace(1). */
-static long
-count_attach(const char *const *s)
+/* What count_attach() counts; -1: the tool or strace failed. */
+struct attaches {
+	long		 shmat;		/* System V attaches */
+	long		 mmap;		/* MAP_SHARED: file segments' attaches */
+	long		 open;		/* opens of segment files */
+};
+
+/*
+ * Attaches of the tool s[0] (one option at most), by strace(1): shmat(2)
+ * calls, mmap(2) calls MAP_SHARED (only a file segment's attach makes
+ * those), and openat(2) calls of segment files ("/shmids.").
+ */
+static void
+count_attach(const char *const *s, struct attaches *c)
 {
 	const char *v[MAXARGS + 1];
 	char out[64], line[512];
 	struct args a;
 	struct kid k;
-	long calls = 0;
 	FILE *fp;
 	int i, j = 0, dn;
 
+	c->shmat = c->mmap = c->open = -1;
 	snprintf(out, sizeof(out), "/tmp/table1.%ld.strace", (long)getpid());
 	v[j++] = "strace", v[j++] = "-f", v[j++] = "-e";
-	v[j++] = "trace=shmat", v[j++] = "-o", v[j++] = out;
+	v[j++] = "trace=shmat,mmap,openat", v[j++] = "-o", v[j++] = out;
 	for (i = 0; s[i] != NULL && j < MAXARGS; i++)
 		v[j++] = s[i];
 	v[j] = NULL;
 	if ((dn = open("/dev/null", O_WRONLY | O_CLOEXEC)) == -1)
-		return -1;
+		return;
 	spawn(&k, 0, v[0], mkargv(&a, v), -1, dn, -1);
 	close(dn);
 	if (reap(&k, 0) == -1 || (fp = fopen(out, "r")) == NULL) {
 		unlink(out);
-		return -1;
+		return;
 	}
-	while (fgets(line, sizeof(line), fp) != NULL)
-		calls += strstr(line, "shmat(") != NULL;
+	c->shmat = c->mmap = c->open = 0;
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		c->shmat += strstr(line, "shmat(") != NULL;
+		c->mmap += strstr(line, "mmap(") != NULL &&
+		    strstr(line, "MAP_SHARED") != NULL;
+		c->open += strstr(line, "openat(") != NULL &&
+		    strstr(line, "/shmids.") != NULL;
+	}
 	fclose(fp);
 	unlink(out);
-	return calls;
 }
 
 /*
- * Make want segments named pfx*, then time shm-ls and shm-rm over them
- * (traced: count their attaches instead), and check that none is left.
+ * Make want segments named pfx* (files in fd if not NULL: SHMIDS_DIR is
+ * set), then time shm-ls and shm-rm over them (traced: count their
+ * attaches instead), and check that none is left.
  */
 static int
-cleaners_round(const char *pfx, size_t want, int traced)
+cleaners_round(const char *pfx, size_t want, int traced,
+    const struct filedir *fd)
 {
 	char ls[4096], rm[4096], pat[64];
 	const char *lsv[2], *rmv[6];
 	size_t made, lines, left;
+	struct attaches cls, crm;
 	double t0, t;
 	int bad = 0;
 
@@ -1468,34 +1587,68 @@ cleaners_round(const char *pfx, size_t want, int traced)
 		else
 			printf("shm-rm -s 0 -m '%s': %.3f s\n", pat, t);
 	} else {
-		printf("shmat calls (strace -f): shm-ls %ld",
-		    count_attach(lsv));
-		printf(", shm-rm %ld, for %zu segments\n", count_attach(rmv),
-		    made);
+		count_attach(lsv, &cls);
+		count_attach(rmv, &crm);
+		if (fd == NULL)
+			printf("shmat calls (strace -f): shm-ls %ld, shm-rm "
+			    "%ld, for %zu segments\n", cls.shmat, crm.shmat,
+			    made);
+		else
+			printf("attaches (strace -f: mmap MAP_SHARED): shm-ls "
+			    "%ld, shm-rm %ld, for %zu segments;\n  opens of "
+			    "segment files: shm-ls %ld, shm-rm %ld\n",
+			    cls.mmap, crm.mmap, made, cls.open, crm.open);
 	}
 	check_stop();
-	if ((left = sweep(pfx, 1)) != 0)
+	left = sweep(pfx, 1) + (fd != NULL ? fdir_empty(fd) : 0);
+	if (left != 0)
 		printf("FAIL: %zu segments '%s' left after shm-rm "
 		    "(removed now)\n", left, pat);
 	return bad != 0 || left != 0;
 }
 
+/* Timed, then traced if strace is there. */
+static int
+cleaners_rounds(const char *pfx, size_t want, const struct filedir *fd)
+{
+	int bad = cleaners_round(pfx, want, 0, fd);
+
+	if (access("/usr/bin/strace", X_OK) == 0)
+		bad |= cleaners_round(pfx, want, 1, fd);
+	else
+		printf("strace not installed: attaches not counted\n");
+	return bad;
+}
+
+/* System V segments, then as many file segments in $TMPDIR/<prefix>dir. */
 static int
 cleaners(void)
 {
-	char pfx[64];
+	struct filedir *fd = &fdirs[FD_TMP];
+	char pfx[64], last[32], fs[64];
 	size_t want;
-	int bad;
+	int bad = 0;
 
 	printf("\nCleaners: shm-ls and shm-rm over many segments\n");
-	if ((want = clean_room()) == 0)
-		return 1;
 	snprintf(pfx, sizeof(pfx), "%sc-", prefix);
-	bad = cleaners_round(pfx, want, 0);
-	if (access("/usr/bin/strace", X_OK) == 0)
-		bad |= cleaners_round(pfx, want, 1);
+	if ((want = clean_room()) == 0)
+		bad = 1;
 	else
-		printf("strace not installed: shmat calls not counted\n");
+		bad |= cleaners_rounds(pfx, want, NULL);
+	check_stop();
+	want = quick ? 200 : NCLEAN;
+	snprintf(last, sizeof(last), "%zu", want - 1);
+	if (fdir_make(fd, tmpdir(), prefix, strlen(pfx) + strlen(last))
+	    == -1) {
+		warn("%s/%sdir: no file segments", tmpdir(), prefix);
+		return 1;
+	}
+	printf("\nThe same over file segments: SHMIDS_DIR=%s (%s)\n",
+	    fd->path, fstype(fd->path, fs, sizeof(fs)));
+	setenv("SHMIDS_DIR", fd->path, 1);
+	bad |= cleaners_rounds(pfx, want, fd);
+	unsetenv("SHMIDS_DIR");
+	fdir_remove(fd);	/* emptied already by each round */
 	return bad;
 }
 
@@ -1651,6 +1804,13 @@ driver_init(const char *argv0)
 		bindir = "build/bin";
 	quick = getenv("BENCH_QUICK") != NULL && *getenv("BENCH_QUICK") != '\0'
 	    && strcmp(getenv("BENCH_QUICK"), "0") != 0;
+	/* Only the file rows and rounds make file segments, in their own. */
+	if (getenv("SHMIDS_DIR") != NULL) {
+		warnx("SHMIDS_DIR ignored: the file rows make their own "
+		    "directory in $TMPDIR");
+		unsetenv("SHMIDS_DIR");
+	}
+	atexit(sweep_fdirs_atexit);
 	catch_signals();
 }
 

@@ -4,6 +4,7 @@
  */
 #include <err.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,23 @@ usage(FILE *fp, int status)
 	fprintf(fp, "usage: shm-expand [-d] [-c cols] [-f fields] "
 	    "[-F type=style] [-t type] [-w seconds] [file ...]\n");
 	exit(status);
+}
+
+/*
+ * A file segment truncated under us (format-spec.md 2.6) faults on the
+ * pages it lost: say so, and exit 1 without removing anything.
+ */
+static void
+onbus(int sig)
+{
+	static const char msg[] =
+	    "shm-expand: a file segment was truncated while being read\n";
+	ssize_t n;
+
+	(void)sig;
+	n = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	(void)n;
+	_exit(1);
 }
 
 /* -F type=style: which styles each type has is format-spec.md 6. */
@@ -226,6 +244,7 @@ main(int argc, char *argv[])
 		}
 	argc -= optind;
 	argv += optind;
+	signal(SIGBUS, onbus);
 	if (util_each_file(argc, argv, expand_file) != 0)
 		rval = 1;
 	if (util_close_stdout() == -1)

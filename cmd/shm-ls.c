@@ -28,7 +28,7 @@ static void
 usage(FILE *fp, int status)
 {
 	fprintf(fp, "usage: shm-ls [-aps] [-n pattern] [-u user] "
-	    "[label | shmid ...]\n");
+	    "[label | id ...]\n");
 	exit(status);
 }
 
@@ -108,11 +108,22 @@ group(gid_t g)
 static void
 print_parsable(const struct shmids_info *si)
 {
-	printf("%d\t0x%08x\t%04o\t%lu\t%lu\t%zu\t%lu\t%ld\t%ld\t%lld\t%lld\t"
-	    "%lld\t", si->shmid, (unsigned)si->key, si->mode,
+	if (si->shmid >= 0)
+		printf("%d\t0x%08x\t", si->shmid, (unsigned)si->key);
+	else
+		printf("%s\t-\t", si->id);	/* a file segment: no key */
+	printf("%04o\t%lu\t%lu\t%zu\t%lu\t", si->mode,
 	    (unsigned long)si->uid, (unsigned long)si->gid, si->size,
-	    si->nattch, (long)si->cpid, (long)si->lpid, (long long)si->ctime,
-	    (long long)si->atime, (long long)si->dtime);
+	    si->nattch);
+	if (si->shmid >= 0)
+		printf("%ld\t%ld\t", (long)si->cpid, (long)si->lpid);
+	else
+		printf("-\t-\t");
+	printf("%lld\t%lld\t", (long long)si->ctime, (long long)si->atime);
+	if (si->shmid >= 0)
+		printf("%lld\t", (long long)si->dtime);
+	else
+		printf("-\t");
 	if (si->ours == 1)
 		printf("%s\t%zu\t%s\t%s\n", shmids_type_name(si->type),
 		    si->count, state_word(si), si->label);
@@ -124,7 +135,7 @@ print_parsable(const struct shmids_info *si)
 static void
 print_long(const struct shmids_info *si)
 {
-	char mode[11], made[32], used[32], count[24], label[32];
+	char mode[11], made[32], used[32], count[24];
 	const char *type = si->ours == 1 ? shmids_type_name(si->type) :
 	    si->ours < 0 ? "?" : "-";
 
@@ -136,10 +147,9 @@ print_long(const struct shmids_info *si)
 		snprintf(count, sizeof(count), "%zu", si->count);
 	else
 		snprintf(count, sizeof(count), "%s", type);
-	snprintf(label, sizeof(label), "%d", si->shmid);
 	printf("%s %3lu %-8s %-8s %12zu %-3s %10s %-7s %s %s %s\n", mode,
 	    si->nattch, user(si->uid), group(si->gid), si->size, type, count,
-	    state_word(si), made, used, si->label[0] ? si->label : label);
+	    state_word(si), made, used, si->label[0] ? si->label : si->id);
 }
 
 static int
@@ -162,15 +172,15 @@ static void
 show_operand(const char *arg)
 {
 	struct shmids_info si;
-	char label[SHMIDS_LABEL_MAX + 1];
-	int shmid, k;
+	char id[SHMIDS_LABEL_MAX + 1], label[SHMIDS_LABEL_MAX + 1];
+	int k;
 
-	if ((k = util_operand(arg, &shmid, label)) == -1) {
-		warnx("%s: not a label or shmid", arg);
+	if ((k = util_operand(arg, id, label)) == -1) {
+		warnx("%s: not a label or id", arg);
 		rval = 1;
 		return;
 	}
-	if (shmids_stat(shmid, &si, 0) == -1) {
+	if (shmids_stat(id, &si, 0) == -1) {
 		warn("%s", arg);
 		rval = 1;
 		return;

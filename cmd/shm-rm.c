@@ -1,5 +1,5 @@
 /*
- * shm-rm: remove segments by label or shmid, or clean stale ones the way
+ * shm-rm: remove segments by label or id, or clean stale ones the way
  * a /tmp cleaner does.  Only our segments, and only the caller's, unless
  * -f names one explicitly; never an attached one by age.
  */
@@ -27,7 +27,7 @@ static void
 usage(FILE *fp, int status)
 {
 	fprintf(fp, "usage: shm-rm [-fnv] [-m pattern] [-s age] "
-	    "[label | shmid ...]\n");
+	    "[label | id ...]\n");
 	exit(status);
 }
 
@@ -71,15 +71,19 @@ rm_info(const struct shmids_info *si, int flags, int quiet)
 		printf("%s\n", si->label);
 }
 
-/* -f with a bare shmid: whatever the segment is, the kernel decides. */
+/*
+ * -f with a bare id: whatever the segment is, the kernel decides (for a
+ * path, the directory's permissions; the grammar allows only shmids.*).
+ */
 static void
-rm_forced(const char *arg, int shmid)
+rm_forced(const char *arg)
 {
 	if (nflag) {
 		printf("%s\n", arg);
 		return;
 	}
-	if (shmctl(shmid, IPC_RMID, NULL) == -1) {
+	if ((arg[0] == '/' ? unlink(arg) :
+	    shmctl(atoi(arg), IPC_RMID, NULL)) == -1) {
 		warn("%s", arg);
 		rval = 1;
 		return;
@@ -108,12 +112,12 @@ static void
 rm_operand(const char *arg)
 {
 	struct shmids_info si;
-	char label[SHMIDS_LABEL_MAX + 1];
+	char id[SHMIDS_LABEL_MAX + 1], label[SHMIDS_LABEL_MAX + 1];
 	const char *why;
-	int shmid, k;
+	int k;
 
-	if ((k = util_operand(arg, &shmid, label)) == -1) {
-		warnx("%s: not a label or shmid", arg);
+	if ((k = util_operand(arg, id, label)) == -1) {
+		warnx("%s: not a label or id", arg);
 		rval = 1;
 		return;
 	}
@@ -121,10 +125,10 @@ rm_operand(const char *arg)
 		if (k == 1)
 			rm_label(label);
 		else
-			rm_forced(arg, shmid);
+			rm_forced(arg);
 		return;
 	}
-	if (shmids_stat(shmid, &si, 0) == -1) {
+	if (shmids_stat(id, &si, 0) == -1) {
 		warn("%s", arg);
 		rval = 1;
 	} else if (k == 1 && si.label[0] != '\0' &&

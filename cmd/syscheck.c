@@ -80,19 +80,41 @@ logind_running(void)
 	return access("/run/systemd/seats", F_OK) == 0;
 }
 
+/*
+ * File segments (SHMIDS_DIR) escape shm_rmid_forced; RemoveIPC takes
+ * a user's files in /dev/shm as well as System V segments.
+ */
 void
 syscheck_warn(void)
 {
+	const char *dir = getenv("SHMIDS_DIR");
+	int files = dir != NULL && *dir != '\0';
 	char buf[64];
 
-	if (strcmp(readline("/proc/sys/kernel/shm_rmid_forced", buf,
-	    sizeof(buf)), "1") == 0)
+	if (!files && strcmp(readline("/proc/sys/kernel/shm_rmid_forced",
+	    buf, sizeof(buf)), "1") == 0)
 		warnx("warning: kernel.shm_rmid_forced is 1: segments are "
 		    "destroyed as soon as no process is attached");
-	if (getuid() > SYS_UID_MAX && logind_running() &&
+	if ((!files || strncmp(dir, "/dev/shm", 8) == 0) &&
+	    getuid() > SYS_UID_MAX && logind_running() &&
 	    strncmp(removeipc(buf, sizeof(buf)), "no", 2) != 0)
 		warnx("warning: systemd-logind RemoveIPC=yes: your segments "
 		    "are destroyed when you log out");
+}
+
+/* The second backend needs no administrator: only a directory. */
+static void
+filesetting(void)
+{
+	const char *dir = getenv("SHMIDS_DIR");
+
+	if (dir != NULL && *dir != '\0') {
+		printf("%-24s %s (file segments)\n", "SHMIDS_DIR", dir);
+		return;
+	}
+	printf("%-24s unset (System V segments)\n", "SHMIDS_DIR");
+	printf("hint: file segments fault in large folios on a disk file "
+	    "system: 'export SHMIDS_DIR=/var/tmp' (see shmids(5))\n");
 }
 
 static void
@@ -131,4 +153,5 @@ syscheck_report(void)
 	if (strstr(thp, "[never]") != NULL || strstr(thp, "[deny]") != NULL)
 		printf("hint: shmem THP off; as root, 'echo advise > "
 		    "/sys/kernel/mm/transparent_hugepage/shmem_enabled'\n");
+	filesetting();
 }

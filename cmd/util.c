@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "util.h"
 
 int
@@ -27,21 +28,16 @@ util_ulong(const char *s, unsigned long max, unsigned long *out)
 }
 
 int
-util_operand(const char *arg, int *shmid, char *label)
+util_operand(const char *arg, char *id, char *label)
 {
 	const char *sp = strchr(arg, ' ');
-	unsigned long v;
-	char buf[16];
-	size_t n;
+	size_t n = sp ? (size_t)(sp - arg) : strlen(arg);
+	int shmid;
 
-	n = sp ? (size_t)(sp - arg) : strlen(arg);
-	if (n == 0 || n >= sizeof(buf))
+	if (n > SHMIDS_LABEL_MAX || shmids_id_check(arg, n, &shmid) == -1)
 		return -1;
-	memcpy(buf, arg, n);
-	buf[n] = '\0';
-	if ((n > 1 && buf[0] == '0') || util_ulong(buf, INT_MAX, &v) == -1)
-		return -1;
-	*shmid = (int)v;
+	memcpy(id, arg, n);
+	id[n] = '\0';
 	if (sp == NULL)
 		return 0;
 	if (strlen(arg) > SHMIDS_LABEL_MAX)
@@ -113,6 +109,13 @@ util_inlist(const char *list, const char *tok, size_t len)
 const char *
 util_create_error(int e)
 {
+	const char *dir = getenv("SHMIDS_DIR");
+
+	if (dir != NULL && *dir != '\0') {	/* file segments */
+		if (e == EINVAL)
+			return "SHMIDS_DIR cannot go into a label (blanks?)";
+		return strerror(e);
+	}
 	switch (e) {
 	case ENOSPC:
 		return "segment limit reached (kernel.shmmni or kernel.shmall;"

@@ -10,8 +10,12 @@
 
 #include "shmids.h"
 
-/* A label or a bare shmid: 1 label (copied), 0 shmid only, -1 neither. */
-int	 util_operand(const char *arg, int *shmid, char *label);
+/*
+ * A label or a bare id (shmid or path): 1 label, 0 id only, -1 neither.
+ * id and label hold SHMIDS_LABEL_MAX + 1 bytes; the id is copied to id,
+ * a label to label.
+ */
+int	 util_operand(const char *arg, char *id, char *label);
 /* "90", "90s", "15m", "2h", "1d" into seconds; -1 if malformed. */
 int	 util_age(const char *s, time_t *secs);
 /* An octal mode 0..0777; -1 if malformed. */

@@ -47,3 +47,16 @@ if "$B/bin/shm-ls" "$gone" >/dev/null 2>&1; then
 	exit 1
 fi
 echo "nothing left behind: shm-ls '$gone' finds no such segment"
+
+step "the second backend: SHMIDS_DIR=$dir/segs simwrite -s (a file segment; the reference line:)"
+mkdir "$dir/segs"
+SHMIDS_DIR=$dir/segs "$B/examples/simwrite" -s > "$dir/sim.file"
+label=$(awk '$2 == "shmids" { print $3 " " $4 }' "$dir/sim.file")
+grep ' shmids ' "$dir/sim.file"
+"$B/examples/simread" "$dir/sim.file" > "$dir/range.file" 2> "$dir/time.file"
+cat "$dir/range.file" "$dir/time.file"
+cmp -s "$dir/range.shm" "$dir/range.file" || { echo "demo: answers differ" >&2; exit 1; }
+echo "same answer; the reader needed no setting: the label says where"
+"$B/bin/shm-rm" "$label"
+label=
+[ -z "$(ls -A "$dir/segs")" ] || { echo "demo: file segment left" >&2; exit 1; }

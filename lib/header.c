@@ -20,14 +20,14 @@ native_order(void)
 }
 
 void
-shmids_hdr_write(char *h, int shmid, const char *name, int type,
+shmids_hdr_write(char *h, const char *id, const char *name, int type,
     size_t count)
 {
 	char label[SHMIDS_LABEL_MAX + 1];
 	size_t n, i;
 
 	memset(h, 0, SHMIDS_HEADER);
-	n = shmids_label_make(label, shmid, name, strlen(name));
+	n = shmids_label_make(label, id, name, strlen(name));
 	memcpy(h, label, n + 1);
 	h[n + 1] = '\n';
 	memcpy(h + HDR_MAGIC, magic, 7);
@@ -43,13 +43,12 @@ shmids_hdr_write(char *h, int shmid, const char *name, int type,
 	h[HDR_STATE + 1] = '\n';
 }
 
-/* Check the label area of copy c against the shmid it must carry. */
+/* Check the label area of copy c against the id it must carry. */
 static int
-check_label(const char *c, int shmid, struct hdr *out)
+check_label(const char *c, const char *id, struct hdr *out)
 {
 	const char *name;
-	size_t len, namelen, i;
-	int id;
+	size_t len, namelen, idlen, i;
 
 	len = strnlen(c, HDR_LABELSZ);
 	if (len > SHMIDS_LABEL_MAX || c[len + 1] != '\n')
@@ -57,12 +56,11 @@ check_label(const char *c, int shmid, struct hdr *out)
 	for (i = len + 2; i < HDR_LABELSZ; i++)
 		if (c[i] != '\0')
 			return ESTALE;
-	if (shmids_label_parse(c, len, &id, &name, &namelen) == -1 ||
-	    id != shmid)
+	if (shmids_label_parse(c, len, &idlen, &name, &namelen) == -1 ||
+	    strlen(id) != idlen || memcmp(c, id, idlen) != 0)
 		return ESTALE;
 	memcpy(out->label, c, len + 1);
 	out->namepos = (size_t)(name - c);
-	out->shmid = id;
 	return 0;
 }
 
@@ -97,13 +95,13 @@ check_fields(const char *c, struct hdr *out)
 }
 
 /*
- * Check the header at h of a segment of size bytes whose shmid is shmid.
+ * Check the header at h of a segment of size bytes whose id is id.
  * Returns 0 or the errno of format-spec.md 2.3 (ESTALE, EBADMSG).  The
  * state is read first, with acquire order, so that a reader that sees 'r'
  * also sees the payload the writer stored before sealing.
  */
 int
-shmids_hdr_read(const volatile char *h, size_t size, int shmid,
+shmids_hdr_read(const volatile char *h, size_t size, const char *id,
     struct hdr *out)
 {
 	char c[SHMIDS_HEADER];
@@ -115,7 +113,7 @@ shmids_hdr_read(const volatile char *h, size_t size, int shmid,
 	state = shmids_hdr_state(h);
 	for (i = 0; i < SHMIDS_HEADER; i++)
 		c[i] = h[i];
-	if ((e = check_label(c, shmid, out)) != 0)
+	if ((e = check_label(c, id, out)) != 0)
 		return e;
 	if (memcmp(c + HDR_MAGIC, magic, 7) != 0 || c[HDR_MAGIC + 7] != ' ')
 		return ESTALE;

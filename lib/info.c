@@ -1,8 +1,9 @@
 /*
- * What the kernel and the headers say of segments, for shm-ls and shm-rm.
- * The kernel's times are read before the one read-only attach, and only
- * segments whose key is ours are attached at all: other programs'
- * segments are never touched (format-spec.md 2.4, section 7).
+ * What the system and the headers say of segments, for shm-ls and
+ * shm-rm.  The system's times are read before the one read-only attach,
+ * and only segments whose key or file name is ours are attached at all:
+ * other programs' segments are never touched (format-spec.md 2.4, 2.6,
+ * section 7).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -10,23 +11,21 @@
 
 #include "internal.h"
 
-static const struct shmids_backend *be = &shmids_sysv;
-
 static void
-fill_header(struct shmids_info *si)
+fill_header(const struct shmids_backend *be, struct shmids_info *si)
 {
 	struct hdr hd;
-	char *h;
+	struct att a;
 	int e;
 
-	if ((h = be->attach(si->shmid, 1)) == NULL) {
+	if (be->attach(si, 0, &a) == -1) {
 		si->ours = -1;
 		si->err = errno;
 		return;
 	}
 	memset(&hd, 0, sizeof(hd));
-	e = shmids_hdr_read(h, si->size, si->shmid, &hd);
-	be->detach(h);
+	e = shmids_hdr_read(a.addr, a.size, si->id, &hd);
+	be->detach(&a);
 	si->err = e;
 	if (e != 0 && e != EBADMSG) {
 		si->ours = 0;
@@ -42,13 +41,14 @@ fill_header(struct shmids_info *si)
 	si->type = hd.type;
 	si->count = hd.count;
 	si->state = hd.state;
-	if (hd.state == 'w' && shmids_writer_state(si->cpid) == EOWNERDEAD)
+	if (hd.state == 'w' && be->ready(si, NULL, 'w') == EOWNERDEAD)
 		si->state = 'd';
 }
 
 static void
 look(struct shmids_info *si, int flags)
 {
+	const struct shmids_backend *be = shmids_be_of(si->id);
 	int unreadable = si->err == EACCES;
 
 	si->ours = 0;
@@ -61,13 +61,20 @@ look(struct shmids_info *si, int flags)
 		si->ours = -1;
 		si->err = EACCES;
 	} else
-		fill_header(si);
+		fill_header(be, si);
 }
 
 int
-shmids_stat(int shmid, struct shmids_info *si, int flags)
+shmids_stat(const char *id, struct shmids_info *si, int flags)
 {
-	if (be->stat(shmid, si) == -1)
+	int shmid;
+
+	if (id == NULL || strlen(id) > SHMIDS_LABEL_MAX ||
+	    shmids_id_check(id, strlen(id), &shmid) == -1) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (shmids_be_of(id)->stat(id, si) == -1)
 		return -1;
 	look(si, flags);
 	return 0;
@@ -94,17 +101,22 @@ collect(struct shmids_info *si, void *arg)
 	return 0;
 }
 
+/* System V segments by shmid, then files by path. */
 static int
 byid(const void *a, const void *b)
 {
 	const struct shmids_info *x = a, *y = b;
 
-	return (x->shmid > y->shmid) - (x->shmid < y->shmid);
+	if (x->shmid >= 0 && y->shmid >= 0)
+		return (x->shmid > y->shmid) - (x->shmid < y->shmid);
+	if (x->shmid >= 0 || y->shmid >= 0)
+		return x->shmid >= 0 ? -1 : 1;
+	return strcmp(x->id, y->id);
 }
 
 /*
- * The table is read whole before any attach, so every time reported is
- * one the kernel had before this scan touched anything.
+ * The tables are read whole before any attach, so every time reported
+ * is one the system had before this scan touched anything.
  */
 int
 shmids_scan(int (*fn)(const struct shmids_info *, void *), void *arg,
@@ -115,7 +127,8 @@ shmids_scan(int (*fn)(const struct shmids_info *, void *), void *arg,
 	int r = 0, e;
 
 	memset(&l, 0, sizeof(l));
-	if (be->scan(collect, &l) != 0) {
+	if (shmids_sysv.scan(collect, &l) != 0 ||
+	    shmids_file.scan(collect, &l) != 0) {
 		e = errno;
 		free(l.v);
 		errno = e;
@@ -132,24 +145,31 @@ shmids_scan(int (*fn)(const struct shmids_info *, void *), void *arg,
 	return r;
 }
 
+/*
+ * Only if si still describes the segment: the id may name another one
+ * by now (ESTALE), or the same one marked for removal (ENOENT).  A
+ * segment whose attaches cannot be told counts as attached.
+ */
 int
 shmids_remove_info(const struct shmids_info *si, int flags)
 {
+	const struct shmids_backend *be = shmids_be_of(si->id);
 	struct shmids_info now;
 
-	if (be->stat(si->shmid, &now) == -1)
+	if (be->stat(si->id, &now) == -1)
 		return -1;
 	if (now.removed) {
 		errno = ENOENT;
 		return -1;
 	}
-	if (now.ctime != si->ctime || now.cpid != si->cpid) {
+	if (now.ctime != si->ctime || now.cpid != si->cpid ||
+	    now.size != si->size || now.uid != si->uid) {
 		errno = ESTALE;
 		return -1;
 	}
-	if ((flags & SHMIDS_IDLE) && now.nattch != 0) {
+	if ((flags & SHMIDS_IDLE) && (now.nattch != 0 || now.err != 0)) {
 		errno = EBUSY;
 		return -1;
 	}
-	return be->remove(si->shmid);
+	return be->remove(si->id);
 }

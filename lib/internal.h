@@ -30,7 +30,6 @@
 
 /* What a header says, once checked. */
 struct hdr {
-	int		 shmid;
 	char		 label[SHMIDS_LABEL_MAX + 1];
 	size_t		 namepos;	/* offset of the name in label */
 	int		 type;
@@ -38,60 +37,105 @@ struct hdr {
 	int		 state;		/* 'w' or 'r' */
 };
 
+/* One attachment of a segment: what detaching it needs. */
+struct att {
+	char		*addr;		/* the header */
+	size_t		 size;		/* bytes mapped, header included */
+	int		 fd;		/* file segments: held open, locked; else -1 */
+	int		 locked;	/* a reader's lock was granted (files) */
+};
+
 /*
- * The backend: one small interface so that a second store (POSIX shm,
- * plain files) can sit beside System V.  Functions return -1 with errno;
- * ENOENT means no such segment, whatever the store says.
+ * The backend: one small interface so that stores can sit side by side
+ * (System V in sysv.c, files in file.c; format-spec.md 2.6).  A segment
+ * is named by its id, the label's first token: a shmid or a path.
+ * Functions return -1 with errno; ENOENT means no such segment, whatever
+ * the store says.
  */
 struct shmids_backend {
-	int	(*create)(size_t size, int *id);	/* mode 0600, our key */
-	void	*(*attach)(int id, int rdonly);
-	/* the caller will touch all size bytes: map them now, if it pays */
-	void	 (*prefault)(void *addr, size_t size, int rdonly);
-	int	(*detach)(const void *addr);
-	int	(*setmode)(int id, int mode);
-	int	(*remove)(int id);
-	int	(*stat)(int id, struct shmids_info *si);	/* kernel part */
+	/*
+	 * Make a segment of size bytes, mode 0600, attached read-write;
+	 * id gets its id.  ENAMETOOLONG if a name of namelen bytes would
+	 * not fit the label.
+	 */
+	int	(*create)(size_t size, size_t namelen,
+		    char id[SHMIDS_LABEL_MAX + 1], struct att *a);
+	/* Attach si's segment read-only; lock: as a reader (files). */
+	int	(*attach)(const struct shmids_info *si, int lock, struct att *a);
+	/*
+	 * The caller will touch every byte: map them now, where it pays.
+	 * -1 only where a writer must not go on (a full file system).
+	 */
+	int	(*prefault)(const struct att *a, int rdonly);
+	void	(*detach)(struct att *a);
+	int	(*setmode)(const struct att *a, const char *id, int mode);
+	/* The writer stored state 'r' (files: its lock becomes a reader's). */
+	void	(*sealed)(const struct att *a);
+	/*
+	 * May si's segment, whose header says state, be handed out?  0, or
+	 * EAGAIN (writer filling, or busy), EOWNERDEAD (writer died); a is
+	 * the caller's attachment, or NULL for one that only looks.
+	 */
+	int	(*ready)(const struct shmids_info *si, const struct att *a,
+		    int state);
+	/* Remove at once; shmids_remove_info() checks what it removes. */
+	int	(*remove)(const char *id);
+	int	(*stat)(const char *id, struct shmids_info *si);	/* system part */
 	int	(*scan)(int (*fn)(struct shmids_info *, void *), void *arg);
-	int	(*isours)(const struct shmids_info *si);	/* by key */
+	int	(*isours)(const struct shmids_info *si);	/* by key or file name */
 };
 SHMIDS_HIDDEN extern const struct shmids_backend shmids_sysv;
+SHMIDS_HIDDEN extern const struct shmids_backend shmids_file;
+/* The backend an id names, and the one new segments go to (SHMIDS_DIR). */
+SHMIDS_HIDDEN const struct shmids_backend *shmids_be_of(const char *id);
+SHMIDS_HIDDEN const struct shmids_backend *shmids_be_new(void);
+/* Is a segment of size bytes worth a lever that pays from min bytes? */
+SHMIDS_HIDDEN int	shmids_tuned(size_t size, size_t min);
+#define TUNE_MIN	(1u << 20)	/* bytes; below this faults are cheap */
+SHMIDS_HIDDEN int	shmids_populate(const struct att *a, int rdonly);
 
 /* label.c */
 SHMIDS_HIDDEN int	shmids_name_check(const char *name, size_t len);
-SHMIDS_HIDDEN int	shmids_label_parse(const char *s, size_t len, int *shmid,
-			    const char **name, size_t *namelen);
-SHMIDS_HIDDEN size_t	shmids_label_make(char *buf, int shmid, const char *name,
-			    size_t namelen);
+/*
+ * An id of len bytes: 0 and *shmid (-1 for a path), or -1 with EINVAL;
+ * a path over 73 bytes is refused, as no label could hold it.
+ */
+SHMIDS_HIDDEN int	shmids_id_check(const char *s, size_t len, int *shmid);
+SHMIDS_HIDDEN int	shmids_label_parse(const char *s, size_t len,
+			    size_t *idlen, const char **name, size_t *namelen);
+SHMIDS_HIDDEN size_t	shmids_label_make(char *buf, const char *id,
+			    const char *name, size_t namelen);
 
 /* header.c */
-SHMIDS_HIDDEN void	shmids_hdr_write(char *h, int shmid, const char *name,
-			    int type, size_t count);
+SHMIDS_HIDDEN void	shmids_hdr_write(char *h, const char *id,
+			    const char *name, int type, size_t count);
 SHMIDS_HIDDEN int	shmids_hdr_read(const volatile char *h, size_t size,
-			    int shmid, struct hdr *out);
+			    const char *id, struct hdr *out);
 SHMIDS_HIDDEN int	shmids_hdr_state(const volatile char *h);
 SHMIDS_HIDDEN void	shmids_hdr_seal(char *h);
 SHMIDS_HIDDEN int	shmids_writer_state(pid_t cpid);
 
 /* registry.c: segments this process has attached through the library */
 struct seg {
-	char		*addr;
-	size_t		 size;		/* bytes, header included */
-	int		 id;
+	struct att	 a;
+	const struct shmids_backend *be;
 	pid_t		 writer;	/* pid that made it here, or 0 */
+	char		 id[SHMIDS_LABEL_MAX + 1];
 	/* checked at attach; the header itself may be rewritten later */
 	char		 label[SHMIDS_LABEL_MAX + 1];
 };
 SHMIDS_HIDDEN struct seg *shmids_reg_find(const void *addr);
-SHMIDS_HIDDEN int	shmids_reg_add(char *addr, size_t size, int id,
-			    pid_t writer, const char *label);
+SHMIDS_HIDDEN int	shmids_reg_add(const struct shmids_backend *be,
+			    const struct att *a, pid_t writer, const char *id,
+			    const char *label);
 SHMIDS_HIDDEN void	shmids_reg_del(struct seg *s);
+SHMIDS_HIDDEN void	shmids_reg_seal(struct seg *s);
 SHMIDS_HIDDEN void	shmids_reg_sealall(void);
 
 /* refline.c: reference lines, format-spec.md section 5 */
 struct ref {
 	size_t		 fieldpos, fieldlen;	/* field token in line */
-	int		 shmid;
+	int		 shmid;			/* -1 for a file segment */
 	char		 label[SHMIDS_LABEL_MAX + 1];
 	size_t		 eolpos;		/* CR, LF or len */
 	const char	*why;			/* reason when malformed */

@@ -67,19 +67,19 @@ shmids_ref_parse(const char *line, size_t len, struct ref *r)
 	if (token(line, end, &pos, &x) != 0)
 		return malformed(r, "text after the label");
 	/* The label proper has one space; the line may have any blanks. */
-	if (idlen + 1 + namelen > SHMIDS_LABEL_MAX) {
-		if (namelen > SHMIDS_NAME_MAX)
-			return malformed(r, "name longer than 64 bytes");
-		return malformed(r, "bad shmid");
-	}
+	if (namelen > SHMIDS_NAME_MAX)
+		return malformed(r, "name longer than 64 bytes");
+	if (idlen + 1 + namelen > SHMIDS_LABEL_MAX)
+		return malformed(r, "label longer than 75 bytes");
+	if (shmids_id_check(line + s, idlen, &id) == -1)
+		return malformed(r, "bad shmid or path");
 	memcpy(r->label, line + s, idlen);
 	r->label[idlen] = ' ';
 	memcpy(r->label + idlen + 1, line + n, namelen);
 	r->label[idlen + 1 + namelen] = '\0';
-	if (shmids_label_parse(r->label, idlen + 1 + namelen, &id, &name,
+	if (shmids_label_parse(r->label, idlen + 1 + namelen, &idlen, &name,
 	    &namelen) == -1)
-		return malformed(r, errno == ENAMETOOLONG ?
-		    "name longer than 64 bytes" : "bad shmid or name");
+		return malformed(r, "bad name");
 	r->shmid = id;
 	return 1;
 }

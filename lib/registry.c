@@ -19,15 +19,15 @@ shmids_reg_find(const void *addr)
 	size_t i;
 
 	for (i = 0; i < nsegs; i++)
-		if (segs[i].addr == addr)
+		if (segs[i].a.addr == addr)
 			return &segs[i];
 	errno = EINVAL;
 	return NULL;
 }
 
 int
-shmids_reg_add(char *addr, size_t size, int id, pid_t writer,
-    const char *label)
+shmids_reg_add(const struct shmids_backend *be, const struct att *a,
+    pid_t writer, const char *id, const char *label)
 {
 	struct seg *n;
 	size_t cap;
@@ -39,10 +39,10 @@ shmids_reg_add(char *addr, size_t size, int id, pid_t writer,
 		segs = n;
 		capsegs = cap;
 	}
-	segs[nsegs].addr = addr;
-	segs[nsegs].size = size;
-	segs[nsegs].id = id;
+	segs[nsegs].a = *a;
+	segs[nsegs].be = be;
 	segs[nsegs].writer = writer;
+	strcpy(segs[nsegs].id, id);
 	strcpy(segs[nsegs].label, label);
 	nsegs++;
 	return 0;
@@ -52,6 +52,14 @@ void
 shmids_reg_del(struct seg *s)
 {
 	*s = segs[--nsegs];
+}
+
+/* State 'r' first: a file writer's lock may go only after it. */
+void
+shmids_reg_seal(struct seg *s)
+{
+	shmids_hdr_seal(s->a.addr);
+	s->be->sealed(&s->a);
 }
 
 /*
@@ -67,5 +75,5 @@ shmids_reg_sealall(void)
 
 	for (i = 0; i < nsegs; i++)
 		if (segs[i].writer == me)
-			shmids_hdr_seal(segs[i].addr);
+			shmids_reg_seal(&segs[i]);
 }

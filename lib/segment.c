@@ -9,8 +9,6 @@
 
 #include "internal.h"
 
-static const struct shmids_backend *be = &shmids_sysv;
-
 static void
 atexit_seal(void)
 {
@@ -19,13 +17,12 @@ atexit_seal(void)
 
 /* Undo a half-made segment without losing the errno that caused it. */
 static void *
-undo(int id, void *addr)
+undo(const struct shmids_backend *be, struct att *a, const char *id)
 {
 	int e = errno;
 
-	if (addr != NULL)
-		be->detach(addr);
 	be->remove(id);
+	be->detach(a);
 	errno = e;
 	return NULL;
 }
@@ -34,42 +31,44 @@ void *
 shmids_create_array(const char *name, int mode, int type, size_t count)
 {
 	static int atexit_done;
-	size_t esz = shmids_type_size(type), size;
-	char *h;
-	int id;
+	const struct shmids_backend *be = shmids_be_new();
+	char id[SHMIDS_LABEL_MAX + 1];
+	size_t esz = shmids_type_size(type), namelen;
+	struct att a;
 
 	if (name == NULL || esz == 0 || (mode & ~0777) != 0) {
 		errno = EINVAL;
 		return NULL;
 	}
-	if (shmids_name_check(name, strlen(name)) == -1)
+	namelen = strlen(name);
+	if (shmids_name_check(name, namelen) == -1)
 		return NULL;
 	if (count > ((size_t)-1 - SHMIDS_HEADER) / esz) {
 		errno = ENOMEM;
 		return NULL;
 	}
-	size = SHMIDS_HEADER + count * esz;
 	if (!atexit_done && atexit(atexit_seal) != 0) {
 		errno = ENOMEM;
 		return NULL;
 	}
 	atexit_done = 1;
-	if (be->create(size, &id) == -1)
+	if (be->create(SHMIDS_HEADER + count * esz, namelen, id, &a) == -1)
 		return NULL;
-	if ((h = be->attach(id, 0)) == NULL)
-		return undo(id, NULL);
-	shmids_hdr_write(h, id, name, type, count);
+	shmids_hdr_write(a.addr, id, name, type, count);
 	/* Widen or narrow to the exact mode only once the header is whole. */
-	if (be->setmode(id, mode) == -1 ||
-	    shmids_reg_add(h, size, id, getpid(), h) == -1)
-		return undo(id, h);
+	if (be->setmode(&a, id, mode) == -1 ||
+	    shmids_reg_add(be, &a, getpid(), id, a.addr) == -1)
+		return undo(be, &a, id);
 	/*
 	 * Last, as it may take a second for a big segment: a writer killed
 	 * meanwhile leaves a named segment in state 'w' that the cleaners
 	 * know as ours, not an anonymous one.
 	 */
-	be->prefault(h, size, 0);
-	return h;
+	if (be->prefault(&a, 0) == -1) {
+		shmids_reg_del(shmids_reg_find(a.addr));
+		return undo(be, &a, id);
+	}
+	return a.addr;
 }
 
 void *
@@ -87,22 +86,23 @@ shmids_seal(void *shm)
 		errno = EINVAL;
 		return -1;
 	}
-	shmids_hdr_seal(s->addr);
+	shmids_reg_seal(s);
 	return 0;
 }
 
 /*
- * Attach the segment label names and check it (format-spec.md 2.3).
- * rdonly is always set for readers; the header is checked on the
- * attached memory, whose size the kernel reported before the attach.
+ * Attach the segment label names and check it (format-spec.md 2.3),
+ * read-only; lock: as a reader, who will hold it (files).  The header is
+ * checked on the attached memory against the size mapped.
  */
-static char *
-attach_label(const char *label, struct shmids_info *si, struct hdr *hd)
+static const struct shmids_backend *
+attach_label(const char *label, int lock, struct shmids_info *si,
+    struct hdr *hd, struct att *a)
 {
+	const struct shmids_backend *be;
 	const char *name;
-	size_t len, namelen;
-	char *h;
-	int id, e;
+	size_t len, idlen, namelen;
+	int e;
 
 	if (label == NULL) {
 		errno = EINVAL;
@@ -111,48 +111,52 @@ attach_label(const char *label, struct shmids_info *si, struct hdr *hd)
 	len = strlen(label);
 	if (len > 0 && label[len - 1] == '\n')
 		len--;
-	if (shmids_label_parse(label, len, &id, &name, &namelen) == -1)
+	if (shmids_label_parse(label, len, &idlen, &name, &namelen) == -1)
 		return NULL;
-	if (be->stat(id, si) == -1)
+	memcpy(si->id, label, idlen);
+	si->id[idlen] = '\0';
+	be = shmids_be_of(si->id);
+	if (be->stat(si->id, si) == -1)
 		return NULL;
 	if (si->removed || si->err != 0) {
 		errno = si->removed ? ENOENT : si->err;
 		return NULL;
 	}
-	if ((h = be->attach(id, 1)) == NULL)
+	if (be->attach(si, lock, a) == -1)
 		return NULL;
-	e = shmids_hdr_read(h, si->size, id, hd);
+	e = shmids_hdr_read(a->addr, a->size, si->id, hd);
 	if (e == 0 && (strlen(hd->label) != len ||
 	    memcmp(hd->label, label, len) != 0))
 		e = ESTALE;
 	if (e != 0) {
-		be->detach(h);
+		be->detach(a);
 		errno = e;
 		return NULL;
 	}
-	return h;
+	return be;
 }
 
 void *
 shmids_open(const char *label)
 {
+	const struct shmids_backend *be;
 	struct shmids_info si;
 	struct hdr hd;
-	char *h;
+	struct att a;
 	int e;
 
-	if ((h = attach_label(label, &si, &hd)) == NULL)
+	if ((be = attach_label(label, 1, &si, &hd, &a)) == NULL)
 		return NULL;
-	e = hd.state == 'r' ? 0 : shmids_writer_state(si.cpid);
-	if (e == 0 && shmids_reg_add(h, si.size, si.shmid, 0, hd.label) == -1)
+	e = be->ready(&si, &a, hd.state);
+	if (e == 0 && shmids_reg_add(be, &a, 0, si.id, hd.label) == -1)
 		e = ENOMEM;
 	if (e != 0) {
-		be->detach(h);
+		be->detach(&a);
 		errno = e;
 		return NULL;
 	}
-	be->prefault(h, si.size, 1);
-	return h;
+	be->prefault(&a, 1);
+	return a.addr;
 }
 
 int
@@ -163,9 +167,8 @@ shmids_close(void *shm)
 	if ((s = shmids_reg_find(shm)) == NULL)
 		return -1;
 	if (s->writer == getpid())
-		shmids_hdr_seal(s->addr);
-	if (be->detach(s->addr) == -1)
-		return -1;
+		shmids_reg_seal(s);
+	s->be->detach(&s->a);
 	shmids_reg_del(s);
 	return 0;
 }
@@ -173,14 +176,15 @@ shmids_close(void *shm)
 int
 shmids_remove(const char *label)
 {
+	const struct shmids_backend *be;
 	struct shmids_info si;
 	struct hdr hd;
-	char *h;
+	struct att a;
 
-	if ((h = attach_label(label, &si, &hd)) == NULL)
+	if ((be = attach_label(label, 0, &si, &hd, &a)) == NULL)
 		return -1;
-	be->detach(h);
-	return be->remove(si.shmid);
+	be->detach(&a);
+	return shmids_remove_info(&si, 0);
 }
 
 const char *
@@ -206,13 +210,13 @@ shmids_array(const void *shm, struct shmids_array *a)
 
 	if ((s = shmids_reg_find(shm)) == NULL)
 		return -1;
-	if ((e = shmids_hdr_read(s->addr, s->size, s->id, &hd)) != 0) {
+	if ((e = shmids_hdr_read(s->a.addr, s->a.size, s->id, &hd)) != 0) {
 		errno = e == ESTALE ? EBADMSG : e;
 		return -1;
 	}
 	memset(a, 0, sizeof(*a));
 	a->type = hd.type;
 	a->count = hd.count;
-	a->data = hd.count ? s->addr + SHMIDS_HEADER : NULL;
+	a->data = hd.count ? s->a.addr + SHMIDS_HEADER : NULL;
 	return 0;
 }

@@ -74,12 +74,17 @@ struct shmids_array {
 };
 
 /*
- * What the kernel and the header say of one segment; filled by
- * shmids_stat() and shmids_scan().  Kernel fields are read before the
+ * What the system and the header say of one segment; filled by
+ * shmids_stat() and shmids_scan().  System fields are read before the
  * segment is attached, so the times are the ones other programs left.
+ * For a file segment (format-spec.md 2.6) shmid is -1, key, cpid, lpid
+ * and dtime are 0, ctime is the file's birth (else modification) time,
+ * atime its access time, and nattch 1 if any process holds a lock on it
+ * (attached or filling), else 0.
  */
 struct shmids_info {
-	int		 shmid;
+	int		 shmid;		/* -1 for a file segment */
+	char		 id[SHMIDS_LABEL_MAX + 1]; /* label's first token: shmid or path */
 	int		 key;		/* IPC key, 0 for IPC_PRIVATE */
 	unsigned	 mode;		/* permission bits, 0777 mask */
 	int		 removed;	/* marked for removal, still attached */
@@ -111,14 +116,19 @@ struct shmids_info {
 /*
  * shmids_create: make a segment of SHMIDS_HEADER + nbytes bytes of type
  * raw, write its header (label "<shmid> <name>"; the paper's Figure 1) and
- * return the header's address, attached read-write.  The payload, nbytes
+ * return the header's address, attached read-write.  With SHMIDS_DIR set
+ * in the environment (not empty) the segment is a file in that directory
+ * instead, labelled "<path> <name>" (format-spec.md 2.6).  The payload, nbytes
  * bytes at shm + SHMIDS_HEADER, is zero.  The segment gets exactly
  * mode & 0777 (no umask) and outlives the process; it is in state
  * "filling" until shmids_seal(), shmids_close() or a normal exit.
  * Errors: EINVAL (mode has bits outside 0777, bad name byte, empty name,
- * or the kernel refuses the size), ENAMETOOLONG (name over 64 bytes),
- * ENOMEM (size overflow or no memory), ENOSPC (kernel.shmmni or
- * kernel.shmall reached), and those of shmget(2) and shmat(2).
+ * or the kernel refuses the size), ENAMETOOLONG (name over 64 bytes; for
+ * a file segment, path and name over 74), ENOMEM (size overflow or no
+ * memory), ENOSPC (kernel.shmmni or kernel.shmall reached; for a file
+ * segment, a full file system), and those of shmget(2) and shmat(2), or
+ * for a file segment of realpath(3), mkstemp(3), ftruncate(2), mmap(2),
+ * and ENOSYS where the system lacks F_OFD_SETLK.
  */
 void	*shmids_create(const char *name, int mode, size_t nbytes);
 
@@ -140,7 +150,8 @@ int	 shmids_seal(void *shm);
 
 /*
  * shmids_open: attach read-only the segment named by label ("<shmid>
- * <name>", optionally followed by one "\n") after checking that its header
+ * <name>" or "<path> <name>", optionally followed by one "\n"; a file
+ * segment holds one file descriptor while attached) after checking that its header
  * carries exactly that label and is whole (format-spec.md 2.3).  Returns the
  * header's address; the memory is not writable.  Errors: EINVAL (label
  * malformed), ENAMETOOLONG, ENOENT (no such segment, or removed), EACCES,
@@ -240,19 +251,23 @@ const char *shmids_type_name(int type);
 int	 shmids_type_parse(const char *name);
 
 /*
- * shmids_stat: kernel data for shmid into si; unless flags has
- * SHMIDS_NOHDR and if the key marks the segment as ours, the header is
- * read too (one read-only attach).  Errors: ENOENT, EACCES (for the
- * kernel data; header errors go in si->err with si->ours -1).
+ * shmids_stat: system data for the segment id names (a shmid in decimal,
+ * or a file segment's path: a label's first token) into si; unless flags
+ * has SHMIDS_NOHDR and if the key or file name marks the segment as
+ * ours, the header is read too (one read-only attach).  Errors: EINVAL
+ * (id malformed), ENOENT, EACCES (for the system data; header errors go
+ * in si->err with si->ours -1), ESTALE (a path that is not a regular
+ * file).
  */
-int	 shmids_stat(int shmid, struct shmids_info *si, int flags);
+int	 shmids_stat(const char *id, struct shmids_info *si, int flags);
 
 /*
  * shmids_remove_info: remove the segment si describes (from shmids_scan()
  * or shmids_stat(), header already checked by the caller) without
  * attaching it again: for cleaners, which then attach each segment once.
- * The kernel data is read again first; the segment goes only if it is
- * still the same one (shmid and creation time) and not already removed,
+ * The system data is read again first; the segment goes only if it is
+ * still the same one (shmid and creation time and creator; for a file,
+ * path, creation time and size) and not already removed,
  * and with SHMIDS_IDLE only if no process is attached.  Errors: ENOENT
  * (gone, or already removed), ESTALE (the shmid names another segment
  * now), EBUSY (attached, with SHMIDS_IDLE), EPERM, EACCES.
@@ -261,7 +276,8 @@ int	 shmids_remove_info(const struct shmids_info *si, int flags);
 
 /*
  * shmids_scan: call fn(si, arg) for each of our segments (with SHMIDS_ALL,
- * each segment), in shmid order.  Each segment is attached at most once.
+ * each System V segment), in shmid order, then for the file segments in
+ * SHMIDS_DIR if set, in path order.  Each segment is attached at most once.
  * fn returns 0 to go on, or a positive value that stops the scan and is
  * returned.  Returns 0, that value, or -1 with errno (reading the segment
  * table failed, ENOMEM).

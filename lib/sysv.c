@@ -32,41 +32,23 @@
 #define PERM_KEY(p)	((p).key)
 #endif
 
-/*
- * Tuning (bench/ measures each lever): huge pages for big segments when
- * the administrator reserved some, and one madvise(2) call that maps the
- * whole segment instead of a page fault per 4 KiB page.  SHMIDS_NOTUNE in
- * the environment turns both off, for comparison.
- */
-#define TUNE_MIN	(1u << 20)	/* bytes; below this faults are cheap */
+/* Huge pages for big segments when the administrator reserved some. */
 #define HUGE_MIN	(2u << 20)
 
 static int
-tuned(size_t size, size_t min)
+sysv_prefault(const struct att *a, int rdonly)
 {
-	return size >= min && getenv("SHMIDS_NOTUNE") == NULL;
-}
-
-static void
-sysv_prefault(void *p, size_t size, int rdonly)
-{
-#if defined(MADV_POPULATE_WRITE) && defined(MADV_POPULATE_READ)
 	int e = errno;
 
-	if (!tuned(size, TUNE_MIN))
-		return;
+	if (!shmids_tuned(a->size, TUNE_MIN))
+		return 0;
 #ifdef MADV_HUGEPAGE
 	if (!rdonly)
-		madvise(p, size, MADV_HUGEPAGE);
+		madvise(a->addr, a->size, MADV_HUGEPAGE);
 #endif
-	/* Older kernels say EINVAL: then the faults come one by one. */
-	madvise(p, size, rdonly ? MADV_POPULATE_READ : MADV_POPULATE_WRITE);
+	shmids_populate(a, rdonly);
 	errno = e;
-#else
-	(void)p;
-	(void)size;
-	(void)rdonly;
-#endif
+	return 0;
 }
 
 /* Kernel words for "no such segment" become ENOENT. */
@@ -96,23 +78,21 @@ rnd16(void)
  * EEXIST only that the draw collided.
  */
 static int
-sysv_create(size_t size, int *id)
+get(size_t size)
 {
-	int i;
-
-	int flags = IPC_CREAT | IPC_EXCL | 0600;
+	int flags = IPC_CREAT | IPC_EXCL | 0600, i, id;
 
 	for (i = 0; i < 256; i++) {
 		key_t key = (key_t)(KEY_PREFIX | rnd16());
 
 #ifdef SHM_HUGETLB
 		/* No pool, no permission: fall back without a word. */
-		if (tuned(size, HUGE_MIN) &&
-		    (*id = shmget(key, size, flags | SHM_HUGETLB)) != -1)
-			return 0;
+		if (shmids_tuned(size, HUGE_MIN) &&
+		    (id = shmget(key, size, flags | SHM_HUGETLB)) != -1)
+			return id;
 #endif
-		if ((*id = shmget(key, size, flags)) != -1)
-			return 0;
+		if ((id = shmget(key, size, flags)) != -1)
+			return id;
 		if (errno != EEXIST)
 			return -1;
 	}
@@ -120,43 +100,80 @@ sysv_create(size_t size, int *id)
 	return -1;
 }
 
-static void *
-sysv_attach(int id, int rdonly)
+static int
+attach(int id, size_t size, int rdonly, struct att *a)
 {
 	void *p = shmat(id, NULL, rdonly ? SHM_RDONLY : 0);
 
 	if (p == (void *)-1) {
 		errno = noent(errno);
-		return NULL;
+		return -1;
 	}
-	return p;
+	a->addr = p;
+	a->size = size;
+	a->fd = -1;
+	a->locked = 0;
+	return 0;
 }
 
+/* The longest label always fits: 10 digits, a space, 64 bytes. */
 static int
-sysv_detach(const void *addr)
+sysv_create(size_t size, size_t namelen, char id[SHMIDS_LABEL_MAX + 1],
+    struct att *a)
 {
-	return shmdt(addr);
+	int shmid, e;
+
+	(void)namelen;
+	if ((shmid = get(size)) == -1)
+		return -1;
+	if (attach(shmid, size, 0, a) == -1) {
+		e = errno;
+		shmctl(shmid, IPC_RMID, NULL);
+		errno = e;
+		return -1;
+	}
+	snprintf(id, SHMIDS_LABEL_MAX + 1, "%d", shmid);
+	return 0;
+}
+
+/* The size the kernel reported before the attach is the one checked. */
+static int
+sysv_attach(const struct shmids_info *si, int lock, struct att *a)
+{
+	(void)lock;
+	return attach(si->shmid, si->size, 1, a);
+}
+
+static void
+sysv_detach(struct att *a)
+{
+	shmdt(a->addr);
 }
 
 static int
-sysv_setmode(int id, int mode)
+sysv_setmode(const struct att *a, const char *id, int mode)
 {
 	struct shmid_ds ds;
+	int shmid = atoi(id);
 
-	if (shmctl(id, IPC_STAT, &ds) == -1)
+	(void)a;
+	if (shmctl(shmid, IPC_STAT, &ds) == -1)
 		return -1;
 	ds.shm_perm.mode = (unsigned short)mode;
-	return shmctl(id, IPC_SET, &ds);
+	return shmctl(shmid, IPC_SET, &ds);
+}
+
+static void
+sysv_sealed(const struct att *a)
+{
+	(void)a;
 }
 
 static int
-sysv_remove(int id)
+sysv_ready(const struct shmids_info *si, const struct att *a, int state)
 {
-	if (shmctl(id, IPC_RMID, NULL) == -1) {
-		errno = noent(errno);
-		return -1;
-	}
-	return 0;
+	(void)a;
+	return state == 'r' ? 0 : shmids_writer_state(si->cpid);
 }
 
 static void
@@ -164,6 +181,7 @@ from_ds(struct shmids_info *si, int id, const struct shmid_ds *ds)
 {
 	memset(si, 0, sizeof(*si));
 	si->shmid = id;
+	snprintf(si->id, sizeof(si->id), "%d", id);
 	si->key = (int)PERM_KEY(ds->shm_perm);
 	si->mode = ds->shm_perm.mode & 0777;
 	si->removed = (ds->shm_perm.mode & SHM_DEST) != 0;
@@ -195,6 +213,7 @@ from_proc(struct shmids_info *si, const char *line)
 		return -1;
 	memset(si, 0, sizeof(*si));
 	si->shmid = id;
+	snprintf(si->id, sizeof(si->id), "%d", id);
 	si->key = (int)key;
 	si->mode = perms & 0777;
 	si->removed = (perms & SHM_DEST) != 0;
@@ -293,10 +312,11 @@ find_one(struct shmids_info *si, void *arg)
  * EINVAL).
  */
 static int
-sysv_stat(int id, struct shmids_info *si)
+sysv_stat(const char *sid, struct shmids_info *si)
 {
 	struct shmid_ds ds;
 	struct find f;
+	int id = atoi(sid);
 
 	if (shmctl(id, IPC_STAT, &ds) == 0) {
 		from_ds(si, id, &ds);
@@ -318,6 +338,16 @@ sysv_stat(int id, struct shmids_info *si)
 }
 
 static int
+sysv_remove(const char *id)
+{
+	if (shmctl(atoi(id), IPC_RMID, NULL) == -1) {
+		errno = noent(errno);
+		return -1;
+	}
+	return 0;
+}
+
+static int
 sysv_isours(const struct shmids_info *si)
 {
 	return ((unsigned)si->key & KEY_MASK) == KEY_PREFIX;
@@ -325,5 +355,6 @@ sysv_isours(const struct shmids_info *si)
 
 const struct shmids_backend shmids_sysv = {
 	sysv_create, sysv_attach, sysv_prefault, sysv_detach, sysv_setmode,
-	sysv_remove, sysv_stat, sysv_scan, sysv_isours
+	sysv_sealed, sysv_ready, sysv_remove, sysv_stat, sysv_scan,
+	sysv_isours
 };

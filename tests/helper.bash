@@ -112,13 +112,14 @@ mkwriter() {
 
 # hold LABEL SECONDS [asuser]: keep LABEL attached in the background.
 hold() {
-	local l
+	local l n
+	n=hold$(printf '%s' "${1%% *}" | tr / _)
 	if [ "${3:-}" = asuser ]; then
-		l=$(bg "hold${1%% *}" setpriv --reuid="$TESTUSER" \
+		l=$(bg "$n" setpriv --reuid="$TESTUSER" \
 		    --regid="$TESTUSER" --clear-groups -- \
 		    "$SHMTOOL" hold "$1" "$2")
 	else
-		l=$(bg "hold${1%% *}" "$SHMTOOL" hold "$1" "$2")
+		l=$(bg "$n" "$SHMTOOL" hold "$1" "$2")
 	fi
 	[ "$l" = held ] || { echo "hold $1: $l" >&2; return 1; }
 }

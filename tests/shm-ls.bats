@@ -3,7 +3,7 @@
 
 load helper
 
-SYNOPSIS='shm-ls [-aps] [-n pattern] [-u user] [label | shmid ...]'
+SYNOPSIS='shm-ls [-aps] [-n pattern] [-u user] [label | id ...]'
 
 # Dates as ls -l: month, day, then time (or year).
 DATE='[A-Z][a-z][a-z] +[0-9]{1,2} +([0-9]{2}:[0-9]{2}|[0-9]{4})'

@@ -5,7 +5,7 @@
 
 load helper
 
-SYNOPSIS='shm-rm [-fnv] [-m pattern] [-s age] [label | shmid ...]'
+SYNOPSIS='shm-rm [-fnv] [-m pattern] [-s age] [label | id ...]'
 
 # As the test user: make a segment, print its label.
 usermk() {

@@ -1,13 +1,17 @@
 /*
  * shmids_hdr_read(), the header check of shmids_open() and shm-ls
- * (format-spec.md 2 and 2.3).  Input: 4 bytes of shmid (native order),
- * then the segment's bytes, any number (sizes < 128 included).  Checked
- * against a reference written from the spec; an accepted header must be
- * exactly the one shmids_hdr_write() makes (one spelling per header).
+ * (format-spec.md 2 and 2.3).  Input: the id the caller expects (a shmid
+ * or a path, as text: any bytes but NUL, at most ID_MAX), a NUL, then the
+ * segment's bytes, any number (sizes < 128 included).  Checked against a
+ * reference written from the spec; an accepted header must be exactly the
+ * one shmids_hdr_write() makes (one spelling per header).
  */
 #include <errno.h>
 
 #include "fuzz.h"
+
+/* Longer than any id of a label, so that the id compare is exercised. */
+#define ID_MAX	(2 * SHMIDS_LABEL_MAX)
 
 static const char *
 native(void)
@@ -31,11 +35,10 @@ tsize(const char *t)
 
 /* errno of the first failing check of section 2.3 (0: accepted). */
 static int
-reference(const char *h, size_t size, int shmid, int *badblank)
+reference(const char *h, size_t size, const char *id, int *badblank)
 {
-	size_t L, i, esz;
-	int id;
-	size_t np;
+	size_t L, i, esz, idlen, np;
+	int shmid;
 	unsigned long long count = 0;
 	int over = 0;
 
@@ -49,7 +52,9 @@ reference(const char *h, size_t size, int shmid, int *badblank)
 	for (i = L + 2; i < 80; i++)
 		if (h[i] != '\0')
 			return ESTALE;
-	if (fuzz_ref_label(h, L, &id, &np) != 0 || id != shmid)
+	/* the label's id must be the caller's, byte for byte */
+	if (fuzz_ref_label(h, L, &idlen, &shmid, &np) != 0 ||
+	    idlen != strlen(id) || memcmp(h, id, idlen) != 0)
 		return ESTALE;
 	if (memcmp(h + 80, "shmids1", 7) != 0)
 		return ESTALE;
@@ -85,33 +90,39 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct hdr out;
-	char *h, canon[SHMIDS_HEADER];
-	int shmid, e, re, badblank, id;
+	char *h, canon[SHMIDS_HEADER], id[ID_MAX + 1];
+	const uint8_t *nul;
 	const char *name;
-	size_t namelen;
+	size_t idlen, namelen;
+	int e, re, badblank, shmid;
 
-	if (size < 4)
+	if (size == 0 || (nul = memchr(data, '\0',
+	    size < ID_MAX + 1 ? size : ID_MAX + 1)) == NULL)
 		return 0;
-	memcpy(&shmid, data, 4);
-	size -= 4;
+	idlen = (size_t)(nul - data);
+	memcpy(id, data, idlen + 1);
+	data += idlen + 1;
+	size -= idlen + 1;
 	/* exactly size bytes: ASan reports a read past the segment */
 	if ((h = malloc(size ? size : 1)) == NULL)
 		abort();
-	memcpy(h, data + 4, size);
+	memcpy(h, data, size);
 	memset(&out, 0xa5, sizeof(out));
-	e = shmids_hdr_read(h, size, shmid, &out);
-	re = reference(h, size, shmid, &badblank);
+	e = shmids_hdr_read(h, size, id, &out);
+	re = reference(h, size, id, &badblank);
 	CHECK(e == 0 || e == ESTALE || e == EBADMSG, "returned %d", e);
 	CHECK(e == re || (badblank && e == EBADMSG),
 	    "returned %d, spec says %d", e, re);
 	if (e == 0) {
-		size_t L = strnlen(out.label, sizeof(out.label)), esz;
+		size_t L = strnlen(out.label, sizeof(out.label)), esz, lidlen;
 
 		CHECK(L <= SHMIDS_LABEL_MAX, "label not terminated");
-		CHECK(shmids_label_parse(out.label, L, &id, &name,
+		CHECK(shmids_label_parse(out.label, L, &lidlen, &name,
 		    &namelen) == 0, "label \"%s\" does not parse", out.label);
-		CHECK(id == shmid && out.shmid == shmid, "shmid %d/%d, not %d",
-		    id, out.shmid, shmid);
+		CHECK(lidlen == idlen && memcmp(out.label, id, idlen) == 0,
+		    "label \"%s\" accepted for id \"%s\"", out.label, id);
+		CHECK(shmids_id_check(id, idlen, &shmid) == 0,
+		    "id \"%s\" of an accepted header is no id", id);
 		CHECK(name == out.label + out.namepos, "namepos %zu",
 		    out.namepos);
 		CHECK(out.state == 'w' || out.state == 'r', "state %d",

@@ -2,7 +2,8 @@
  * shmids_ref_parse(), the reference-line parser of shm-expand and
  * shm-import (format-spec.md section 5), on arbitrary bytes of exactly
  * the input's size (no NUL after them: an overread is an ASan report).
- * Checked against a reference written from the spec's grammar.
+ * Checked against a reference written from the spec's grammar; the id
+ * is a shmid or a path (section 1).
  */
 #include "fuzz.h"
 
@@ -10,10 +11,11 @@
 
 /*
  * Set by reference() when the line is malformed only for a reason the
- * library is known to miss (1: a CR inside the field, which the grammar
- * excludes; 2: a fifth token, "text after the label").  Built with
- * -DFUZZ_SKIP_KNOWN, such lines are not compared, so that a long run can
- * look for other bugs; the default build is strict.
+ * library once missed (1: a CR inside the field, which the grammar
+ * excludes; 2: a fifth token, "text after the label"; both fixed since).
+ * Built with -DFUZZ_SKIP_KNOWN, such lines are not compared, so that a
+ * long run can look for other bugs should one come back; the default
+ * build is strict.
  */
 static int known;
 
@@ -62,18 +64,24 @@ reference(const char *line, size_t len, char *label, int *id,
 		return -1;
 	if (nt > 4)
 		known = 2;		/* text after the label: see below */
-	if (tl[2] + 1 + tl[3] > SHMIDS_LABEL_MAX + 64)
-		return -1;
+	/* the label is "id SP name" however many blanks the line has */
 	{
-		char tmp[SHMIDS_LABEL_MAX + 66];
+		size_t L = tl[2] + 1 + tl[3], idlen;
+		char *tmp = malloc(L);
+		int e;
 
+		if (tmp == NULL)
+			abort();
 		memcpy(tmp, line + ts[2], tl[2]);
 		tmp[tl[2]] = ' ';
 		memcpy(tmp + tl[2] + 1, line + ts[3], tl[3]);
-		if (fuzz_ref_label(tmp, tl[2] + 1 + tl[3], id, &np) != 0)
+		if ((e = fuzz_ref_label(tmp, L, &idlen, id, &np)) == 0) {
+			memcpy(label, tmp, L);
+			label[L] = '\0';
+		}
+		free(tmp);
+		if (e != 0)
 			return -1;
-		memcpy(label, tmp, tl[2] + 1 + tl[3]);
-		label[tl[2] + 1 + tl[3]] = '\0';
 	}
 	return known ? -1 : 1;
 }
@@ -82,12 +90,12 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *line = (const char *)data;
-	char rlabel[SHMIDS_LABEL_MAX + 66];
+	char rlabel[SHMIDS_LABEL_MAX + 1];
 	struct ref r;
 	size_t fpos, flen, eol;
-	int k, rk, rid = -1, id, np_ok;
+	int k, rk, rid = -2, id = -2, np_ok;
 	const char *name;
-	size_t namelen;
+	size_t idlen, namelen;
 
 	memset(&r, 0xa5, sizeof(r));
 	k = shmids_ref_parse(line, size, &r);
@@ -118,9 +126,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t L = strnlen(r.label, sizeof(r.label));
 
 		CHECK(L <= SHMIDS_LABEL_MAX, "label not terminated");
-		np_ok = shmids_label_parse(r.label, L, &id, &name, &namelen);
+		np_ok = shmids_label_parse(r.label, L, &idlen, &name,
+		    &namelen);
 		CHECK(np_ok == 0, "label \"%s\" does not parse", r.label);
-		CHECK(id == r.shmid, "shmid %d, label says %d", r.shmid, id);
+		CHECK(shmids_id_check(r.label, idlen, &id) == 0 &&
+		    id == r.shmid, "shmid %d, label says %d", r.shmid, id);
+		/* -1 is the mark of a path, never a shmid */
+		CHECK((r.shmid == -1) == (r.label[0] == '/'),
+		    "shmid %d for \"%s\"", r.shmid, r.label);
 		CHECK(r.fieldlen > 0, "empty field");
 	}
 	CHECK(k == rk, "returned %d, spec says %d (why: %s)", k, rk,

@@ -1,0 +1,345 @@
+/*
+ * The file backend (format-spec.md 2.6): a segment is a regular file
+ * "<dir>/shmids.XXXXXX" mapped MAP_SHARED.  Open file description locks
+ * on the whole file stand for the writer (a write lock while filling)
+ * and the attaches (read locks), and vanish with their holders.
+ */
+#define _GNU_SOURCE		/* F_OFD_*, O_NOATIME, statx on glibc */
+#include <sys/types.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#ifndef O_NOATIME
+#define O_NOATIME	0
+#endif
+#define OPENFL	(O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+
+/*
+ * Without OFD locks nobody can make a file segment (ENOSYS); one made
+ * elsewhere may still be listed, and never looks idle or ready.
+ */
+static int
+setlock(int fd, short type)
+{
+#ifdef F_OFD_SETLK
+	struct flock fl;
+
+	memset(&fl, 0, sizeof(fl));
+	fl.l_type = type;
+	fl.l_whence = SEEK_SET;
+	return fcntl(fd, F_OFD_SETLK, &fl);
+#else
+	(void)fd;
+	(void)type;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+/* The strongest lock others hold on fd's file: F_UNLCK if none. */
+static int
+holder(int fd)
+{
+#ifdef F_OFD_GETLK
+	struct flock fl;
+
+	memset(&fl, 0, sizeof(fl));
+	fl.l_type = F_WRLCK;
+	fl.l_whence = SEEK_SET;
+	if (fcntl(fd, F_OFD_GETLK, &fl) == -1)
+		return -1;
+	return fl.l_type;
+#else
+	(void)fd;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+static int
+map(int fd, size_t size, int prot, struct att *a)
+{
+	void *p = mmap(NULL, size, prot, MAP_SHARED, fd, 0);
+
+	if (p == MAP_FAILED)
+		return -1;
+	a->addr = p;
+	a->size = size;
+	a->fd = fd;
+	a->locked = 0;
+	return 0;
+}
+
+/*
+ * mkstemp(3) picks the name and opens it 0600 with O_EXCL; the write lock
+ * comes before anything else, so no reader can take the file for one
+ * whose writer died.  The first page is written with pwrite(2): a full
+ * file system is ENOSPC here rather than SIGBUS in the header.
+ */
+static int
+file_create(size_t size, size_t namelen, char id[SHMIDS_LABEL_MAX + 1],
+    struct att *a)
+{
+	static const char zero[SHMIDS_HEADER];
+	char dir[PATH_MAX];
+	size_t n;
+	int fd, e, shmid;
+
+	if (realpath(getenv("SHMIDS_DIR"), dir) == NULL)
+		return -1;
+	n = strcmp(dir, "/") == 0 ? 0 : strlen(dir);
+	if (n + 14 + 1 + namelen > SHMIDS_LABEL_MAX) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(id, dir, n);
+	memcpy(id + n, "/shmids.XXXXXX", 15);
+	if (shmids_id_check(id, n + 14, &shmid) == -1)
+		return -1;		/* a blank or "." in the directory */
+	if ((off_t)size < 0) {
+		errno = EFBIG;
+		return -1;
+	}
+	if ((fd = mkstemp(id)) == -1)
+		return -1;
+	if (fcntl(fd, F_SETFD, FD_CLOEXEC) == -1 ||
+	    setlock(fd, F_WRLCK) == -1 || ftruncate(fd, (off_t)size) == -1 ||
+	    pwrite(fd, zero, sizeof(zero), 0) != (ssize_t)sizeof(zero) ||
+	    map(fd, size, PROT_READ | PROT_WRITE, a) == -1) {
+		e = errno;
+		unlink(id);
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * lock: a reader's attach, which holds the descriptor and its read lock
+ * until detached.  Otherwise the header is only looked at: no lock, and
+ * O_NOATIME where the caller owns the file, so listing changes nothing.
+ */
+static int
+file_attach(const struct shmids_info *si, int lock, struct att *a)
+{
+	struct stat st;
+	int fd, e;
+
+	fd = open(si->id, OPENFL | (lock ? 0 : O_NOATIME));
+	if (fd == -1 && errno == EPERM && !lock)
+		fd = open(si->id, OPENFL);
+	if (fd == -1) {
+		if (errno == ELOOP)
+			errno = ESTALE;
+		return -1;
+	}
+	if (fstat(fd, &st) == -1)
+		goto fail;
+	if (!S_ISREG(st.st_mode) || st.st_size < SHMIDS_HEADER ||
+	    (unsigned long long)st.st_size > (size_t)-1) {
+		errno = ESTALE;
+		goto fail;
+	}
+	if (map(fd, (size_t)st.st_size, PROT_READ, a) == -1)
+		goto fail;
+	if (!lock) {
+		close(fd);
+		a->fd = -1;
+	} else if (setlock(fd, F_RDLCK) == 0)
+		a->locked = 1;
+	else if (errno != EAGAIN && errno != EACCES) {
+		e = errno;
+		munmap(a->addr, a->size);
+		errno = e;
+		goto fail;
+	}
+	return 0;
+fail:
+	e = errno;
+	close(fd);
+	errno = e;
+	return -1;
+}
+
+/*
+ * Always for a writer, whatever the tuning: populating is where a full
+ * file system shows up as an error (EFAULT from the kernel) instead of
+ * SIGBUS in the middle of filling.
+ */
+static int
+file_prefault(const struct att *a, int rdonly)
+{
+	int e = errno;
+
+	if (!rdonly) {
+		if (shmids_populate(a, 0) == -1) {
+			errno = errno == EFAULT ? ENOSPC : errno;
+			return -1;
+		}
+	} else if (shmids_tuned(a->size, TUNE_MIN))
+		shmids_populate(a, 1);
+	errno = e;
+	return 0;
+}
+
+static void
+file_detach(struct att *a)
+{
+	munmap(a->addr, a->size);
+	if (a->fd >= 0)
+		close(a->fd);
+}
+
+static int
+file_setmode(const struct att *a, const char *id, int mode)
+{
+	(void)id;
+	return fchmod(a->fd, (mode_t)mode);
+}
+
+/* Turning a write lock into a read lock is atomic for OFD locks. */
+static void
+file_sealed(const struct att *a)
+{
+	setlock(a->fd, F_RDLCK);
+}
+
+/*
+ * A reader holding its read lock knows no writer holds a write lock.  One
+ * that only looks asks who holds what: a write lock means a live writer.
+ */
+static int
+file_ready(const struct shmids_info *si, const struct att *a, int state)
+{
+	int fd, h;
+
+	if (a != NULL && a->fd >= 0) {
+		if (!a->locked)
+			return EAGAIN;	/* writer filling, or a cleaner */
+		return state == 'r' ? 0 : EOWNERDEAD;
+	}
+	if (state == 'r')
+		return 0;
+	if ((fd = open(si->id, OPENFL)) == -1)
+		return EAGAIN;
+	h = holder(fd);
+	close(fd);
+	return h == F_WRLCK || h == -1 ? EAGAIN : EOWNERDEAD;
+}
+
+/* Birth time where the file system keeps one, else modification time. */
+static time_t
+made(const char *path, const struct stat *st)
+{
+#ifdef STATX_BTIME
+	struct statx sx;
+
+	if (statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_BTIME, &sx) == 0
+	    && (sx.stx_mask & STATX_BTIME))
+		return (time_t)sx.stx_btime.tv_sec;
+#else
+	(void)path;
+#endif
+	return st->st_mtime;
+}
+
+/* id may point into si. */
+static int
+file_stat(const char *sid, struct shmids_info *si)
+{
+	char id[SHMIDS_LABEL_MAX + 1];
+	struct stat st;
+	int fd, h;
+
+	strcpy(id, sid);
+	if (lstat(id, &st) == -1) {
+		if (errno == ENOTDIR)
+			errno = ENOENT;
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		errno = ESTALE;
+		return -1;
+	}
+	memset(si, 0, sizeof(*si));
+	si->shmid = -1;
+	strcpy(si->id, id);
+	si->mode = st.st_mode & 0777;
+	si->uid = si->cuid = st.st_uid;
+	si->gid = si->cgid = st.st_gid;
+	si->size = (size_t)st.st_size;
+	si->atime = st.st_atime;
+	si->ctime = made(id, &st);
+	if ((fd = open(id, OPENFL)) == -1) {
+		if (errno != EACCES)
+			return -1;
+		si->err = EACCES;	/* known, but not ours to read */
+		return 0;
+	}
+	h = holder(fd);
+	close(fd);
+	si->nattch = h != F_UNLCK;	/* unknown counts as attached */
+	return 0;
+}
+
+static int
+file_remove(const char *id)
+{
+	return unlink(id);
+}
+
+/* Files named as ours in SHMIDS_DIR; nothing else there is opened. */
+static int
+file_scan(int (*fn)(struct shmids_info *, void *), void *arg)
+{
+	const char *env = getenv("SHMIDS_DIR");
+	struct shmids_info si;
+	char dir[PATH_MAX], path[SHMIDS_LABEL_MAX + 1];
+	struct dirent *de;
+	DIR *dp;
+	size_t n;
+	int r = 0, shmid;
+
+	if (env == NULL || *env == '\0')
+		return 0;
+	if (realpath(env, dir) == NULL || (dp = opendir(dir)) == NULL)
+		return -1;
+	n = strcmp(dir, "/") == 0 ? 0 : strlen(dir);
+	while (r == 0 && (de = readdir(dp)) != NULL) {
+		if (n + 1 + strlen(de->d_name) > SHMIDS_LABEL_MAX - 2)
+			continue;
+		memcpy(path, dir, n);
+		path[n] = '/';
+		strcpy(path + n + 1, de->d_name);
+		if (shmids_id_check(path, strlen(path), &shmid) == 0 &&
+		    file_stat(path, &si) == 0)
+			r = fn(&si, arg);
+	}
+	closedir(dp);
+	return r;
+}
+
+static int
+file_isours(const struct shmids_info *si)
+{
+	(void)si;
+	return 1;		/* the name was checked before anything else */
+}
+
+
+const struct shmids_backend shmids_file = {
+	file_create, file_attach, file_prefault, file_detach, file_setmode,
+	file_sealed, file_ready, file_remove, file_stat, file_scan,
+	file_isours
+};

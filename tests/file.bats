@@ -1,0 +1,310 @@
+#!/usr/bin/env bats
+# File segments, the second backend (format-spec.md 1, 2.6): each test
+# makes its segments in a directory of its own, which teardown removes
+# with everything in it.
+
+load helper
+
+eval "helper_$(declare -f teardown)"
+
+fsetup() {
+	D=$(mktemp -d /tmp/shmids-file.XXXXXX)
+	chmod 1777 "$D"
+	echo "$D" > "$T/.dir"
+}
+
+teardown() {
+	[ -s "$T/.dir" ] && rm -rf "$(cat "$T/.dir")"
+	helper_teardown
+}
+
+# fmk CMD ARGS...: shmtool CMD with file segments in $D; prints the label.
+fmk() {
+	local out
+	out=$(SHMIDS_DIR=$D shmtool "$@") || { echo "shmtool $*: $out" >&2; return 1; }
+	case $out in
+	/*) printf '%s\n' "$out" ;;
+	*) echo "shmtool $*: $out" >&2; return 1 ;;
+	esac
+}
+
+# ipcs_ours: our System V segments now, to show that none were made.
+ipcs_ours() {
+	ipcs -m | awk '$1 ~ /^0x5348/ { print $2 }' | sort
+}
+
+@test "shm-import with SHMIDS_DIR: a file segment, exact mode, back by shm-expand" {
+	fsetup
+	printf 'coeff 0 1.5 -2 nan inf -0 1e-310\nn 7\n' > in.txt
+	before=$(ipcs_ours)
+	umask 077
+	SHMIDS_DIR=$D runio in.txt shm_import -n 3 -m 0640 -p "$P"
+	status_is 0
+	is "$(ipcs_ours)" "$before" "System V segments"
+	l=$(label_of out)
+	like "$l" "$(realpath "$D")/shmids.?????? ${P}coeff" "label"
+	f=${l%% *}
+	is "$(stat -c '%a %s' "$f")" "640 $((128 + 7 * 8))" "mode and size"
+	is "$(sed -n 2p out)" "n 7"
+	# readers need no setting: the label says where
+	mv out refs
+	runio refs shm_expand -d
+	status_is 0
+	same_file in.txt out
+	[ ! -e "$f" ]
+}
+
+@test "file segments: 10^5 random-bit doubles and floats round-trip exactly" {
+	fsetup
+	for t in f64 f32 i32; do
+		l=$(fmk random "${P}r$t" "$t" 100000 7)
+		printf 'v shmids %s\n' "$l" > ref
+		runio ref shm_expand
+		status_is 0
+		cp out ascii
+		runio ascii shm_import -t "$t" -n 1 -p "${P}back"
+		status_is 0
+		l2=$(label_of out)
+		track "$l2"
+		is "$(shmtool bits "$l2" | md5sum)" "$(shmtool bits "$l" | md5sum)" \
+		    "$t bits"
+	done
+}
+
+@test "shm-ls: file segments with SHMIDS_DIR, by path and label, -p columns" {
+	fsetup
+	l=$(fmk create "${P}a" f64 10 0644)
+	f=${l%% *}
+	run shm_ls
+	status_is 0
+	[[ $output != *"$f"* ]]
+	SHMIDS_DIR=$D run shm_ls
+	status_is 0
+	like "$output" "-rw-r--r--   0 root *  208 f64         10 ready   * $l"
+	SHMIDS_DIR=$D run shm_ls -p -n "${P}a"
+	status_is 0
+	IFS=$'\t' read -r -a c <<< "$output"
+	is "${#c[@]}" 16 "columns"
+	is "${c[0]} ${c[1]} ${c[2]} ${c[5]} ${c[6]} ${c[7]} ${c[8]} ${c[11]}" \
+	    "$f - 0644 208 0 - - -"
+	is "${c[12]} ${c[13]} ${c[14]} ${c[15]}" "f64 10 ready $l"
+	run shm_ls "$f"
+	status_is 0
+	like "$output" "* $l"
+	run shm_ls "$l"
+	status_is 0
+	run shm_ls "$f ${P}other"
+	status_is 1
+	like "$output" "*Stale file handle*"
+}
+
+@test "other files in SHMIDS_DIR are never opened, symlinks never followed" {
+	fsetup
+	l=$(fmk create "${P}a" i32 3)
+	f=${l%% *}
+	echo hello > "$D/notes.txt"
+	echo hello > "$D/shmids.short"
+	mkfifo "$D/shmids.Fifo00"
+	ln -s "$f" "$D/shmids.Link00"
+	mkdir "$D/shmids.Dir000"
+	cp "$f" "$D/shmids.Copy00"	# a header carrying another path
+	SHMIDS_DIR=$D run shm_ls
+	status_is 0
+	is "$output" "$(SHMIDS_DIR=$D shm_ls -n "${P}a")" "only the segment"
+	is "$(echo "$output" | wc -l)" 1 "lines"
+	SHMIDS_DIR=$D run shm_ls -a -p
+	status_is 0
+	[[ $output != *Fifo00* && $output != *Link00* && $output != *Dir000* ]]
+	# a label through a symlink, or a copy, is stale; a FIFO does not hang
+	lk="$(realpath "$D")/shmids.Link00 ${P}a"
+	run shmtool open "$lk"
+	is "$output" ESTALE
+	run shmtool open "$(realpath "$D")/shmids.Copy00 ${P}a"
+	is "$output" ESTALE
+	run shmtool open "$(realpath "$D")/shmids.Fifo00 ${P}a"
+	is "$output" ESTALE
+	run shmtool open "$(realpath "$D")/shmids.Gone00 ${P}a"
+	is "$output" ENOENT
+	run shmtool open "$(realpath "$D")/notes.txt ${P}a"
+	is "$output" EINVAL
+	SHMIDS_DIR=$D run shm_rm -s 0
+	status_is 0
+	[ -p "$D/shmids.Fifo00" ] && [ -L "$D/shmids.Link00" ] &&
+	    [ -f "$D/shmids.Copy00" ] && [ -f "$D/notes.txt" ]
+	[ ! -e "$f" ]
+}
+
+@test "reference lines with paths: malformed ones are reported and passed through" {
+	printf '%s\n' 'a shmids /tmp/x/shmids.ABC x' \
+	    'b shmids tmp/shmids.ABCDEF x' 'c shmids /tmp/../shmids.ABCDEF x' \
+	    'd shmids /tmp//shmids.ABCDEF x' \
+	    "e shmids /tmp/shmids.ABCDEF $(printf 'n%.0s' $(seq 60))" > in
+	runio in shm_expand
+	status_is 1
+	same_file in out
+	is "$(grep -c 'malformed reference: bad shmid or path' err)" 4
+	is "$(grep -c 'stdin:5: malformed reference: label longer than 75' err)" 1
+}
+
+@test "writer filling, writer killed: EAGAIN while it lives, EOWNERDEAD after" {
+	fsetup
+	l=$(SHMIDS_DIR=$D bg w "$SHMTOOL" writer "${P}w" 30)
+	like "$l" "/*"
+	run shmtool open "$l"
+	is "$output" EAGAIN
+	SHMIDS_DIR=$D run shm_ls -n "${P}w"
+	like "$output" "*   1 root *filling*"
+	printf 'x shmids %s\n' "$l" > ref
+	runio ref shm_expand -w 1
+	status_is 1
+	like "$(cat err)" "*stdin:1: $l: Resource temporarily unavailable"
+	k=$(fmk killwriter "${P}k")
+	run shmtool open "$k"
+	is "$output" EOWNERDEAD
+	SHMIDS_DIR=$D run shm_ls -n "${P}k"
+	like "$output" "*   0 root *dead*"
+}
+
+@test "sealed: the writer's lock becomes a reader's; readers see attaches" {
+	fsetup
+	l=$(fmk create "${P}s" f64 4)
+	SHMIDS_DIR=$D run shm_ls -p -n "${P}s"
+	is "$(cut -f7 <<< "$output")" 0 "nattch, idle"
+	hold "$l" 30
+	SHMIDS_DIR=$D run shm_ls -p -n "${P}s"
+	is "$(cut -f7 <<< "$output")" 1 "nattch, held"
+	run shmtool open "$l"
+	is "$output" "f64 4 6"
+	# an attached segment is never removed by age, then goes once idle
+	SHMIDS_DIR=$D run shm_rm -v -s 0
+	status_is 0
+	is "$output" ""
+	exists "$l"
+	xargs kill < "$T/.pids"
+	for i in $(seq 100); do
+		SHMIDS_DIR=$D run shm_ls -p -n "${P}s"
+		[ "$(cut -f7 <<< "$output")" = 0 ] && break
+		sleep 0.05
+	done
+	SHMIDS_DIR=$D run shm_rm -v -s 0
+	status_is 0
+	is "$output" "$l"
+	gone "$l"
+}
+
+@test "shm-rm: by label and by path; stale label; age from birth; -n" {
+	fsetup
+	a=$(fmk create "${P}a" f64 1)
+	b=$(fmk create "${P}b" f64 1)
+	c=$(fmk create "${P}c" f64 1)
+	run shm_rm "${a%% *} ${P}wrong"
+	status_is 1
+	like "$output" "*Stale file handle"
+	exists "$a"
+	run shm_rm -v "$a" "${b%% *}"
+	status_is 0
+	is "$output" "$a"$'\n'"$b"
+	gone "$a"
+	gone "$b"
+	SHMIDS_DIR=$D run shm_rm -n -s 1h
+	is "$output" ""
+	SHMIDS_DIR=$D run shm_rm -n -s 0 -m "${P}c"
+	is "$output" "$c"
+	exists "$c"
+	# listing does not touch the access time
+	touch -a -d '2020-01-01 00:00:00' "${c%% *}"
+	at=$(stat -c %X "${c%% *}")
+	SHMIDS_DIR=$D shm_ls > /dev/null
+	shm_ls "$c" > /dev/null
+	SHMIDS_DIR=$D shm_rm -n -s 0 > /dev/null
+	is "$(stat -c %X "${c%% *}")" "$at" "atime"
+	run shm_rm -f "${c%% *}"
+	status_is 0
+	[ ! -e "${c%% *}" ]
+}
+
+@test "another user's file segment: listed, not removed; readers cannot write" {
+	need_user
+	fsetup
+	l=$(fmk create "${P}m" f64 8 0644)
+	run as_user "$BIN/shm-rm" "$l"
+	status_is 1
+	exists "$l"
+	SHMIDS_DIR=$D run as_user "$BIN/shm-rm" -s 0
+	status_is 0
+	exists "$l"
+	run as_user "$SHMTOOL" open "$l"
+	is "$output" "f64 8 28"
+	run --separate-stderr shmtool rdonly "$l"
+	is "$output" "SIGSEGV SIGSEGV SIGSEGV"
+	p=$(fmk create "${P}p" f64 8 0600)
+	run as_user "$SHMTOOL" open "$p"
+	is "$output" EACCES
+	SHMIDS_DIR=$D run as_user "$BIN/shm-ls"
+	status_is 0
+	like "$(grep -F "${p%% *}" <<< "$output")" \
+	    "-rw-------   0 root * ? * ? ?       * ${p%% *}"
+}
+
+@test "file segment limits: long labels, missing directory, full file system" {
+	fsetup
+	n=$(printf 'n%.0s' $(seq 60))
+	printf '%s 1 2 3\n' "$n" > in
+	SHMIDS_DIR=$D runio in shm_import -n 1
+	status_is 1
+	like "$(cat err)" "*stdin:1: $n: *File name too long"
+	same_file in out
+	is "$(ls -A "$D")" "" "nothing left"
+	SHMIDS_DIR=$D/none runio in shm_import -n 1 -p x -f "$n"
+	status_is 1
+	SHMIDS_DIR=$D/none run shm_ls
+	status_is 1
+	like "$output" "*No such file or directory"
+	[ "$(id -u)" = 0 ] && command -v unshare > /dev/null ||
+	    skip "needs root and unshare for a small tmpfs"
+	# 1 MiB of tmpfs, 2 MiB of doubles: ENOSPC, not SIGBUS; nothing left
+	run unshare --mount sh -c "mount -t tmpfs -o size=1m none '$D' &&
+	    SHMIDS_DIR='$D' '$SHMTOOL' create '${P}big' f64 262144;
+	    echo rc=\$?; ls -A '$D'"
+	like "$output" "*ENOSPC*rc=1"
+	[[ $output != *shmids.* ]]
+}
+
+@test "a file segment truncated under shm-expand: an error, exit 1, nothing removed" {
+	fsetup
+	l=$(fmk create "${P}t" f64 1000000)
+	printf 'x shmids %s\n' "$l" > ref
+	mkfifo pipe
+	shm_expand -d < ref > pipe 2> err 3>&- &
+	exec 5< pipe
+	head -c 1000 <&5 > /dev/null
+	truncate -s 4096 "${l%% *}"
+	cat <&5 > /dev/null
+	exec 5<&-
+	st=0
+	wait $! || st=$?
+	is "$st" 1 "exit status"
+	is "$(cat err)" "shm-expand: a file segment was truncated while being read"
+	[ -e "${l%% *}" ]
+}
+
+@test "file segments: same-name writers, two shm-expand -d racing on each" {
+	fsetup
+	echo "v $(seq -s ' ' 1 100)" > in
+	for i in 1 2 3 4 5 6 7 8; do
+		SHMIDS_DIR=$D shm_import -n 1 -p "$P" < in > "ref$i" &
+	done
+	wait
+	is "$(cat ref* | awk '{ print $3 }' | sort -u | wc -l)" 8 "labels"
+	for i in 1 2 3 4 5 6 7 8; do
+		shm_expand -c 0 -d < "ref$i" > "a$i" 2> "ea$i" &
+		shm_expand -c 0 -d < "ref$i" > "b$i" 2> "eb$i" &
+	done
+	wait
+	for i in 1 2 3 4 5 6 7 8; do
+		# each expansion is whole, or the segment was already gone
+		if [ -s "ea$i" ]; then like "$(cat "ea$i")" "*No such file*"; else same_file in "a$i"; fi
+		if [ -s "eb$i" ]; then like "$(cat "eb$i")" "*No such file*"; else same_file in "b$i"; fi
+	done
+	is "$(ls -A "$D")" "" "all removed"
+}
