@@ -34,7 +34,12 @@
  * in one call (MADV_POPULATE_WRITE and _READ, as the library does for its
  * segments; MAP_POPULATE where those are not defined).
  *
+ * After the table, the largest N (1e7 or more) is timed again for a few
+ * rows after an idle pause and back-to-back (memstate(): the memory a
+ * VM hands back to its host while idle costs large folios most).
+ *
  * Environment: BENCH_SIZES ("200000 1e6 1e7 1e8"), BENCH_RUNS (5),
+ * BENCH_IDLE (the pause, 5 s), BENCH_STATE (0: no memory-state part),
  * BENCH_ROWS (the rows to run, e.g. "shmids,malloc"; default all),
  * BENCH_QUICK (small sizes, 3 runs, for smoke tests), BENCH_BIN (the
  * tools, build/bin), BENCH_PREFIX (names of the segments made here, and
@@ -1311,6 +1316,63 @@ measure_size(size_t n, int runs, FILE *csv)
 	return bad;
 }
 
+/*
+ * The memory a writer gets may have been handed back to the host: a VM
+ * whose balloon reports free pages (virtio free page reporting, order 9
+ * and up) makes the next touch of those pages fault in the host too.
+ * Large folios (file segments on ext4) come from exactly those blocks;
+ * 4 KiB pages mostly do not.  So the same row is timed twice: after an
+ * idle pause (the first hand-over of a pipeline), and back-to-back,
+ * right after an untimed run of the same row (a pipeline in steady
+ * state).  The interleaved table above sits in between.
+ */
+static const char *const staterows[] = { "shmids", "sysv-raw",
+    "shmids-file", "shmids-file-shm", "posix-shm-pop", "file-mmap-pop",
+    "malloc" };
+
+static int
+memstate(size_t n, int runs, FILE *csv)
+{
+	static struct meas m[2][MAXRUNS];
+	struct meas scratch;
+	unsigned idle = (unsigned)envint("BENCH_IDLE", 5, 0, 600);
+	double med[2];
+	size_t i;
+	int k, run, st, bad = 0;
+
+	printf("\nMemory state, N = %zu: total seconds, median of %d runs\n",
+	    n, runs);
+	printf("%-15s %12s %12s\n", "", "after idle", "back-to-back");
+	for (i = 0; i < sizeof(staterows) / sizeof(staterows[0]); i++) {
+		if (!sel[k = rowix(staterows[i])])
+			continue;
+		for (run = 0; run < runs; run++) {
+			sleep(idle);
+			check_stop();
+			run_row(&rows[k], n, &m[0][run]);
+			run_row(&rows[k], n, &scratch);
+			run_row(&rows[k], n, &m[1][run]);
+			bad |= !m[0][run].ok || !scratch.ok || !m[1][run].ok;
+		}
+		for (st = 0; st < 2; st++) {
+			med[st] = median(m[st], runs, offsetof(struct meas,
+			    total));
+			fprintf(csv, "%s/%s,%zu,%d,%.6f,%.6f,%.6f,%.0f\n",
+			    rows[k].name, st ? "b2b" : "idle", n, runs,
+			    median(m[st], runs, offsetof(struct meas, w)),
+			    median(m[st], runs, offsetof(struct meas, r)),
+			    med[st], median(m[st], runs,
+			    offsetof(struct meas, flt)));
+		}
+		printf("%-15s %12.4f %12.4f\n", rows[k].name, med[0], med[1]);
+		fflush(stdout);
+	}
+	printf("after idle: a %u s pause before each run (BENCH_IDLE); "
+	    "back-to-back: right after\nan untimed run of the same row\n",
+	    idle);
+	return bad;
+}
+
 /* The type of the file system dir is on, from the longest mount above it. */
 static const char *
 fstype(const char *dir, char *buf, size_t len)
@@ -1404,6 +1466,9 @@ table(const char *csvpath)
 	bad = fdirs_setup();
 	for (i = 0; i < nsizes; i++)
 		bad |= measure_size(sizes[i], runs, csv);
+	if (!quick && nsizes > 0 && sizes[nsizes - 1] >= 10000000 &&
+	    envint("BENCH_STATE", 1, 0, 1))
+		bad |= memstate(sizes[nsizes - 1], runs, csv);
 	if (fclose(csv) == EOF)
 		err(1, "%s", csvpath);
 	printf("\nCSV: %s\n", csvpath);

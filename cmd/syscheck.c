@@ -102,19 +102,48 @@ syscheck_warn(void)
 		    "are destroyed when you log out");
 }
 
+/*
+ * A VM whose virtio balloon reports free pages (feature bit 5) hands
+ * idle blocks of 2 MiB and up back to its host; large folios, which make
+ * file segments fast, come from those blocks and then fault twice.
+ */
+static int
+page_reporting(void)
+{
+	char buf[64];
+	glob_t g;
+	size_t i;
+	int on = 0;
+
+	if (glob("/sys/bus/virtio/drivers/virtio_balloon/virtio*/features",
+	    0, NULL, &g) != 0)
+		return 0;
+	for (i = 0; i < g.gl_pathc; i++)
+		if (strlen(readline(g.gl_pathv[i], buf, sizeof(buf))) > 5 &&
+		    buf[5] == '1')
+			on = 1;
+	globfree(&g);
+	return on;
+}
+
 /* The second backend needs no administrator: only a directory. */
 static void
 filesetting(void)
 {
 	const char *dir = getenv("SHMIDS_DIR");
+	int fpr = page_reporting();
 
+	printf("%-24s %s\n", "free page reporting", fpr ?
+	    "on (virtio balloon: idle memory goes back to the host)" : "off");
 	if (dir != NULL && *dir != '\0') {
 		printf("%-24s %s (file segments)\n", "SHMIDS_DIR", dir);
 		return;
 	}
 	printf("%-24s unset (System V segments)\n", "SHMIDS_DIR");
-	printf("hint: file segments fault in large folios on a disk file "
-	    "system: 'export SHMIDS_DIR=/var/tmp' (see shmids(5))\n");
+	printf("hint: file segments on a local disk file system fault in "
+	    "large folios: 'export SHMIDS_DIR=/var/tmp' (see shmids(5))%s\n",
+	    fpr ? ";\n  with free page reporting that pays only for "
+	    "back-to-back hand-overs, and huge pages pay always" : "");
 }
 
 static void
