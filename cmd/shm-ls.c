@@ -108,22 +108,19 @@ group(gid_t g)
 static void
 print_parsable(const struct shmids_info *si)
 {
-	if (si->shmid >= 0)
-		printf("%d\t0x%08x\t", si->shmid, (unsigned)si->key);
-	else
-		printf("%s\t-\t", si->id);	/* a file segment: no key */
-	printf("%04o\t%lu\t%lu\t%zu\t%lu\t", si->mode,
-	    (unsigned long)si->uid, (unsigned long)si->gid, si->size,
-	    si->nattch);
-	if (si->shmid >= 0)
-		printf("%ld\t%ld\t", (long)si->cpid, (long)si->lpid);
-	else
-		printf("-\t-\t");
-	printf("%lld\t%lld\t", (long long)si->ctime, (long long)si->atime);
-	if (si->shmid >= 0)
-		printf("%lld\t", (long long)si->dtime);
-	else
-		printf("-\t");
+	char key[16] = "-", cpid[24] = "-", lpid[24] = "-", dtime[24] = "-";
+
+	if (si->shmid >= 0) {	/* a file segment has none of these */
+		snprintf(key, sizeof(key), "0x%08x", (unsigned)si->key);
+		snprintf(cpid, sizeof(cpid), "%ld", (long)si->cpid);
+		snprintf(lpid, sizeof(lpid), "%ld", (long)si->lpid);
+		snprintf(dtime, sizeof(dtime), "%lld", (long long)si->dtime);
+	}
+	printf("%s\t%s\t%04o\t%lu\t%lu\t%zu\t%lu\t%s\t%s\t%lld\t%lld\t"
+	    "%s\t",
+	    si->id, key, si->mode, (unsigned long)si->uid,
+	    (unsigned long)si->gid, si->size, si->nattch, cpid, lpid,
+	    (long long)si->ctime, (long long)si->atime, dtime);
 	if (si->ours == 1)
 		printf("%s\t%zu\t%s\t%s\n", shmids_type_name(si->type),
 		    si->count, state_word(si), si->label);

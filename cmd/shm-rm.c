@@ -3,10 +3,6 @@
  * a /tmp cleaner does.  Only our segments, and only the caller's, unless
  * -f names one explicitly; never an attached one by age.
  */
-#include <sys/types.h>
-#include <sys/ipc.h>
-#include <sys/shm.h>
-
 #include <err.h>
 #include <fnmatch.h>
 #include <errno.h>
@@ -16,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "internal.h"
 #include "util.h"
 
 static int	 fflag, nflag, vflag;
@@ -72,7 +69,7 @@ rm_info(const struct shmids_info *si, int flags, int quiet)
 }
 
 /*
- * -f with a bare id: whatever the segment is, the kernel decides (for a
+ * -f with a bare id: whatever the segment is, the system decides (for a
  * path, the directory's permissions; the grammar allows only shmids.*).
  */
 static void
@@ -82,8 +79,7 @@ rm_forced(const char *arg)
 		printf("%s\n", arg);
 		return;
 	}
-	if ((arg[0] == '/' ? unlink(arg) :
-	    shmctl(atoi(arg), IPC_RMID, NULL)) == -1) {
+	if (shmids_be_of(arg)->remove(arg) == -1) {
 		warn("%s", arg);
 		rval = 1;
 		return;

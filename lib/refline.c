@@ -43,7 +43,7 @@ malformed(struct ref *r, const char *why)
 int
 shmids_ref_parse(const char *line, size_t len, struct ref *r)
 {
-	const char *name, *nl;
+	const char *nl;
 	size_t end, pos = 0, s, n, x, idlen, namelen;
 	int id;
 
@@ -73,13 +73,12 @@ shmids_ref_parse(const char *line, size_t len, struct ref *r)
 		return malformed(r, "label longer than 75 bytes");
 	if (shmids_id_check(line + s, idlen, &id) == -1)
 		return malformed(r, "bad shmid or path");
+	if (shmids_name_check(line + n, namelen) == -1)
+		return malformed(r, "bad name");
 	memcpy(r->label, line + s, idlen);
 	r->label[idlen] = ' ';
 	memcpy(r->label + idlen + 1, line + n, namelen);
 	r->label[idlen + 1 + namelen] = '\0';
-	if (shmids_label_parse(r->label, idlen + 1 + namelen, &idlen, &name,
-	    &namelen) == -1)
-		return malformed(r, "bad name");
 	r->shmid = id;
 	return 1;
 }

@@ -18,14 +18,13 @@ teardown() {
 	helper_teardown
 }
 
-# fmk CMD ARGS...: shmtool CMD with file segments in $D; prints the label.
+# fmk CMD ARGS...: shmtool CMD with file segments in $D; prints the
+# label, and fails unless it names a file segment.
 fmk() {
 	local out
-	out=$(SHMIDS_DIR=$D shmtool "$@") || { echo "shmtool $*: $out" >&2; return 1; }
-	case $out in
-	/*) printf '%s\n' "$out" ;;
-	*) echo "shmtool $*: $out" >&2; return 1 ;;
-	esac
+	out=$(SHMIDS_DIR=$D _mk "$@") || return 1
+	[[ $out == /* ]] || { echo "not a file segment: $out" >&2; return 1; }
+	printf '%s\n' "$out"
 }
 
 # ipcs_ours: our System V segments now, to show that none were made.

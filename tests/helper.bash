@@ -60,12 +60,13 @@ track() {
 	done
 }
 
-# Each mk* prints the label (or shmid) it made, and fails if none was made.
+# Each mk* prints the label (or shmid) it made, and fails if none was
+# made; a label starts with a shmid, or with a path for a file segment.
 _mk() {
 	local out
 	out=$(shmtool "$@") || { echo "shmtool $*: $out" >&2; return 1; }
 	case $out in
-	[0-9]*) track "$out"; printf '%s\n' "$out" ;;
+	[0-9]*|/*) track "$out"; printf '%s\n' "$out" ;;
 	*) echo "shmtool $*: $out" >&2; return 1 ;;
 	esac
 }
