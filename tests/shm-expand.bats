@@ -418,6 +418,22 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 	[ $((SECONDS - start)) -le 3 ]
 }
 
+@test "shm-expand -w 1, -w 2: wait the whole time asked, then give up" {
+	local l secs start ms
+	l=$(mkwriter w 30)
+	printf 'x shmids %s\n' "$l" > in
+	for secs in 1 2 1; do
+		start=$(date +%s%N)
+		runio in shm_expand -w "$secs"
+		ms=$((($(date +%s%N) - start) / 1000000))
+		status_is 1
+		err_is "shm-expand: stdin:1: $l: Resource temporarily unavailable"
+		same_file in out
+		[ "$ms" -ge $((secs * 1000)) ] && [ "$ms" -lt $((secs * 1000 + 2000)) ] ||
+		    { echo "-w $secs gave up after $ms ms" >&2; false; }
+	done
+}
+
 @test "shm-expand -w: a writer that dies while waited for is an error at once" {
 	local l pid start
 	l=$(mkwriter w 20)
