@@ -59,7 +59,7 @@ perms() {
 	order|EBADMSG|Bad message
 	nonul|ESTALE|Stale file handle
 	nonl|ESTALE|Stale file handle
-	padding|ESTALE|Stale file handle
+	padding|EBADMSG|Bad message
 	zero|ESTALE|Stale file handle
 	small|ESTALE|Stale file handle
 	EOF
