@@ -1,7 +1,8 @@
 /*
  * shm-ls: list segments like ls -l.  Times come from the kernel's table,
  * read before any attach; each of our segments is attached once,
- * read-only, and other programs' segments are never attached.
+ * read-only.  A scan never attaches other programs' segments; an
+ * operand is judged by its header, as a reader judges it.
  */
 #include <err.h>
 #include <errno.h>
