@@ -28,6 +28,8 @@ UNITSRC	= $(wildcard tests/unit/*.c)
 UNITS	= $(UNITSRC:tests/unit/%.c=$(B)/tests/unit/%)
 TTOOLSRC = $(wildcard tests/tools/*.c)
 TTOOLS	= $(TTOOLSRC:tests/tools/%.c=$(B)/tests/tools/%)
+PRELOADSRC = $(wildcard tests/preload/*.c)
+PRELOADS = $(PRELOADSRC:tests/preload/%.c=$(B)/tests/preload/%.so)
 BENCHSRC = $(wildcard bench/*.c)
 BENCHES	= $(BENCHSRC:bench/%.c=$(B)/bench/%)
 MAN1	= $(wildcard man/*.1)
@@ -67,6 +69,10 @@ $(UNITS): $(B)/tests/unit/%: tests/unit/%.c $(B)/libshmids.a
 $(TTOOLS): $(B)/tests/tools/%: tests/tools/%.c $(B)/libshmids.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libshmids.a -lm
+# Shims for LD_PRELOAD, without sanitizers: they must load in any build.
+$(PRELOADS): $(B)/tests/preload/%.so: tests/preload/%.c
+	@mkdir -p $(@D)
+	$(CC) $(WFLAGS) -O2 -fPIC -shared -o $@ $< -ldl
 $(BENCHES): $(B)/bench/%: bench/%.c bench/*.h $(B)/libshmids.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libshmids.a -lm
@@ -78,7 +84,7 @@ PCSED	= sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 demo: all
 	sh examples/demo.sh
 
-check: all $(UNITS) $(TTOOLS) fuzz-maybe
+check: all $(UNITS) $(TTOOLS) $(PRELOADS) fuzz-maybe
 	SHMIDS_BUILD=$(B) sh tests/run
 
 # The suite again, built with AddressSanitizer and UBSan in build-asan/.
@@ -93,7 +99,7 @@ stress: all $(B)/tests/tools/stress
 	$(B)/tests/tools/stress -t 30
 
 # The suite again, every binary under valgrind (slow: minutes).
-check-valgrind: all $(UNITS) $(TTOOLS)
+check-valgrind: all $(UNITS) $(TTOOLS) $(PRELOADS)
 	SHMIDS_BUILD=$(B) SHMIDS_VALGRIND=1 sh tests/run
 
 lint:

@@ -1,7 +1,8 @@
 /*
  * shm-ls: list segments like ls -l.  Times come from the kernel's table,
  * read before any attach; each of our segments is attached once,
- * read-only, and other programs' segments are never attached.
+ * read-only.  A scan never attaches other programs' segments; an
+ * operand is judged by its header, as a reader judges it.
  */
 #include <err.h>
 #include <errno.h>
@@ -39,6 +40,8 @@ state_word(const struct shmids_info *si)
 		return "-";
 	if (si->ours < 0)
 		return "?";
+	if (si->ours == 2)
+		return "broken";
 	return si->state == 'r' ? "ready" : si->state == 'w' ? "filling" :
 	    "dead";
 }
@@ -124,6 +127,8 @@ print_parsable(const struct shmids_info *si)
 	if (si->ours == 1)
 		printf("%s\t%zu\t%s\t%s\n", shmids_type_name(si->type),
 		    si->count, state_word(si), si->label);
+	else if (si->ours == 2)
+		printf("-\t-\t%s\t-\n", state_word(si));
 	else
 		printf("%s\t%s\t%s\t%s\n", state_word(si), state_word(si),
 		    state_word(si), si->label[0] ? si->label : "-");
@@ -153,6 +158,11 @@ static int
 show(const struct shmids_info *si, void *arg)
 {
 	(void)arg;
+	if (si->ours == -2) {
+		util_store_error(si);
+		rval = 1;
+		return 0;
+	}
 	if (uflag && si->uid != uid)
 		return 0;
 	if (pattern != NULL && (si->name == NULL ||
@@ -183,7 +193,7 @@ show_operand(const char *arg)
 		return;
 	}
 	/* An unreadable segment cannot be checked: listed with "?". */
-	if (k == 1 && si.ours >= 0 && strcmp(si.label, label) != 0) {
+	if (k == 1 && util_stale(&si, label)) {
 		errno = ESTALE;
 		warn("%s", arg);
 		rval = 1;

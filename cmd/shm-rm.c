@@ -53,19 +53,22 @@ rm_label(const char *label)
 static void
 rm_info(const struct shmids_info *si, int flags, int quiet)
 {
+	/* Residue has no label: its id names it. */
+	const char *what = si->label[0] != '\0' ? si->label : si->id;
+
 	if (nflag) {
-		printf("%s\n", si->label);
+		printf("%s\n", what);
 		return;
 	}
 	if (shmids_remove_info(si, flags) == -1) {
 		if (!quiet || (errno != ENOENT && errno != EBUSY)) {
-			warn("%s", si->label);
+			warn("%s", what);
 			rval = 1;
 		}
 		return;
 	}
 	if (vflag)
-		printf("%s\n", si->label);
+		printf("%s\n", what);
 }
 
 /*
@@ -96,7 +99,7 @@ refuse(const struct shmids_info *si)
 		errno = ENOENT;
 		return strerror(errno);
 	}
-	if (si->ours == 0 || si->label[0] == '\0')
+	if (si->ours == 0 || (si->ours != 2 && si->label[0] == '\0'))
 		return si->err == EACCES ? strerror(EACCES) :
 		    "not a shmids segment";
 	if (si->uid != geteuid())
@@ -127,8 +130,7 @@ rm_operand(const char *arg)
 	if (shmids_stat(id, &si, 0) == -1) {
 		warn("%s", arg);
 		rval = 1;
-	} else if (k == 1 && si.label[0] != '\0' &&
-	    strcmp(si.label, label) != 0) {
+	} else if (k == 1 && util_stale(&si, label)) {
 		warnx("%s: %s", arg, strerror(ESTALE));
 		rval = 1;
 	} else if ((why = refuse(&si)) != NULL) {
@@ -143,9 +145,16 @@ static int
 rm_stale(const struct shmids_info *si, void *arg)
 {
 	(void)arg;
+	if (si->ours == -2) {
+		util_store_error(si);
+		rval = 1;
+		return 0;
+	}
 	if (refuse(si) != NULL || si->nattch != 0 || now - si->ctime < minage)
 		return 0;
-	if (pattern != NULL && fnmatch(pattern, si->name, 0) != 0)
+	/* Residue has no name: -m never matches it. */
+	if (pattern != NULL && (si->name == NULL ||
+	    fnmatch(pattern, si->name, 0) != 0))
 		return 0;
 	/* Another cleaner, or a new reader, may have been quicker. */
 	rm_info(si, SHMIDS_IDLE, 1);

@@ -27,11 +27,13 @@ util_ulong(const char *s, unsigned long max, unsigned long *out)
 	return 0;
 }
 
+/* The whole label is parsed, so that "5 x y" is no label at all. */
 int
 util_operand(const char *arg, char *id, char *label)
 {
-	const char *sp = strchr(arg, ' ');
-	size_t n = sp ? (size_t)(sp - arg) : strlen(arg);
+	const char *sp = strchr(arg, ' '), *name;
+	size_t n = sp ? (size_t)(sp - arg) : strlen(arg), len = strlen(arg);
+	size_t idlen, namelen;
 	int shmid;
 
 	if (n > SHMIDS_LABEL_MAX || shmids_id_check(arg, n, &shmid) == -1)
@@ -40,10 +42,36 @@ util_operand(const char *arg, char *id, char *label)
 	id[n] = '\0';
 	if (sp == NULL)
 		return 0;
-	if (strlen(arg) > SHMIDS_LABEL_MAX)
+	if (len > SHMIDS_LABEL_MAX ||
+	    shmids_label_parse(arg, len, &idlen, &name, &namelen) == -1)
 		return -1;
 	strcpy(label, arg);
 	return 1;
+}
+
+/*
+ * A label operand names another segment than si when si's header says
+ * another label, or none (not ours, or residue); a header that could not
+ * be read cannot say.
+ */
+int
+util_stale(const struct shmids_info *si, const char *label)
+{
+	if (si->label[0] == '\0' && si->ours < 0)
+		return 0;
+	return strcmp(si->label, label) != 0;
+}
+
+void
+util_store_error(const struct shmids_info *si)
+{
+	const char *dir = getenv("SHMIDS_DIR");
+
+	errno = si->err;
+	if (si->shmid == -1)
+		warn("SHMIDS_DIR %s", dir != NULL ? dir : "");
+	else
+		warn("segment table");
 }
 
 int

@@ -16,6 +16,10 @@
  * a label to label.
  */
 int	 util_operand(const char *arg, char *id, char *label);
+/* Does the label operand name another segment than si (ESTALE)? */
+int	 util_stale(const struct shmids_info *si, const char *label);
+/* Report a store shmids_scan() could not read (si->ours -2). */
+void	 util_store_error(const struct shmids_info *si);
 /* "90", "90s", "15m", "2h", "1d" into seconds; -1 if malformed. */
 int	 util_age(const char *s, time_t *secs);
 /* An octal mode 0..0777; -1 if malformed. */

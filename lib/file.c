@@ -330,7 +330,10 @@ file_remove(const char *id)
 	return unlink(id);
 }
 
-/* Files named as ours in SHMIDS_DIR; nothing else there is opened. */
+/*
+ * Files named as ours in SHMIDS_DIR; nothing else there is opened.  A
+ * directory that cannot be read to its end is -1, after the files read.
+ */
 static int
 file_scan(int (*fn)(struct shmids_info *, void *), void *arg)
 {
@@ -340,14 +343,14 @@ file_scan(int (*fn)(struct shmids_info *, void *), void *arg)
 	struct dirent *de;
 	DIR *dp;
 	size_t n;
-	int r = 0, shmid;
+	int r = 0, shmid, e;
 
 	if (env == NULL || *env == '\0')
 		return 0;
 	if (realpath(env, dir) == NULL || (dp = opendir(dir)) == NULL)
 		return -1;
 	n = strcmp(dir, "/") == 0 ? 0 : strlen(dir);
-	while (r == 0 && (de = readdir(dp)) != NULL) {
+	while (r == 0 && (errno = 0, de = readdir(dp)) != NULL) {
 		if (n + 1 + strlen(de->d_name) > SHMIDS_LABEL_MAX - 2)
 			continue;
 		memcpy(path, dir, n);
@@ -357,8 +360,57 @@ file_scan(int (*fn)(struct shmids_info *, void *), void *arg)
 		    file_stat(path, &si) == 0)
 			r = fn(&si, arg);
 	}
+	if (r == 0 && de == NULL && errno != 0)
+		r = -1;
+	e = errno;
 	closedir(dp);
+	errno = e;
 	return r;
+}
+
+/*
+ * read(2), not a mapping: a file its owner truncates meanwhile gives a
+ * short read here, where a mapping would give SIGBUS.  As file_attach()
+ * does for a look, no lock and no access time.
+ */
+static ssize_t
+file_peek(const struct shmids_info *si, char *h, size_t *size)
+{
+	struct stat st;
+	ssize_t n = 0, r;
+	int fd, e;
+
+	fd = open(si->id, OPENFL | O_NOATIME);
+	if (fd == -1 && errno == EPERM)
+		fd = open(si->id, OPENFL);
+	if (fd == -1) {
+		if (errno == ELOOP)
+			errno = ESTALE;
+		return -1;
+	}
+	if (fstat(fd, &st) == -1)
+		goto fail;
+	if (!S_ISREG(st.st_mode) ||
+	    (unsigned long long)st.st_size > (size_t)-1) {
+		errno = ESTALE;
+		goto fail;
+	}
+	while (n < SHMIDS_HEADER && (r = pread(fd, h + n,
+	    (size_t)(SHMIDS_HEADER - n), (off_t)n)) != 0) {
+		if (r == -1 && errno != EINTR)
+			goto fail;
+		if (r > 0)
+			n += r;
+	}
+	/* Shorter than it was: it is what could be read now. */
+	*size = n < SHMIDS_HEADER ? (size_t)n : (size_t)st.st_size;
+	close(fd);
+	return n;
+fail:
+	e = errno;
+	close(fd);
+	errno = e;
+	return -1;
 }
 
 static int
@@ -373,5 +425,5 @@ const struct shmids_backend shmids_file = {
 	file_create, file_attach, file_narrow, file_prefault, file_detach,
 	file_setmode,
 	file_sealed, file_ready, file_remove, file_stat, file_scan,
-	file_isours
+	file_isours, file_peek
 };

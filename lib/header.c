@@ -43,19 +43,20 @@ shmids_hdr_write(char *h, const char *id, const char *name, int type,
 	h[HDR_STATE + 1] = '\n';
 }
 
-/* Check the label area of copy c against the id it must carry. */
+/*
+ * Check the label area of copy c against the id it must carry.  Its
+ * padding is checked with the other fields, once the magic says the
+ * header is ours: bad padding is a corrupt header, not a stale label.
+ */
 static int
 check_label(const char *c, const char *id, struct hdr *out)
 {
 	const char *name;
-	size_t len, namelen, idlen, i;
+	size_t len, namelen, idlen;
 
 	len = strnlen(c, HDR_LABELSZ);
 	if (len > SHMIDS_LABEL_MAX || c[len + 1] != '\n')
 		return ESTALE;
-	for (i = len + 2; i < HDR_LABELSZ; i++)
-		if (c[i] != '\0')
-			return ESTALE;
 	if (shmids_label_parse(c, len, &idlen, &name, &namelen) == -1 ||
 	    strlen(id) != idlen || memcmp(c, id, idlen) != 0)
 		return ESTALE;
@@ -64,12 +65,19 @@ check_label(const char *c, const char *id, struct hdr *out)
 	return 0;
 }
 
-/* Type, order, count, state and reserved bytes; returns 0 or EBADMSG. */
+/*
+ * Label padding, type, order, count, state and reserved bytes; returns
+ * 0 or EBADMSG.  out->label is the label check_label() found.
+ */
 static int
 check_fields(const char *c, struct hdr *out)
 {
 	char t[4];
 	size_t i, count = 0;
+
+	for (i = strlen(out->label) + 2; i < HDR_LABELSZ; i++)
+		if (c[i] != '\0')
+			return EBADMSG;
 
 	memcpy(t, c + HDR_TYPE, 3);
 	t[3] = '\0';
@@ -123,6 +131,26 @@ shmids_hdr_read(const volatile char *h, size_t size, const char *id,
 	if (out->count > (size - SHMIDS_HEADER) / shmids_type_size(out->type))
 		return EBADMSG;
 	return 0;
+}
+
+/*
+ * Residue of a writer killed before it wrote its header
+ * (format-spec.md 2.4): n bytes copied from the start of a segment of
+ * size bytes, none of them or all 128 NUL.
+ */
+int
+shmids_hdr_residue(const char *h, size_t n, size_t size)
+{
+	size_t i;
+
+	if (n == 0)
+		return size == 0;
+	if (n < SHMIDS_HEADER)
+		return 0;
+	for (i = 0; i < SHMIDS_HEADER; i++)
+		if (h[i] != '\0')
+			return 0;
+	return 1;
 }
 
 int

@@ -1,9 +1,10 @@
 /*
  * What the system and the headers say of segments, for shm-ls and
- * shm-rm.  The system's times are read before the one read-only attach,
- * and only segments whose key or file name is ours are attached at all:
- * other programs' segments are never touched (format-spec.md 2.4, 2.6,
- * section 7).
+ * shm-rm.  The system's times are read before the one read-only attach.
+ * A scan attaches only segments whose key or file name is ours, and
+ * none under 128 bytes, so other programs' segments are never touched;
+ * a segment named explicitly is judged by its header, as a reader
+ * judges it (format-spec.md 2.4, 2.6, section 7).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -11,21 +12,31 @@
 
 #include "internal.h"
 
+/*
+ * The header is copied (peek), never read through a mapping: a file its
+ * owner truncates meanwhile is this one file's error, not SIGBUS in the
+ * listing or the cleaner.
+ */
 static void
 fill_header(const struct shmids_backend *be, struct shmids_info *si)
 {
+	char h[SHMIDS_HEADER];
 	struct hdr hd;
-	struct att a;
+	size_t size;
+	ssize_t n;
 	int e;
 
-	if (be->attach(si, 0, &a) == -1) {
+	if ((n = be->peek(si, h, &size)) == -1) {
 		si->ours = -1;
 		si->err = errno;
 		return;
 	}
+	if (shmids_hdr_residue(h, (size_t)n, size) && be->isours(si)) {
+		si->ours = 2;
+		return;
+	}
 	memset(&hd, 0, sizeof(hd));
-	e = shmids_hdr_read(a.addr, a.size, si->id, &hd);
-	be->detach(&a);
+	e = shmids_hdr_read(h, size, si->id, &hd);
 	si->err = e;
 	if (e != 0 && e != EBADMSG) {
 		si->ours = 0;
@@ -45,8 +56,9 @@ fill_header(const struct shmids_backend *be, struct shmids_info *si)
 		si->state = 'd';
 }
 
+/* scan: si comes from a scan, which attaches only what is ours by key. */
 static void
-look(struct shmids_info *si, int flags)
+look(struct shmids_info *si, int flags, int scan)
 {
 	const struct shmids_backend *be = shmids_be_of(si->id);
 	int unreadable = si->err == EACCES;
@@ -55,8 +67,14 @@ look(struct shmids_info *si, int flags)
 	si->err = 0;
 	si->name = NULL;
 	si->label[0] = '\0';
-	if ((flags & SHMIDS_NOHDR) || si->removed || !be->isours(si))
+	if ((flags & SHMIDS_NOHDR) || si->removed ||
+	    (scan && !be->isours(si)))
 		return;
+	if (si->size < SHMIDS_HEADER) {
+		if (si->size == 0 && be->isours(si))
+			si->ours = 2;	/* a file the writer had no time to size */
+		return;
+	}
 	if (unreadable) {
 		si->ours = -1;
 		si->err = EACCES;
@@ -76,13 +94,18 @@ shmids_stat(const char *id, struct shmids_info *si, int flags)
 	}
 	if (shmids_be_of(id)->stat(id, si) == -1)
 		return -1;
-	look(si, flags);
+	if (si->removed) {	/* gone, as shmids_open() says */
+		errno = ENOENT;
+		return -1;
+	}
+	look(si, flags, 0);
 	return 0;
 }
 
 struct list {
 	struct shmids_info *v;
 	size_t		 n, cap;
+	int		 nomem;	/* the scan's failure was ours */
 };
 
 static int
@@ -93,8 +116,10 @@ collect(struct shmids_info *si, void *arg)
 
 	if (l->n == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 64;
-		if ((n = realloc(l->v, l->cap * sizeof(*n))) == NULL)
+		if ((n = realloc(l->v, l->cap * sizeof(*n))) == NULL) {
+			l->nomem = 1;
 			return -1;
+		}
 		l->v = n;
 	}
 	l->v[l->n++] = *si;
@@ -116,32 +141,50 @@ byid(const void *a, const void *b)
 
 /*
  * The tables are read whole before any attach, so every time reported
- * is one the system had before this scan touched anything.
+ * is one the system had before this scan touched anything.  A store
+ * that cannot be read (SHMIDS_DIR missing, say) does not hide the
+ * other: its segments read so far are reported, then the store itself,
+ * after all segments, as an info with ours -2.
  */
 int
 shmids_scan(int (*fn)(const struct shmids_info *, void *), void *arg,
     int flags)
 {
+	static const struct shmids_backend *const stores[] = {
+		&shmids_sysv, &shmids_file
+	};
+	struct shmids_info bad;
 	struct list l;
+	int err[2] = { 0, 0 };
 	size_t i;
-	int r = 0, e;
+	int r = 0;
 
 	memset(&l, 0, sizeof(l));
-	if (shmids_sysv.scan(collect, &l) != 0 ||
-	    shmids_file.scan(collect, &l) != 0) {
-		e = errno;
-		free(l.v);
-		errno = e;
-		return -1;
-	}
+	for (i = 0; i < 2; i++)
+		if (stores[i]->scan(collect, &l) != 0) {
+			if (l.nomem) {
+				free(l.v);
+				errno = ENOMEM;
+				return -1;
+			}
+			err[i] = errno ? errno : EIO;
+		}
 	if (l.n > 1)
 		qsort(l.v, l.n, sizeof(*l.v), byid);
 	for (i = 0; i < l.n && r == 0; i++) {
-		look(&l.v[i], flags);
+		look(&l.v[i], flags, 1);
 		if (l.v[i].ours != 0 || (flags & SHMIDS_ALL))
 			r = fn(&l.v[i], arg);
 	}
 	free(l.v);
+	for (i = 0; i < 2 && r == 0; i++)
+		if (err[i] != 0) {
+			memset(&bad, 0, sizeof(bad));
+			bad.shmid = stores[i] == &shmids_file ? -1 : 0;
+			bad.ours = -2;
+			bad.err = err[i];
+			r = fn(&bad, arg);
+		}
 	return r;
 }
 

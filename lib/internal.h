@@ -99,6 +99,14 @@ struct shmids_backend {
 	int	(*stat)(const char *id, struct shmids_info *si);	/* system part */
 	int	(*scan)(int (*fn)(struct shmids_info *, void *), void *arg);
 	int	(*isours)(const struct shmids_info *si);	/* by key or file name */
+	/*
+	 * For tools that only look: copy si's first bytes, up to
+	 * SHMIDS_HEADER, to h, and its size to *size, without keeping it
+	 * attached; returns how many were copied (fewer if it is smaller).
+	 * A file is read, not mapped: one truncated meanwhile gives a short
+	 * copy, never SIGBUS.
+	 */
+	ssize_t	(*peek)(const struct shmids_info *si, char *h, size_t *size);
 };
 SHMIDS_HIDDEN extern const struct shmids_backend shmids_sysv;
 SHMIDS_HIDDEN extern const struct shmids_backend shmids_file;
@@ -127,6 +135,7 @@ SHMIDS_HIDDEN void	shmids_hdr_write(char *h, const char *id,
 			    const char *name, int type, size_t count);
 SHMIDS_HIDDEN int	shmids_hdr_read(const volatile char *h, size_t size,
 			    const char *id, struct hdr *out);
+SHMIDS_HIDDEN int	shmids_hdr_residue(const char *h, size_t n, size_t size);
 SHMIDS_HIDDEN int	shmids_hdr_state(const volatile char *h);
 SHMIDS_HIDDEN void	shmids_hdr_seal(char *h);
 SHMIDS_HIDDEN int	shmids_writer_state(pid_t cpid);

@@ -95,9 +95,14 @@ struct shmids_info {
 	pid_t		 cpid, lpid;	/* creator, last attach/detach */
 	time_t		 atime, dtime, ctime; /* last attach, detach; creation */
 	/*
-	 * ours: 1 the header was read and is ours (section 2.4); 0 not ours,
-	 * or not looked at; -1 ours by key but unreadable (errno in err).
-	 * The fields below are valid only when ours is 1.
+	 * ours: 1 the header was read and is ours (format-spec.md 2.4);
+	 * 0 not ours, or not looked at; -1 may be ours but could not be
+	 * read (errno in err: EACCES, or EBADMSG for a corrupt header, whose
+	 * label is then filled in); 2 ours but broken: residue of a writer
+	 * killed before it wrote its header (all NUL, or an empty file;
+	 * format-spec.md 2.4), with no label (empty) and no name (NULL).
+	 * -2 is not a segment: shmids_scan() could not read a store (see
+	 * there).  The fields below are valid only when ours is 1.
 	 */
 	int		 ours;
 	int		 err;
@@ -256,11 +261,12 @@ int	 shmids_type_parse(const char *name);
 /*
  * shmids_stat: system data for the segment id names (a shmid in decimal,
  * or a file segment's path: a label's first token) into si; unless flags
- * has SHMIDS_NOHDR and if the key or file name marks the segment as
- * ours, the header is read too (one read-only attach).  Errors: EINVAL
- * (id malformed), ENOENT, EACCES (for the system data; header errors go
- * in si->err with si->ours -1), ESTALE (a path that is not a regular
- * file).
+ * has SHMIDS_NOHDR, the header of a segment of 128 bytes or more is read
+ * too (one read-only attach; a file is read, not mapped), whatever its
+ * key: the id was named, as a reader's label is.  Errors: EINVAL (id
+ * malformed), ENOENT (no such segment, or one marked for removal, as
+ * shmids_open() says), EACCES (for the system data; header errors go in
+ * si->err with si->ours -1), ESTALE (a path that is not a regular file).
  */
 int	 shmids_stat(const char *id, struct shmids_info *si, int flags);
 
@@ -280,10 +286,16 @@ int	 shmids_remove_info(const struct shmids_info *si, int flags);
 /*
  * shmids_scan: call fn(si, arg) for each of our segments (with SHMIDS_ALL,
  * each System V segment), in shmid order, then for the file segments in
- * SHMIDS_DIR if set, in path order.  Each segment is attached at most once.
- * fn returns 0 to go on, or a positive value that stops the scan and is
- * returned.  Returns 0, that value, or -1 with errno (reading the segment
- * table failed, ENOMEM).
+ * SHMIDS_DIR if set, in path order.  Each segment is attached at most
+ * once, and only if its key (or file name) is ours and it has at least
+ * 128 bytes.  A store that cannot be read, wholly or in part (SHMIDS_DIR
+ * missing or unreadable; the System V segment table), does not stop the
+ * scan: after every segment that could be read, fn is called once for
+ * each such store with an si whose ours is -2, err the errno, shmid -1
+ * for SHMIDS_DIR and 0 for the System V table, and nothing else set, as
+ * nftw(3) reports a directory it cannot read.  fn returns 0 to go on, or
+ * a positive value that stops the scan and is returned.  Returns 0, that
+ * value, or -1 with ENOMEM (nothing reported).
  */
 int	 shmids_scan(int (*fn)(const struct shmids_info *, void *), void *arg,
 	    int flags);

@@ -254,6 +254,9 @@ scan_proc(FILE *fp, int (*fn)(struct shmids_info *, void *), void *arg)
 	while (r == 0 && getline(&line, &cap, fp) != -1)
 		if (from_proc(&si, line) == 0)
 			r = fn(&si, arg);
+	/* getline(3) says ENOMEM with -1 and no error flag: only EOF is EOF. */
+	if (r == 0 && !feof(fp))
+		r = -1;
 	free(line);
 	return r;
 }
@@ -359,6 +362,22 @@ sysv_remove(const char *id)
 	return 0;
 }
 
+/* The header copied through an attach that is at once undone. */
+static ssize_t
+sysv_peek(const struct shmids_info *si, char *h, size_t *size)
+{
+	struct att a;
+	size_t n = si->size < SHMIDS_HEADER ? si->size : SHMIDS_HEADER, i;
+
+	if (attach(si->shmid, si->size, 1, &a) == -1)
+		return -1;
+	for (i = 0; i < n; i++)
+		h[i] = ((const volatile char *)a.addr)[i];
+	shmdt(a.addr);
+	*size = si->size;
+	return (ssize_t)n;
+}
+
 static int
 sysv_isours(const struct shmids_info *si)
 {
@@ -369,5 +388,5 @@ const struct shmids_backend shmids_sysv = {
 	sysv_create, sysv_attach, sysv_narrow, sysv_prefault, sysv_detach,
 	sysv_setmode,
 	sysv_sealed, sysv_ready, sysv_remove, sysv_stat, sysv_scan,
-	sysv_isours
+	sysv_isours, sysv_peek
 };

@@ -79,6 +79,8 @@ ipcs_ours() {
 	[[ $output != *"$f"* ]]
 	SHMIDS_DIR=$D run shm_ls
 	status_is 0
+	# (System V segments of concurrent tests may be listed too)
+	output=$(grep -F "$(realpath "$D")/" <<< "$output")
 	like "$output" "-rw-r--r--   0 root *  208 f64         10 ready   * $l"
 	SHMIDS_DIR=$D run shm_ls -p -n "${P}a"
 	status_is 0
@@ -109,6 +111,7 @@ ipcs_ours() {
 	cp "$f" "$D/shmids.Copy00"	# a header carrying another path
 	SHMIDS_DIR=$D run shm_ls
 	status_is 0
+	output=$(grep -F "$(realpath "$D")/" <<< "$output")
 	is "$output" "$(SHMIDS_DIR=$D shm_ls -n "${P}a")" "only the segment"
 	is "$(echo "$output" | wc -l)" 1 "lines"
 	SHMIDS_DIR=$D run shm_ls -a -p
@@ -126,7 +129,7 @@ ipcs_ours() {
 	is "$output" ENOENT
 	run shmtool open "$(realpath "$D")/notes.txt ${P}a"
 	is "$output" EINVAL
-	SHMIDS_DIR=$D run shm_rm -s 0
+	SHMIDS_DIR=$D run shm_rm -s 0 -m "${P}*"
 	status_is 0
 	[ -p "$D/shmids.Fifo00" ] && [ -L "$D/shmids.Link00" ] &&
 	    [ -f "$D/shmids.Copy00" ] && [ -f "$D/notes.txt" ]
@@ -175,7 +178,7 @@ ipcs_ours() {
 	run shmtool open "$l"
 	is "$output" "f64 4 6"
 	# an attached segment is never removed by age, then goes once idle
-	SHMIDS_DIR=$D run shm_rm -v -s 0
+	SHMIDS_DIR=$D run shm_rm -v -s 0 -m "${P}*"
 	status_is 0
 	is "$output" ""
 	exists "$l"
@@ -185,7 +188,7 @@ ipcs_ours() {
 		[ "$(cut -f7 <<< "$output")" = 0 ] && break
 		sleep 0.05
 	done
-	SHMIDS_DIR=$D run shm_rm -v -s 0
+	SHMIDS_DIR=$D run shm_rm -v -s 0 -m "${P}*"
 	status_is 0
 	is "$output" "$l"
 	gone "$l"
@@ -256,9 +259,9 @@ ipcs_ours() {
 	is "$(ls -A "$D")" "" "nothing left"
 	SHMIDS_DIR=$D/none runio in shm_import -n 1 -p x -f "$n"
 	status_is 1
-	SHMIDS_DIR=$D/none run shm_ls
+	SHMIDS_DIR=$D/none run --separate-stderr shm_ls -n "${P}*"
 	status_is 1
-	like "$output" "*No such file or directory"
+	is "$stderr" "shm-ls: SHMIDS_DIR $D/none: No such file or directory"
 	[ "$(id -u)" = 0 ] && command -v unshare > /dev/null ||
 	    skip "needs root and unshare for a small tmpfs"
 	# 1 MiB of tmpfs, 2 MiB of doubles: ENOSPC, not SIGBUS; nothing left
@@ -350,4 +353,113 @@ ipcs_ours() {
 	truncate -s 1G "${l%% *}"
 	got=$(bash -c "ulimit -v 300000 && exec '$SHMTOOL' open '$l'") || true
 	is "$got" "i32 2 1"
+}
+
+@test "a file segment shrunk by its owner under shm-ls and shm-rm -s: never a signal; the files after it still listed and cleaned" {
+	fsetup
+	local a b v k i st so fails=
+	a=$(fmk create "${P}a" f64 10)
+	b=$(fmk create "${P}b" f64 10)
+	# files come in path order: the one shrunk is the first
+	if [ "$(printf '%s\n' "${a%% *}" "${b%% *}" | LC_ALL=C sort | head -n 1)" = "${a%% *}" ]; then
+		v=$a k=$b
+	else
+		v=$b k=$a
+	fi
+	# every time: truncated between the tool's fstat and its header read
+	so=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload/shrinkfstat.so
+	[ -f "$so" ] || { echo "$so missing: make check builds it" >&2; false; }
+	cp "${v%% *}" saved
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+	st=0
+	LD_PRELOAD=$so SHMIDS_SHRINK=${v%% *} SHMIDS_DIR=$D "$BIN/shm-ls" -p \
+	    > out 2> err || st=$?
+	is "$st" 0 "shm-ls exit status ($(cat err))"
+	[ ! -s "${v%% *}" ] || { echo "the shim did not truncate" >&2; false; }
+	grep -qF "	$k" out || { echo "shm-ls: $k not listed: $(cat out)" >&2; false; }
+	cp saved "${v%% *}"
+	st=0
+	LD_PRELOAD=$so SHMIDS_SHRINK=${v%% *} SHMIDS_DIR=$D "$BIN/shm-rm" -n -s 0 \
+	    -m "${P}*" > out 2> err || st=$?
+	is "$st" 0 "shm-rm exit status ($(cat err))"
+	is "$(cat out)" "$k" "shm-rm -n"
+	# and in a race, as it happens
+	cp saved "${v%% *}"
+	is "$(bg shrink "$SHMTOOL" shrink "${v%% *}" 30)" shrinking
+	for i in $(seq 50); do
+		st=0
+		SHMIDS_DIR=$D "$BIN/shm-ls" -p > out 2> err || st=$?
+		[ "$st" = 0 ] || { fails+="[shm-ls run $i: exit $st $(cat err)] "; break; }
+		grep -qF "	$k" out || fails+="[shm-ls run $i: $k not listed] "
+		st=0
+		SHMIDS_DIR=$D "$BIN/shm-rm" -n -s 0 -m "${P}*" > out 2> err || st=$?
+		[ "$st" = 0 ] || { fails+="[shm-rm run $i: exit $st $(cat err)] "; break; }
+		grep -qxF "$k" out || fails+="[shm-rm run $i: $k not named] "
+	done
+	is "$fails" "" "failures"
+	SHMIDS_DIR=$D run --separate-stderr shm_rm -v -s 0 -m "${k#* }"
+	status_is 0
+	is "$output" "$k"
+	[ ! -e "${k%% *}" ]
+}
+
+@test "SHMIDS_DIR missing or unreadable: said once, System V segments listed and cleaned anyway, exit 1" {
+	need_user
+	fsetup
+	local l m dir
+	l=$(as_user "$SHMTOOL" create "${P}sv" f64 1)
+	track "$l"
+	m=$(as_user "$SHMTOOL" create "${P}sw" f64 1)
+	track "$m"
+	mkdir "$D/closed"
+	chmod 700 "$D/closed"
+	for dir in "$D/none|No such file or directory" "$D/closed|Permission denied"; do
+		SHMIDS_DIR=${dir%|*} run --separate-stderr as_user "$BIN/shm-ls" -p -n "${P}*"
+		status_is 1
+		is "$stderr" "shm-ls: SHMIDS_DIR ${dir%|*}: ${dir#*|}" "shm-ls stderr"
+		is "$(cut -f 16 <<< "$output")" "$l"$'\n'"$m" "shm-ls listing"
+		SHMIDS_DIR=${dir%|*} run --separate-stderr as_user "$BIN/shm-rm" -n -s 0 -m "${P}*"
+		status_is 1
+		is "$stderr" "shm-rm: SHMIDS_DIR ${dir%|*}: ${dir#*|}" "shm-rm stderr"
+		is "$output" "$l"$'\n'"$m" "shm-rm -n"
+	done
+	SHMIDS_DIR=$D/none run --separate-stderr as_user "$BIN/shm-rm" -v -s 0 -m "${P}sv"
+	status_is 1
+	is "$output" "$l" "removed"
+	gone "$l"
+	exists "$m"
+}
+
+@test "file residue (writer killed before its header): empty or all-NUL files listed broken, cleaned by age; others not" {
+	need_user
+	fsetup
+	local f rd
+	rd=$(realpath "$D")
+	# as the test user: empty (mkstemp), sized and NUL, and 64 NUL bytes
+	as_user sh -c ": > '$D/shmids.Empty0'; truncate -s 4096 '$D/shmids.Zeros0';
+	    head -c 64 /dev/zero > '$D/shmids.Small0'; head -c 200 /dev/zero |
+	    tr '\0' x > '$D/shmids.Xxxxx0'"
+	SHMIDS_DIR=$D run --separate-stderr shm_ls -p
+	status_is 0
+	is "$(grep -F "$rd/" <<< "$output" | cut -f 1,6,13-16)" \
+	    "$rd/shmids.Empty0	0	-	-	broken	-
+$rd/shmids.Zeros0	4096	-	-	broken	-" "residue listed"
+	SHMIDS_DIR=$D run --separate-stderr shm_ls
+	status_is 0
+	like "$(grep -F "$rd/shmids.Zeros0" <<< "$output")" \
+	    "-rw-r--r--   0 $TESTUSER *   4096 -            - broken  * $rd/shmids.Zeros0" "long format"
+	SHMIDS_DIR=$D run --separate-stderr shm_ls -p -a
+	is "$(grep -cF "$rd/shmids.Small0	" <<< "$output")" 1 "-a: a small file listed"
+	is "$(grep -F "$rd/shmids.Small0	" <<< "$output" | cut -f 13-16)" "-	-	-	-" "not ours"
+	SHMIDS_DIR=$D run --separate-stderr as_user "$BIN/shm-rm" -n -s 1h
+	status_is 0
+	is "$output" "" "fresh residue stays"
+	SHMIDS_DIR=$D run --separate-stderr as_user "$BIN/shm-rm" -n -s 0 -m '*'
+	status_is 0
+	is "$output" "" "-m never matches residue"
+	SHMIDS_DIR=$D run --separate-stderr as_user "$BIN/shm-rm" -v -s 0
+	status_is 0
+	is "$output" "$rd/shmids.Empty0"$'\n'"$rd/shmids.Zeros0" "removed"
+	[ -e "$D/shmids.Small0" ] && [ -e "$D/shmids.Xxxxx0" ]
+	[ ! -e "$D/shmids.Empty0" ] && [ ! -e "$D/shmids.Zeros0" ]
 }

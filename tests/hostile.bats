@@ -59,7 +59,7 @@ perms() {
 	order|EBADMSG|Bad message
 	nonul|ESTALE|Stale file handle
 	nonl|ESTALE|Stale file handle
-	padding|ESTALE|Stale file handle
+	padding|EBADMSG|Bad message
 	zero|ESTALE|Stale file handle
 	small|ESTALE|Stale file handle
 	EOF
@@ -410,4 +410,86 @@ perms() {
 	done
 	umask 022
 	is "$fails" "" "failures"
+}
+
+# --- What is ours ------------------------------------------------------
+
+# lpidatime SHMID: last pid and attach time from the kernel.
+lpidatime() {
+	awk -v id="$1" '$2 == id { print $6, $12 }' /proc/sysvipc/shm
+}
+
+@test "a label names its segment whatever the key: readers, shm-ls and shm-rm agree; scans never attach it" {
+	local n id before
+	n=$(mkhostile nokey nokey)
+	id=${n%% *}
+	is "$(shmtool open "$n")" "f64 1 0" "reader"
+	before=$(lpidatime "$id")
+	run --separate-stderr shm_ls -p
+	status_is 0
+	! awk -F '\t' -v id="$id" '$1 == id { f = 1 } END { exit !f }' <<< "$output" ||
+	    { echo "listed without -a" >&2; false; }
+	run --separate-stderr shm_ls -p -a
+	status_is 0
+	is "$(awk -F '\t' -v id="$id" '$1 == id' <<< "$output" | cut -f 13-16)" \
+	    "-	-	-	-" "-a"
+	shm_rm -n -s 0 -m "${P}*" > /dev/null
+	is "$(lpidatime "$id")" "$before" "scans did not attach it"
+	run --separate-stderr shm_ls -p "$n"
+	status_is 0
+	is "$(cut -f 13-16 <<< "$output")" "f64	1	ready	$n" "shm-ls label"
+	run --separate-stderr shm_ls -p "$id"
+	status_is 0
+	is "$(cut -f 13-16 <<< "$output")" "f64	1	ready	$n" "shm-ls id"
+	run --separate-stderr shm_rm -n "$n"
+	status_is 0
+	is "$output" "$n" "shm-rm -n"
+	run --separate-stderr shm_rm "$n"
+	status_is 0
+	! shmid_exists "$id"
+}
+
+@test "scans never attach a segment under 128 bytes, even under our key" {
+	local s id pids= lpid
+	s=$(mkhostile small small)
+	id=${s%% *}
+	# the last attach is never one of the scans' (concurrent test
+	# teardowns, shmtool find, may attach it meanwhile)
+	"$BIN/shm-ls" > /dev/null &
+	pids+=" $!"
+	wait $!
+	"$BIN/shm-ls" -a > /dev/null &
+	pids+=" $!"
+	wait $!
+	"$BIN/shm-rm" -n -s 0 -m "${P}*" > /dev/null &
+	pids+=" $!"
+	wait $!
+	lpid=$(lpidatime "$id" | cut -d' ' -f1)
+	[[ " $pids " != *" $lpid "* ]] ||
+	    { echo "attached by a scan: lpid $lpid in$pids" >&2; false; }
+	run --separate-stderr shm_ls -p -a
+	is "$(awk -F '\t' -v id="$id" '$1 == id' <<< "$output" | cut -f 6,13-16)" \
+	    "64	-	-	-	-" "-a"
+}
+
+@test "a segment removed while attached (dest) is gone to every tool" {
+	local l id op fails=
+	l=$(mkseg dest f64 1)
+	id=${l%% *}
+	hold "$l" 30
+	ipcrm -m "$id"
+	is "$(shmtool open "$l")" ENOENT "reader"
+	for op in "$l" "$id"; do
+		run --separate-stderr shm_ls "$op"
+		[ "$status" = 1 ] && [ "$stderr" = "shm-ls: $op: No such file or directory" ] ||
+		    fails+="[shm-ls '$op': exit $status '$stderr'] "
+		run --separate-stderr shm_rm "$op"
+		[ "$status" = 1 ] && [ "$stderr" = "shm-rm: $op: No such file or directory" ] ||
+		    fails+="[shm-rm '$op': exit $status '$stderr'] "
+	done
+	is "$fails" "" "failures"
+	printf 'x shmids %s\n' "$l" > in
+	runio in shm_expand
+	status_is 1
+	err_is "shm-expand: stdin:1: $l: No such file or directory"
 }

@@ -216,3 +216,67 @@ shmid_exists() {
 	status_is 0
 	is "$output" ""
 }
+
+@test "shm-rm, shm-ls: an operand whose name part is no name ('5 x y') is not a label or id" {
+	local a op fails=
+	a=$(mkseg a f64 1)
+	for op in "5 x y" "${a%% *} x y" "${a%% *} $(printf 'n%.0s' $(seq 65))"; do
+		run --separate-stderr shm_rm "$op"
+		[ "$status" = 1 ] || fails+="[shm-rm '$op': exit $status] "
+		[ "$stderr" = "shm-rm: $op: not a label or id" ] ||
+		    fails+="[shm-rm '$op': $stderr] "
+		run --separate-stderr shm_ls "$op"
+		[ "$status" = 1 ] || fails+="[shm-ls '$op': exit $status] "
+		[ "$stderr" = "shm-ls: $op: not a label or id" ] ||
+		    fails+="[shm-ls '$op': $stderr] "
+	done
+	is "$fails" "" "failures"
+	exists "$a"
+}
+
+# A uid of its own for removal by age, which takes every stale segment
+# of its caller: not even the test user's segments of concurrent runs.
+CLEANER=$((TESTUSER + 7))
+as_cleaner() {
+	setpriv --reuid="$CLEANER" --regid="$CLEANER" --clear-groups -- "$@"
+}
+
+@test "residue (writer killed before its header): listed broken, removed by age or by id; other programs' never" {
+	need_user
+	local r r2 f l line
+	r=$(as_cleaner "$SHMTOOL" hostile zero "${P}r")
+	track "$r"
+	r=${r%% *}
+	r2=$(as_cleaner "$SHMTOOL" hostile zero "${P}r2")
+	track "$r2"
+	r2=${r2%% *}
+	f=$(as_cleaner "$SHMTOOL" hostile foreign "${P}f")
+	track "$f"
+	f=${f%% *}
+	l=$(as_cleaner "$SHMTOOL" create "${P}l" f64 1)
+	track "$l"
+	run --separate-stderr shm_ls -p
+	status_is 0
+	line=$(awk -F '\t' -v id="$r" '$1 == id' <<< "$output")
+	is "$(cut -f 4,6,13-16 <<< "$line")" "$CLEANER	136	-	-	broken	-" "-p line"
+	! awk -F '\t' -v id="$f" '$1 == id { f = 1 } END { exit !f }' <<< "$output" ||
+	    { echo "$f listed without -a" >&2; false; }
+	run --separate-stderr shm_ls "$r"
+	status_is 0
+	is "$(awk '{ print $5, $6, $7, $8, $NF }' <<< "$output")" "136 - - broken $r" "long line"
+	run --separate-stderr shm_ls "$r ${P}r"
+	status_is 1
+	is "$stderr" "shm-ls: $r ${P}r: Stale file handle"
+	run --separate-stderr as_cleaner "$BIN/shm-rm" -n -s 1h
+	status_is 0
+	is "$output" "" "fresh residue stays"
+	run --separate-stderr as_cleaner "$BIN/shm-rm" -v "$r2"
+	status_is 0
+	is "$output" "$r2" "removed by id"
+	! shmid_exists "$r2"
+	run --separate-stderr as_cleaner "$BIN/shm-rm" -v -s 0
+	status_is 0
+	is "$(sort <<< "$output")" "$(printf '%s\n' "$r" "$l" | sort)" "removed by age"
+	! shmid_exists "$r"
+	shmid_exists "$f"
+}

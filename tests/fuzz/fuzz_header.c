@@ -49,9 +49,6 @@ reference(const char *h, size_t size, const char *id, int *badblank)
 		;
 	if (L > SHMIDS_LABEL_MAX || h[L + 1] != '\n')
 		return ESTALE;
-	for (i = L + 2; i < 80; i++)
-		if (h[i] != '\0')
-			return ESTALE;
 	/* the label's id must be the caller's, byte for byte */
 	if (fuzz_ref_label(h, L, &idlen, &shmid, &np) != 0 ||
 	    idlen != strlen(id) || memcmp(h, id, idlen) != 0)
@@ -63,6 +60,10 @@ reference(const char *h, size_t size, const char *id, int *badblank)
 		*badblank = 1;
 		return ESTALE;
 	}
+	/* the label's padding: a corrupt header, not a stale label */
+	for (i = L + 2; i < 80; i++)
+		if (h[i] != '\0')
+			return EBADMSG;
 	if ((esz = (size_t)tsize(h + 88)) == 0 || h[91] != ' ' ||
 	    (memcmp(h + 92, "le", 2) && memcmp(h + 92, "be", 2)) ||
 	    h[94] != ' ' || h[115] != ' ' ||

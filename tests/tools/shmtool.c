@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdint.h>
@@ -71,6 +72,7 @@ usage(void)
 	    "       shmtool writer NAME SECONDS\n"
 	    "       shmtool killwriter NAME\n"
 	    "       shmtool hold LABEL SECONDS\n"
+	    "       shmtool shrink PATH SECONDS\n"
 	    "       shmtool find PREFIX\n"
 	    "       shmtool maxrss PROGRAM [ARG ...]\n", stderr);
 	exit(2);
@@ -451,16 +453,18 @@ cmd_raw(int argc, char **argv)
 	return 0;
 }
 
-/* A segment with our key prefix, made without the library. */
+/* A segment with our key prefix (or none), made without the library. */
 static char *
-forge(size_t size, int *idp)
+forge(size_t size, int *idp, int keyed)
 {
 	key_t key;
 	char *p;
 	int id;
 
 	srand((unsigned)(getpid() ^ time(NULL)));
-	do {
+	if (!keyed)
+		id = shmget(IPC_PRIVATE, size, IPC_CREAT | 0600);
+	else do {
 		key = (key_t)(KEYPREFIX | ((unsigned)rand() & 0xffff));
 		id = shmget(key, size, IPC_CREAT | IPC_EXCL | 0600);
 	} while (id == -1 && errno == EEXIST);
@@ -490,9 +494,10 @@ header(char *h, int id, const char *name, const char *type, size_t count,
 /*
  * Kinds, with the errno shmids_open() must give (format-spec.md 2.3):
  * good (none), small, nonul, nonl, padding, magic, version, foreign,
- * zero (ESTALE); type, order, orderxx, count, state, reserved, bigcount,
- * bigtype, wrapcount, hugecount (EBADMSG); dead (EOWNERDEAD: state w,
- * creator gone).  The payload is 8 bytes: bigcount claims 2 f64,
+ * zero (ESTALE; residue, format-spec.md 2.4); padding, type, order,
+ * orderxx, count, state, reserved, bigcount, bigtype, wrapcount,
+ * hugecount (EBADMSG); dead (EOWNERDEAD: state w, creator gone); nokey
+ * (none: a good header under a key that is not ours).  The payload is 8 bytes: bigcount claims 2 f64,
  * bigtype 2 i32 retyped f64, wrapcount 2^61 + 1 f64 (8 bytes once the
  * product wraps), hugecount 10^20 - 1.  roomy (none) is good with 256 MiB
  * more than it declares, of which only the header's page is touched.
@@ -514,7 +519,7 @@ cmd_hostile(int argc, char **argv)
 		size = 64;
 	else if (strcmp(kind, "roomy") == 0)
 		size += (size_t)256 << 20;
-	h = forge(size, &id);
+	h = forge(size, &id, strcmp(kind, "nokey") != 0);
 	if (strcmp(kind, "small") == 0) {
 		memset(h, 0, size);
 		snprintf(h, size, "%d %s", id, name);
@@ -522,7 +527,8 @@ cmd_hostile(int argc, char **argv)
 		return 0;
 	}
 	header(h, id, name, "f64", 1, 'r');
-	if (strcmp(kind, "good") == 0 || strcmp(kind, "roomy") == 0)
+	if (strcmp(kind, "good") == 0 || strcmp(kind, "roomy") == 0 ||
+	    strcmp(kind, "nokey") == 0)
 		;
 	else if (strcmp(kind, "nonul") == 0)
 		memset(h + strlen(h), 'x', 80 - strlen(h));
@@ -587,7 +593,7 @@ cmd_mimic(int argc, char **argv)
 
 	if (argc != 2 || (sp = strchr(argv[1], ' ')) == NULL)
 		usage();
-	h = forge(HDR + 8, &id);
+	h = forge(HDR + 8, &id, 1);
 	header(h, 0, sp + 1, "f64", 1, 'r');
 	memset(h, 0, 80);
 	memcpy(h, argv[1], strlen(argv[1]));
@@ -797,6 +803,34 @@ cmd_hold(int argc, char **argv)
 }
 
 /*
+ * The owner of a file segment shrinking it under the tools: truncate
+ * PATH to nothing and write its first bytes back, as fast as it goes,
+ * for SECONDS.  Prints "shrinking" once it starts.
+ */
+static int
+cmd_shrink(int argc, char **argv)
+{
+	char buf[4096];
+	time_t end;
+	ssize_t n;
+	int fd;
+
+	if (argc != 3)
+		usage();
+	end = time(NULL) + (time_t)number(argv[2], 10);
+	if ((fd = open(argv[1], O_RDWR)) == -1 ||
+	    (n = pread(fd, buf, sizeof(buf), 0)) == -1)
+		fail();
+	printf("shrinking\n");
+	fflush(stdout);
+	while (time(NULL) < end)
+		if (ftruncate(fd, 0) == -1 ||
+		    pwrite(fd, buf, (size_t)n, 0) != n)
+			fail();
+	return 0;
+}
+
+/*
  * Shmids of segments with our key prefix whose label area names
  * something starting with prefix; read from the kernel's table without
  * the library, so teardown works even when the tools do not.
@@ -876,7 +910,7 @@ main(int argc, char **argv)
 		{ "killwriter", cmd_killwriter }, { "hold", cmd_hold },
 		{ "find", cmd_find }, { "mimic", cmd_mimic },
 		{ "rewrite", cmd_rewrite }, { "rdonly", cmd_rdonly },
-		{ "maxrss", cmd_maxrss },
+		{ "maxrss", cmd_maxrss }, { "shrink", cmd_shrink },
 	};
 	size_t i;
 
