@@ -28,7 +28,8 @@ readme_block() {
 
 # make_install ARGS...: make install from the top directory, with
 # $T/ldconfig standing in for ldconfig (it logs its arguments to
-# $T/ldlog, and for -p prints $T/ldcache); output in $T/make.out.
+# $T/ldlog, and for -p prints $T/ldcache); standard output in
+# $T/make.out (a parent make's jobserver may have make warn on stderr).
 make_install() {
 	cat > "$T/ldconfig" <<-EOF
 	#!/bin/sh
@@ -36,7 +37,7 @@ make_install() {
 	[ "\$1" != -p ] || cat "$T/ldcache" 2>/dev/null
 	EOF
 	chmod +x "$T/ldconfig"
-	run make -s -C "$TOP" B="${SHMIDS_BUILD:-build}" LDCONFIG="$T/ldconfig" "$@"
+	run --separate-stderr make -s -C "$TOP" B="${SHMIDS_BUILD:-build}" LDCONFIG="$T/ldconfig" "$@"
 	printf '%s\n' "$output" > "$T/make.out"
 }
 
