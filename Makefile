@@ -81,6 +81,32 @@ $(BENCHES): $(B)/bench/%: bench/%.c bench/*.h $(B)/libshmids.a
 PCSED	= sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	    -e 's|@INCDIR@|$(INCDIR)|' -e 's|@VERSION@|$(VERSION)|'
 
+# A program linked with -lshmids finds libshmids.so.1 at run time only
+# once ldconfig has cached it, and only in the directories the loader
+# searches: run ldconfig where we can (as root, installing for real; a
+# package's own scripts do it for a DESTDIR), then say what to set if
+# the loader or pkg-config still cannot find the library.  No rpath in
+# shmids.pc: that would bake this PREFIX into every program, packaged
+# ones too.  README.md, Set-up, says the same.
+LDCONFIG ?= ldconfig
+LDSYNC	= if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && \
+	    command -v $(LDCONFIG) >/dev/null 2>&1; then \
+		echo $(LDCONFIG); $(LDCONFIG) || exit 1; \
+	fi
+LDHINT	= if [ -n "$(DESTDIR)" ]; then \
+		echo "install: staged in $(DESTDIR): run ldconfig once installed in $(LIBDIR)"; \
+		exit 0; \
+	fi; \
+	case :$$LD_LIBRARY_PATH:$$($(LDCONFIG) -p 2>/dev/null | \
+	    sed -n 's|.* => \(.*\)/libshmids\.so\.$(SOMAJOR)$$|\1|p' | tr '\n' :) in \
+	*:$(LIBDIR):*) ;; \
+	*) echo "install: the loader does not look in $(LIBDIR): run programs with LD_LIBRARY_PATH=$(LIBDIR), or link them with -Wl,-rpath,$(LIBDIR)" ;; \
+	esac; \
+	case :$$PKG_CONFIG_PATH:$$(pkg-config --variable pc_path pkg-config 2>/dev/null): in \
+	*:$(PKGDIR):*) ;; \
+	*) echo "install: pkg-config does not look in $(PKGDIR): set PKG_CONFIG_PATH=$(PKGDIR)" ;; \
+	esac
+
 demo: all
 	sh examples/demo.sh
 
@@ -121,6 +147,8 @@ install: all
 	cp $(MAN1) $(DESTDIR)$(MANPREFIX)/man1/
 	cp $(MAN3) $(DESTDIR)$(MANPREFIX)/man3/
 	cp $(MAN5) $(DESTDIR)$(MANPREFIX)/man5/
+	@$(LDSYNC)
+	@$(LDHINT)
 
 uninstall:
 	for f in $(CMDS); do rm -f $(DESTDIR)$(BINDIR)/$$f; done
@@ -132,6 +160,7 @@ uninstall:
 	for f in $(MAN1:man/%=%); do rm -f $(DESTDIR)$(MANPREFIX)/man1/$$f; done
 	for f in $(MAN3:man/%=%); do rm -f $(DESTDIR)$(MANPREFIX)/man3/$$f; done
 	for f in $(MAN5:man/%=%); do rm -f $(DESTDIR)$(MANPREFIX)/man5/$$f; done
+	@$(LDSYNC)
 
 clean:
 	rm -rf $(B) build-asan

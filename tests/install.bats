@@ -1,0 +1,138 @@
+#!/usr/bin/env bats
+# make install and the README's library example: the example is a whole
+# program, builds with pkg-config against an installed tree and runs;
+# the install runs ldconfig or says what to set.  Installs only under
+# $T (DESTDIR or PREFIX), with a stand-in for ldconfig.
+
+load helper
+
+TOP=$BATS_TEST_DIRNAME/..
+README=$TOP/README.md
+
+# readme_block MARKER: the indented block after README's line
+# "<!-- MARKER...", indent removed.
+readme_block() {
+	awk -v m="<!-- $1" '
+	    index($0, m) == 1 { on = 1; next }
+	    on == 1 && /^$/ { next }
+	    on == 1 { on = 2 }
+	    on == 2 && /^    / {
+		for (; blank > 0; blank--)
+			print ""
+		print substr($0, 5)
+		next
+	    }
+	    on == 2 && /^$/ { blank++; next }
+	    on == 2 { exit }' "$README"
+}
+
+# make_install ARGS...: make install from the top directory, with
+# $T/ldconfig standing in for ldconfig (it logs its arguments to
+# $T/ldlog, and for -p prints $T/ldcache); standard output in
+# $T/make.out (a parent make's jobserver may have make warn on stderr).
+make_install() {
+	cat > "$T/ldconfig" <<-EOF
+	#!/bin/sh
+	echo "ldconfig \$*" >> "$T/ldlog"
+	[ "\$1" != -p ] || cat "$T/ldcache" 2>/dev/null
+	EOF
+	chmod +x "$T/ldconfig"
+	run --separate-stderr make -s -C "$TOP" B="${SHMIDS_BUILD:-build}" LDCONFIG="$T/ldconfig" "$@"
+	printf '%s\n' "$output" > "$T/make.out"
+}
+
+# The flags a sanitizer build's library needs of the programs it links.
+san_flags() {
+	if nm -D "$1" 2>/dev/null | grep -q __asan_init; then
+		echo "-fsanitize=address,undefined"
+	fi
+}
+
+# check_hello: ./hello ran ($status, $output): a reference line, the
+# sum, and no segment left.
+check_hello() {
+	local l
+	l=$(sed -n 's/^u shmids //p' <<< "$output")
+	[ -z "$l" ] || track "$l"
+	status_is 0
+	like "$(sed -n 1p <<< "$output")" "u shmids [0-9]* hello-u" "line 1"
+	is "$(sed -n 2p <<< "$output")" "u: 1000 values, sum 124875" "line 2"
+	is "$(wc -l <<< "$output")" 2 "lines"
+	gone "$l"
+}
+
+@test "install: the README's library example is examples/hello.c, whole" {
+	readme_block examples/hello.c > hello.c
+	[ -s hello.c ] || { echo "no block after the marker in README.md" >&2; false; }
+	same_file "$TOP/examples/hello.c" hello.c
+	grep -Fqx '    cc -o hello hello.c $(pkg-config --cflags --libs shmids)' \
+	    "$README" || { echo "README: no compile line" >&2; false; }
+}
+
+@test "install: staged with DESTDIR, the README's example builds with pkg-config and runs" {
+	local root=$T/root lib=$T/root/usr/local/lib
+	make_install install DESTDIR="$root" PREFIX=/usr/local
+	status_is 0
+	is "$(cat "$T/make.out")" \
+	    "install: staged in $root: run ldconfig once installed in /usr/local/lib"
+	[ ! -e "$T/ldlog" ] || { echo "ran ldconfig with DESTDIR: $(cat "$T/ldlog")" >&2; false; }
+	[ -f "$lib/libshmids.so.1.0.0" ] && [ -L "$lib/libshmids.so.1" ] &&
+	    [ -f "$lib/pkgconfig/shmids.pc" ] && [ -f "$root/usr/local/include/shmids.h" ]
+
+	mkdir work && cd work
+	readme_block examples/hello.c > hello.c
+	# shellcheck disable=SC2046
+	run env PKG_CONFIG_SYSROOT_DIR="$root" PKG_CONFIG_LIBDIR="$lib/pkgconfig" \
+	    sh -c 'cc -o hello hello.c $(pkg-config --cflags --libs shmids) $0' \
+	    "$(san_flags "$lib/libshmids.so.1")"
+	status_is 0
+	# linked to the shared library, which the loader finds only as told
+	run env LD_LIBRARY_PATH="$lib" ldd ./hello
+	like "$output" "*libshmids.so.1 => $lib/libshmids.so.1 *" "ldd"
+	run env LD_LIBRARY_PATH="$lib" ./hello
+	check_hello
+
+	make_install uninstall DESTDIR="$root" PREFIX=/usr/local
+	status_is 0
+	is "$(find "$root" ! -type d)" "" "left after uninstall"
+}
+
+@test "install: as root without DESTDIR, ldconfig runs, and make says what to set for PREFIX" {
+	[ "$(id -u)" = 0 ] || skip "ldconfig runs only for root"
+	local p=$T/p
+	make_install install PREFIX="$p"
+	status_is 0
+	is "$(cat "$T/ldlog")" "ldconfig 
+ldconfig -p" "ldconfig calls"
+	is "$(cat "$T/make.out")" "$T/ldconfig
+install: the loader does not look in $p/lib: run programs with LD_LIBRARY_PATH=$p/lib, or link them with -Wl,-rpath,$p/lib
+install: pkg-config does not look in $p/lib/pkgconfig: set PKG_CONFIG_PATH=$p/lib/pkgconfig"
+
+	# The README's other way: an rpath, and no LD_LIBRARY_PATH.
+	mkdir work && cd work
+	readme_block examples/hello.c > hello.c
+	run env PKG_CONFIG_PATH="$p/lib/pkgconfig" sh -c \
+	    'cc -o hello hello.c $(pkg-config --cflags --libs shmids) -Wl,-rpath,$1 $0' \
+	    "$(san_flags "$p/lib/libshmids.so.1")" "$p/lib"
+	status_is 0
+	run env -u LD_LIBRARY_PATH ./hello
+	check_hello
+
+	: > "$T/ldlog"
+	make_install uninstall PREFIX="$p"
+	status_is 0
+	is "$(find "$p" ! -type d)" "" "left after uninstall"
+	is "$(cat "$T/ldlog")" "ldconfig " "ldconfig after uninstall"
+}
+
+@test "install: no hint where the loader and pkg-config find the library" {
+	[ "$(id -u)" = 0 ] || skip "ldconfig runs only for root"
+	local p=$T/p
+	printf '\tlibshmids.so.1 (libc6,x86-64) => %s/lib/libshmids.so.1\n' "$p" \
+	    > "$T/ldcache"
+	PKG_CONFIG_PATH=$p/lib/pkgconfig make_install install PREFIX="$p"
+	status_is 0
+	is "$(cat "$T/make.out")" "$T/ldconfig"
+	make_install uninstall PREFIX="$p"
+	status_is 0
+}

@@ -1,0 +1,208 @@
+#!/usr/bin/env bats
+# The README's commands, run as written: the quick start on the sample
+# file examples/data.txt, and the numpy example (-c 0); and what the
+# man pages' examples say of shm-ls -a and shm-expand -c 0.
+
+load helper
+
+TOP=$BATS_TEST_DIRNAME/..
+README=$TOP/README.md
+
+# readme_block MARKER: the indented block after README's line
+# "<!-- MARKER...", indent removed.
+readme_block() {
+	awk -v m="<!-- $1" '
+	    index($0, m) == 1 { on = 1; next }
+	    on == 1 && /^$/ { next }
+	    on == 1 { on = 2 }
+	    on == 2 && /^    / {
+		for (; blank > 0; blank--)
+			print ""
+		print substr($0, 5)
+		next
+	    }
+	    on == 2 && /^$/ { blank++; next }
+	    on == 2 { exit }' "$README"
+}
+
+# A top directory after make, in $T/top: the tools under test in
+# build/bin, the sample file in examples/.
+mktop() {
+	mkdir -p top/build top/examples
+	ln -s "$(cd "$BIN" && pwd)" top/build/bin
+	cp "$TOP/examples/data.txt" top/examples/
+}
+
+# run_block MARKER: run README's block in $T/top with bash, stopping at
+# the first failing command; tracks the segments data.shm names.
+run_block() {
+	readme_block "$1" > "$T/block.sh"
+	[ -s "$T/block.sh" ] || { echo "README.md: no block \"$1\"" >&2; return 1; }
+	cd "$T/top"
+	run --separate-stderr bash -e "$T/block.sh"
+	[ ! -f data.shm ] || track $(awk '$2 == "shmids" { print $3 }' data.shm)
+}
+
+python_with() {
+	local py
+	for py in ${SHMIDS_PYTHON:-} python3 /usr/bin/python3; do
+		command -v "$py" > /dev/null 2>&1 &&
+		    "$py" -c "import $1" 2> /dev/null &&
+		    { printf '%s\n' "$py"; return 0; }
+	done
+	return 1
+}
+
+# quick_start: the README's quick start in $T/top, checked.
+quick_start() {
+	local l
+	mktop
+	run_block "quick start"
+	status_is 0
+	l=$(label_of data.shm)
+	like "$l" "*coeff" "label in data.shm"
+	same_file <(sed "s|^coeff .*|coeff shmids $l|; /^      /d" examples/data.txt) data.shm
+	grep -Fq " $l" <<< "$output" || { echo "shm-ls did not list $l: $output" >&2; false; }
+	is "$(grep -c "^same\$" <<< "$output")" 1 "cmp said same"
+	same_file examples/data.txt data.out
+	same_file "$TOP/examples/data.txt" data.out
+	gone "$l"
+}
+
+@test "readme: the quick start runs as written and gives examples/data.txt back, System V" {
+	unset SHMIDS_DIR
+	quick_start
+	like "$(label_of data.shm)" "[0-9]* coeff"
+}
+
+@test "readme: the quick start with SHMIDS_DIR, file segments, leaves the directory empty" {
+	mkdir segs
+	export SHMIDS_DIR=$T/segs
+	quick_start
+	like "$(label_of data.shm)" "$T/segs/shmids.* coeff"
+	is "$(ls -A "$T/segs")" "" "files left in SHMIDS_DIR"
+}
+
+@test "readme: shm-import without -f converts the sample's 100-value array (64 at least)" {
+	mktop
+	cd top
+	runio examples/data.txt shm_import -p "$P"
+	track $(awk '$2 == "shmids" { print $3 }' "$T/out")
+	status_is 0
+	is "$(grep -c ' shmids ' "$T/out")" 1 "reference lines"
+	mv "$T/out" data.shm
+	runio data.shm shm_expand -d
+	status_is 0
+	same_file examples/data.txt "$T/out"
+}
+
+@test "readme: the numpy example runs as written and reads coeff bit for bit" {
+	local py
+	py=$(python_with numpy) || skip "no python3 with numpy"
+	mktop
+	mkdir pybin
+	ln -s "$(command -v "$py")" pybin/python3
+	PATH=$T/pybin:$BIN:$PATH run_block numpy
+	status_is 0
+	is "$(wc -l < coeff.txt)" 1 "lines in coeff.txt"
+	like "$output" "[[]*1.00000e+00*]" "numpy's print"
+	gone "$(awk '$2 == "shmids" { print $3 " " $4 }' data.shm)"
+	# coeff.txt holds the sample's values, which numpy reads as float() does
+	"$py" - examples/data.txt coeff.txt <<-'EOF'
+	import sys, numpy
+	toks = ' '.join(open(sys.argv[1]).read().split('\ncoeff ')[1].split('\nend')[0].split()).split()
+	want = [float(t).hex() for t in toks if t != '/']
+	got = [float(v).hex() for v in numpy.loadtxt(sys.argv[2], ndmin=1)]
+	if len(want) != 100 or got != want:
+	    sys.exit('numpy read %d values %s, want %d %s' % (len(got), got[:3], len(want), want[:3]))
+	EOF
+}
+
+@test "readme: -c 0 writes a long array on one line, which numpy.loadtxt reads bit for bit" {
+	local py l l2
+	py=$(python_with numpy) || skip "no python3 with numpy"
+	# finite values of every magnitude, the edges of the layout, -0
+	l=$(mkset v f64 3ff0000000000000 8000000000000000 0000000000000001 \
+	    000fffffffffffff 7fefffffffffffff 3f1a36e2eb1c432d 3f1a36e2eb1c432c \
+	    4341c37937e08000 4341c37937e07fff c3a4836b7d2b5a80 3fb999999999999a)
+	l2=$(mkrandom r f64 2000 12345)
+	printf 'v shmids %s\nr shmids %s\n' "$l" "$l2" > refs
+	runio refs shm_expand
+	status_is 0
+	[ "$(wc -l < "$T/out")" -gt 2 ] || { echo "no wrapping at 80 columns" >&2; false; }
+	runio refs shm_expand -c 0
+	status_is 0
+	is "$(wc -l < "$T/out")" 2 "lines with -c 0"
+	! grep -q ' /$' "$T/out" || { echo "a continuation with -c 0" >&2; false; }
+	sed -n 's/^v //p' "$T/out" > v.txt
+	sed -n 's/^r //p' "$T/out" > r.txt
+	runio refs shm_expand -c 0 -F f64=hex
+	status_is 0
+	sed -n 's/^v //p' "$T/out" > v.hex
+	sed -n 's/^r //p' "$T/out" > r.hex
+	"$py" - <<-'EOF'
+	import math, sys, numpy
+	def bits(v):
+	    return numpy.float64(v).view(numpy.uint64)
+	bad = 0
+	for name in 'v', 'r':
+	    want = [math.nan if 'nan' in t else float.fromhex(t)
+	        for t in open(name + '.hex').read().split()]
+	    # random bits: NaNs with a payload are written nan(0x...), for no reader
+	    keep = [not math.isnan(w) for w in want]
+	    toks = open(name + '.txt').read().split()
+	    toks = [t for t, k in zip(toks, keep) if k]
+	    want = [w for w, k in zip(want, keep) if k]
+	    got = numpy.loadtxt(name + '.txt', ndmin=1, usecols=[i for i, k in enumerate(keep) if k])
+	    if len(got) != len(want) or len(want) < (11 if name == 'v' else 1900):
+	        sys.exit('%s: %d values read, %d wanted' % (name, len(got), len(want)))
+	    for t, g, w in zip(toks, got, want):
+	        if bits(g) != bits(w):
+	            print('%s: %s reads as %s, not %s' % (name, t, float(g).hex(), w.hex()))
+	            bad += 1
+	sys.exit(1 if bad else 0)
+	EOF
+}
+
+@test "readme: R's scan reads the numpy example's coeff.txt" {
+	command -v Rscript > /dev/null || skip "no Rscript"
+	mktop
+	PATH=$BIN:$PATH run_block numpy
+	# python3 may lack numpy: only coeff.txt matters here
+	[ -s coeff.txt ] || status_is 0
+	gone "$(awk '$2 == "shmids" { print $3 " " $4 }' data.shm)"
+	run Rscript -e 'x <- scan("coeff.txt", quiet = TRUE); cat(length(x), x[1], x[100], "\n")'
+	status_is 0
+	is "$output" "100 1 -0.000108 "
+}
+
+@test "readme: shm-expand(1) and the README show the same -c 0 example" {
+	local line
+	line=$(readme_block numpy | sed -n 2,3p)
+	is "$(printf '%s\n' "$line" | wc -l)" 2
+	run mandoc -Tascii "$TOP/man/shm-expand.1"
+	[ "$status" = 0 ] || skip "mandoc not installed"
+	output=$(col -b <<< "$output" 2>/dev/null || printf '%s' "$output")
+	while IFS= read -r line; do
+		grep -Fq -- "$line" <<< "$output" ||
+		    { echo "shm-expand(1) lacks: $line" >&2; false; }
+	done <<< "$(readme_block numpy | sed -n 2,3p)"
+}
+
+@test "readme: shm-ls lists every user's shmids segments, -a adds other programs'" {
+	need_user
+	local mine theirs raw
+	mine=$(mkseg mine f64 1)
+	theirs=$(as_user "$SHMTOOL" create "${P}theirs" f64 1)
+	track "$theirs"
+	raw=$(mkraw 100)
+	run --separate-stderr shm_ls -p
+	status_is 0
+	cut -f 16 <<< "$output" | grep -Fqx "$mine"
+	cut -f 16 <<< "$output" | grep -Fqx "$theirs"
+	! cut -f 1 <<< "$output" | grep -qx "$raw"
+	run --separate-stderr shm_ls -p -a
+	status_is 0
+	cut -f 1 <<< "$output" | grep -qx "$raw"
+	cut -f 16 <<< "$output" | grep -Fqx "$theirs"
+}
