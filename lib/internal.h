@@ -131,6 +131,14 @@ SHMIDS_HIDDEN int	shmids_hdr_state(const volatile char *h);
 SHMIDS_HIDDEN void	shmids_hdr_seal(char *h);
 SHMIDS_HIDDEN int	shmids_writer_state(pid_t cpid);
 
+/*
+ * wake.c: readers woken on seal (format-spec.md 2.2).  shmids_wait()
+ * sleeps up to ns nanoseconds while the state at h is 'w'; errno kept.
+ */
+SHMIDS_HIDDEN long long	shmids_now_ns(void);	/* CLOCK_MONOTONIC */
+SHMIDS_HIDDEN void	shmids_wake(char *h);
+SHMIDS_HIDDEN void	shmids_wait(char *h, long long ns);
+
 /* registry.c: segments this process has attached through the library */
 struct seg {
 	struct att	 a;

@@ -136,35 +136,97 @@ attach_label(const char *label, int lock, struct shmids_info *si,
 	return be;
 }
 
-void *
-shmids_open(const char *label)
+/*
+ * One try at opening label.  With held, a segment whose writer is still
+ * filling stays attached in *a, for the caller to wait on and detach:
+ * *held is its backend (else NULL).
+ */
+static void *
+open_try(const char *label, const struct shmids_backend **held,
+    struct att *a)
 {
 	const struct shmids_backend *be;
 	struct shmids_info si;
 	struct hdr hd;
-	struct att a;
 	int e;
 
-	if ((be = attach_label(label, 1, &si, &hd, &a)) == NULL)
+	if ((be = attach_label(label, 1, &si, &hd, a)) == NULL)
 		return NULL;
 	/*
 	 * Only the declared bytes: a segment may be far larger than its
 	 * header says, and pages populated stay with it (format-spec.md
-	 * 2.5).  hd.count was checked against a.size: no overflow.
+	 * 2.5).  hd.count was checked against a->size: no overflow.
 	 */
-	e = be->ready(&si, &a, hd.state);
-	if (e == 0 && be->narrow(&a, SHMIDS_HEADER +
+	e = be->ready(&si, a, hd.state);
+	if (e == 0 && be->narrow(a, SHMIDS_HEADER +
 	    hd.count * shmids_type_size(hd.type)) == -1)
 		e = errno;
-	if (e == 0 && shmids_reg_add(be, &a, 0, si.id, hd.label) == -1)
+	if (e == 0 && shmids_reg_add(be, a, 0, si.id, hd.label) == -1)
 		e = ENOMEM;
-	if (e != 0) {
-		be->detach(&a);
+	if (e == EAGAIN && held != NULL) {
+		*held = be;
 		errno = e;
 		return NULL;
 	}
-	be->prefault(&a, 1);
-	return a.addr;
+	if (e != 0) {
+		be->detach(a);
+		errno = e;
+		return NULL;
+	}
+	be->prefault(a, 1);
+	return a->addr;
+}
+
+void *
+shmids_open(const char *label)
+{
+	struct att a;
+
+	return open_try(label, NULL, &a);
+}
+
+#define SLICE_NS	100000000LL	/* 100 ms: format-spec.md 2.2 */
+#define FOREVER_NS	(1000000000LL * 1000000000)	/* 31 years */
+
+/*
+ * Each try after a wait checks the state and the writer afresh; the
+ * wait itself ends at the seal, or after a slice, so that a writer that
+ * died, or one that seals without waking anyone, is noticed too.
+ */
+void *
+shmids_open_wait(const char *label, double seconds)
+{
+	const struct shmids_backend *be;
+	long long until, left;
+	struct att a;
+	void *h;
+	int e = errno;
+
+	if (!(seconds >= 0)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	until = shmids_now_ns() +
+	    (seconds < 1e9 ? (long long)(seconds * 1e9) : FOREVER_NS);
+	for (;;) {
+		be = NULL;
+		if ((h = open_try(label, &be, &a)) != NULL) {
+			errno = e;
+			return h;
+		}
+		if (errno != EAGAIN)
+			return NULL;
+		left = until - shmids_now_ns();
+		if (left > 0)
+			shmids_wait(be != NULL ? a.addr : NULL,
+			    left < SLICE_NS ? left : SLICE_NS);
+		if (be != NULL)
+			be->detach(&a);
+		if (left <= 0) {
+			errno = EAGAIN;
+			return NULL;
+		}
+	}
 }
 
 int
