@@ -246,6 +246,13 @@ file_sealed(const struct att *a)
 	setlock(a->fd, F_RDLCK);
 }
 
+static void
+file_relock(struct att *a)
+{
+	if (!a->locked && setlock(a->fd, F_RDLCK) == 0)
+		a->locked = 1;
+}
+
 /*
  * A reader holding its read lock knows no writer holds a write lock.  One
  * that only looks asks who holds what: a write lock means a live writer.
@@ -372,6 +379,7 @@ file_isours(const struct shmids_info *si)
 const struct shmids_backend shmids_file = {
 	file_create, file_attach, file_narrow, file_prefault, file_detach,
 	file_setmode,
-	file_sealed, file_ready, file_remove, file_stat, file_scan,
+	file_sealed, file_relock, file_ready, file_remove, file_stat,
+	file_scan,
 	file_isours
 };

@@ -181,6 +181,12 @@ sysv_sealed(const struct att *a)
 	(void)a;
 }
 
+static void
+sysv_relock(struct att *a)
+{
+	(void)a;
+}
+
 static int
 sysv_ready(const struct shmids_info *si, const struct att *a, int state)
 {
@@ -368,6 +374,7 @@ sysv_isours(const struct shmids_info *si)
 const struct shmids_backend shmids_sysv = {
 	sysv_create, sysv_attach, sysv_narrow, sysv_prefault, sysv_detach,
 	sysv_setmode,
-	sysv_sealed, sysv_ready, sysv_remove, sysv_stat, sysv_scan,
+	sysv_sealed, sysv_relock, sysv_ready, sysv_remove, sysv_stat,
+	sysv_scan,
 	sysv_isours
 };

@@ -75,16 +75,18 @@ nap(long long ns)
 
 /*
  * Sleep up to ns nanoseconds, or until the state at h (attached, even
- * read-only) changes.  The futex compares the whole word with what was
- * read: a change between reading it and waiting, the seal included,
- * ends the wait at once.  A state already 'r' (a file writer between its
- * seal and its lock, or one that never turns its lock) and h NULL (no
- * header to watch) get short sleeps: never a spin.
+ * read-only) may have changed: 1 then, 0 after a sleep that saw nothing
+ * (and always without a futex: the caller opens the segment afresh).
+ * The futex compares the whole word with what was read: a change between
+ * reading it and waiting, the seal included, ends the wait at once.  A
+ * state already 'r' (a file writer between its seal and its lock, or one
+ * that never turns its lock) and h NULL (nothing to watch) get short
+ * sleeps: never a spin.
  */
-void
+int
 shmids_wait(char *h, long long ns)
 {
-	int e = errno;
+	int e = errno, r = 0;
 #ifdef FUTEX_CALL
 	struct timespec ts;
 	uint32_t v;
@@ -94,16 +96,18 @@ shmids_wait(char *h, long long ns)
 		if (shmids_hdr_state(h) == 'w') {
 			ts.tv_sec = (time_t)(ns / NS);
 			ts.tv_nsec = (long)(ns % NS);
-			syscall(FUTEX_CALL, word(h), FUTEX_WAIT, v, &ts,
-			    NULL, 0);
+			r = syscall(FUTEX_CALL, word(h), FUTEX_WAIT, v, &ts,
+			    NULL, 0) == 0 || errno == EAGAIN;
 			errno = e;
-			return;
+			return r;
 		}
 		ns = ns < NAP_NS ? ns : NAP_NS;
+		r = 1;
 	}
 #else
 	(void)h;
 #endif
 	nap(ns < POLL_NS ? ns : POLL_NS);
 	errno = e;
+	return r;
 }
