@@ -509,3 +509,35 @@ ms_since() {
 	same_file in out
 	[ $((SECONDS - start)) -le 5 ] || { echo "waited $((SECONDS - start)) s" >&2; false; }
 }
+
+# Linux: the reader waits in FUTEX_WAIT (op 0: shared) on the word at
+# offset 116 of the header's page, which holds "w\n" NUL NUL
+# (format-spec.md 2.2); /proc/PID/syscall shows the call and arguments.
+@test "shm-expand -w: sleeps on the header's futex word until the seal" {
+	local be l pid i found want st addr op val
+	[ -r /proc/self/syscall ] || skip "no /proc/PID/syscall"
+	if [ "$ORDER" = le ]; then want=0xa77; else want=0x770a0000; fi
+	for be in sysv file; do
+		l=$(bgwriter writer "$be" "w$be" 3)
+		printf 'x shmids %s\n' "$l" > in
+		"$BIN/shm-expand" -w 20 < in > out 2> err 3>&- &
+		pid=$!
+		echo "$pid" >> "$T/.pids"
+		found=
+		for i in $(seq 40); do
+			read -r _ addr op val _ < "/proc/$pid/syscall" 2>/dev/null ||
+			    break
+			if [ $((addr % 4096)) = 116 ] && [ "$op" = 0x0 ] &&
+			    [ "$val" = "$want" ]; then
+				found=1
+				break
+			fi
+			sleep 0.05
+		done
+		st=0
+		wait "$pid" || st=$?
+		is "$found" 1 "$be: waiting in FUTEX_WAIT on the word at 116"
+		is "$st" 0 "$be: exit status"
+		is "$(cat out)" "x 0 1 2 3 4 5 6 7 8 9" "$be"
+	done
+}
