@@ -348,7 +348,7 @@ ms_since() {
 }
 
 @test "open_wait: 0 tries once; 1 waits the whole second; then EAGAIN" {
-	local be l secs start ms
+	local be l secs start ms low
 	for be in sysv file; do
 		l=$(bgwriter writer "$be" "w$be" 30)
 		for secs in 0 1 0.3; do
@@ -365,7 +365,7 @@ ms_since() {
 }
 
 @test "open_wait: seconds negative or NaN is EINVAL; other errors as open" {
-	local l
+	local l secs
 	l=$(mkseg a f64 3)
 	for secs in -1 nan -nan; do
 		run shmtool openwait "$l" "$secs"
