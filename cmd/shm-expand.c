@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -93,45 +92,14 @@ remove_done(void)
 		}
 }
 
-#define NS	1000000000LL
-
 /*
- * Nanoseconds on the monotonic clock: whole, unlike time(3)'s seconds
- * (-w 1 gave up after what was left of the current second), and deaf
- * to the wall clock being set.
- */
-static long long
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * NS + ts.tv_nsec;
-}
-
-/*
- * Open label, waiting while its writer is still filling it: -w seconds
- * in all, trying again after 10 ms, then twice as long each time up to
- * 320 ms; the last sleep ends at the deadline, for one last try.
+ * Open label, waiting -w seconds in all while its writer is still
+ * filling it: woken by the seal (format-spec.md 2.2).
  */
 static void *
 open_wait(const char *label)
 {
-	struct timespec ts;
-	long long until = now_ns() + (long long)waitsecs * NS, step = NS / 100;
-	long long left, d;
-	void *h;
-
-	while ((h = shmids_open(label)) == NULL && errno == EAGAIN &&
-	    (left = until - now_ns()) > 0) {
-		d = step < left ? step : left;
-		ts.tv_sec = (time_t)(d / NS);
-		ts.tv_nsec = (long)(d % NS);
-		nanosleep(&ts, NULL);
-		if (step < NS / 5)
-			step *= 2;
-	}
-	return h;
+	return shmids_open_wait(label, (double)waitsecs);
 }
 
 /* The typed view, with -t applied to raw segments. */

@@ -246,6 +246,13 @@ file_sealed(const struct att *a)
 	setlock(a->fd, F_RDLCK);
 }
 
+static void
+file_relock(struct att *a)
+{
+	if (!a->locked && setlock(a->fd, F_RDLCK) == 0)
+		a->locked = 1;
+}
+
 /*
  * A reader holding its read lock knows no writer holds a write lock.  One
  * that only looks asks who holds what: a write lock means a live writer.
@@ -422,8 +429,18 @@ file_isours(const struct shmids_info *si)
 
 
 const struct shmids_backend shmids_file = {
-	file_create, file_attach, file_narrow, file_prefault, file_detach,
-	file_setmode,
-	file_sealed, file_ready, file_remove, file_stat, file_scan,
-	file_isours, file_peek
+	.create = file_create,
+	.attach = file_attach,
+	.narrow = file_narrow,
+	.prefault = file_prefault,
+	.detach = file_detach,
+	.setmode = file_setmode,
+	.sealed = file_sealed,
+	.relock = file_relock,
+	.ready = file_ready,
+	.remove = file_remove,
+	.stat = file_stat,
+	.scan = file_scan,
+	.isours = file_isours,
+	.peek = file_peek,
 };

@@ -87,6 +87,8 @@ struct shmids_backend {
 	int	(*setmode)(const struct att *a, const char *id, int mode);
 	/* The writer stored state 'r' (files: its lock becomes a reader's). */
 	void	(*sealed)(const struct att *a);
+	/* A reader's attach whose lock was refused asks again (files). */
+	void	(*relock)(struct att *a);
 	/*
 	 * May si's segment, whose header says state, be handed out?  0, or
 	 * EAGAIN (writer filling, or busy), EOWNERDEAD (writer died); a is
@@ -139,6 +141,15 @@ SHMIDS_HIDDEN int	shmids_hdr_residue(const char *h, size_t n, size_t size);
 SHMIDS_HIDDEN int	shmids_hdr_state(const volatile char *h);
 SHMIDS_HIDDEN void	shmids_hdr_seal(char *h);
 SHMIDS_HIDDEN int	shmids_writer_state(pid_t cpid);
+
+/*
+ * wake.c: readers woken on seal (format-spec.md 2.2).  shmids_wait()
+ * sleeps up to ns nanoseconds while the state at h is 'w'; 1 if it may
+ * have changed; errno kept.
+ */
+SHMIDS_HIDDEN long long	shmids_now_ns(void);	/* CLOCK_MONOTONIC */
+SHMIDS_HIDDEN void	shmids_wake(char *h);
+SHMIDS_HIDDEN int	shmids_wait(char *h, long long ns);
 
 /* registry.c: segments this process has attached through the library */
 struct seg {

@@ -54,12 +54,16 @@ shmids_reg_del(struct seg *s)
 	*s = segs[--nsegs];
 }
 
-/* State 'r' first: a file writer's lock may go only after it. */
+/*
+ * State 'r' first: a file writer's lock may go only after it.  Readers
+ * are woken last, so that none finds the lock still a writer's.
+ */
 void
 shmids_reg_seal(struct seg *s)
 {
 	shmids_hdr_seal(s->a.addr);
 	s->be->sealed(&s->a);
+	shmids_wake(s->a.addr);
 }
 
 /*

@@ -90,6 +90,23 @@ shmids_seal(void *shm)
 	return 0;
 }
 
+/* The header at a carries exactly label: 0, or ESTALE, EBADMSG. */
+static int
+check_hdr(const struct att *a, const char *id, const char *label,
+    struct hdr *hd)
+{
+	size_t len = strlen(label);
+	int e;
+
+	if (len > 0 && label[len - 1] == '\n')
+		len--;
+	e = shmids_hdr_read(a->addr, a->size, id, hd);
+	if (e == 0 && (strlen(hd->label) != len ||
+	    memcmp(hd->label, label, len) != 0))
+		e = ESTALE;
+	return e;
+}
+
 /*
  * Attach the segment label names and check it (format-spec.md 2.3),
  * read-only; lock: as a reader, who will hold it (files).  The header is
@@ -124,16 +141,50 @@ attach_label(const char *label, int lock, struct shmids_info *si,
 	}
 	if (be->attach(si, lock, a) == -1)
 		return NULL;
-	e = shmids_hdr_read(a->addr, a->size, si->id, hd);
-	if (e == 0 && (strlen(hd->label) != len ||
-	    memcmp(hd->label, label, len) != 0))
-		e = ESTALE;
-	if (e != 0) {
+	if ((e = check_hdr(a, si->id, label, hd)) != 0) {
 		be->detach(a);
 		errno = e;
 		return NULL;
 	}
 	return be;
+}
+
+/*
+ * The segment attached at a, its header hd checked: hand it out.  With
+ * held, one whose writer is still filling stays attached, for the caller
+ * to wait on and detach: *held is its backend (else NULL).
+ */
+static void *
+hand_out(const struct shmids_backend *be, const struct shmids_info *si,
+    const struct hdr *hd, struct att *a, const struct shmids_backend **held)
+{
+	int e;
+
+	/*
+	 * Only the declared bytes: a segment may be far larger than its
+	 * header says, and pages populated stay with it (format-spec.md
+	 * 2.5).  hd->count was checked against a->size: no overflow.
+	 */
+	e = be->ready(si, a, hd->state);
+	if (e == 0 && be->narrow(a, SHMIDS_HEADER +
+	    hd->count * shmids_type_size(hd->type)) == -1)
+		e = errno;
+	if (e == 0 && shmids_reg_add(be, a, 0, si->id, hd->label) == -1)
+		e = ENOMEM;
+	if (e == EAGAIN && held != NULL) {
+		*held = be;
+		errno = e;
+		return NULL;
+	}
+	if (held != NULL)
+		*held = NULL;
+	if (e != 0) {
+		be->detach(a);
+		errno = e;
+		return NULL;
+	}
+	be->prefault(a, 1);
+	return a->addr;
 }
 
 void *
@@ -143,28 +194,94 @@ shmids_open(const char *label)
 	struct shmids_info si;
 	struct hdr hd;
 	struct att a;
-	int e;
 
 	if ((be = attach_label(label, 1, &si, &hd, &a)) == NULL)
 		return NULL;
-	/*
-	 * Only the declared bytes: a segment may be far larger than its
-	 * header says, and pages populated stay with it (format-spec.md
-	 * 2.5).  hd.count was checked against a.size: no overflow.
-	 */
-	e = be->ready(&si, &a, hd.state);
-	if (e == 0 && be->narrow(&a, SHMIDS_HEADER +
-	    hd.count * shmids_type_size(hd.type)) == -1)
-		e = errno;
-	if (e == 0 && shmids_reg_add(be, &a, 0, si.id, hd.label) == -1)
-		e = ENOMEM;
-	if (e != 0) {
-		be->detach(&a);
+	return hand_out(be, &si, &hd, &a, NULL);
+}
+
+/* One try, as shmids_open(), holding a segment still filling. */
+static void *
+open_held(const char *label, struct shmids_info *si, struct att *a,
+    const struct shmids_backend **held)
+{
+	const struct shmids_backend *be;
+	struct hdr hd;
+
+	*held = NULL;
+	if ((be = attach_label(label, 1, si, &hd, a)) == NULL)
+		return NULL;
+	return hand_out(be, si, &hd, a, held);
+}
+
+/*
+ * Woken on the segment held: the same checks again on the same
+ * attachment, the reader's lock first (files), then the header; cheaper
+ * than attaching again, which costs more than the wake itself.
+ */
+static void *
+recheck(const char *label, const struct shmids_info *si, struct att *a,
+    const struct shmids_backend **held)
+{
+	const struct shmids_backend *be = *held;
+	struct hdr hd;
+	int e;
+
+	be->relock(a);
+	if ((e = check_hdr(a, si->id, label, &hd)) != 0) {
+		*held = NULL;
+		be->detach(a);
 		errno = e;
 		return NULL;
 	}
-	be->prefault(&a, 1);
-	return a.addr;
+	return hand_out(be, si, &hd, a, held);
+}
+
+#define SLICE_NS	100000000LL	/* 100 ms: format-spec.md 2.2 */
+#define FOREVER_NS	(1000000000LL * 1000000000)	/* 31 years */
+
+/*
+ * A wake is checked on the attachment held; a slice that ends without
+ * one opens the segment afresh, which notices a writer that died, one
+ * that seals without waking anyone, and a segment removed meanwhile.
+ * The last try comes when the time is up.
+ */
+void *
+shmids_open_wait(const char *label, double seconds)
+{
+	const struct shmids_backend *held;
+	struct shmids_info si;
+	long long until, left;
+	struct att a;
+	void *h;
+	int e = errno, woke;
+
+	if (!(seconds >= 0)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	until = shmids_now_ns() +
+	    (seconds < 1e9 ? (long long)(seconds * 1e9) : FOREVER_NS);
+	h = open_held(label, &si, &a, &held);
+	while (h == NULL && errno == EAGAIN &&
+	    (left = until - shmids_now_ns()) > 0) {
+		woke = shmids_wait(held != NULL ? a.addr : NULL,
+		    left < SLICE_NS ? left : SLICE_NS);
+		if (held != NULL && woke) {
+			h = recheck(label, &si, &a, &held);
+			continue;
+		}
+		if (held != NULL)
+			held->detach(&a);
+		h = open_held(label, &si, &a, &held);
+	}
+	if (h == NULL && held != NULL) {
+		e = errno;
+		held->detach(&a);
+		errno = e;
+	} else if (h != NULL)
+		errno = e;
+	return h;
 }
 
 int

@@ -170,6 +170,20 @@ int	 shmids_seal(void *shm);
 void	*shmids_open(const char *label);
 
 /*
+ * shmids_open_wait: as shmids_open(), but while the segment's writer is
+ * still filling it, wait for the seal up to seconds seconds in all
+ * (measured on CLOCK_MONOTONIC; 0 tries once), then try a last time.  On
+ * Linux the seal wakes the waiter at once (a futex on the header,
+ * format-spec.md 2.2); every 100 ms at most it also checks again whether
+ * the writer died and whether a writer that wakes nobody sealed (10 ms
+ * polls where there is no futex).  Returns as shmids_open().
+ * Errors: those of shmids_open(), where EAGAIN means the writer was
+ * still filling when the time was up and EOWNERDEAD that it died before
+ * sealing, meanwhile or before; EINVAL also for seconds negative or NaN.
+ */
+void	*shmids_open_wait(const char *label, double seconds);
+
+/*
  * shmids_close: detach shm (from shmids_open() or shmids_create*()); a
  * segment this process made is sealed first.  The segment itself stays.
  * Errors: EINVAL (shm not attached by this library).

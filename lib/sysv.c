@@ -181,6 +181,12 @@ sysv_sealed(const struct att *a)
 	(void)a;
 }
 
+static void
+sysv_relock(struct att *a)
+{
+	(void)a;
+}
+
 static int
 sysv_ready(const struct shmids_info *si, const struct att *a, int state)
 {
@@ -385,8 +391,18 @@ sysv_isours(const struct shmids_info *si)
 }
 
 const struct shmids_backend shmids_sysv = {
-	sysv_create, sysv_attach, sysv_narrow, sysv_prefault, sysv_detach,
-	sysv_setmode,
-	sysv_sealed, sysv_ready, sysv_remove, sysv_stat, sysv_scan,
-	sysv_isours, sysv_peek
+	.create = sysv_create,
+	.attach = sysv_attach,
+	.narrow = sysv_narrow,
+	.prefault = sysv_prefault,
+	.detach = sysv_detach,
+	.setmode = sysv_setmode,
+	.sealed = sysv_sealed,
+	.relock = sysv_relock,
+	.ready = sysv_ready,
+	.remove = sysv_remove,
+	.stat = sysv_stat,
+	.scan = sysv_scan,
+	.isours = sysv_isours,
+	.peek = sysv_peek,
 };

@@ -294,3 +294,89 @@ shm_rss() {
 	status_is 0
 	is "$output" "f64 2 1"
 }
+
+# bgwriter KIND BACKEND NAME SECONDS: shmtool writer (seals with the
+# library, waking readers) or foreign (stores 'r' by hand, wakes nobody,
+# _exit) in the background, System V or file segments in $T/d.
+bgwriter() {
+	local l
+	if [ "$2" = file ]; then
+		mkdir -p "$T/d"
+		l=$(SHMIDS_DIR=$T/d bg "$1$3" "$SHMTOOL" "$1" "$P$3" "$4")
+	else
+		l=$(bg "$1$3" "$SHMTOOL" "$1" "$P$3" "$4")
+	fi || return 1
+	track "$l"
+	printf '%s\n' "$l"
+}
+
+ms_since() {
+	echo $((($(date +%s%N) - $1) / 1000000))
+}
+
+@test "open_wait: returns once the writer seals, sealed by the library or by hand" {
+	local be kind l start ms
+	for be in sysv file; do
+		for kind in writer foreign; do
+			l=$(bgwriter "$kind" "$be" "$kind$be" 0.5)
+			start=$(date +%s%N)
+			run shmtool openwait "$l" 10
+			ms=$(ms_since "$start")
+			status_is 0
+			is "$output" "f64 10 45" "$kind $be"
+			[ "$ms" -lt 5000 ] || { echo "$kind $be: $ms ms" >&2; false; }
+		done
+	done
+}
+
+@test "open_wait: EOWNERDEAD soon after the writer dies; at once for a dead one" {
+	local be l pid start ms
+	for be in sysv file; do
+		l=$(bgwriter writer "$be" "w$be" 20)
+		pid=$(tail -n 1 "$T/.pids")
+		( sleep 0.5; kill "$pid" ) 3>&- &
+		start=$(date +%s%N)
+		run shmtool openwait "$l" 20
+		ms=$(ms_since "$start")
+		status_is 1
+		is "$output" EOWNERDEAD "$be"
+		[ "$ms" -lt 5000 ] || { echo "$be: $ms ms" >&2; false; }
+	done
+	l=$(mkkilled killed)
+	run shmtool openwait "$l" 20
+	status_is 1
+	is "$output" EOWNERDEAD
+}
+
+@test "open_wait: 0 tries once; 1 waits the whole second; then EAGAIN" {
+	local be l secs start ms low
+	for be in sysv file; do
+		l=$(bgwriter writer "$be" "w$be" 30)
+		for secs in 0 1 0.3; do
+			start=$(date +%s%N)
+			run shmtool openwait "$l" "$secs"
+			ms=$(ms_since "$start")
+			status_is 1
+			is "$output" EAGAIN "$be -w $secs"
+			low=$(awk -v s="$secs" 'BEGIN { print int(s * 1000) }')
+			[ "$ms" -ge "$low" ] && [ "$ms" -lt $((low + 2000)) ] ||
+			    { echo "$be: $secs s gave up after $ms ms" >&2; false; }
+		done
+	done
+}
+
+@test "open_wait: seconds negative or NaN is EINVAL; other errors as open" {
+	local l secs
+	l=$(mkseg a f64 3)
+	for secs in -1 nan -nan; do
+		run shmtool openwait "$l" "$secs"
+		status_is 1
+		is "$output" EINVAL "$secs"
+	done
+	run shmtool openwait "$l" 1
+	status_is 0
+	is "$output" "f64 3 3"
+	run shmtool openwait "${l%% *} ${P}other" 1
+	status_is 1
+	is "$output" ESTALE
+}

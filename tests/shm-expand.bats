@@ -449,3 +449,97 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 	same_file in out
 	[ $((SECONDS - start)) -le 5 ] || { echo "waited $((SECONDS - start)) s" >&2; false; }
 }
+
+# bgwriter KIND BACKEND NAME SECONDS: shmtool writer (seals with the
+# library, waking readers) or foreign (stores 'r' by hand, wakes nobody,
+# _exit) in the background, System V or file segments in $T/d.
+bgwriter() {
+	local l
+	if [ "$2" = file ]; then
+		mkdir -p "$T/d"
+		l=$(SHMIDS_DIR=$T/d bg "$1$3" "$SHMTOOL" "$1" "$P$3" "$4")
+	else
+		l=$(bg "$1$3" "$SHMTOOL" "$1" "$P$3" "$4")
+	fi || return 1
+	track "$l"
+	printf '%s\n' "$l"
+}
+
+# ms_since START: milliseconds since START, from date +%s%N.
+ms_since() {
+	echo $((($(date +%s%N) - $1) / 1000000))
+}
+
+@test "shm-expand -w: woken by the seal, System V and file segments" {
+	local be l start ms
+	for be in sysv file; do
+		l=$(bgwriter writer "$be" "w$be" 0.5)
+		printf 'x shmids %s\n' "$l" > in
+		start=$(date +%s%N)
+		runio in shm_expand -w 10
+		ms=$(ms_since "$start")
+		status_is 0
+		is "$(cat out)" "x 0 1 2 3 4 5 6 7 8 9" "$be"
+		[ "$ms" -lt 5000 ] || { echo "$be: $ms ms" >&2; false; }
+	done
+}
+
+@test "shm-expand -w: a writer that seals without waking anyone is picked up" {
+	local be l start ms
+	for be in sysv file; do
+		l=$(bgwriter foreign "$be" "f$be" 0.5)
+		printf 'x shmids %s\n' "$l" > in
+		start=$(date +%s%N)
+		runio in shm_expand -w 10
+		ms=$(ms_since "$start")
+		status_is 0
+		is "$(cat out)" "x 0 1 2 3 4 5 6 7 8 9" "$be"
+		[ "$ms" -lt 5000 ] || { echo "$be: $ms ms" >&2; false; }
+	done
+}
+
+@test "shm-expand -w: a file segment's writer that dies while waited for" {
+	local l pid start
+	l=$(bgwriter writer file w 20)
+	pid=$(tail -n 1 "$T/.pids")
+	printf 'x shmids %s\n' "$l" > in
+	( sleep 0.5; kill "$pid" ) 3>&- &
+	start=$SECONDS
+	runio in shm_expand -w 20
+	status_is 1
+	err_is "shm-expand: stdin:1: $l: Owner died"
+	same_file in out
+	[ $((SECONDS - start)) -le 5 ] || { echo "waited $((SECONDS - start)) s" >&2; false; }
+}
+
+# Linux: the reader waits in FUTEX_WAIT (op 0: shared) on the word at
+# offset 116 of the header's page, which holds "w\n" NUL NUL
+# (format-spec.md 2.2); /proc/PID/syscall shows the call and arguments.
+@test "shm-expand -w: sleeps on the header's futex word until the seal" {
+	local be l pid i found want st addr op val
+	[ -r /proc/self/syscall ] || skip "no /proc/PID/syscall"
+	if [ "$ORDER" = le ]; then want=0xa77; else want=0x770a0000; fi
+	for be in sysv file; do
+		l=$(bgwriter writer "$be" "w$be" 3)
+		printf 'x shmids %s\n' "$l" > in
+		"$BIN/shm-expand" -w 20 < in > out 2> err 3>&- &
+		pid=$!
+		echo "$pid" >> "$T/.pids"
+		found=
+		for i in $(seq 40); do
+			read -r _ addr op val _ < "/proc/$pid/syscall" 2>/dev/null ||
+			    break
+			if [ $((addr % 4096)) = 116 ] && [ "$op" = 0x0 ] &&
+			    [ "$val" = "$want" ]; then
+				found=1
+				break
+			fi
+			sleep 0.05
+		done
+		st=0
+		wait "$pid" || st=$?
+		is "$found" 1 "$be: waiting in FUTEX_WAIT on the word at 116"
+		is "$st" 0 "$be: exit status"
+		is "$(cat out)" "x 0 1 2 3 4 5 6 7 8 9" "$be"
+	done
+}

@@ -62,6 +62,7 @@ usage(void)
 	    "       shmtool paper NAME NBYTES [close|exit|_exit]\n"
 	    "       shmtool paperopen LABEL\n"
 	    "       shmtool open|bits LABEL\n"
+	    "       shmtool openwait LABEL SECONDS\n"
 	    "       shmtool cmp LABEL1 LABEL2\n"
 	    "       shmtool header SHMID\n"
 	    "       shmtool raw SIZE\n"
@@ -70,6 +71,7 @@ usage(void)
 	    "       shmtool rewrite LABEL KIND\n"
 	    "       shmtool rdonly LABEL\n"
 	    "       shmtool writer NAME SECONDS\n"
+	    "       shmtool foreign NAME SECONDS\n"
 	    "       shmtool killwriter NAME\n"
 	    "       shmtool hold LABEL SECONDS\n"
 	    "       shmtool shrink PATH SECONDS\n"
@@ -117,6 +119,33 @@ number(const char *s, int base)
 	if (*s == '\0' || *end != '\0' || errno != 0)
 		usage();
 	return v;
+}
+
+/* Seconds, decimals allowed; negative or nan for shmids_open_wait(). */
+static double
+seconds(const char *s)
+{
+	double v;
+	char *end;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (*s == '\0' || *end != '\0' || errno != 0)
+		usage();
+	return v;
+}
+
+static void
+snooze(double secs)
+{
+	struct timespec ts;
+
+	if (!(secs > 0 && secs < 1e6))
+		return;
+	ts.tv_sec = (time_t)secs;
+	ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
 }
 
 /* Store the low size bytes of v as one element, native order. */
@@ -296,6 +325,9 @@ typesize(int type)
 	return types[typeindex(typename(type))].size;
 }
 
+static int waiting;		/* openwait: shmids_open_wait() ... */
+static double waitsecs;		/* ... for so long */
+
 /* Open label and check that the library agrees with itself. */
 static char *
 openchecked(const char *label, struct shmids_array *a)
@@ -304,7 +336,9 @@ openchecked(const char *label, struct shmids_array *a)
 	const char *l;
 	char *shm;
 
-	if ((shm = shmids_open(label)) == NULL)
+	shm = !waiting ? shmids_open(label) :
+	    shmids_open_wait(label, waitsecs);
+	if (shm == NULL)
 		fail();
 	if ((l = shmids_label(shm)) == NULL || strlen(l) != n ||
 	    strncmp(l, label, n) != 0 || strcmp(l, shm) != 0) {
@@ -350,6 +384,17 @@ cmd_open(int argc, char **argv)
 		printf("%s %zu %lld\n", typename(a.type), a.count,
 		    (long long)isum);
 	return shmids_close(shm) == -1 ? 1 : 0;
+}
+
+/* As open, waiting SECONDS for a writer still filling. */
+static int
+cmd_openwait(int argc, char **argv)
+{
+	if (argc != 3)
+		usage();
+	waitsecs = seconds(argv[2]);
+	waiting = 1;
+	return cmd_open(2, argv);
 }
 
 /* Each element's bits in hex, native order, on one line. */
@@ -727,20 +772,45 @@ cmd_rdonly(int argc, char **argv)
 static int
 cmd_writer(int argc, char **argv)
 {
-	unsigned secs;
+	double secs;
 	size_t i;
 	char *shm;
 
 	if (argc != 3)
 		usage();
-	secs = (unsigned)number(argv[2], 10);
+	secs = seconds(argv[2]);
 	shm = make(argv[1], SHMIDS_F64, 10, 0600);
 	printf("%s\n", shmids_label(shm));
 	fflush(stdout);
-	sleep(secs);
+	snooze(secs);
 	for (i = 0; i < 10; i++)
 		fill_value(shm + HDR, SHMIDS_F64, i);
 	return shmids_close(shm) == -1 ? 1 : 0;
+}
+
+/*
+ * As writer, but sealed as a program that knows only format-spec.md 2.2
+ * would: state 'r' stored by hand, nobody woken, then _exit(2), which
+ * seals nothing more (for a file segment, the writer's lock goes).
+ */
+static int
+cmd_foreign(int argc, char **argv)
+{
+	double secs;
+	size_t i;
+	char *shm;
+
+	if (argc != 3)
+		usage();
+	secs = seconds(argv[2]);
+	shm = make(argv[1], SHMIDS_F64, 10, 0600);
+	printf("%s\n", shmids_label(shm));
+	fflush(stdout);
+	snooze(secs);
+	for (i = 0; i < 10; i++)
+		fill_value(shm + HDR, SHMIDS_F64, i);
+	__atomic_store_n(shm + 116, 'r', __ATOMIC_RELEASE);
+	_exit(0);
 }
 
 /* A writer killed with SIGKILL halfway through filling. */
@@ -908,6 +978,7 @@ main(int argc, char **argv)
 		{ "header", cmd_header }, { "raw", cmd_raw },
 		{ "hostile", cmd_hostile }, { "writer", cmd_writer },
 		{ "killwriter", cmd_killwriter }, { "hold", cmd_hold },
+		{ "openwait", cmd_openwait }, { "foreign", cmd_foreign },
 		{ "find", cmd_find }, { "mimic", cmd_mimic },
 		{ "rewrite", cmd_rewrite }, { "rdonly", cmd_rdonly },
 		{ "maxrss", cmd_maxrss }, { "shrink", cmd_shrink },

@@ -1,0 +1,270 @@
+/*
+ * wake: how soon a reader waiting in shmids_open_wait() returns after the
+ * writer seals (format-spec.md 2.2), for System V and file segments,
+ * next to a POSIX semaphore hand-off between two processes measured in
+ * the same run, the floor any wake-up can reach.
+ *
+ *	wake [-n handoffs]	default 50; BENCH_QUICK: 10
+ *
+ * The writer (this process) makes a segment, hands its label to the
+ * reader (a child) through a pipe, lets the reader wait 20 ms, then
+ * seals; the reader takes the time as soon as shmids_open_wait()
+ * returns and sends it back.  Both times are CLOCK_MONOTONIC, which all
+ * processes share.  Segments are named <prefix>wake (BENCH_PREFIX,
+ * default "bench-<pid>-"); file segments go to $TMPDIR/<prefix>wakedir
+ * (default /tmp), made and removed here.  SHMIDS_DIR is ignored.
+ */
+#define _DEFAULT_SOURCE		/* MAP_ANONYMOUS on glibc */
+#include <sys/types.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <err.h>
+#include <errno.h>
+#include <limits.h>
+#include <semaphore.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <shmids.h>
+
+#define NS		1000000000LL
+#define PREWAIT_NS	(NS / 50)	/* the reader waits this long first */
+#define TARGET_NS	(NS / 1000)	/* issue 9: within 1 ms of the seal */
+
+enum mode { SEM, SYSV, FILESEG };
+
+static char	 prefix[64];
+static char	 dir[PATH_MAX];
+
+static long long
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * NS + ts.tv_nsec;
+}
+
+static void
+nap(long long ns)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)(ns / NS);
+	ts.tv_nsec = (long)(ns % NS);
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+}
+
+static void
+xwrite(int fd, const void *p, size_t n)
+{
+	if (write(fd, p, n) != (ssize_t)n)
+		err(1, "pipe");
+}
+
+static int
+xread(int fd, void *p, size_t n)
+{
+	ssize_t r;
+	size_t got = 0;
+
+	while (got < n && (r = read(fd, (char *)p + got, n - got)) > 0)
+		got += (size_t)r;
+	return got == n ? 0 : -1;
+}
+
+/*
+ * The reader: for each label on fd in (NUL-padded to a fixed size), wait
+ * for it to be sealed, then send back the time it returned.  With sem,
+ * the semaphore instead of labels.
+ */
+static void
+reader(int in, int out, sem_t *sem, int n)
+{
+	char label[SHMIDS_LABEL_MAX + 1];
+	long long t;
+	void *shm;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (sem != NULL) {
+			while (sem_wait(sem) == -1 && errno == EINTR)
+				;
+			t = now_ns();
+		} else {
+			if (xread(in, label, sizeof(label)) == -1)
+				_exit(1);
+			if ((shm = shmids_open_wait(label, 10)) == NULL) {
+				warn("reader: %s", label);
+				_exit(1);
+			}
+			t = now_ns();
+			shmids_close(shm);
+		}
+		xwrite(out, &t, sizeof(t));
+	}
+	_exit(0);
+}
+
+/* One hand-off as the writer; returns its latency in ns, or -1. */
+static long long
+handoff(enum mode m, int to, int from, sem_t *sem)
+{
+	char label[SHMIDS_LABEL_MAX + 1], name[96];
+	long long t0, t1;
+	void *shm = NULL;
+
+	if (m == SEM) {
+		nap(PREWAIT_NS);
+		t0 = now_ns();
+		sem_post(sem);
+	} else {
+		snprintf(name, sizeof(name), "%swake", prefix);
+		if ((shm = shmids_create_array(name, 0600, SHMIDS_F64, 1)) ==
+		    NULL) {
+			warn("%s", m == SYSV ? "System V segment" : dir);
+			return -1;
+		}
+		memset(label, 0, sizeof(label));
+		strcpy(label, shmids_label(shm));
+		xwrite(to, label, sizeof(label));
+		nap(PREWAIT_NS);
+		t0 = now_ns();
+		shmids_seal(shm);
+	}
+	if (xread(from, &t1, sizeof(t1)) == -1)
+		t1 = -1;
+	if (shm != NULL) {
+		shmids_close(shm);
+		if (shmids_remove(label) == -1)
+			warn("%s: remove", label);
+	}
+	return t1 == -1 ? -1 : t1 - t0;
+}
+
+static int
+cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* n hand-offs in mode m: the median latency in ns, and the 90th in *p90. */
+static long long
+run(enum mode m, int n, long long *p90)
+{
+	long long *lat, med;
+	sem_t *sem = NULL;
+	int to[2], from[2], i, st, bad = 0;
+	pid_t pid;
+
+	if ((lat = calloc((size_t)n, sizeof(*lat))) == NULL)
+		err(1, NULL);
+	if (m == SEM) {
+		sem = mmap(NULL, sizeof(*sem), PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		if (sem == MAP_FAILED || sem_init(sem, 1, 0) == -1)
+			err(1, "semaphore");
+	}
+	if (m == FILESEG)
+		setenv("SHMIDS_DIR", dir, 1);
+	else
+		unsetenv("SHMIDS_DIR");
+	if (pipe(to) == -1 || pipe(from) == -1 || (pid = fork()) == -1)
+		err(1, "fork");
+	if (pid == 0) {
+		close(to[1]);
+		close(from[0]);
+		reader(to[0], from[1], sem, n);
+	}
+	close(to[0]);
+	close(from[1]);
+	for (i = 0; i < n && !bad; i++)
+		bad = (lat[i] = handoff(m, to[1], from[0], sem)) < 0;
+	close(to[1]);
+	close(from[0]);
+	if (waitpid(pid, &st, 0) == -1 || !WIFEXITED(st) ||
+	    WEXITSTATUS(st) != 0)
+		bad = 1;
+	if (sem != NULL) {
+		sem_destroy(sem);
+		munmap(sem, sizeof(*sem));
+	}
+	if (bad) {
+		free(lat);
+		return -1;
+	}
+	qsort(lat, (size_t)n, sizeof(*lat), cmp_ll);
+	med = n % 2 ? lat[n / 2] : (lat[n / 2 - 1] + lat[n / 2]) / 2;
+	*p90 = lat[(n * 9) / 10 < n ? (n * 9) / 10 : n - 1];
+	free(lat);
+	return med;
+}
+
+static void
+row(const char *what, long long med, long long p90)
+{
+	if (med < 0)
+		printf("  %-34s FAILED\n", what);
+	else
+		printf("  %-34s %8.3f ms %8.3f ms\n", what, med / 1e6,
+		    p90 / 1e6);
+}
+
+static const char *
+verdict(long long med)
+{
+	return med >= 0 && med <= TARGET_NS ? "met" : "not met";
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *tmp = getenv("TMPDIR"), *p = getenv("BENCH_PREFIX");
+	long long sem, sysv, file, p90s, p90v, p90f;
+	int n = getenv("BENCH_QUICK") != NULL ? 10 : 50, c;
+	char *end;
+
+	while ((c = getopt(argc, argv, "n:")) != -1) {
+		if (c != 'n')
+			goto usage;
+		n = (int)strtol(optarg, &end, 10);
+		if (*optarg == '\0' || *end != '\0' || n < 1 || n > 100000)
+			goto usage;
+	}
+	if (optind != argc)
+		goto usage;
+	if (p != NULL)
+		snprintf(prefix, sizeof(prefix), "%s", p);
+	else
+		snprintf(prefix, sizeof(prefix), "bench-%ld-", (long)getpid());
+	snprintf(dir, sizeof(dir), "%s/%swakedir",
+	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp", prefix);
+	if (mkdir(dir, 0700) == -1)
+		err(1, "%s", dir);
+
+	printf("Seal to reader wake-up, %d hand-offs each, the reader "
+	    "waiting %lld ms first\n", n, PREWAIT_NS / 1000000);
+	printf("  %-34s %11s %11s\n", "", "median", "90th pct");
+	sem = run(SEM, n, &p90s);
+	row("POSIX semaphore (baseline)", sem, p90s);
+	sysv = run(SYSV, n, &p90v);
+	row("shmids_open_wait, System V", sysv, p90v);
+	file = run(FILESEG, n, &p90f);
+	row("shmids_open_wait, file segment", file, p90f);
+	printf("  target <= 1 ms (median): System V %s, file %s\n",
+	    verdict(sysv), verdict(file));
+	if (rmdir(dir) == -1)
+		warn("%s", dir);
+	return sem < 0 || sysv < 0 || file < 0;
+usage:
+	fprintf(stderr, "usage: wake [-n handoffs]\n");
+	return 2;
+}
