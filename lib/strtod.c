@@ -64,12 +64,14 @@ struct num {
 	int64_t		 exp;		/* explicit exponent, saturated */
 };
 
-/* Would a token end here: blank, CR, LF or NUL. */
-static int
+/* Would a token end here: blank, CR, LF or NUL (one test, mostly). */
+static HOT int
 at_end(const char *p)
 {
-	return *p == ' ' || *p == '\t' || *p == '\r' || *p == '\n' ||
-	    *p == '\0';
+	unsigned c = (unsigned char)*p;
+
+	return c <= ' ' && (UINT64_C(1) << c & (UINT64_C(1) << ' ' |
+	    1 << '\t' | 1 << '\r' | 1 << '\n' | 1)) != 0;
 }
 
 static HOT int
@@ -285,34 +287,70 @@ value8(uint64_t v)
 	return v & M32;
 }
 
-/* Are all 8 bytes of v (from load8) digits? */
-static HOT int
-all_digits(uint64_t v)
+/*
+ * A byte 0 for each digit of v (from load8), up to the first non-digit,
+ * which is not 0: each byte's high nibble must be 3 both in v and in
+ * v + 6.  (A byte 0xfa or above carries into the next, beyond it.)
+ */
+static HOT uint64_t
+nondigits(uint64_t v)
 {
 	return ((v & UINT64_C(0xf0f0f0f0f0f0f0f0)) |
 	    ((v + UINT64_C(0x0606060606060606)) & UINT64_C(0xf0f0f0f0f0f0f0f0))
-	    >> 4) == UINT64_C(0x3333333333333333);
+	    >> 4) ^ UINT64_C(0x3333333333333333);
+}
+
+/* The trailing zero bits of x != 0. */
+static HOT int
+ctz64(uint64_t x)
+{
+	int n = 0;
+
+#if defined(__GNUC__)
+	if (x != 0)
+		return __builtin_ctzll(x);
+#endif
+	while ((x & 1) == 0) {
+		x >>= 1;
+		n++;
+	}
+	return n;
 }
 
 /*
  * w times 10 to the number of digits at p, plus their value; returns
  * their end.  The bytes before lim (if not NULL) may be read: there the
- * digits go 8 at a time in one word.  Beyond, only those up to the
- * token's end are known to exist (the token may end its buffer), and a
- * byte may be read only once the one before is known to be a digit: the
- * digits go in pairs, which halves the chain of dependent multiply-adds
- * and costs short numbers nothing.
+ * digits go 8 at a time in one word, and the last few before a non-digit
+ * in one word too.  Beyond, only those up to the token's end are known
+ * to exist (the token may end its buffer), and a byte may be read only
+ * once the one before is known to be a digit: the digits go in pairs,
+ * which halves the chain of dependent multiply-adds and costs short
+ * numbers nothing.
  */
 static HOT const char *
 digits(const char *p, const char *lim, uint64_t *w)
 {
-	uint64_t x = *w, v;
+	static const uint64_t pow10_8[8] = { 1, 10, 100, 1000, 10000,
+	    100000, 1000000, 10000000 };
+	uint64_t x = *w, v, m;
+	int k;
 
-	if (lim != NULL)
-		while (lim - p >= 8 && all_digits(v = load8(p))) {
+	while (lim != NULL && lim - p >= 8) {
+		v = load8(p);
+		if ((m = nondigits(v)) == 0) {
 			x = x * 100000000 + value8(v);
 			p += 8;
+			continue;
 		}
+		/* k < 8 digits, then no digit: shift them to the end of v */
+		if ((k = ctz64(m) / 8) > 0) {
+			v = v << 8 * (8 - k) |
+			    UINT64_C(0x3030303030303030) >> 8 * k;
+			x = x * pow10_8[k] + value8(v);
+		}
+		*w = x;
+		return p + k;
+	}
 	while (isdig(p[0]) && isdig(p[1])) {
 		x = x * 100 + (uint64_t)((p[0] - '0') * 10 + (p[1] - '0'));
 		p += 2;
@@ -332,7 +370,7 @@ digits(const char *p, const char *lim, uint64_t *w)
 static HOT const char *
 scan_dec(const char *p, struct num *n)
 {
-	const char *dot;
+	const char *dot, *z;
 	uint64_t w = 0;
 	int64_t nd, q = 0, e = 0;
 	int esign = 1;
@@ -352,6 +390,9 @@ scan_dec(const char *p, struct num *n)
 		return NULL;
 	n->w = w;
 	n->q = q;
+	/* leading zeros (0.00123) add nothing to w: they need no redo */
+	for (z = n->digits; nd > 19 && z < p && (*z == '0' || *z == '.'); z++)
+		nd -= *z == '0';
 	if (nd > 19) {
 		/* on a copy: n's address stays here, n in registers */
 		struct num c = *n;
