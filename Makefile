@@ -131,8 +131,42 @@ check-valgrind: all $(UNITS) $(TTOOLS) $(PRELOADS)
 lint:
 	mandoc -Tlint -Wwarning $(MAN1) $(MAN3) $(MAN5)
 
-bench: all $(BENCHES)
+bench: all $(BENCHES) numcmp-maybe
 	sh bench/run
+
+# bench/numcmp.cc, our number conversions against std::to_chars, {fmt}
+# and fast_float: built only where a C++17 compiler and the headers are
+# there (Debian: g++ libfmt-dev libfast-float-dev); else
+# $(B)/bench/numcmp.skip says what is missing, and bench/run prints it.
+# The library itself stays C and libc only.
+CXXFLAGS ?= -O2 -g
+$(B)/bench/numcmp: bench/numcmp.cc lib/num.h $(B)/libshmids.a
+	@mkdir -p $(@D)
+	$(CXX) -std=c++17 $(CPPFLAGS) -Wall -Wextra $(CXXFLAGS) $(LDFLAGS) \
+	    -o $@ bench/numcmp.cc $(B)/libshmids.a -lfmt
+
+numcmp-maybe: $(B)/libshmids.a
+	@mkdir -p $(B)/bench; rm -f $(B)/bench/numcmp.skip; miss=; \
+	if ! command -v $(CXX) >/dev/null 2>&1; then \
+		miss=" a C++ compiler, $(CXX) (Debian: g++)"; \
+	else \
+		for h in fmt/format.h:libfmt-dev \
+		    fast_float/fast_float.h:libfast-float-dev; do \
+			printf '#include <%s>\n' "$${h%%:*}" | \
+			    $(CXX) -std=c++17 -x c++ -fsyntax-only - \
+			    >/dev/null 2>&1 || \
+			    miss="$$miss <$${h%%:*}> (Debian: $${h#*:})"; \
+		done; \
+	fi; \
+	if [ -n "$$miss" ]; then \
+		rm -f $(B)/bench/numcmp; \
+		echo "missing$$miss" > $(B)/bench/numcmp.skip; \
+		echo "numcmp: skipped: missing$$miss"; \
+	elif ! $(MAKE) -s $(B)/bench/numcmp; then \
+		rm -f $(B)/bench/numcmp; \
+		echo "it did not build (std::to_chars of double needs" \
+		    "g++ 11 or later)" > $(B)/bench/numcmp.skip; \
+	fi
 
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) \
@@ -168,4 +202,4 @@ clean:
 include tests/fuzz/fuzz.mk
 
 .PHONY: all demo check check-asan check-valgrind stress lint bench install \
-	uninstall clean
+	uninstall clean numcmp-maybe

@@ -1,7 +1,8 @@
 /*
  * f32_exhaustive: every one of the 2^32 binary32 bit patterns (NaNs and
- * their payloads included) through shmids_ftoa() then shmids_strtof();
- * the bits must come back.  With -l, libc strtof must also read our
+ * their payloads included) through shmids_ftoa() then shmids_strtof(),
+ * and again through shmids_strtof_lim() with the string's length (the
+ * parser's other way through the digits); the bits must come back.  With -l, libc strtof must also read our
  * output back to the same value (NaNs aside: libc drops our payloads).
  * Takes minutes; prints the failures (the first 20) and their count.
  * Usage: f32_exhaustive [-l] [first [last]]   (hex bit patterns)
@@ -21,12 +22,18 @@ check(uint32_t b, int libc, char *buf, uint32_t *r)
 {
 	const char *end;
 	float f, g;
+	size_t n;
 
 	memcpy(&f, &b, sizeof(f));
-	shmids_ftoa(f, buf);
+	n = shmids_ftoa(f, buf);
 	if (shmids_strtof(buf, &end, &g) != 0 || *end != '\0')
 		*r = ~b;
 	else
+		memcpy(r, &g, sizeof(*r));
+	if (*r == b && (shmids_strtof_lim(buf, buf + n, &end, &g) != 0 ||
+	    *end != '\0'))
+		*r = ~b;
+	else if (*r == b)
 		memcpy(r, &g, sizeof(*r));
 	if (*r == b && libc && !isnan(f)) {
 		g = strtof(buf, NULL);

@@ -205,4 +205,12 @@ struct vbuf {
 SHMIDS_HIDDEN int	shmids_values(struct vbuf *v, const char *s, size_t len,
 			    int *more, const char **bad);
 
+/*
+ * number.c: shmids_parse(), where the bytes from s up to lim (excluded)
+ * may be read too, as in shmids_strtod_lim() (num.h); lim NULL: only up
+ * to the value's end.
+ */
+SHMIDS_HIDDEN int	shmids_parse_lim(const char *s, const char *lim,
+			    const char **end, int type, void *elem);
+
 #endif /* SHMIDS_INTERNAL_H */

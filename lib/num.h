@@ -39,4 +39,15 @@ SHMIDS_HIDDEN size_t shmids_ftoa(float v, char *buf);
 SHMIDS_HIDDEN int shmids_strtod(const char *s, const char **end, double *v);
 SHMIDS_HIDDEN int shmids_strtof(const char *s, const char **end, float *v);
 
+/*
+ * The same, when more is known: the bytes from s up to lim (excluded) may
+ * be read, as may every byte up to the token's end, which is found as
+ * above (lim NULL: nothing more is known).  Lets the digits be read 8 at
+ * a time where the token ends close to its buffer's end.
+ */
+SHMIDS_HIDDEN int shmids_strtod_lim(const char *s, const char *lim,
+    const char **end, double *v);
+SHMIDS_HIDDEN int shmids_strtof_lim(const char *s, const char *lim,
+    const char **end, float *v);
+
 #endif /* SHMIDS_NUM_H */

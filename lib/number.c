@@ -183,6 +183,13 @@ int_parse(const char *s, const char **end, int bits, int64_t lo, uint64_t hi,
 int
 shmids_parse(const char *s, const char **end, int type, void *elem)
 {
+	return shmids_parse_lim(s, NULL, end, type, elem);
+}
+
+int
+shmids_parse_lim(const char *s, const char *lim, const char **end, int type,
+    void *elem)
+{
 	const char *e;
 	int64_t v;
 	double d;
@@ -191,11 +198,11 @@ shmids_parse(const char *s, const char **end, int type, void *elem)
 
 	switch (type) {
 	case SHMIDS_F64:
-		if ((r = shmids_strtod(s, &e, &d)) == 0)
+		if ((r = shmids_strtod_lim(s, lim, &e, &d)) == 0)
 			memcpy(elem, &d, 8);
 		break;
 	case SHMIDS_F32:
-		if ((r = shmids_strtof(s, &e, &f)) == 0)
+		if ((r = shmids_strtof_lim(s, lim, &e, &f)) == 0)
 			memcpy(elem, &f, 4);
 		break;
 	case SHMIDS_I64:

@@ -24,6 +24,16 @@
 #include "num.h"
 #include "pow10_table.h"
 
+/*
+ * The steps of the decimal path are short, and the calls between them,
+ * passing the number through memory, would cost as much again.
+ */
+#if defined(__GNUC__)
+#define HOT	inline __attribute__((always_inline))
+#else
+#define HOT	inline
+#endif
+
 #define M64	(~UINT64_C(0))
 #define M32	((UINT64_C(1) << 32) - 1)
 
@@ -50,18 +60,21 @@ struct num {
 	int		 inexact;
 	const char	*digits;	/* first digit or '.' of the significand */
 	const char	*dend;		/* end of the significand */
+	const char	*lim;		/* bytes before it may be read, or NULL */
 	int64_t		 exp;		/* explicit exponent, saturated */
 };
 
-/* Would a token end here: blank, CR, LF or NUL. */
-static int
+/* Would a token end here: blank, CR, LF or NUL (one test, mostly). */
+static HOT int
 at_end(const char *p)
 {
-	return *p == ' ' || *p == '\t' || *p == '\r' || *p == '\n' ||
-	    *p == '\0';
+	unsigned c = (unsigned char)*p;
+
+	return c <= ' ' && (UINT64_C(1) << c & (UINT64_C(1) << ' ' |
+	    1 << '\t' | 1 << '\r' | 1 << '\n' | 1)) != 0;
 }
 
-static int
+static HOT int
 isdig(int c)
 {
 	return c >= '0' && c <= '9';
@@ -141,7 +154,7 @@ clz64(uint64_t x)
  * rounded to nearest even.  Returns -1 if the truncated product cannot
  * decide (never happens per Mushtak-Lemire; kept as cheap insurance).
  */
-static int
+static HOT int
 lemire(const struct bfmt *f, int64_t q, uint64_t w, uint64_t *bits)
 {
 	const uint64_t *p5;
@@ -238,27 +251,137 @@ first19(struct num *n)
 }
 
 /*
+ * The 8 bytes at s in one word, s[0] in the low byte: one load where the
+ * machine is known to be little-endian, else byte by byte.
+ */
+static HOT uint64_t
+load8(const char *s)
+{
+	uint64_t v;
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(&v, s, sizeof(v));
+#else
+	const unsigned char *p = (const unsigned char *)s;
+	int i;
+
+	for (v = 0, i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+#endif
+	return v;
+}
+
+/*
+ * The value of 8 digits loaded by load8(), by 3 multiplies (SWAR, as
+ * fast_float's parse_eight_digits_unrolled): pairs, then quadruples and
+ * the whole at once.
+ */
+static HOT uint64_t
+value8(uint64_t v)
+{
+	v -= UINT64_C(0x3030303030303030);
+	v = v * 10 + (v >> 8);
+	v = ((v & UINT64_C(0x000000ff000000ff)) * UINT64_C(0x000f424000000064) +
+	    (v >> 16 & UINT64_C(0x000000ff000000ff)) *
+	    UINT64_C(0x0000271000000001)) >> 32;
+	return v & M32;
+}
+
+/*
+ * A byte 0 for each digit of v (from load8), up to the first non-digit,
+ * which is not 0: each byte's high nibble must be 3 both in v and in
+ * v + 6.  (A byte 0xfa or above carries into the next, beyond it.)
+ */
+static HOT uint64_t
+nondigits(uint64_t v)
+{
+	return ((v & UINT64_C(0xf0f0f0f0f0f0f0f0)) |
+	    ((v + UINT64_C(0x0606060606060606)) & UINT64_C(0xf0f0f0f0f0f0f0f0))
+	    >> 4) ^ UINT64_C(0x3333333333333333);
+}
+
+/* The trailing zero bits of x != 0. */
+static HOT int
+ctz64(uint64_t x)
+{
+	int n = 0;
+
+#if defined(__GNUC__)
+	if (x != 0)
+		return __builtin_ctzll(x);
+#endif
+	while ((x & 1) == 0) {
+		x >>= 1;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * w times 10 to the number of digits at p, plus their value; returns
+ * their end.  The bytes before lim (if not NULL) may be read: there the
+ * digits go 8 at a time in one word, and the last few before a non-digit
+ * in one word too.  Beyond, only those up to the token's end are known
+ * to exist (the token may end its buffer), and a byte may be read only
+ * once the one before is known to be a digit: the digits go in pairs,
+ * which halves the chain of dependent multiply-adds and costs short
+ * numbers nothing.
+ */
+static HOT const char *
+digits(const char *p, const char *lim, uint64_t *w)
+{
+	static const uint64_t pow10_8[8] = { 1, 10, 100, 1000, 10000,
+	    100000, 1000000, 10000000 };
+	uint64_t x = *w, v, m;
+	int k;
+
+	while (lim != NULL && lim - p >= 8) {
+		v = load8(p);
+		if ((m = nondigits(v)) == 0) {
+			x = x * 100000000 + value8(v);
+			p += 8;
+			continue;
+		}
+		/* k < 8 digits, then no digit: shift them to the end of v */
+		if ((k = ctz64(m) / 8) > 0) {
+			v = v << 8 * (8 - k) |
+			    UINT64_C(0x3030303030303030) >> 8 * k;
+			x = x * pow10_8[k] + value8(v);
+		}
+		*w = x;
+		return p + k;
+	}
+	while (isdig(p[0]) && isdig(p[1])) {
+		x = x * 100 + (uint64_t)((p[0] - '0') * 10 + (p[1] - '0'));
+		p += 2;
+	}
+	if (isdig(*p))
+		x = x * 10 + (uint64_t)(*p++ - '0');
+	*w = x;
+	return p;
+}
+
+/*
  * Scan a decimal significand and exponent at p into n.  Returns the end
  * of the number, or NULL if there is no digit or the exponent has none.
- * The common case, at most 19 digits, takes one tight loop; w may wrap
- * on longer ones, which first19() then redoes.
+ * The common case, at most 19 digits, takes one pass, 8 digits at a time;
+ * w may wrap on longer ones, which first19() then redoes.
  */
-static const char *
+static HOT const char *
 scan_dec(const char *p, struct num *n)
 {
-	const char *dot;
+	const char *dot, *z;
 	uint64_t w = 0;
 	int64_t nd, q = 0, e = 0;
 	int esign = 1;
 
 	n->digits = p;
-	while (isdig(*p))
-		w = w * 10 + (uint64_t)(*p++ - '0');
+	/* the integer part is mostly one digit: 8 at a time would not pay */
+	p = digits(p, NULL, &w);
 	nd = p - n->digits;
 	if (*p == '.') {
 		dot = ++p;
-		while (isdig(*p))
-			w = w * 10 + (uint64_t)(*p++ - '0');
+		p = digits(p, n->lim, &w);
 		q = dot - p;
 		nd += p - dot;
 	}
@@ -267,8 +390,16 @@ scan_dec(const char *p, struct num *n)
 		return NULL;
 	n->w = w;
 	n->q = q;
-	if (nd > 19)
-		first19(n);
+	/* leading zeros (0.00123) add nothing to w: they need no redo */
+	for (z = n->digits; nd > 19 && z < p && (*z == '0' || *z == '.'); z++)
+		nd -= *z == '0';
+	if (nd > 19) {
+		/* on a copy: n's address stays here, n in registers */
+		struct num c = *n;
+
+		first19(&c);
+		*n = c;
+	}
 	if ((*p | 0x20) == 'e') {
 		p++;
 		if (*p == '+' || *p == '-')
@@ -477,7 +608,7 @@ scan_word(const struct bfmt *f, const char *p, uint64_t *bits)
 }
 
 /* Decimal to bits by the fast paths; -1 if libc must decide. */
-static int
+static HOT int
 fast_dec(const struct bfmt *f, const struct num *n, uint64_t *bits)
 {
 	uint64_t b2;
@@ -503,14 +634,21 @@ enum kind { WORD, HEX, DEC };
  * Returns the kind (a decimal is left in n, the others' magnitude in
  * *bits) and sets *end, or -1 with EINVAL.
  */
-static int
-scan(const struct bfmt *f, const char *s, const char **end, struct num *n,
-    uint64_t *bits)
+static HOT int
+scan(const struct bfmt *f, const char *s, const char *lim, const char **end,
+    struct num *n, uint64_t *bits)
 {
 	const char *p = s;
 	int kind = WORD;
 
-	memset(n, 0, sizeof(*n));
+	/* field by field, not memset: so n can live in registers */
+	n->w = 0;
+	n->q = 0;
+	n->neg = 0;
+	n->inexact = 0;
+	n->digits = n->dend = NULL;
+	n->exp = 0;
+	n->lim = lim;
 	if (*p == '+' || *p == '-')
 		n->neg = *p++ == '-';
 	if (p[0] == '0' && (p[1] | 0x20) == 'x') {
@@ -534,7 +672,7 @@ scan(const struct bfmt *f, const char *s, const char **end, struct num *n,
  * operation rounds once, correctly.  Needs double arithmetic done in
  * double (FLT_EVAL_METHOD 0; not so on x87).
  */
-static int
+static HOT int
 clinger64(const struct num *n, double *d)
 {
 #if FLT_EVAL_METHOD == 0
@@ -552,7 +690,7 @@ clinger64(const struct num *n, double *d)
 }
 
 /* The same for binary32: 2^24 and 10^10 are the exact limits. */
-static int
+static HOT int
 clinger32(const struct num *n, float *x)
 {
 #if FLT_EVAL_METHOD == 0
@@ -570,7 +708,7 @@ clinger32(const struct num *n, float *x)
 }
 
 /* Finish: store v and end; a finite token that became infinite is ERANGE. */
-static int
+static HOT int
 finish(int kind, int inf, const char *e, const char **end)
 {
 	if (end != NULL)
@@ -585,21 +723,37 @@ finish(int kind, int inf, const char *e, const char **end)
 int
 shmids_strtod(const char *s, const char **end, double *v)
 {
-	struct num n;
-	uint64_t bits = 0;
+	return shmids_strtod_lim(s, NULL, end, v);
+}
+
+int
+shmids_strtof(const char *s, const char **end, float *v)
+{
+	return shmids_strtof_lim(s, NULL, end, v);
+}
+
+int
+shmids_strtod_lim(const char *s, const char *lim, const char **end,
+    double *v)
+{
+	struct num n, c;
+	uint64_t bits, wbits = 0;
 	const char *e;
 	double d;
 	int kind, saved;
 
-	if ((kind = scan(&f64, s, &e, &n, &bits)) < 0)
+	/* wbits, c: addresses go to calls; n, bits stay in registers */
+	if ((kind = scan(&f64, s, lim, &e, &n, &wbits)) < 0)
 		return -1;
+	bits = wbits;
 	if (kind == DEC && clinger64(&n, &d)) {
 		*v = n.neg ? -d : d;
 		return finish(kind, 0, e, end);
 	}
 	if (kind == DEC && fast_dec(&f64, &n, &bits) < 0) {
 		saved = errno;
-		d = libc_strtod(&n, 0);
+		c = n;
+		d = libc_strtod(&c, 0);
 		errno = saved;
 		memcpy(&bits, &d, sizeof(bits));
 		bits &= ~(UINT64_C(1) << 63);
@@ -610,24 +764,28 @@ shmids_strtod(const char *s, const char **end, double *v)
 }
 
 int
-shmids_strtof(const char *s, const char **end, float *v)
+shmids_strtof_lim(const char *s, const char *lim, const char **end,
+    float *v)
 {
-	struct num n;
-	uint64_t bits = 0;
+	struct num n, c;
+	uint64_t bits, wbits = 0;
 	uint32_t b32;
 	const char *e;
 	float x;
 	int kind, saved;
 
-	if ((kind = scan(&f32, s, &e, &n, &bits)) < 0)
+	/* wbits, c: addresses go to calls; n, bits stay in registers */
+	if ((kind = scan(&f32, s, lim, &e, &n, &wbits)) < 0)
 		return -1;
+	bits = wbits;
 	if (kind == DEC && clinger32(&n, &x)) {
 		*v = n.neg ? -x : x;
 		return finish(kind, 0, e, end);
 	}
 	if (kind == DEC && fast_dec(&f32, &n, &bits) < 0) {
 		saved = errno;
-		x = (float)libc_strtod(&n, 1);
+		c = n;
+		x = (float)libc_strtod(&c, 1);
 		errno = saved;
 		memcpy(&b32, &x, sizeof(b32));
 		bits = b32 & ~(UINT32_C(1) << 31);

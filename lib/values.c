@@ -54,7 +54,8 @@ shmids_values(struct vbuf *v, const char *s, size_t len, int *more,
 		}
 		if (v->count == v->cap && grow(v) == -1)
 			return -1;
-		if (shmids_parse(s + i, &end, v->type,
+		/* s[0..len) is there: the digits may go 8 at a time */
+		if (shmids_parse_lim(s + i, s + len, &end, v->type,
 		    v->data + v->count * esz) == -1) {
 			*bad = s + i;
 			return -1;

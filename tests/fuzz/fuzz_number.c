@@ -125,6 +125,29 @@ libc_float(int t, const char *s, size_t toklen, int r, int e,
 		    (double)*(const float *)elem, (double)f);
 }
 
+/*
+ * The same float token parsed again, told that the whole input may be
+ * read (as shmids_values() does): the digits go 8 at a time then, and
+ * the outcome must not change.
+ */
+static void
+lim_float(int t, const char *s, size_t size, int r, int e, const char *end,
+    const void *elem)
+{
+	unsigned char back[8];
+	const char *end2 = NULL;
+	int r2, e2;
+
+	memset(back, 0x5a, sizeof(back));
+	errno = 0;
+	r2 = shmids_parse_lim(s, s + size, &end2, t, back);
+	e2 = errno;
+	CHECK(r2 == r && (r == 0 ? end2 == end : e2 == e) &&
+	    memcmp(back, elem, sizeof(back)) == 0, "type %d: with the "
+	    "length: returned %d errno %d, without %d errno %d", t, r2, e2,
+	    r, e);
+}
+
 /* Differential check of an integer token against strtoll / strtoull. */
 static void
 libc_int(int t, const char *s, size_t toklen, int r, int e,
@@ -280,9 +303,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		} else
 			CHECK(e == EINVAL || e == ERANGE, "type %d: errno %d",
 			    t, e);
-		if (isfloat(t))
+		if (isfloat(t)) {
+			lim_float(t, s, size, r, e, end, elem);
 			libc_float(t, s, toklen, r, e, elem);
-		else
+		} else
 			libc_int(t, s, toklen, r, e, elem);
 	}
 	for (k = 0; k < sizeof(types) / sizeof(types[0]); k++)

@@ -113,7 +113,8 @@ rt64(uint64_t b)
 		return 1;
 	}
 	if (shmids_strtod(buf, &end, &d) != 0 || end != buf + n ||
-	    d2b(d) != b) {
+	    d2b(d) != b || shmids_strtod_lim(buf, buf + n, &end, &d) != 0 ||
+	    end != buf + n || d2b(d) != b) {
 		diag("f64 %016llx -> \"%s\" -> %016llx", (unsigned long long)b,
 		    buf, (unsigned long long)d2b(d));
 		return 1;
@@ -136,7 +137,8 @@ rt32(uint32_t b)
 		return 1;
 	}
 	if (shmids_strtof(buf, &end, &f) != 0 || end != buf + n ||
-	    f2b(f) != b) {
+	    f2b(f) != b || shmids_strtof_lim(buf, buf + n, &end, &f) != 0 ||
+	    end != buf + n || f2b(f) != b) {
 		diag("f32 %08lx -> \"%s\" -> %08lx", (unsigned long)b, buf,
 		    (unsigned long)f2b(f));
 		return 1;
@@ -419,38 +421,62 @@ randdec(char *s, int nd, int x)
 	sprintf(s, rnd() & 1 ? "e%d" : "E%+d", x);
 }
 
-/* Parse s both ways; 0 if we agree with libc, ERANGE included. */
+/*
+ * Parse s (ending at lim, or NUL-terminated if lim is NULL) both ways; 0
+ * if we agree with libc, ERANGE included.  With lim, ours is asked twice:
+ * without and with the length.
+ */
+static int
+cmp_libc_lim(const char *s, const char *lim, int single)
+{
+	const char *end, *l = NULL;
+	char *c = NULL;
+	double d, ld;
+	float f, lf;
+	int r, want, pass;
+
+	if (lim != NULL && (c = malloc((size_t)(lim - s) + 1)) != NULL) {
+		memcpy(c, s, (size_t)(lim - s));
+		c[lim - s] = '\0';
+	}
+	ld = strtod(c != NULL ? c : s, NULL);
+	lf = strtof(c != NULL ? c : s, NULL);
+	free(c);
+	if (lim == NULL)
+		lim = s + strlen(s);
+	for (pass = 0; pass < 2; pass++, l = lim) {
+		errno = 0;
+		if (single) {
+			want = isinf(lf) ? -1 : 0;
+			r = shmids_strtof_lim(s, l, &end, &f);
+			if (r != want || (r < 0 && errno != ERANGE) ||
+			    f2b(f) != f2b(lf) || end != lim) {
+				diag("f32 \"%.*s\"%s: %d %08lx, libc %08lx",
+				    (int)(lim - s), s, l ? " (length)" : "",
+				    r, (unsigned long)f2b(f),
+				    (unsigned long)f2b(lf));
+				return 1;
+			}
+			continue;
+		}
+		want = isinf(ld) ? -1 : 0;
+		r = shmids_strtod_lim(s, l, &end, &d);
+		if (r != want || (r < 0 && errno != ERANGE) ||
+		    d2b(d) != d2b(ld) || end != lim) {
+			diag("f64 \"%.60s\"%s: %d %016llx, libc %016llx", s,
+			    l ? " (length)" : "", r,
+			    (unsigned long long)d2b(d),
+			    (unsigned long long)d2b(ld));
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int
 cmp_libc(const char *s, int single)
 {
-	const char *end;
-	double d, ld;
-	float f, lf;
-	int r, want;
-
-	errno = 0;
-	if (single) {
-		lf = strtof(s, NULL);
-		want = isinf(lf) ? -1 : 0;
-		r = shmids_strtof(s, &end, &f);
-		if (r != want || (r < 0 && errno != ERANGE) ||
-		    f2b(f) != f2b(lf) || end != s + strlen(s)) {
-			diag("f32 \"%s\": %d %08lx, libc %08lx", s, r,
-			    (unsigned long)f2b(f), (unsigned long)f2b(lf));
-			return 1;
-		}
-		return 0;
-	}
-	ld = strtod(s, NULL);
-	want = isinf(ld) ? -1 : 0;
-	r = shmids_strtod(s, &end, &d);
-	if (r != want || (r < 0 && errno != ERANGE) || d2b(d) != d2b(ld) ||
-	    end != s + strlen(s)) {
-		diag("f64 \"%.60s\": %d %016llx, libc %016llx", s, r,
-		    (unsigned long long)d2b(d), (unsigned long long)d2b(ld));
-		return 1;
-	}
-	return 0;
+	return cmp_libc_lim(s, NULL, single);
 }
 
 static void
@@ -722,20 +748,29 @@ check_tok(const struct tok *t, int single)
 	uint64_t b;
 	int r;
 
-	errno = 12345;			/* must stay on success */
-	if (single) {
-		r = shmids_strtof(t->s, &end, &f);
-		b = f2b(f);
-	} else {
-		r = shmids_strtod(t->s, &end, &d);
-		b = d2b(d);
-	}
-	if (r != (t->err ? -1 : 0) || errno != (t->err ? t->err : 12345) ||
-	    (t->err != EINVAL && (b != t->b ||
-	    end != t->s + (t->len ? (size_t)t->len : strlen(t->s))))) {
-		diag("\"%s\": %d errno %d bits %llx end %d", t->s, r, errno,
-		    (unsigned long long)b, end ? (int)(end - t->s) : -1);
-		return 1;
+	const char *lim = NULL;
+	int pass;
+
+	/* without, then with the length */
+	for (pass = 0; pass < 2; pass++, lim = t->s + strlen(t->s)) {
+		errno = 12345;		/* must stay on success */
+		if (single) {
+			r = shmids_strtof_lim(t->s, lim, &end, &f);
+			b = f2b(f);
+		} else {
+			r = shmids_strtod_lim(t->s, lim, &end, &d);
+			b = d2b(d);
+		}
+		if (r != (t->err ? -1 : 0) ||
+		    errno != (t->err ? t->err : 12345) ||
+		    (t->err != EINVAL && (b != t->b || end != t->s +
+		    (t->len ? (size_t)t->len : strlen(t->s))))) {
+			diag("\"%s\"%s: %d errno %d bits %llx end %d", t->s,
+			    lim ? " (length)" : "", r, errno,
+			    (unsigned long long)b,
+			    end ? (int)(end - t->s) : -1);
+			return 1;
+		}
 	}
 	return 0;
 }
@@ -801,10 +836,65 @@ test_hex(void)
 	report(bad, "hex floats agree with libc");
 }
 
+/*
+ * Tokens that end their buffer: copied to a heap block of exactly their
+ * size, ended by a blank (no NUL after it) or a NUL, so that ASan (make
+ * check-asan) sees any read past the end, 8-byte ones included.  Long
+ * digit runs, split by the point anywhere, as "%.17g" writes them.
+ */
+static int
+at_buffer_end(const char *t, int single)
+{
+	size_t n = strlen(t), i;
+	char *b;
+	int bad = 0;
+
+	for (i = 0; i < 2 && bad == 0; i++) {
+		if ((b = malloc(n + 1)) == NULL)
+			return 1;
+		memcpy(b, t, n);
+		b[n] = i == 0 ? ' ' : '\0';
+		bad = cmp_libc_lim(b, b + n, single);
+		free(b);
+	}
+	return bad;
+}
+
+static void
+test_buffer_end(void)
+{
+	static const char *fixed[] = { "0.12345678901234567",
+	    "1.2345678901234567e+123", "12345678901234567890123",
+	    "0.000000000000000000000000000001", "9007199254740993",
+	    "1234567.8", "12345678.", ".12345678", "99999999.99999999e-8",
+	    "-0.1234567812345678", "+4.9406564584124654e-324" };
+	char s[2000];
+	size_t i;
+	long k;
+	int bad = 0, nd;
+
+	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+		bad += at_buffer_end(fixed[i], 0);
+		bad += at_buffer_end(fixed[i], 1);
+	}
+	for (k = 0; k < 20000; k++) {
+		nd = 1 + (int)(rnd() % 40);
+		randdec(s, nd, (int)(rnd() % 660) - 345);
+		bad += at_buffer_end(s, 0);
+		snprintf(s, sizeof(s), "%.*g", 1 + (int)(rnd() % 17),
+		    b2d(rnd() >> 2));
+		bad += at_buffer_end(s, 0);
+		snprintf(s, sizeof(s), "%.*g", 1 + (int)(rnd() % 9),
+		    (double)(rnd() >> 11) * 0x1p-53);
+		bad += at_buffer_end(s, 1);
+	}
+	report(bad, "tokens that end their buffer, with and without length");
+}
+
 int
 main(void)
 {
-	printf("1..15\n");
+	printf("1..16\n");
 	test_special();
 	test_expect();
 	test_random_rt();
@@ -813,5 +903,6 @@ main(void)
 	test_ties();
 	test_tokens();
 	test_hex();
+	test_buffer_end();
 	return nfail != 0;
 }
