@@ -347,6 +347,36 @@ sysv_remove(const char *id)
 	return 0;
 }
 
+/*
+ * Mode 0 shuts out every new attach but root's, and an attach that got
+ * in before it is counted in nattch, which the segment table shows even
+ * without read permission.  Both IPC_SETs move shm_ctime (section 7).
+ */
+static int
+sysv_remove_idle(const struct shmids_info *si)
+{
+	struct shmid_ds ds;
+	struct shmids_info now;
+
+	memset(&ds, 0, sizeof(ds));
+	ds.shm_perm.uid = si->uid;
+	ds.shm_perm.gid = si->gid;
+	ds.shm_perm.mode = 0;
+	if (shmctl(si->shmid, IPC_SET, &ds) == -1) {
+		errno = noent(errno);
+		return -1;
+	}
+	if (sysv_stat(si->id, &now) == 0 && now.nattch == 0 && !now.removed)
+		return sysv_remove(si->id);
+	ds.shm_perm.mode = (unsigned short)si->mode;
+	if (shmctl(si->shmid, IPC_SET, &ds) == -1) {
+		errno = noent(errno);
+		return -1;
+	}
+	errno = EBUSY;
+	return -1;
+}
+
 static int
 sysv_isours(const struct shmids_info *si)
 {
@@ -355,6 +385,6 @@ sysv_isours(const struct shmids_info *si)
 
 const struct shmids_backend shmids_sysv = {
 	sysv_create, sysv_attach, sysv_prefault, sysv_detach, sysv_setmode,
-	sysv_sealed, sysv_ready, sysv_remove, sysv_stat, sysv_scan,
-	sysv_isours
+	sysv_sealed, sysv_ready, sysv_remove, sysv_remove_idle, sysv_stat,
+	sysv_scan, sysv_isours
 };

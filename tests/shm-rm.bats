@@ -216,3 +216,34 @@ shmid_exists() {
 	status_is 0
 	is "$output" ""
 }
+
+# The cleaner's window (format-spec.md 7): strace holds each of shm-rm's
+# shmctl calls for a second, so a reader can come in between its last
+# check and what follows.  As root, with -m: only this test's segments.
+@test "shm-rm -s: a reader attaching just after the last check keeps its segment" {
+	need_user
+	need_strace
+	local a
+	a=$(mkseg win f64 4 644)
+	delayed rm shmctl 1 "$BIN/shm-rm" -v -s 0 -m "$P*"
+	entered rm 2		# found idle, held before its next step
+	hold "$a" 30 asuser
+	wait "$DELAYED" || true
+	is "$(cat "$T/rm.out" "$T/rm.err")" "" "shm-rm output"
+	exists "$a"
+	is "$(shm_ls -p "$a" | cut -f3,7)" "0644	1" "mode restored, nattch"
+}
+
+@test "shm-rm -s: once the cleaner has shut readers out, they get EACCES" {
+	need_user
+	need_strace
+	local a
+	a=$(mkseg win f64 4 644)
+	delayed rm shmctl 1 "$BIN/shm-rm" -v -s 0 -m "$P*"
+	entered rm 3		# mode 0 set, held before the count
+	run as_user "$SHMTOOL" open "$a"
+	is "$output" EACCES "reader"
+	wait "$DELAYED" || true
+	is "$(cat "$T/rm.out" "$T/rm.err")" "$a" "shm-rm output"
+	gone "$a"
+}
