@@ -126,7 +126,7 @@ ipcs_ours() {
 	is "$output" ENOENT
 	run shmtool open "$(realpath "$D")/notes.txt ${P}a"
 	is "$output" EINVAL
-	SHMIDS_DIR=$D run shm_rm -s 0
+	SHMIDS_DIR=$D run shm_rm -s 0 -m "$P*"
 	status_is 0
 	[ -p "$D/shmids.Fifo00" ] && [ -L "$D/shmids.Link00" ] &&
 	    [ -f "$D/shmids.Copy00" ] && [ -f "$D/notes.txt" ]
@@ -175,7 +175,7 @@ ipcs_ours() {
 	run shmtool open "$l"
 	is "$output" "f64 4 6"
 	# an attached segment is never removed by age, then goes once idle
-	SHMIDS_DIR=$D run shm_rm -v -s 0
+	SHMIDS_DIR=$D run shm_rm -v -s 0 -m "$P*"
 	status_is 0
 	is "$output" ""
 	exists "$l"
@@ -185,7 +185,7 @@ ipcs_ours() {
 		[ "$(cut -f7 <<< "$output")" = 0 ] && break
 		sleep 0.05
 	done
-	SHMIDS_DIR=$D run shm_rm -v -s 0
+	SHMIDS_DIR=$D run shm_rm -v -s 0 -m "$P*"
 	status_is 0
 	is "$output" "$l"
 	gone "$l"
