@@ -241,7 +241,9 @@ need_strace() {
 delayed() {
 	local name=$1 calls=$2 secs=$3
 	shift 3
-	strace -f -qq -o "$T/$name.st" -e trace="$calls" \
+	# LeakSanitizer cannot run under ptrace; the rest of ASan can.
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+	    strace -f -qq -o "$T/$name.st" -e trace="$calls" \
 	    -e inject="$calls:delay_enter=${secs}s" "$@" \
 	    > "$T/$name.out" 2> "$T/$name.err" 3>&- &
 	DELAYED=$!
