@@ -234,6 +234,21 @@ shmid_exists() {
 	is "$(shm_ls -p "$a" | cut -f3,7)" "0644	1" "mode restored, nattch"
 }
 
+@test "shm-rm -s: the same as the owner, who cannot read a segment of mode 0" {
+	need_user
+	need_strace
+	local a
+	a=$(usermk create "${P}win" f64 4 644)
+	delayed rm shmctl 1 setpriv --reuid="$TESTUSER" --regid="$TESTUSER" \
+	    --clear-groups -- "$BIN/shm-rm" -v -s 0 -m "$P*"
+	entered rm 2
+	hold "$a" 30 asuser
+	wait "$DELAYED" || true
+	is "$(cat "$T/rm.out" "$T/rm.err")" "" "shm-rm output"
+	exists "$a"
+	is "$(shm_ls -p "$a" | cut -f3,7)" "0644	1" "mode restored, nattch"
+}
+
 @test "shm-rm -s: once the cleaner has shut readers out, they get EACCES" {
 	need_user
 	need_strace
