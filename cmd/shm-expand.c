@@ -93,19 +93,43 @@ remove_done(void)
 		}
 }
 
-/* Open label, waiting while its writer is still filling it. */
+#define NS	1000000000LL
+
+/*
+ * Nanoseconds on the monotonic clock: whole, unlike time(3)'s seconds
+ * (-w 1 gave up after what was left of the current second), and deaf
+ * to the wall clock being set.
+ */
+static long long
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * NS + ts.tv_nsec;
+}
+
+/*
+ * Open label, waiting while its writer is still filling it: -w seconds
+ * in all, trying again after 10 ms, then twice as long each time up to
+ * 320 ms; the last sleep ends at the deadline, for one last try.
+ */
 static void *
 open_wait(const char *label)
 {
-	struct timespec ts = { 0, 10 * 1000 * 1000 };
-	time_t until = time(NULL) + (time_t)waitsecs;
+	struct timespec ts;
+	long long until = now_ns() + (long long)waitsecs * NS, step = NS / 100;
+	long long left, d;
 	void *h;
 
 	while ((h = shmids_open(label)) == NULL && errno == EAGAIN &&
-	    time(NULL) < until) {
+	    (left = until - now_ns()) > 0) {
+		d = step < left ? step : left;
+		ts.tv_sec = (time_t)(d / NS);
+		ts.tv_nsec = (long)(d % NS);
 		nanosleep(&ts, NULL);
-		if (ts.tv_nsec < 200 * 1000 * 1000)
-			ts.tv_nsec *= 2;
+		if (step < NS / 5)
+			step *= 2;
 	}
 	return h;
 }

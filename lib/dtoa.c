@@ -8,11 +8,13 @@
  * back to v (round to nearest even), and of those the one closest to v.
  * The 126-bit powers of ten g come from lib/gen_pow10.py.
  *
- * Layout (our choice; the spec fixes only the value): the plain form
- * ("123.45", "0.001", "100") or the scientific one ("1.5e+300", "5e-324";
- * exponent signed, at least two digits, as printf's %e), whichever is
- * shorter, the plain one on a tie.  Integral values have no decimal point.
- * The result is at most 24 bytes: "-d.dddddddddddddddde-308".
+ * Layout (format-spec.md section 6): the plain form ("123.45", "0.0001",
+ * "100") when the first digit's decimal exponent is -4 to 15, else the
+ * scientific one ("1e+16", "5e-324"; exponent signed, at least two
+ * digits, as printf's %e).  These are Python's repr thresholds: shorter
+ * text would do, but 739154407829714600 would claim 18 exact digits where
+ * a double has 16 or 17.  Integral values have no decimal point.  The
+ * result is at most 24 bytes: "-d.dddddddddddddddde-308".
  */
 #include <stdint.h>
 #include <string.h>
@@ -299,36 +301,29 @@ exponent(char *p, int x)
 /*
  * Write sign, the digits of r and the layout described at the top.  The
  * copies are of fixed size, so they compile to a few moves: they may
- * write '0's past the end of the result, but never past 32 bytes (plain
- * is chosen only when no longer than scientific, at most 24 bytes), and
- * they read past the significant digits the '0's of dig.
+ * write '0's past the end of the result, but never past 27 bytes (the
+ * plain form has at most 17 digits, 4 zeros, point and sign), and they
+ * read past the significant digits the '0's of dig.
  */
 static size_t
 render(char *buf, int neg, struct dec r)
 {
 	char dig[48], *p = buf + neg;
 	const char *f;
-	int n, x, i, plain, sci;
+	int n, x, i;
 
 	memset(dig, '0', sizeof(dig));
 	n = digits(r.d, dig, &f, &r.e);
 	x = r.e + n - 1;		/* exponent of the first digit */
-	if (x >= n - 1)
-		plain = x + 1;
-	else if (x >= 0)
-		plain = n + 1;
-	else
-		plain = n + 1 - x;
-	sci = n + (n > 1) + (x <= -100 || x >= 100 ? 5 : 4);
 
 	buf[0] = '-';
-	if (plain > sci) {
+	if (x < -4 || x > 15) {
 		p[0] = f[0];
 		p[1] = '.';
 		memcpy(p + 2, f + 1, 16);
 		p = exponent(p + (n > 1 ? n + 1 : 1), x);
-	} else if (x >= n - 1) {	/* ddd000: x < 22 */
-		memcpy(p, f, 24);
+	} else if (x >= n - 1) {	/* ddd000: x < 16 */
+		memcpy(p, f, 16);
 		p += x + 1;
 	} else if (x >= 0) {		/* dd.ddd */
 		memcpy(p, f, 16);
@@ -336,7 +331,7 @@ render(char *buf, int neg, struct dec r)
 		for (i = x + 1; i < n; i += 8)
 			memcpy(p + i + 1, f + i, 8);
 		p += n + 1;
-	} else {			/* 0.000ddd: x > -5 */
+	} else {			/* 0.000ddd: x >= -4 */
 		memcpy(p, "0.000", 5);
 		memcpy(p + 1 - x, f, 17);
 		p += n + 1 - x;
@@ -361,7 +356,9 @@ hex(char *p, uint64_t m)
 
 /*
  * inf, nan and the nan(0xM) forms of section 6; M is the whole fraction
- * field, so the quiet bit and any payload come back unchanged.
+ * field, so the quiet bit and any payload come back unchanged.  The
+ * quiet NaNs without payload are plain nan and -nan, which other
+ * programs read (x86's default NaN is the negative one).
  */
 static size_t
 special(char *buf, int neg, uint64_t t, uint64_t quiet)
@@ -376,7 +373,7 @@ special(char *buf, int neg, uint64_t t, uint64_t quiet)
 	}
 	memcpy(p, "nan", 3);
 	p += 3;
-	if (neg || t != quiet) {
+	if (t != quiet) {
 		memcpy(p, "(0x", 3);
 		p = hex(p + 3, t);
 		*p++ = ')';

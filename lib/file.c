@@ -67,15 +67,17 @@ holder(int fd)
 #endif
 }
 
+/* Map the first len bytes of a segment of size bytes. */
 static int
-map(int fd, size_t size, int prot, struct att *a)
+map(int fd, size_t size, size_t len, int prot, struct att *a)
 {
-	void *p = mmap(NULL, size, prot, MAP_SHARED, fd, 0);
+	void *p = mmap(NULL, len, prot, MAP_SHARED, fd, 0);
 
 	if (p == MAP_FAILED)
 		return -1;
 	a->addr = p;
 	a->size = size;
+	a->maplen = len;
 	a->fd = fd;
 	a->locked = 0;
 	return 0;
@@ -116,7 +118,7 @@ file_create(size_t size, size_t namelen, char id[SHMIDS_LABEL_MAX + 1],
 	if (fcntl(fd, F_SETFD, FD_CLOEXEC) == -1 ||
 	    setlock(fd, F_WRLCK) == -1 || ftruncate(fd, (off_t)size) == -1 ||
 	    pwrite(fd, zero, sizeof(zero), 0) != (ssize_t)sizeof(zero) ||
-	    map(fd, size, PROT_READ | PROT_WRITE, a) == -1) {
+	    map(fd, size, size, PROT_READ | PROT_WRITE, a) == -1) {
 		e = errno;
 		unlink(id);
 		close(fd);
@@ -130,11 +132,16 @@ file_create(size_t size, size_t namelen, char id[SHMIDS_LABEL_MAX + 1],
  * lock: a reader's attach, which holds the descriptor and its read lock
  * until detached.  Otherwise the header is only looked at: no lock, and
  * O_NOATIME where the caller owns the file, so listing changes nothing.
+ * Only the first page is mapped: the file may be far larger than its
+ * header says (grown sparse by its owner), and mapping costs address
+ * space; file_narrow() maps what a reader keeps.
  */
 static int
 file_attach(const struct shmids_info *si, int lock, struct att *a)
 {
 	struct stat st;
+	size_t len;
+	long pg = sysconf(_SC_PAGESIZE);
 	int fd, e;
 
 	fd = open(si->id, OPENFL | (lock ? 0 : O_NOATIME));
@@ -152,7 +159,9 @@ file_attach(const struct shmids_info *si, int lock, struct att *a)
 		errno = ESTALE;
 		goto fail;
 	}
-	if (map(fd, (size_t)st.st_size, PROT_READ, a) == -1)
+	len = pg > 0 && (unsigned long long)st.st_size > (unsigned long)pg ?
+	    (size_t)pg : (size_t)st.st_size;
+	if (map(fd, (size_t)st.st_size, len, PROT_READ, a) == -1)
 		goto fail;
 	if (!lock) {
 		close(fd);
@@ -161,7 +170,7 @@ file_attach(const struct shmids_info *si, int lock, struct att *a)
 		a->locked = 1;
 	else if (errno != EAGAIN && errno != EACCES) {
 		e = errno;
-		munmap(a->addr, a->size);
+		munmap(a->addr, a->maplen);
 		errno = e;
 		goto fail;
 	}
@@ -171,6 +180,28 @@ fail:
 	close(fd);
 	errno = e;
 	return -1;
+}
+
+/*
+ * A fresh mapping of len bytes replaces the first page's; the file may
+ * have shrunk meanwhile, which only its owner can do (format-spec.md
+ * 2.6, Caveats).
+ */
+static int
+file_narrow(struct att *a, size_t len)
+{
+	void *p;
+
+	if (len > a->maplen) {
+		if ((p = mmap(NULL, len, PROT_READ, MAP_SHARED, a->fd, 0)) ==
+		    MAP_FAILED)
+			return -1;
+		munmap(a->addr, a->maplen);
+		a->addr = p;
+		a->maplen = len;
+	}
+	a->size = len;
+	return 0;
 }
 
 /*
@@ -197,7 +228,7 @@ file_prefault(const struct att *a, int rdonly)
 static void
 file_detach(struct att *a)
 {
-	munmap(a->addr, a->size);
+	munmap(a->addr, a->maplen);
 	if (a->fd >= 0)
 		close(a->fd);
 }
@@ -410,7 +441,7 @@ file_isours(const struct shmids_info *si)
 
 
 const struct shmids_backend shmids_file = {
-	file_create, file_attach, file_prefault, file_detach, file_setmode,
-	file_sealed, file_ready, file_remove, file_remove_idle, file_stat,
-	file_scan, file_isours
+	file_create, file_attach, file_narrow, file_prefault, file_detach,
+	file_setmode, file_sealed, file_ready, file_remove,
+	file_remove_idle, file_stat, file_scan, file_isours
 };

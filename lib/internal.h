@@ -40,7 +40,12 @@ struct hdr {
 /* One attachment of a segment: what detaching it needs. */
 struct att {
 	char		*addr;		/* the header */
-	size_t		 size;		/* bytes mapped, header included */
+	/*
+	 * Bytes of the segment, header included: the object's size at
+	 * attach, what the header declares once narrowed for a reader.
+	 */
+	size_t		 size;
+	size_t		 maplen;	/* bytes mapped at addr (files) */
 	int		 fd;		/* file segments: held open, locked; else -1 */
 	int		 locked;	/* a reader's lock was granted (files) */
 };
@@ -60,8 +65,19 @@ struct shmids_backend {
 	 */
 	int	(*create)(size_t size, size_t namelen,
 		    char id[SHMIDS_LABEL_MAX + 1], struct att *a);
-	/* Attach si's segment read-only; lock: as a reader (files). */
+	/*
+	 * Attach si's segment read-only; lock: as a reader (files).  Only
+	 * the header need be mapped: a->size is the object's size, which
+	 * the header is checked against.
+	 */
 	int	(*attach)(const struct shmids_info *si, int lock, struct att *a);
+	/*
+	 * A reader keeps the first len bytes only (the header and the
+	 * payload it declares; len <= a->size): map them where attach did
+	 * not, and make them a->size, so that nothing past them is ever
+	 * populated or handed out.  On failure a is unchanged.
+	 */
+	int	(*narrow)(struct att *a, size_t len);
 	/*
 	 * The caller will touch every byte: map them now, where it pays.
 	 * -1 only where a writer must not go on (a full file system).

@@ -13,8 +13,8 @@
 
 /*
  * shortest round-trip decimal of v per format-spec.md section 6 (including
- * -0, inf, -inf, nan, nan(0xM), -nan(0xM)); NUL-terminated; returns length
- * (< SHMIDS_NUM_MAX = 32).  buf must hold SHMIDS_NUM_MAX bytes: those
+ * -0, inf, -inf, nan, -nan, nan(0xM), -nan(0xM)); NUL-terminated; returns
+ * length (< SHMIDS_NUM_MAX = 32).  buf must hold SHMIDS_NUM_MAX bytes: those
  * after the NUL may be overwritten.
  */
 SHMIDS_HIDDEN size_t shmids_dtoa(double v, char *buf);

@@ -93,7 +93,7 @@ shmids_seal(void *shm)
 /*
  * Attach the segment label names and check it (format-spec.md 2.3),
  * read-only; lock: as a reader, who will hold it (files).  The header is
- * checked on the attached memory against the size mapped.
+ * checked on the attached memory against the segment's size.
  */
 static const struct shmids_backend *
 attach_label(const char *label, int lock, struct shmids_info *si,
@@ -147,7 +147,15 @@ shmids_open(const char *label)
 
 	if ((be = attach_label(label, 1, &si, &hd, &a)) == NULL)
 		return NULL;
+	/*
+	 * Only the declared bytes: a segment may be far larger than its
+	 * header says, and pages populated stay with it (format-spec.md
+	 * 2.5).  hd.count was checked against a.size: no overflow.
+	 */
 	e = be->ready(&si, &a, hd.state);
+	if (e == 0 && be->narrow(&a, SHMIDS_HEADER +
+	    hd.count * shmids_type_size(hd.type)) == -1)
+		e = errno;
 	if (e == 0 && shmids_reg_add(be, &a, 0, si.id, hd.label) == -1)
 		e = ENOMEM;
 	if (e != 0) {
@@ -198,8 +206,9 @@ shmids_label(const void *shm)
 }
 
 /*
- * The typed view is checked against the size recorded at attach time, not
- * against what the header said then: a writer may rewrite its header.
+ * The typed view is checked against what the header declared when the
+ * segment was opened, the bytes mapped and populated, not against the
+ * header now: a writer may rewrite its header.
  */
 int
 shmids_array(const void *shm, struct shmids_array *a)

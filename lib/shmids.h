@@ -153,7 +153,9 @@ int	 shmids_seal(void *shm);
  * <name>" or "<path> <name>", optionally followed by one "\n"; a file
  * segment holds one file descriptor while attached) after checking that its header
  * carries exactly that label and is whole (format-spec.md 2.3).  Returns the
- * header's address; the memory is not writable.  Errors: EINVAL (label
+ * header's address; the memory is not writable, and only the header and
+ * the payload it declares are mapped (files) or populated, whatever the
+ * segment's size.  Errors: EINVAL (label
  * malformed), ENAMETOOLONG, ENOENT (no such segment, or removed), EACCES,
  * ESTALE (the shmid names a segment whose header does not carry this
  * label, or no shmids header at all: a stale reference), EBADMSG (header corrupt or claims more than the segment
@@ -187,8 +189,9 @@ const char *shmids_label(const void *shm);
 
 /*
  * shmids_array: fill a with the payload's address, element type and count,
- * checked again against the size the segment had when attached.  a does
- * not own anything: do not pass it to shmids_array_free().
+ * checked again against the bytes the header declared when shmids_open()
+ * checked it, the only ones it hands out.  a does not own anything: do not
+ * pass it to shmids_array_free().
  * Errors: EINVAL (shm not attached by this library), EBADMSG.
  */
 int	 shmids_array(const void *shm, struct shmids_array *a);

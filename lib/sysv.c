@@ -110,7 +110,7 @@ attach(int id, size_t size, int rdonly, struct att *a)
 		return -1;
 	}
 	a->addr = p;
-	a->size = size;
+	a->size = a->maplen = size;
 	a->fd = -1;
 	a->locked = 0;
 	return 0;
@@ -142,6 +142,18 @@ sysv_attach(const struct shmids_info *si, int lock, struct att *a)
 {
 	(void)lock;
 	return attach(si->shmid, si->size, 1, a);
+}
+
+/*
+ * shmat(2) maps the whole segment, whatever its header says; only the
+ * pages the reader keeps are ever populated (sysv_prefault) or handed
+ * out, as a segment's pages once touched stay until it is removed.
+ */
+static int
+sysv_narrow(struct att *a, size_t len)
+{
+	a->size = len;
+	return 0;
 }
 
 static void
@@ -384,7 +396,7 @@ sysv_isours(const struct shmids_info *si)
 }
 
 const struct shmids_backend shmids_sysv = {
-	sysv_create, sysv_attach, sysv_prefault, sysv_detach, sysv_setmode,
-	sysv_sealed, sysv_ready, sysv_remove, sysv_remove_idle, sysv_stat,
-	sysv_scan, sysv_isours
+	sysv_create, sysv_attach, sysv_narrow, sysv_prefault, sysv_detach,
+	sysv_setmode, sysv_sealed, sysv_ready, sysv_remove,
+	sysv_remove_idle, sysv_stat, sysv_scan, sysv_isours
 };

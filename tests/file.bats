@@ -308,6 +308,50 @@ ipcs_ours() {
 	is "$(ls -A "$D")" "" "all removed"
 }
 
+# A reader maps and populates the bytes the header declares, not the
+# file: one grown sparse by its owner (truncate -s 1G) would cost 1 GiB
+# of memory, and on tmpfs 1 GiB of the file system that stays.
+@test "a file grown sparse to 1 GiB: readers touch only the declared bytes (RSS, tmpfs usage)" {
+	local dir l f kb
+	for dir in /dev/shm "$T"; do
+		D=$(mktemp -d "$dir/shmids-file.XXXXXX")
+		echo "$D" > "$T/.dir"
+		for n in 0 3; do
+			l=$(fmk create "${P}s$n" f64 "$n")
+			f=${l%% *}
+			truncate -s 1G "$f"
+			printf 'x shmids %s\n' "$l" > ref
+			runio ref "$SHMTOOL" maxrss "$BIN/shm-expand"
+			status_is 0
+			is "$(sed '$d' out)" "x$([ "$n" = 0 ] || echo ' 0 1 2')" "$dir, count $n"
+			kb=$(tail -n 1 out)
+			[ "$kb" -lt 65536 ] ||
+			    { echo "$dir, count $n: shm-expand's RSS $kb kB" >&2; false; }
+			run shmtool open "$l"
+			is "$output" "f64 $n $([ "$n" = 0 ] && echo 0 || echo 3)"
+			SHMIDS_DIR=$D run shm_ls -p -n "${P}s$n"
+			status_is 0
+			kb=$(du -k "$f" | cut -f1)
+			[ "$kb" -lt 1024 ] ||
+			    { echo "$dir, count $n: $f uses $kb kB" >&2; false; }
+		done
+		rm -rf "$D"
+	done
+}
+
+@test "a file grown sparse to 1 GiB opens in 300 MB of address space" {
+	local got
+	fsetup
+	got=$(bash -c "ulimit -v 300000 && exec '$SHMTOOL' open '/tmp/shmids.ABCDEF x'" 2>&1) ||
+	    true
+	[ "$got" = ENOENT ] ||
+	    skip "shmtool cannot run under ulimit -v (sanitizer or valgrind?)"
+	l=$(fmk create "${P}s" i32 2)
+	truncate -s 1G "${l%% *}"
+	got=$(bash -c "ulimit -v 300000 && exec '$SHMTOOL' open '$l'") || true
+	is "$got" "i32 2 1"
+}
+
 # The cleaner's window (format-spec.md 2.6): strace holds the cleaner's
 # unlink, or the reader's lock, for a while, so that the other comes in.
 @test "file segments: no reader gets in while shm-rm -s removes one" {

@@ -188,6 +188,31 @@ load helper
 	is "$output" "f64 1 0"
 }
 
+# The segment's resident bytes, from the rss column of /proc/sysvipc/shm.
+shm_rss() {
+	awk -v id="$1" '$2 == id && NF >= 16 { print $15 }' /proc/sysvipc/shm
+}
+
+@test "open: a segment 256 MiB larger than its header says: only the declared bytes are populated" {
+	local l id rss kb
+	l=$(mkhostile roomy roomy)
+	id=${l%% *}
+	rss=$(shm_rss "$id")
+	[ -n "$rss" ] || skip "no rss column in /proc/sysvipc/shm"
+	printf 'x shmids %s\n' "$l" > ref
+	runio ref "$SHMTOOL" maxrss "$BIN/shm-expand"
+	status_is 0
+	is "$(sed '$d' out)" "x 0"
+	kb=$(tail -n 1 out)
+	[ "$kb" -lt 65536 ] || { echo "shm-expand's RSS $kb kB" >&2; false; }
+	run shmtool open "$l"
+	status_is 0
+	is "$output" "f64 1 0"
+	rss=$(shm_rss "$id")
+	[ "$rss" -lt 1048576 ] ||
+	    { echo "segment resident after the readers: $rss bytes" >&2; false; }
+}
+
 @test "open: a segment being filled gives EAGAIN, and opens once sealed" {
 	local l
 	l=$(mkwriter w 2)

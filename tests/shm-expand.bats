@@ -202,11 +202,13 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 	f64|default|3ff0000000000000 3fb999999999999a 8000000000000000 3fe0000000000000 c004000000000000|1 0.1 -0 0.5 -2.5
 	f64|short|3ff0000000000000 3fb999999999999a 3fd3333333333334|1 0.1 0.30000000000000004
 	f64|default|7ff0000000000000 fff0000000000000 7ff8000000000000|inf -inf nan
-	f64|default|7ff8000000000001 fff8000000000000 7ffc000000000000|nan(0x8000000000001) -nan(0x8000000000000) nan(0xc000000000000)
+	f64|default|7ff8000000000001 fff8000000000000 7ffc000000000000 fff0000000000001|nan(0x8000000000001) -nan nan(0xc000000000000) -nan(0x1)
+	f64|default|4341c37937e08000 4341c37937e07fff c3a484020911b56d 40f86a0000000000 3f1a36e2eb1c432d 3ee4f8b588e368f1|1e+16 9999999999999998 -7.391544078297146e+17 100000 0.0001 1e-05
 	f64|exp|3ff0000000000000 3fb999999999999a 8000000000000000 3fe0000000000000|1.0000000000000000e+00 1.0000000000000001e-01 -0.0000000000000000e+00 5.0000000000000000e-01
 	f64|hex|3ff0000000000000 3fb999999999999a 8000000000000000 3fe0000000000000|0x1p+0 0x1.999999999999ap-4 -0x0p+0 0x1p-1
 	f32|default|3f800000 3dcccccd 80000000 3f000000|1 0.1 -0 0.5
-	f32|default|7f800000 ff800000 7fc00000 7fc00001 ffc00000|inf -inf nan nan(0x400001) -nan(0x400000)
+	f32|default|7f800000 ff800000 7fc00000 7fc00001 ffc00000 ff800001|inf -inf nan nan(0x400001) -nan -nan(0x1)
+	f32|default|5a0e1bca 58635fa9 4cbebc20 38d1b717 3727c5ac|1e+16 1000000000000000 100000000 0.0001 1e-05
 	f32|exp|3f800000 3dcccccd 80000000 3f000000|1.00000000e+00 1.00000001e-01 -0.00000000e+00 5.00000000e-01
 	f32|hex|3f800000 3dcccccd 80000000 3f000000|0x1p+0 0x1.99999ap-4 -0x0p+0 0x1p-1
 	i32|default|ffffffff 7fffffff 80000000 0|-1 2147483647 -2147483648 0
@@ -416,6 +418,22 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 	err_is "shm-expand: stdin:1: $l: Resource temporarily unavailable"
 	same_file in out
 	[ $((SECONDS - start)) -le 3 ]
+}
+
+@test "shm-expand -w 1, -w 2: wait the whole time asked, then give up" {
+	local l secs start ms
+	l=$(mkwriter w 30)
+	printf 'x shmids %s\n' "$l" > in
+	for secs in 1 2 1; do
+		start=$(date +%s%N)
+		runio in shm_expand -w "$secs"
+		ms=$((($(date +%s%N) - start) / 1000000))
+		status_is 1
+		err_is "shm-expand: stdin:1: $l: Resource temporarily unavailable"
+		same_file in out
+		[ "$ms" -ge $((secs * 1000)) ] && [ "$ms" -lt $((secs * 1000 + 2000)) ] ||
+		    { echo "-w $secs gave up after $ms ms" >&2; false; }
+	done
 }
 
 @test "shm-expand -w: a writer that dies while waited for is an error at once" {

@@ -3,9 +3,10 @@
  * every type and style: the output parses back to the same bits (section
  * 6 exactness, NaN payloads included), fits in SHMIDS_NUM_MAX, has the
  * spelling section 6 gives for -0, inf and NaNs, agrees with glibc's
- * strtod, and has no more significant digits than the shortest %.*e that
- * reads back (the "shortest" of section 6).  Integers are compared with
- * printf.
+ * strtod, has no more significant digits than the shortest %.*e that
+ * reads back (the "shortest" of section 6), and is positional exactly
+ * when that %.*e's exponent is -4 to 15 (Python's repr).  Integers are
+ * compared with printf.
  */
 #include <errno.h>
 #include <math.h>
@@ -35,7 +36,7 @@ check_float(int t, uint64_t bits)
 	char buf[SHMIDS_NUM_MAX + 8], want[64], tmp[64];
 	unsigned char back[8];
 	const char *end;
-	int st, p, nd, neg;
+	int st, p, nd, neg, x10;
 	uint64_t frac, quiet;
 	double d = 0, x;
 	float f = 0;
@@ -72,8 +73,8 @@ check_float(int t, uint64_t bits)
 		    " \"%s\" reads back different bits", t, st,
 		    (unsigned long long)bits, buf);
 		if (isnan(d)) {
-			if (!neg && frac == quiet)
-				strcpy(want, "nan");
+			if (frac == quiet)
+				strcpy(want, neg ? "-nan" : "nan");
 			else
 				snprintf(want, sizeof(want), "%snan(0x%llx)",
 				    neg ? "-" : "", (unsigned long long)frac);
@@ -109,6 +110,10 @@ check_float(int t, uint64_t bits)
 		nd = sigdigits(buf);
 		CHECK(nd <= p, "type %d bits %016llx: \"%s\" has %d digits, "
 		    "\"%s\" %d", t, (unsigned long long)bits, buf, nd, tmp, p);
+		x10 = atoi(strchr(tmp, 'e') + 1);
+		CHECK((strchr(buf, 'e') != NULL) == (x10 < -4 || x10 > 15),
+		    "type %d bits %016llx: \"%s\" for %s: layout", t,
+		    (unsigned long long)bits, buf, tmp);
 	}
 }
 

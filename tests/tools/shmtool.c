@@ -10,6 +10,7 @@
  */
 #include <sys/types.h>
 #include <sys/ipc.h>
+#include <sys/resource.h>
 #include <sys/shm.h>
 #include <sys/wait.h>
 
@@ -70,7 +71,8 @@ usage(void)
 	    "       shmtool writer NAME SECONDS\n"
 	    "       shmtool killwriter NAME\n"
 	    "       shmtool hold LABEL SECONDS\n"
-	    "       shmtool find PREFIX\n", stderr);
+	    "       shmtool find PREFIX\n"
+	    "       shmtool maxrss PROGRAM [ARG ...]\n", stderr);
 	exit(2);
 }
 
@@ -492,7 +494,8 @@ header(char *h, int id, const char *name, const char *type, size_t count,
  * bigtype, wrapcount, hugecount (EBADMSG); dead (EOWNERDEAD: state w,
  * creator gone).  The payload is 8 bytes: bigcount claims 2 f64,
  * bigtype 2 i32 retyped f64, wrapcount 2^61 + 1 f64 (8 bytes once the
- * product wraps), hugecount 10^20 - 1.
+ * product wraps), hugecount 10^20 - 1.  roomy (none) is good with 256 MiB
+ * more than it declares, of which only the header's page is touched.
  */
 static int
 cmd_hostile(int argc, char **argv)
@@ -509,6 +512,8 @@ cmd_hostile(int argc, char **argv)
 	name = argv[2];
 	if (strcmp(kind, "small") == 0)
 		size = 64;
+	else if (strcmp(kind, "roomy") == 0)
+		size += (size_t)256 << 20;
 	h = forge(size, &id);
 	if (strcmp(kind, "small") == 0) {
 		memset(h, 0, size);
@@ -517,7 +522,7 @@ cmd_hostile(int argc, char **argv)
 		return 0;
 	}
 	header(h, id, name, "f64", 1, 'r');
-	if (strcmp(kind, "good") == 0)
+	if (strcmp(kind, "good") == 0 || strcmp(kind, "roomy") == 0)
 		;
 	else if (strcmp(kind, "nonul") == 0)
 		memset(h + strlen(h), 'x', 80 - strlen(h));
@@ -828,6 +833,33 @@ cmd_find(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * Run PROGRAM, then print its peak resident set in kB on a line of its
+ * own; exits as PROGRAM did (128 + the signal that killed it).
+ */
+static int
+cmd_maxrss(int argc, char **argv)
+{
+	struct rusage ru;
+	pid_t pid;
+	int st;
+
+	if (argc < 2)
+		usage();
+	fflush(stdout);
+	if ((pid = fork()) == -1)
+		fail();
+	if (pid == 0) {
+		execvp(argv[1], argv + 1);
+		perror(argv[1]);
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) == -1 || getrusage(RUSAGE_CHILDREN, &ru) == -1)
+		fail();
+	printf("%ld\n", (long)ru.ru_maxrss);
+	return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -844,6 +876,7 @@ main(int argc, char **argv)
 		{ "killwriter", cmd_killwriter }, { "hold", cmd_hold },
 		{ "find", cmd_find }, { "mimic", cmd_mimic },
 		{ "rewrite", cmd_rewrite }, { "rdonly", cmd_rdonly },
+		{ "maxrss", cmd_maxrss },
 	};
 	size_t i;
 

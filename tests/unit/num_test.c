@@ -188,8 +188,10 @@ static const struct expect64 expect64[] = {
 	{ 0, "0" }, { 0x8000000000000000ULL, "-0" },
 	{ 0x7ff0000000000000ULL, "inf" }, { 0xfff0000000000000ULL, "-inf" },
 	{ 0x7ff8000000000000ULL, "nan" },
-	{ 0xfff8000000000000ULL, "-nan(0x8000000000000)" },
+	{ 0xfff8000000000000ULL, "-nan" },
 	{ 0x7ff0000000000001ULL, "nan(0x1)" },
+	{ 0x7ff8000000000001ULL, "nan(0x8000000000001)" },
+	{ 0xfff0000000000001ULL, "-nan(0x1)" },
 	{ 0xffffffffffffffffULL, "-nan(0xfffffffffffff)" },
 	{ 1, "5e-324" }, { 0x000fffffffffffffULL, "2.225073858507201e-308" },
 	{ 0x0010000000000000ULL, "2.2250738585072014e-308" },
@@ -203,6 +205,17 @@ static const struct expect64 expect64[] = {
 	{ 0x4340000000000000ULL, "9007199254740992" },
 	{ 0x3ff0000000000001ULL, "1.0000000000000002" },
 	{ 0x3e7ad7f29abcaf48ULL, "1e-07" },
+	/* positional exactly where Python's repr is: 1e-4 <= |v| < 1e16 */
+	{ 0x4341c37937e08000ULL, "1e+16" },
+	{ 0x4341c37937e07fffULL, "9999999999999998" },
+	{ 0xc3a484020911b56dULL, "-7.391544078297146e+17" },
+	{ 0x437b69b4ba630f35ULL, "1.2345678901234568e+17" },
+	{ 0x430c6bf526340000ULL, "1000000000000000" },
+	{ 0x40f86a0000000000ULL, "100000" },
+	{ 0x3f1a36e2eb1c432dULL, "0.0001" },
+	{ 0x3f202e4b6ce5dc68ULL, "0.00012345" },
+	{ 0x3ee4f8b588e368f1ULL, "1e-05" },
+	{ 0x3ee9e3abe16fc70dULL, "1.2345e-05" },
 };
 
 struct expect32 {
@@ -213,11 +226,15 @@ struct expect32 {
 static const struct expect32 expect32[] = {
 	{ 0, "0" }, { 0x80000000, "-0" }, { 0x7f800000, "inf" },
 	{ 0xff800000, "-inf" }, { 0x7fc00000, "nan" },
-	{ 0xffc00000, "-nan(0x400000)" }, { 0x7f800001, "nan(0x1)" },
+	{ 0xffc00000, "-nan" }, { 0x7f800001, "nan(0x1)" },
+	{ 0x7fc00001, "nan(0x400001)" }, { 0xff800001, "-nan(0x1)" },
 	{ 1, "1e-45" }, { 0x00800000, "1.1754944e-38" },
 	{ 0x7f7fffff, "3.4028235e+38" }, { 0x3f800000, "1" },
 	{ 0x3dcccccd, "0.1" }, { 0x42f6e666, "123.45" },
-	{ 0x4cbebc20, "1e+08" }, { 0x4b189680, "1e+07" },
+	{ 0x4cbebc20, "100000000" }, { 0x4b189680, "10000000" },
+	{ 0x4ceb79a3, "123456790" }, { 0x58635fa9, "1000000000000000" },
+	{ 0x5a0e1bca, "1e+16" }, { 0x38d1b717, "0.0001" },
+	{ 0x3727c5ac, "1e-05" },
 };
 
 static void
@@ -296,7 +313,8 @@ normal(const char *s, char *dig, int *x)
 /*
  * Ours has n digits.  Shortest: printf's correctly rounded n-1 digits do
  * not read back to v.  Closest: printf's n digits are ours if they read
- * back to v.  Never longer than %.17g (%.9g).  And libc reads ours back.
+ * back to v.  Never more digits than %.17g (%.9g).  Exponent form exactly
+ * outside Python's repr range (section 6).  And libc reads ours back.
  */
 static int
 shortest(double v, int single)
@@ -309,9 +327,10 @@ shortest(double v, int single)
 	else
 		shmids_dtoa(v, ours);
 	n = normal(ours, d1, &x1);
-	snprintf(ref, sizeof(ref), "%.*g", maxd, v);
-	if (strlen(ours) > strlen(ref))
-		bad = 1, diag("%s longer than %s", ours, ref);
+	if (n > maxd)
+		bad = 1, diag("%s has more than %d digits", ours, maxd);
+	if ((strchr(ours, 'e') != NULL) != (x1 < -4 || x1 > 15))
+		bad = 1, diag("%s: wrong layout for exponent %d", ours, x1);
 	/* at a power of two the closest may lie outside the narrow side */
 	snprintf(ref, sizeof(ref), "%.*e", n - 1, v);
 	normal(ref, d2, &x2);
@@ -650,6 +669,7 @@ static const struct tok tok64[] = {
 	{ "-Infinity", 0, 0xfff0000000000000ULL, 9 },
 	{ "nan", 0, 0x7ff8000000000000ULL, 3 },
 	{ "-NaN", 0, 0xfff8000000000000ULL, 4 },
+	{ "-nan", 0, 0xfff8000000000000ULL, 4 },
 	{ "nan(0x1)", 0, 0x7ff0000000000001ULL, 8 },
 	{ "-nan(0X000fffffffffffff)", 0, 0xffffffffffffffffULL, 0 },
 	{ "nan(0x8000000000000) x", 0, 0x7ff8000000000000ULL, 20 },
