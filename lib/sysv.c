@@ -360,6 +360,30 @@ sysv_remove(const char *id)
 }
 
 /*
+ * Is si's segment, at mode 0, idle?  A listing's glance at a header
+ * (another cleaner's scan, shm-ls as root) lasts microseconds, and
+ * backing off would reset the age, so a busy count is read again for
+ * a few milliseconds: with non-root attaches shut out, any count of 0
+ * will do.
+ */
+static int
+idle(const struct shmids_info *si)
+{
+	struct timespec ts = { 0, 1000000 };
+	struct shmids_info now;
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		if (sysv_stat(si->id, &now) == -1 || now.removed)
+			return 0;
+		if (now.nattch == 0)
+			return 1;
+		nanosleep(&ts, NULL);
+	}
+	return 0;
+}
+
+/*
  * Mode 0 shuts out every new attach but root's, and an attach that got
  * in before it is counted in nattch, which the segment table shows even
  * without read permission.  Both IPC_SETs move shm_ctime (section 7).
@@ -368,7 +392,6 @@ static int
 sysv_remove_idle(const struct shmids_info *si)
 {
 	struct shmid_ds ds;
-	struct shmids_info now;
 
 	memset(&ds, 0, sizeof(ds));
 	ds.shm_perm.uid = si->uid;
@@ -378,7 +401,7 @@ sysv_remove_idle(const struct shmids_info *si)
 		errno = noent(errno);
 		return -1;
 	}
-	if (sysv_stat(si->id, &now) == 0 && now.nattch == 0 && !now.removed)
+	if (idle(si))
 		return sysv_remove(si->id);
 	ds.shm_perm.mode = (unsigned short)si->mode;
 	if (shmctl(si->shmid, IPC_SET, &ds) == -1) {

@@ -359,7 +359,7 @@ ipcs_ours() {
 	fsetup
 	local l
 	l=$(fmk create "${P}w" f64 4)
-	SHMIDS_DIR=$D delayed rm unlink,unlinkat 1 \
+	SHMIDS_DIR=$D delayed rm unlink,unlinkat 1s \
 	    "$BIN/shm-rm" -v -s 0 -m "$P*"
 	entered rm 1		# found idle, held before the unlink
 	run shmtool open "$l"
@@ -374,7 +374,7 @@ ipcs_ours() {
 	fsetup
 	local l
 	l=$(fmk create "${P}n" f64 4)
-	delayed rd fcntl 3 "$SHMTOOL" hold "$l" 0
+	delayed rd fcntl 3s "$SHMTOOL" hold "$l" 0
 	entered rd 1 F_OFD_SETLK	# opened, its lock held back
 	SHMIDS_DIR=$D run shm_rm -v -s 0 -m "$P*"
 	status_is 0

@@ -227,10 +227,11 @@ usage_has() {
 }
 
 # Windows between a program's system calls, made wide by strace(1):
-# delayed NAME SYSCALLS SECONDS PROGRAM ARGS... runs PROGRAM in the
+# delayed NAME SYSCALLS DELAY PROGRAM ARGS... runs PROGRAM in the
 # background (its pid in $DELAYED, killed in teardown), each call of
-# SYSCALLS (comma-separated) held for SECONDS as it enters; the calls go
-# to $T/NAME.st, the output to $T/NAME.out and $T/NAME.err.
+# SYSCALLS (comma-separated) held for DELAY as it enters (strace's
+# delay_enter: "1s", or "1s:when=1..3" for the first three); the calls
+# go to $T/NAME.st, the output to $T/NAME.out and $T/NAME.err.
 need_strace() {
 	[ -z "${SHMIDS_VALGRIND:-}" ] || skip "strace and valgrind do not mix"
 	command -v strace >/dev/null || skip "strace missing"
@@ -239,12 +240,12 @@ need_strace() {
 	    skip "strace cannot trace here"
 }
 delayed() {
-	local name=$1 calls=$2 secs=$3
+	local name=$1 calls=$2 delay=$3
 	shift 3
 	# LeakSanitizer cannot run under ptrace; the rest of ASan can.
 	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
 	    strace -f -qq -o "$T/$name.st" -e trace="$calls" \
-	    -e inject="$calls:delay_enter=${secs}s" "$@" \
+	    -e inject="$calls:delay_enter=$delay" "$@" \
 	    > "$T/$name.out" 2> "$T/$name.err" 3>&- &
 	DELAYED=$!
 	echo "$DELAYED" >> "$T/.pids"

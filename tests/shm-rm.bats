@@ -217,15 +217,15 @@ shmid_exists() {
 	is "$output" ""
 }
 
-# The cleaner's window (format-spec.md 7): strace holds each of shm-rm's
-# shmctl calls for a second, so a reader can come in between its last
-# check and what follows.  As root, with -m: only this test's segments.
+# The cleaner's window (format-spec.md 7): strace holds shm-rm's first
+# three shmctl calls for a second each, so a reader can come in between
+# its last check and what follows.  -m: only this test's segments.
 @test "shm-rm -s: a reader attaching just after the last check keeps its segment" {
 	need_user
 	need_strace
 	local a
 	a=$(mkseg win f64 4 644)
-	delayed rm shmctl 1 "$BIN/shm-rm" -v -s 0 -m "$P*"
+	delayed rm shmctl 1s:when=1..3 "$BIN/shm-rm" -v -s 0 -m "$P*"
 	entered rm 2		# found idle, held before its next step
 	hold "$a" 30 asuser
 	wait "$DELAYED" || true
@@ -239,8 +239,9 @@ shmid_exists() {
 	need_strace
 	local a
 	a=$(usermk create "${P}win" f64 4 644)
-	delayed rm shmctl 1 setpriv --reuid="$TESTUSER" --regid="$TESTUSER" \
-	    --clear-groups -- "$BIN/shm-rm" -v -s 0 -m "$P*"
+	delayed rm shmctl 1s:when=1..3 setpriv --reuid="$TESTUSER" \
+	    --regid="$TESTUSER" --clear-groups -- \
+	    "$BIN/shm-rm" -v -s 0 -m "$P*"
 	entered rm 2
 	hold "$a" 30 asuser
 	wait "$DELAYED" || true
@@ -254,7 +255,7 @@ shmid_exists() {
 	need_strace
 	local a
 	a=$(mkseg win f64 4 644)
-	delayed rm shmctl 1 "$BIN/shm-rm" -v -s 0 -m "$P*"
+	delayed rm shmctl 1s:when=1..3 "$BIN/shm-rm" -v -s 0 -m "$P*"
 	entered rm 3		# mode 0 set, held before the count
 	run as_user "$SHMTOOL" open "$a"
 	is "$output" EACCES "reader"
