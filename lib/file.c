@@ -23,6 +23,7 @@
 #define O_NOATIME	0
 #endif
 #define OPENFL	(O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+#define RWFL	(O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
 
 /*
  * Without OFD locks nobody can make a file segment (ENOSYS); one made
@@ -260,11 +261,15 @@ file_relock(struct att *a)
 static int
 file_ready(const struct shmids_info *si, const struct att *a, int state)
 {
+	struct stat st;
 	int fd, h;
 
 	if (a != NULL && a->fd >= 0) {
 		if (!a->locked)
 			return EAGAIN;	/* writer filling, or a cleaner */
+		/* A cleaner unlinked it between our open and our lock. */
+		if (fstat(a->fd, &st) == 0 && st.st_nlink == 0)
+			return ENOENT;
 		return state == 'r' ? 0 : EOWNERDEAD;
 	}
 	if (state == 'r')
@@ -335,6 +340,72 @@ static int
 file_remove(const char *id)
 {
 	return unlink(id);
+}
+
+/*
+ * A write lock needs a descriptor open for writing.  The owner of a file
+ * without its write bit (mode 0444, say) lends it one for the open; the
+ * readers, who only read, see no difference.
+ */
+static int
+openrw(const char *path)
+{
+	struct stat st, rw;
+	int fd, ro, e;
+
+	if ((fd = open(path, RWFL)) != -1 || errno != EACCES)
+		return fd;
+	if ((ro = open(path, OPENFL)) == -1)
+		return -1;
+	if (fstat(ro, &st) == 0 && st.st_uid == geteuid() &&
+	    !(st.st_mode & S_IWUSR) &&
+	    fchmod(ro, (st.st_mode & 07777) | S_IWUSR) == 0) {
+		fd = open(path, RWFL);
+		e = errno;
+		fchmod(ro, st.st_mode & 07777);
+		if (fd != -1 && (fstat(fd, &rw) == -1 ||
+		    rw.st_dev != st.st_dev || rw.st_ino != st.st_ino)) {
+			close(fd);
+			fd = -1;
+			e = ESTALE;
+		}
+	} else
+		e = EACCES;
+	close(ro);
+	errno = e;
+	return fd;
+}
+
+/*
+ * Our write lock excludes the readers' read locks and a writer's: while
+ * we hold it nobody attaches, and one who opened the file before its
+ * unlink finds it unlinked once its lock is granted (file_ready).  What
+ * is unlinked is the file locked, still si's: same inode at the path,
+ * owner, size and creation time.
+ */
+static int
+file_remove_idle(const struct shmids_info *si)
+{
+	struct stat st, pst;
+	int fd, r = -1, e;
+
+	if ((fd = openrw(si->id)) == -1)
+		return -1;
+	if (setlock(fd, F_WRLCK) == -1) {
+		if (errno == EAGAIN || errno == EACCES)
+			errno = EBUSY;
+	} else if (fstat(fd, &st) == 0 && lstat(si->id, &pst) == 0) {
+		if (st.st_dev != pst.st_dev || st.st_ino != pst.st_ino ||
+		    st.st_uid != si->uid || (size_t)st.st_size != si->size ||
+		    made(si->id, &pst) != si->ctime)
+			errno = ESTALE;
+		else
+			r = unlink(si->id);
+	}
+	e = errno;
+	close(fd);
+	errno = e == ENOTDIR ? ENOENT : e;
+	return r;
 }
 
 /*
@@ -439,6 +510,7 @@ const struct shmids_backend shmids_file = {
 	.relock = file_relock,
 	.ready = file_ready,
 	.remove = file_remove,
+	.remove_idle = file_remove_idle,
 	.stat = file_stat,
 	.scan = file_scan,
 	.isours = file_isours,

@@ -191,13 +191,16 @@ shmids_scan(int (*fn)(const struct shmids_info *, void *), void *arg,
 /*
  * Only if si still describes the segment: the id may name another one
  * by now (ESTALE), or the same one marked for removal (ENOENT).  A
- * segment whose attaches cannot be told counts as attached.
+ * segment whose attaches cannot be told counts as attached, and so does
+ * one whose creation time alone moved: IPC_SET, which another cleaner
+ * uses to shut readers out, sets shm_ctime.
  */
 int
 shmids_remove_info(const struct shmids_info *si, int flags)
 {
 	const struct shmids_backend *be = shmids_be_of(si->id);
 	struct shmids_info now;
+	int idle = (flags & SHMIDS_IDLE) != 0;
 
 	if (be->stat(si->id, &now) == -1)
 		return -1;
@@ -205,14 +208,16 @@ shmids_remove_info(const struct shmids_info *si, int flags)
 		errno = ENOENT;
 		return -1;
 	}
-	if (now.ctime != si->ctime || now.cpid != si->cpid ||
-	    now.size != si->size || now.uid != si->uid) {
+	if (now.cpid != si->cpid || now.size != si->size ||
+	    now.uid != si->uid || (now.ctime != si->ctime && !idle)) {
 		errno = ESTALE;
 		return -1;
 	}
-	if ((flags & SHMIDS_IDLE) && (now.nattch != 0 || now.err != 0)) {
+	if (!idle)
+		return be->remove(si->id);
+	if (now.ctime != si->ctime || now.nattch != 0 || now.err != 0) {
 		errno = EBUSY;
 		return -1;
 	}
-	return be->remove(si->id);
+	return be->remove_idle(&now);
 }

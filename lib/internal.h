@@ -91,13 +91,21 @@ struct shmids_backend {
 	void	(*relock)(struct att *a);
 	/*
 	 * May si's segment, whose header says state, be handed out?  0, or
-	 * EAGAIN (writer filling, or busy), EOWNERDEAD (writer died); a is
-	 * the caller's attachment, or NULL for one that only looks.
+	 * EAGAIN (writer filling, or busy), EOWNERDEAD (writer died), ENOENT
+	 * (removed as it was attached); a is the caller's attachment, or
+	 * NULL for one that only looks.
 	 */
 	int	(*ready)(const struct shmids_info *si, const struct att *a,
 		    int state);
 	/* Remove at once; shmids_remove_info() checks what it removes. */
 	int	(*remove)(const char *id);
+	/*
+	 * Remove si's segment, just checked by shmids_remove_info(), unless
+	 * a process has it attached (EBUSY), shutting out new attaches
+	 * between the last test and the removal (format-spec.md section 7
+	 * says what remains).
+	 */
+	int	(*remove_idle)(const struct shmids_info *si);
 	int	(*stat)(const char *id, struct shmids_info *si);	/* system part */
 	int	(*scan)(int (*fn)(struct shmids_info *, void *), void *arg);
 	int	(*isours)(const struct shmids_info *si);	/* by key or file name */

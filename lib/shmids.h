@@ -291,9 +291,12 @@ int	 shmids_stat(const char *id, struct shmids_info *si, int flags);
  * The system data is read again first; the segment goes only if it is
  * still the same one (shmid and creation time and creator; for a file,
  * path, creation time and size) and not already removed,
- * and with SHMIDS_IDLE only if no process is attached.  Errors: ENOENT
- * (gone, or already removed), ESTALE (the shmid names another segment
- * now), EBUSY (attached, with SHMIDS_IDLE), EPERM, EACCES.
+ * and with SHMIDS_IDLE only if no process is attached, shutting new
+ * readers out until it is gone (all but root's for System V; the mode
+ * is 0 meanwhile: format-spec.md section 7).  Errors: ENOENT (gone, or
+ * already removed), ESTALE (the shmid names another segment now), EBUSY
+ * (attached, or changed since si was filled, with SHMIDS_IDLE), EPERM,
+ * EACCES.
  */
 int	 shmids_remove_info(const struct shmids_info *si, int flags);
 

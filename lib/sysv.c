@@ -384,6 +384,59 @@ sysv_peek(const struct shmids_info *si, char *h, size_t *size)
 	return (ssize_t)n;
 }
 
+/*
+ * Is si's segment, at mode 0, idle?  A listing's glance at a header
+ * (another cleaner's scan, shm-ls as root) lasts microseconds, and
+ * backing off would reset the age, so a busy count is read again for
+ * a few milliseconds: with non-root attaches shut out, any count of 0
+ * will do.
+ */
+static int
+idle(const struct shmids_info *si)
+{
+	struct timespec ts = { 0, 1000000 };
+	struct shmids_info now;
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		if (sysv_stat(si->id, &now) == -1 || now.removed)
+			return 0;
+		if (now.nattch == 0)
+			return 1;
+		nanosleep(&ts, NULL);
+	}
+	return 0;
+}
+
+/*
+ * Mode 0 shuts out every new attach but root's, and an attach that got
+ * in before it is counted in nattch, which the segment table shows even
+ * without read permission.  Both IPC_SETs move shm_ctime (section 7).
+ */
+static int
+sysv_remove_idle(const struct shmids_info *si)
+{
+	struct shmid_ds ds;
+
+	memset(&ds, 0, sizeof(ds));
+	ds.shm_perm.uid = si->uid;
+	ds.shm_perm.gid = si->gid;
+	ds.shm_perm.mode = 0;
+	if (shmctl(si->shmid, IPC_SET, &ds) == -1) {
+		errno = noent(errno);
+		return -1;
+	}
+	if (idle(si))
+		return sysv_remove(si->id);
+	ds.shm_perm.mode = (unsigned short)si->mode;
+	if (shmctl(si->shmid, IPC_SET, &ds) == -1) {
+		errno = noent(errno);
+		return -1;
+	}
+	errno = EBUSY;
+	return -1;
+}
+
 static int
 sysv_isours(const struct shmids_info *si)
 {
@@ -401,6 +454,7 @@ const struct shmids_backend shmids_sysv = {
 	.relock = sysv_relock,
 	.ready = sysv_ready,
 	.remove = sysv_remove,
+	.remove_idle = sysv_remove_idle,
 	.stat = sysv_stat,
 	.scan = sysv_scan,
 	.isours = sysv_isours,

@@ -463,3 +463,57 @@ $rd/shmids.Zeros0	4096	-	-	broken	-" "residue listed"
 	[ -e "$D/shmids.Small0" ] && [ -e "$D/shmids.Xxxxx0" ]
 	[ ! -e "$D/shmids.Empty0" ] && [ ! -e "$D/shmids.Zeros0" ]
 }
+
+# The cleaner's window (format-spec.md 2.6): strace holds the cleaner's
+# unlink, or the reader's lock, for a while, so that the other comes in.
+@test "file segments: no reader gets in while shm-rm -s removes one" {
+	need_strace
+	fsetup
+	local l
+	l=$(fmk create "${P}w" f64 4)
+	SHMIDS_DIR=$D delayed rm unlink,unlinkat 1s \
+	    "$BIN/shm-rm" -v -s 0 -m "$P*"
+	entered rm 1		# found idle, held before the unlink
+	run shmtool open "$l"
+	is "$output" EAGAIN "reader"
+	wait "$DELAYED" || true
+	is "$(cat "$T/rm.out" "$T/rm.err")" "$l" "shm-rm output"
+	[ ! -e "${l%% *}" ]
+}
+
+@test "file segments: a reader whose lock comes after the unlink gets ENOENT" {
+	need_strace
+	fsetup
+	local l
+	l=$(fmk create "${P}n" f64 4)
+	delayed rd fcntl 3s "$SHMTOOL" hold "$l" 0
+	entered rd 1 F_OFD_SETLK	# opened, its lock held back
+	SHMIDS_DIR=$D run shm_rm -v -s 0 -m "$P*"
+	status_is 0
+	is "$output" "$l" "removed"
+	wait "$DELAYED" || true
+	is "$(cat "$T/rd.out")" ENOENT "reader"
+}
+
+@test "file segments: the owner's cleaner removes a read-only one by age" {
+	need_user
+	fsetup
+	local l i
+	l=$(SHMIDS_DIR=$D as_user "$SHMTOOL" create "${P}ro" f64 4 0444)
+	[[ $l == /* ]] || { echo "not a file segment: $l" >&2; false; }
+	hold "$l" 30
+	SHMIDS_DIR=$D run as_user "$BIN/shm-rm" -v -s 0 -m "$P*"
+	status_is 0
+	is "$output" "" "removed while held"
+	is "$(stat -c %a "${l%% *}")" 444 "mode"
+	xargs kill < "$T/.pids"
+	for i in $(seq 100); do
+		SHMIDS_DIR=$D run shm_ls -p -n "${P}ro"
+		[ "$(cut -f7 <<< "$output")" = 0 ] && break
+		sleep 0.05
+	done
+	SHMIDS_DIR=$D run as_user "$BIN/shm-rm" -v -s 0 -m "$P*"
+	status_is 0
+	is "$output" "$l" "removed once idle"
+	[ ! -e "${l%% *}" ]
+}

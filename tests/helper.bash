@@ -225,3 +225,43 @@ usage_has() {
 	printf 'usage should contain: %s\ngot: %s\n' "$1" "$2" >&2
 	return 1
 }
+
+# Windows between a program's system calls, made wide by strace(1):
+# delayed NAME SYSCALLS DELAY PROGRAM ARGS... runs PROGRAM in the
+# background (its pid in $DELAYED, killed in teardown), each call of
+# SYSCALLS (comma-separated) held for DELAY as it enters (strace's
+# delay_enter: "1s", or "1s:when=1..3" for the first three); the calls
+# go to $T/NAME.st, the output to $T/NAME.out and $T/NAME.err.
+need_strace() {
+	[ -z "${SHMIDS_VALGRIND:-}" ] || skip "strace and valgrind do not mix"
+	command -v strace >/dev/null || skip "strace missing"
+	strace -qq -o /dev/null -e trace=getpid \
+	    -e inject=getpid:delay_enter=1 true 2>/dev/null ||
+	    skip "strace cannot trace here"
+}
+delayed() {
+	local name=$1 calls=$2 delay=$3
+	shift 3
+	# LeakSanitizer cannot run under ptrace; the rest of ASan can.
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+	    strace -f -qq -o "$T/$name.st" -e trace="$calls" \
+	    -e inject="$calls:delay_enter=$delay" "$@" \
+	    > "$T/$name.out" 2> "$T/$name.err" 3>&- &
+	DELAYED=$!
+	echo "$DELAYED" >> "$T/.pids"
+}
+# entered NAME N [ERE]: wait (10 s at most) until the program of delayed
+# NAME has entered its Nth traced call (matching ERE), which strace now
+# holds; fails if the program ended first.
+entered() {
+	local i
+	for i in $(seq 200); do
+		[ "$(grep -cE "^[0-9]+ +[a-z0-9_]+\(.*${3:-}" "$T/$1.st" \
+		    2>/dev/null)" -ge "$2" ] && return 0
+		kill -0 "$DELAYED" 2>/dev/null || break
+		sleep 0.05
+	done
+	echo "$1 did not reach its system call $2 ${3:-}:" >&2
+	cat "$T/$1.st" "$T/$1.err" >&2
+	return 1
+}

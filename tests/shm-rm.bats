@@ -280,3 +280,50 @@ as_cleaner() {
 	! shmid_exists "$r"
 	shmid_exists "$f"
 }
+
+# The cleaner's window (format-spec.md 7): strace holds shm-rm's first
+# three shmctl calls for a second each, so a reader can come in between
+# its last check and what follows.  -m: only this test's segments.
+@test "shm-rm -s: a reader attaching just after the last check keeps its segment" {
+	need_user
+	need_strace
+	local a
+	a=$(mkseg win f64 4 644)
+	delayed rm shmctl 1s:when=1..3 "$BIN/shm-rm" -v -s 0 -m "$P*"
+	entered rm 2		# found idle, held before its next step
+	hold "$a" 30 asuser
+	wait "$DELAYED" || true
+	is "$(cat "$T/rm.out" "$T/rm.err")" "" "shm-rm output"
+	exists "$a"
+	is "$(shm_ls -p "$a" | cut -f3,7)" "0644	1" "mode restored, nattch"
+}
+
+@test "shm-rm -s: the same as the owner, who cannot read a segment of mode 0" {
+	need_user
+	need_strace
+	local a
+	a=$(usermk create "${P}win" f64 4 644)
+	delayed rm shmctl 1s:when=1..3 setpriv --reuid="$TESTUSER" \
+	    --regid="$TESTUSER" --clear-groups -- \
+	    "$BIN/shm-rm" -v -s 0 -m "$P*"
+	entered rm 2
+	hold "$a" 30 asuser
+	wait "$DELAYED" || true
+	is "$(cat "$T/rm.out" "$T/rm.err")" "" "shm-rm output"
+	exists "$a"
+	is "$(shm_ls -p "$a" | cut -f3,7)" "0644	1" "mode restored, nattch"
+}
+
+@test "shm-rm -s: once the cleaner has shut readers out, they get EACCES" {
+	need_user
+	need_strace
+	local a
+	a=$(mkseg win f64 4 644)
+	delayed rm shmctl 1s:when=1..3 "$BIN/shm-rm" -v -s 0 -m "$P*"
+	entered rm 3		# mode 0 set, held before the count
+	run as_user "$SHMTOOL" open "$a"
+	is "$output" EACCES "reader"
+	wait "$DELAYED" || true
+	is "$(cat "$T/rm.out" "$T/rm.err")" "$a" "shm-rm output"
+	gone "$a"
+}
