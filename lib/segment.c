@@ -90,36 +90,33 @@ shmids_seal(void *shm)
 	return 0;
 }
 
-/* The header at a carries exactly label: 0, or ESTALE, EBADMSG. */
+/*
+ * The header h of a segment of size bytes carries exactly label: 0, or
+ * ESTALE, EBADMSG.
+ */
 static int
-check_hdr(const struct att *a, const char *id, const char *label,
-    struct hdr *hd)
+check_hdr(const volatile char *h, size_t size, const char *id,
+    const char *label, struct hdr *hd)
 {
 	size_t len = strlen(label);
 	int e;
 
 	if (len > 0 && label[len - 1] == '\n')
 		len--;
-	e = shmids_hdr_read(a->addr, a->size, id, hd);
+	e = shmids_hdr_read(h, size, id, hd);
 	if (e == 0 && (strlen(hd->label) != len ||
 	    memcmp(hd->label, label, len) != 0))
 		e = ESTALE;
 	return e;
 }
 
-/*
- * Attach the segment label names and check it (format-spec.md 2.3),
- * read-only; lock: as a reader, who will hold it (files).  The header is
- * checked on the attached memory against the segment's size.
- */
+/* The segment label names, as the system has it now; NULL with errno. */
 static const struct shmids_backend *
-attach_label(const char *label, int lock, struct shmids_info *si,
-    struct hdr *hd, struct att *a)
+stat_label(const char *label, struct shmids_info *si)
 {
 	const struct shmids_backend *be;
 	const char *name;
 	size_t len, idlen, namelen;
-	int e;
 
 	if (label == NULL) {
 		errno = EINVAL;
@@ -139,9 +136,25 @@ attach_label(const char *label, int lock, struct shmids_info *si,
 		errno = si->removed ? ENOENT : si->err;
 		return NULL;
 	}
-	if (be->attach(si, lock, a) == -1)
+	return be;
+}
+
+/*
+ * Attach the segment label names and check it (format-spec.md 2.3),
+ * read-only; lock: as a reader, who will hold it (files).  The header is
+ * checked on the attached memory against the segment's size.
+ */
+static const struct shmids_backend *
+attach_label(const char *label, int lock, struct shmids_info *si,
+    struct hdr *hd, struct att *a)
+{
+	const struct shmids_backend *be;
+	int e;
+
+	if ((be = stat_label(label, si)) == NULL ||
+	    be->attach(si, lock, a) == -1)
 		return NULL;
-	if ((e = check_hdr(a, si->id, label, hd)) != 0) {
+	if ((e = check_hdr(a->addr, a->size, si->id, label, hd)) != 0) {
 		be->detach(a);
 		errno = e;
 		return NULL;
@@ -228,7 +241,7 @@ recheck(const char *label, const struct shmids_info *si, struct att *a,
 	int e;
 
 	be->relock(a);
-	if ((e = check_hdr(a, si->id, label, &hd)) != 0) {
+	if ((e = check_hdr(a->addr, a->size, si->id, label, &hd)) != 0) {
 		*held = NULL;
 		be->detach(a);
 		errno = e;
@@ -303,12 +316,23 @@ shmids_remove(const char *label)
 {
 	const struct shmids_backend *be;
 	struct shmids_info si;
+	char h[SHMIDS_HEADER];
 	struct hdr hd;
-	struct att a;
+	size_t size;
+	ssize_t n;
+	int e;
 
-	if ((be = attach_label(label, 0, &si, &hd, &a)) == NULL)
+	/*
+	 * The header is copied, not mapped: a file its owner truncates
+	 * meanwhile is an error here, not SIGBUS in a cleaner.
+	 */
+	if ((be = stat_label(label, &si)) == NULL ||
+	    (n = be->peek(&si, h, &size)) == -1)
 		return -1;
-	be->detach(&a);
+	if ((e = check_hdr(h, size, si.id, label, &hd)) != 0) {
+		errno = e;
+		return -1;
+	}
 	return shmids_remove_info(&si, 0);
 }
 

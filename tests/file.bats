@@ -517,3 +517,19 @@ $rd/shmids.Zeros0	4096	-	-	broken	-" "residue listed"
 	is "$output" "$l" "removed once idle"
 	[ ! -e "${l%% *}" ]
 }
+
+@test "shm-rm -f LABEL on a file segment its owner shrinks meanwhile: an error for that label, never a signal" {
+	fsetup
+	local l so st
+	l=$(fmk create "${P}f" f64 10)
+	so=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload/shrinkfstat.so
+	[ -f "$so" ] || { echo "$so missing: make check builds it" >&2; false; }
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+	st=0
+	LD_PRELOAD=$so SHMIDS_SHRINK=${l%% *} "$BIN/shm-rm" -f "$l" \
+	    > out 2> err || st=$?
+	is "$st" 1 "shm-rm -f exit status ($(cat err))"
+	[ ! -s "${l%% *}" ] || { echo "the shim did not truncate" >&2; false; }
+	grep -qF "shm-rm: $l: " err
+	[ -e "${l%% *}" ]
+}
