@@ -284,7 +284,8 @@ refpat() {
 	runio in shm_import -f $'x\001' -p "$P"
 	status_is 1
 	same_file in out
-	err_is "shm-import: stdin:1: x"$'\001'": segment name: Invalid argument"
+	# A byte that is not printable is quoted as an octal escape.
+	err_is 'shm-import: stdin:1: x\001: segment name: Invalid argument'
 }
 
 @test "shm-import: output that cannot be written removes every segment made" {

@@ -70,7 +70,8 @@ usage(void)
 	    "       shmtool writer NAME SECONDS\n"
 	    "       shmtool killwriter NAME\n"
 	    "       shmtool hold LABEL SECONDS\n"
-	    "       shmtool find PREFIX\n", stderr);
+	    "       shmtool find PREFIX\n"
+	    "       shmtool get TYPE < FILE\n", stderr);
 	exit(2);
 }
 
@@ -828,6 +829,29 @@ cmd_find(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * shmids_get() of the first line of stdin, continuation lines from
+ * stdin: prints the number of values, or errno's name.
+ */
+static int
+cmd_get(int argc, char **argv)
+{
+	struct shmids_array a;
+	char *line = NULL;
+	size_t cap = 0;
+
+	if (argc != 2)
+		usage();
+	if (getline(&line, &cap, stdin) == -1)
+		fail();
+	if (shmids_get(line, stdin, types[typeindex(argv[1])].type, &a) == -1)
+		fail();
+	printf("%zu\n", a.count);
+	shmids_array_free(&a);
+	free(line);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -844,6 +868,7 @@ main(int argc, char **argv)
 		{ "killwriter", cmd_killwriter }, { "hold", cmd_hold },
 		{ "find", cmd_find }, { "mimic", cmd_mimic },
 		{ "rewrite", cmd_rewrite }, { "rdonly", cmd_rdonly },
+		{ "get", cmd_get },
 	};
 	size_t i;
 
