@@ -25,13 +25,13 @@ static int	 rval;
 /*
  * -d: labels expanded, removed only once all output is flushed and
  * closed, so a segment referenced twice expands twice and a failed write
- * removes nothing.  A label that a line of the output still names (a
- * reference outside -f, or one that failed) is kept: refs holds those,
- * with where they were first seen.
+ * removes nothing.  A segment that a line of the output still names (a
+ * reference outside -f, or one that failed) is kept: refs holds their
+ * ids, with where they were seen.
  */
 static struct labels done;
 struct keep {
-	char		 label[SHMIDS_LABEL_MAX + 1];
+	char		 id[SHMIDS_LABEL_MAX + 1];
 	const char	*fname;
 	unsigned long	 lineno, seq;
 };
@@ -196,7 +196,11 @@ put(const char *s, size_t n)
 		err(1, "stdout");
 }
 
-/* -d must keep label: line lineno of fname names it and stays. */
+/*
+ * -d keeps the segment of label's id: line lineno of fname names it and
+ * stays.  By id, not by label: a line that names it with another name
+ * (stale, or a typo) may still be meant for it.
+ */
 static void
 keep(const char *label, const char *fname, unsigned long lineno)
 {
@@ -208,7 +212,8 @@ keep(const char *label, const char *fname, unsigned long lineno)
 			err(1, NULL);
 		refs.v = v;
 	}
-	strcpy(refs.v[refs.n].label, label);
+	strcpy(refs.v[refs.n].id, label);
+	refs.v[refs.n].id[strcspn(label, " ")] = '\0';
 	refs.v[refs.n].fname = fname;
 	refs.v[refs.n].lineno = lineno;
 	refs.v[refs.n].seq = refs.n;
@@ -396,7 +401,7 @@ static int
 keepcmp(const void *a, const void *b)
 {
 	const struct keep *x = a, *y = b;
-	int c = strcmp(x->label, y->label);
+	int c = strcmp(x->id, y->id);
 
 	if (c != 0)
 		return c;
@@ -406,7 +411,7 @@ keepcmp(const void *a, const void *b)
 static int
 keepkey(const void *key, const void *elem)
 {
-	return strcmp(key, ((const struct keep *)elem)->label);
+	return strcmp(key, ((const struct keep *)elem)->id);
 }
 
 /*
@@ -417,6 +422,7 @@ keepkey(const void *key, const void *elem)
 static void
 remove_done(void)
 {
+	char id[SHMIDS_LABEL_MAX + 1];
 	const struct keep *k;
 	size_t i;
 
@@ -430,11 +436,13 @@ remove_done(void)
 	if (refs.n > 0)
 		qsort(refs.v, refs.n, sizeof(*refs.v), keepcmp);
 	for (i = 0; i < done.n; i++) {
-		k = refs.n == 0 ? NULL : bsearch(done.v[i], refs.v, refs.n,
+		strcpy(id, done.v[i]);
+		id[strcspn(id, " ")] = '\0';
+		k = refs.n == 0 ? NULL : bsearch(id, refs.v, refs.n,
 		    sizeof(*refs.v), keepkey);
 		if (k != NULL) {
 			/* bsearch may land on any of equal keys: the first. */
-			while (k > refs.v && strcmp(k[-1].label, k->label) == 0)
+			while (k > refs.v && strcmp(k[-1].id, id) == 0)
 				k--;
 			warnx("%s: not removed: %s:%lu still refers to it",
 			    done.v[i], k->fname, k->lineno);
