@@ -188,19 +188,12 @@ util_labels_sort(struct labels *l)
 	l->n = j;
 }
 
-int
-util_labels_has(const struct labels *l, const char *label)
-{
-	return l->n > 0 &&
-	    bsearch(label, l->v, l->n, sizeof(*l->v), labelcmp) != NULL;
-}
-
 /*
  * At most QUOTE_MAX bytes of s, bytes that are not printable as C
  * escapes, then "..." if s was longer: a 100 MB token must not be echoed
  * whole.  Two buffers in turn, so that one message may quote two things.
  */
-#define QUOTE_MAX	32
+#define QUOTE_MAX	64
 
 const char *
 util_quote(const char *s, size_t len)

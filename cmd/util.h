@@ -49,14 +49,13 @@ struct labels {
 };
 /* Append label; exits after a diagnostic on ENOMEM. */
 void	 util_labels_add(struct labels *l, const char *label);
-/* Sort the list and drop duplicates; then util_labels_has() may search. */
+/* Sort the list and drop duplicates. */
 void	 util_labels_sort(struct labels *l);
-int	 util_labels_has(const struct labels *l, const char *label);
 
 /*
- * s[0..len) fit to quote in a message: at most 32 bytes, other than
- * printable ASCII written as \ooo, then "..." if s is longer.  The result
- * lives until the next call but one.
+ * s[0..len) fit to quote in a message: at most 64 bytes (a name's
+ * limit), other than printable ASCII written as \ooo, then "..." if s is
+ * longer.  The result lives until the next call but one.
  */
 const char *util_quote(const char *s, size_t len);
 
