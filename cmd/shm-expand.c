@@ -24,9 +24,42 @@ static int	 rval;
 /*
  * -d: labels expanded, removed only once all output is flushed and
  * closed, so a segment referenced twice expands twice and a failed write
- * removes nothing.
+ * removes nothing.  A segment that a line of the output still names (a
+ * reference outside -f, or one that failed) is kept: refs holds their
+ * ids, with where they were seen.
  */
 static struct labels done;
+struct keep {
+	char		 id[SHMIDS_LABEL_MAX + 1];
+	const char	*fname;
+	unsigned long	 lineno, seq;
+};
+static struct {
+	struct keep	*v;
+	size_t		 n, cap;
+} refs;
+static int	 inputbad;	/* an input was not read in full */
+
+/*
+ * One input line.  Its leading blanks and field may go to the output as
+ * they are read, since an expansion starts with them too; of the rest
+ * only about HOLD bytes are held, enough to tell a reference line (its
+ * label is at most 75 bytes) from any other, which then passes through in
+ * chunks: memory does not grow with the length of a line.  Only a line
+ * whose second token is "shmids", or that holds HOLD blanks in a row,
+ * is held whole.
+ */
+#define HOLD	4096
+
+struct line {
+	char		*buf;	/* the line from its field on */
+	size_t		 n, cap;
+	size_t		 sent;	/* bytes of the line written before buf */
+	size_t		 fake;	/* bytes of buf standing for written ones */
+	int		 plain;	/* known not to be a reference line */
+	int		 longfield;	/* longer than any -f name */
+};
+static size_t	 hold = HOLD;	/* HOLD, or more for a long -f list */
 
 static void
 usage(FILE *fp, int status)
@@ -79,19 +112,6 @@ set_style(const char *arg)
 	return 0;
 }
 
-/* Another shm-expand -d may have been quicker: gone is what was asked. */
-static void
-remove_done(void)
-{
-	size_t i;
-
-	for (i = 0; i < done.n; i++)
-		if (shmids_remove(done.v[i]) == -1 && errno != ENOENT) {
-			warn("%s: remove", done.v[i]);
-			rval = 1;
-		}
-}
-
 /*
  * Open label, waiting -w seconds in all while its writer is still
  * filling it: woken by the seal (format-spec.md 2.2).
@@ -124,7 +144,7 @@ view(void *h, struct shmids_array *a)
 
 /* Returns 0 if expanded, -1 (after a diagnostic) if the line must stay. */
 static int
-expand(const char *fname, unsigned long lineno, const char *line,
+expand(const char *fname, unsigned long lineno, const struct line *l,
     const struct ref *r)
 {
 	struct shmids_array a;
@@ -146,55 +166,284 @@ expand(const char *fname, unsigned long lineno, const char *line,
 		return -1;
 	}
 	memset(&e, 0, sizeof(e));
-	e.lead = line;
-	e.leadlen = r->fieldpos + r->fieldlen;
-	e.indent = e.leadlen + 1;
+	e.lead = l->buf + l->fake;
+	e.leadlen = r->fieldpos + r->fieldlen - l->fake;
+	e.col0 = l->sent;
+	e.indent = e.col0 + e.leadlen + 1;
 	e.cols = cols;
-	e.eol = line + r->eolpos;
+	e.eol = l->buf + r->eolpos;
 	memcpy(e.style, style, sizeof(style));
 	if (shmids_emit(stdout, &e, a.type, a.data, a.count) == -1)
 		err(1, "stdout");
 	shmids_close(h);
 	if (dflag)
-		util_labels_add(&done, r->label, 1);
+		util_labels_add(&done, r->label);
 	return 0;
 }
 
 static void
-expand_line(const char *fname, unsigned long lineno, const char *line,
-    size_t n)
+put(const char *s, size_t n)
+{
+	if (fwrite(s, 1, n, stdout) != n)
+		err(1, "stdout");
+}
+
+/*
+ * -d keeps the segment of label's id: line lineno of fname names it and
+ * stays.  By id, not by label: a line that names it with another name
+ * (stale, or a typo) may still be meant for it.
+ */
+static void
+keep(const char *label, const char *fname, unsigned long lineno)
+{
+	void *v;
+
+	if (refs.n == refs.cap) {
+		refs.cap = refs.cap ? refs.cap * 2 : 16;
+		if ((v = realloc(refs.v, refs.cap * sizeof(*refs.v))) == NULL)
+			err(1, NULL);
+		refs.v = v;
+	}
+	strcpy(refs.v[refs.n].id, label);
+	refs.v[refs.n].id[strcspn(label, " ")] = '\0';
+	refs.v[refs.n].fname = fname;
+	refs.v[refs.n].lineno = lineno;
+	refs.v[refs.n].seq = refs.n;
+	refs.n++;
+}
+
+static void
+expand_line(const char *fname, unsigned long lineno, const struct line *l)
 {
 	struct ref r;
-	int k = shmids_ref_parse(line, n, &r);
+	int k = shmids_ref_parse(l->buf, l->n, &r);
 
-	if (k != 0 && fields != NULL &&
-	    !util_inlist(fields, line + r.fieldpos, r.fieldlen))
+	if (k != 0 && fields != NULL && (l->longfield ||
+	    !util_inlist(fields, l->buf + r.fieldpos, r.fieldlen))) {
+		if (k == 1 && dflag)
+			keep(r.label, fname, lineno);
 		k = 0;
-	if (k == 1 && expand(fname, lineno, line, &r) == 0)
+	}
+	if (k == 1 && expand(fname, lineno, l, &r) == 0)
 		return;
+	if (k == 1 && dflag)
+		keep(r.label, fname, lineno);
 	if (k == -1)
 		warnx("%s:%lu: malformed reference: %s", fname, lineno, r.why);
 	if (k != 0)
 		rval = 1;
-	if (fwrite(line, 1, n, stdout) != n)
-		err(1, "stdout");
+	put(l->buf + l->fake, l->n - l->fake);
+}
+
+static int
+line_add(struct line *l, int c)
+{
+	size_t cap;
+	char *b;
+
+	/* Room for a NUL after: e.eol is a C string. */
+	if (l->n + 1 >= l->cap) {
+		cap = l->cap ? l->cap * 2 : hold + 2;
+		if ((b = realloc(l->buf, cap)) == NULL)
+			return -1;
+		l->buf = b;
+		l->cap = cap;
+	}
+	l->buf[l->n++] = (char)c;
+	l->buf[l->n] = '\0';
+	return 0;
+}
+
+/*
+ * Write what is held of the leading blanks and the field, but the last
+ * keep bytes (of the field), which stay to start buf.  A NUL or CR
+ * written leaves one of its kind before them (l->fake), so that a
+ * reference line after so long a field is still found malformed.
+ */
+static void
+send_lead(struct line *l, size_t keep)
+{
+	size_t len = l->n - l->fake - keep;
+	int mark = l->fake ? l->buf[0] : 'x';
+
+	if (mark != '\0' && memchr(l->buf + l->fake, '\0', len) != NULL)
+		mark = '\0';
+	else if (mark == 'x' && memchr(l->buf + l->fake, '\r', len) != NULL)
+		mark = '\r';
+	put(l->buf + l->fake, len);
+	l->sent += len;
+	l->fake = keep > 0 && mark != 'x';
+	if (l->fake)
+		l->buf[0] = (char)mark;
+	memmove(l->buf + l->fake, l->buf + l->n - keep, keep);
+	l->n = l->fake + keep;
+	l->buf[l->n] = '\0';
+}
+
+/*
+ * Is the held line known not to be a reference line: does it have a
+ * second token that is not "shmids"?  (A CR may still turn out to end
+ * the line, LF has not come yet.)
+ */
+static int
+is_plain(const struct line *l)
+{
+	const char *b = l->buf;
+	size_t i = 0, s, n = l->n;
+
+	while (i < n && shmids_isblank(b[i]))
+		i++;
+	while (i < n && !shmids_isblank(b[i]))
+		i++;
+	while (i < n && shmids_isblank(b[i]))
+		i++;
+	for (s = i; i < n && !shmids_isblank(b[i]); i++)
+		;
+	if (s == n)
+		return 0;
+	if (i < n)
+		return i - s != 6 || memcmp(b + s, "shmids", 6) != 0;
+	return i - s > 7 || memcmp(b + s, "shmids\r", i - s) != 0;
+}
+
+/*
+ * Read a line into l: whole, or up to where it is known to be plain
+ * (the rest is then for copy_rest()).  1, 0 at the end of the file, -1
+ * for an error (errno; ENOMEM: a line held whole did not fit).
+ */
+static int
+read_line(FILE *fp, struct line *l)
+{
+	size_t check = hold, flen = 0;
+	int c, phase = 0;	/* 0 leading blanks, 1 field, 2 after */
+
+	l->n = l->sent = l->fake = 0;
+	l->plain = l->longfield = 0;
+	while ((c = getc_unlocked(fp)) != EOF) {
+		if (line_add(l, c) == -1)
+			return -1;
+		if (c == '\n')
+			return 1;
+		if (phase < 2 && shmids_isblank(c) == (phase == 1))
+			phase++;
+		flen += phase == 1;
+		if (l->n < check)
+			continue;
+		if (phase < 2) {
+			/* A field that may be in -f stays whole. */
+			l->longfield = flen > hold - HOLD;
+			send_lead(l, phase == 0 ? 0 : l->longfield ? 1 : flen);
+		}
+		else if ((l->plain = is_plain(l)) != 0)
+			return 1;
+		else
+			check *= 2;
+	}
+	if (ferror(fp))
+		return -1;
+	return l->n > 0 || l->sent > 0;
+}
+
+/* The rest of a plain line, in chunks. */
+static int
+copy_rest(FILE *fp)
+{
+	static char buf[65536];
+	size_t n = 0;
+	int c;
+
+	while ((c = getc_unlocked(fp)) != EOF) {
+		buf[n++] = (char)c;
+		if (c == '\n')
+			break;
+		if (n == sizeof(buf)) {
+			put(buf, n);
+			n = 0;
+		}
+	}
+	put(buf, n);
+	return ferror(fp) ? -1 : 0;
 }
 
 static void
 expand_file(FILE *fp, const char *fname)
 {
-	char *line = NULL;
-	size_t cap = 0;
+	static struct line l;
 	unsigned long lineno = 0;
-	ssize_t n;
+	int k;
 
-	while ((n = getline(&line, &cap, fp)) != -1)
-		expand_line(fname, ++lineno, line, (size_t)n);
-	if (ferror(fp)) {
-		warn("%s", fname);
+	while ((k = read_line(fp, &l)) == 1) {
+		lineno++;
+		if (!l.plain)
+			expand_line(fname, lineno, &l);
+		else {
+			put(l.buf + l.fake, l.n - l.fake);
+			if ((k = copy_rest(fp)) == -1)
+				break;
+		}
+	}
+	if (k == -1) {
+		util_read_error(fname, lineno + (l.plain ? 0 : 1));
+		inputbad = 1;
 		rval = 1;
 	}
-	free(line);
+}
+
+static int
+keepcmp(const void *a, const void *b)
+{
+	const struct keep *x = a, *y = b;
+	int c = strcmp(x->id, y->id);
+
+	if (c != 0)
+		return c;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int
+keepkey(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct keep *)elem)->id);
+}
+
+/*
+ * What the output no longer names goes; another shm-expand -d may have
+ * been quicker: gone is what was asked.  Sorted lists keep this
+ * O(n log n) in the number of references.
+ */
+static void
+remove_done(void)
+{
+	char id[SHMIDS_LABEL_MAX + 1];
+	const struct keep *k;
+	size_t i;
+
+	if (inputbad) {
+		if (done.n > 0)
+			warnx("-d: no segment removed, as the input was not "
+			    "read in full");
+		return;
+	}
+	util_labels_sort(&done);
+	if (refs.n > 0)
+		qsort(refs.v, refs.n, sizeof(*refs.v), keepcmp);
+	for (i = 0; i < done.n; i++) {
+		strcpy(id, done.v[i]);
+		id[strcspn(id, " ")] = '\0';
+		k = refs.n == 0 ? NULL : bsearch(id, refs.v, refs.n,
+		    sizeof(*refs.v), keepkey);
+		if (k != NULL) {
+			/* bsearch may land on any of equal keys: the first. */
+			while (k > refs.v && strcmp(k[-1].id, id) == 0)
+				k--;
+			warnx("%s: not removed: %s:%lu still refers to it",
+			    done.v[i], k->fname, k->lineno);
+			rval = 1;
+		} else if (shmids_remove(done.v[i]) == -1 && errno != ENOENT) {
+			warn("%s: remove", done.v[i]);
+			rval = 1;
+		}
+	}
 }
 
 int
@@ -219,6 +468,7 @@ main(int argc, char *argv[])
 			break;
 		case 'f':
 			fields = optarg;
+			hold = HOLD + strlen(optarg);
 			break;
 		case 'h':
 			usage(stdout, 0);
@@ -238,7 +488,7 @@ main(int argc, char *argv[])
 	argv += optind;
 	signal(SIGBUS, onbus);
 	if (util_each_file(argc, argv, expand_file) != 0)
-		rval = 1;
+		inputbad = rval = 1;
 	if (util_close_stdout() == -1)
 		return 1;
 	remove_done();

@@ -101,18 +101,45 @@ check_stop(void)
 	exit(1);
 }
 
+/*
+ * Input that cannot be read to its end (a read error, or a line too long
+ * for the memory: getline(3) fails with ENOMEM without setting the
+ * stream's error flag) takes back every segment made so far, as output
+ * that cannot be written does: the output is not whole.
+ */
 static void
-text_add(struct text *t, const char *s, size_t n)
+fail_input(const char *fname, unsigned long lineno)
+{
+	int e = errno;
+
+	check_stop();
+	errno = e;
+	util_read_error(fname, lineno);
+	undo_all();
+	exit(1);
+}
+
+/* After getline(3) returned -1: only feof() means the end of the file. */
+static void
+check_eof(FILE *fp, const char *fname, unsigned long lineno)
+{
+	if (!feof(fp))
+		fail_input(fname, lineno);
+}
+
+static void
+text_add(struct text *t, const char *s, size_t n, const char *fname,
+    unsigned long lineno)
 {
 	char *b;
+	size_t cap;
 
 	if (t->len + n + 1 > t->cap) {
-		t->cap = (t->len + n + 1) * 2;
-		if ((b = realloc(t->buf, t->cap)) == NULL) {
-			undo_all();
-			err(1, NULL);
-		}
+		cap = (t->len + n + 1) * 2;
+		if ((b = realloc(t->buf, cap)) == NULL)
+			fail_input(fname, lineno);
 		t->buf = b;
+		t->cap = cap;
 	}
 	memcpy(t->buf + t->len, s, n);
 	t->len += n;
@@ -134,22 +161,24 @@ store(const char *fname, unsigned long lineno, const char *first,
 		errno = ENAMETOOLONG;
 	if (n < 0 || (size_t)n >= sizeof(name) ||
 	    shmids_name_check(name, (size_t)n) == -1) {
-		warnx("%s:%lu: %.*s: segment name: %s", fname, lineno,
-		    (int)r->fieldlen, first + r->fieldpos, strerror(errno));
+		warnx("%s:%lu: %s: segment name: %s", fname, lineno,
+		    util_quote(first + r->fieldpos, r->fieldlen),
+		    strerror(errno));
 		rval = 1;
 		return -1;
 	}
 	/* The name is good: EINVAL now means the kernel's size limit. */
 	if ((h = shmids_create_array(name, mode, type, v->count)) == NULL) {
-		warnx("%s:%lu: %.*s: %s", fname, lineno, (int)r->fieldlen,
-		    first + r->fieldpos, util_create_error(errno));
+		warnx("%s:%lu: %s: %s", fname, lineno,
+		    util_quote(first + r->fieldpos, r->fieldlen),
+		    util_create_error(errno));
 		rval = 1;
 		return -1;
 	}
 	if (v->count > 0)
 		memcpy(h + SHMIDS_HEADER, v->data,
 		    v->count * shmids_type_size(type));
-	util_labels_add(&made, h, 0);
+	util_labels_add(&made, h);
 	out(first, r->fieldpos + r->fieldlen);
 	out(" shmids ", 8);
 	out(h, strlen(h));
@@ -201,14 +230,23 @@ import_line(FILE *fp, const char *fname, unsigned long *lineno,
 		size_t off = t->len;
 
 		(*lineno)++;
-		text_add(t, line, (size_t)n);
+		text_add(t, line, (size_t)n, fname, *lineno);
 		if (k == 0)
 			k = shmids_values(&v, t->buf + off, (size_t)n, &more,
 			    &bad);
 		else
 			more = continued(line, (size_t)n);
 	}
+	if (more)
+		check_eof(fp, fname, *lineno + 1);
 	free(line);
+	if (k == -1 && bad == NULL) {
+		/* No room for the values: no array may be cut short. */
+		warnx("%s:%lu: %s: out of memory for the values", fname,
+		    first, util_quote(t->buf + r.fieldpos, r.fieldlen));
+		undo_all();
+		exit(1);
+	}
 	if (k == 0 && (sel || (fields == NULL && v.count >= minvals)) &&
 	    store(fname, first, t->buf, firstlen, &r, &v) == 0) {
 		free(v.data);
@@ -217,8 +255,9 @@ import_line(FILE *fp, const char *fname, unsigned long *lineno,
 	if (k == -1 && sel) {
 		size_t blen = strcspn(bad, " \t\r\n");
 
-		warnx("%s:%lu: %.*s: bad value \"%.*s\"", fname, first,
-		    (int)r.fieldlen, t->buf + r.fieldpos, (int)blen, bad);
+		warnx("%s:%lu: %s: bad value \"%s\"", fname, first,
+		    util_quote(t->buf + r.fieldpos, r.fieldlen),
+		    util_quote(bad, blen));
 	}
 	if (sel)
 		rval = 1;
@@ -239,13 +278,10 @@ import_file(FILE *fp, const char *fname)
 		check_stop();
 		lineno++;
 		t.len = 0;
-		text_add(&t, line, (size_t)n);
+		text_add(&t, line, (size_t)n, fname, lineno);
 		import_line(fp, fname, &lineno, &t);
 	}
-	if (ferror(fp) && stop == 0) {
-		warn("%s", fname);
-		rval = 1;
-	}
+	check_eof(fp, fname, lineno + 1);
 	free(line);
 	free(t.buf);
 }

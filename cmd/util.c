@@ -182,14 +182,10 @@ util_each_file(int argc, char *argv[], void (*fn)(FILE *, const char *))
 }
 
 void
-util_labels_add(struct labels *l, const char *label, int unique)
+util_labels_add(struct labels *l, const char *label)
 {
 	void *n;
-	size_t i;
 
-	for (i = 0; unique && i < l->n; i++)
-		if (strcmp(l->v[i], label) == 0)
-			return;
 	if (l->n == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 16;
 		if ((n = realloc(l->v, l->cap * sizeof(*l->v))) == NULL)
@@ -197,6 +193,67 @@ util_labels_add(struct labels *l, const char *label, int unique)
 		l->v = n;
 	}
 	strcpy(l->v[l->n++], label);
+}
+
+static int
+labelcmp(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* Sorting once beats a search per addition: 30,000 labels took seconds. */
+void
+util_labels_sort(struct labels *l)
+{
+	size_t i, j;
+
+	if (l->n == 0)
+		return;
+	qsort(l->v, l->n, sizeof(*l->v), labelcmp);
+	for (i = 1, j = 1; i < l->n; i++)
+		if (strcmp(l->v[i], l->v[j - 1]) != 0)
+			memmove(l->v[j++], l->v[i], sizeof(*l->v));
+	l->n = j;
+}
+
+/*
+ * At most QUOTE_MAX bytes of s, bytes that are not printable as C
+ * escapes, then "..." if s was longer: a 100 MB token must not be echoed
+ * whole.  Two buffers in turn, so that one message may quote two things.
+ */
+#define QUOTE_MAX	64
+
+const char *
+util_quote(const char *s, size_t len)
+{
+	static char buf[2][QUOTE_MAX * 4 + 4];
+	static int which;
+	char *b = buf[which ^= 1], *p = b;
+	size_t i;
+
+	for (i = 0; i < len && i < QUOTE_MAX; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c >= 0x20 && c < 0x7f && c != '\\')
+			*p++ = (char)c;
+		else
+			p += sprintf(p, "\\%03o", c);
+	}
+	if (len > QUOTE_MAX)
+		strcpy(p, "...");
+	else
+		*p = '\0';
+	return b;
+}
+
+void
+util_read_error(const char *fname, unsigned long lineno)
+{
+	if (errno == ENOMEM)
+		warnx("%s:%lu: line too long to read: out of memory", fname,
+		    lineno);
+	else
+		warn("%s:%lu: read error", fname, lineno);
 }
 
 const char *

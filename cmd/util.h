@@ -28,6 +28,12 @@ int	 util_mode(const char *s, int *mode);
 int	 util_ulong(const char *s, unsigned long max, unsigned long *out);
 /* Is the token tok[0..len) one of the comma-separated list? */
 int	 util_inlist(const char *list, const char *tok, size_t len);
+/*
+ * Report that line lineno of fname could not be read (errno): a line
+ * too long for the memory (ENOMEM, which getline(3) returns without
+ * setting the stream's error flag) or a read error.
+ */
+void	 util_read_error(const char *fname, unsigned long lineno);
 /* The name diagnostics give a file: "stdin" for "-". */
 const char *util_fname(const char *path);
 /* Why shmids_create*() failed, in the system's terms (errno e). */
@@ -45,8 +51,17 @@ struct labels {
 	char		(*v)[SHMIDS_LABEL_MAX + 1];
 	size_t		 n, cap;
 };
-/* Append label (once, if unique); exits after a diagnostic on ENOMEM. */
-void	 util_labels_add(struct labels *l, const char *label, int unique);
+/* Append label; exits after a diagnostic on ENOMEM. */
+void	 util_labels_add(struct labels *l, const char *label);
+/* Sort the list and drop duplicates. */
+void	 util_labels_sort(struct labels *l);
+
+/*
+ * s[0..len) fit to quote in a message: at most 64 bytes (a name's
+ * limit), other than printable ASCII written as \ooo, then "..." if s is
+ * longer.  The result lives until the next call but one.
+ */
+const char *util_quote(const char *s, size_t len);
 
 /* Flush and close stdout; 0, or -1 after a diagnostic. */
 int	 util_close_stdout(void);

@@ -75,7 +75,7 @@ shmids_emit(FILE *fp, const struct emit *e, int type, const void *data,
 	o.n = 0;
 	o.err = 0;
 	put(&o, e->lead, e->leadlen);
-	col = e->leadlen;
+	col = e->col0 + e->leadlen;
 	for (i = 0; i < count; i++, p += esz) {
 		if ((len = shmids_format(num, type, p, e->style[type])) == 0)
 			return -1;

@@ -113,8 +113,15 @@ get_inline(const char *line, size_t start, FILE *fp, int type,
 	while (r == 0 && more && fp != NULL &&
 	    (n = getline(&buf, &cap, fp)) != -1)
 		r = shmids_values(&v, buf, (size_t)n, &more, &bad);
-	if (r == 0 && more && fp != NULL && ferror(fp))
+	/*
+	 * Only the end of the file ends an array early: getline(3) fails
+	 * with ENOMEM, on a line too long, without setting the error flag.
+	 */
+	if (r == 0 && more && fp != NULL && !feof(fp)) {
+		if (errno == 0)
+			errno = EIO;
 		r = -1;
+	}
 	free(buf);
 	if (r == -1) {
 		int e = errno;

@@ -192,6 +192,7 @@ SHMIDS_HIDDEN int	shmids_isblank(int c);
 struct emit {
 	const char	*lead;		/* blanks and field, written first */
 	size_t		 leadlen;
+	size_t		 col0;		/* bytes the caller wrote before lead */
 	size_t		 indent;	/* column of the first value */
 	size_t		 cols;		/* wrap column, 0 for never */
 	const char	*eol;		/* "\n", "\r\n" or "" */

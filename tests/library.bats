@@ -380,3 +380,17 @@ ms_since() {
 	status_is 1
 	is "$output" ESTALE
 }
+
+@test "get: a continuation line too long to read is ENOMEM, not the end" {
+	run bash -c 'ulimit -v 100000 && exec "$0" get f64 < /dev/null' "$SHMTOOL"
+	[ "$output" = "errno 0" ] ||
+	    skip "shmtool does not run under ulimit -v 100000"
+	printf 'a 1 2 /\n 3 /\n' > in
+	{ head -c 150000000 /dev/zero | tr '\0' x; printf '\n4\n'; } >> in
+	run -1 bash -c 'ulimit -v 100000 && exec "$0" get f64 < in' "$SHMTOOL"
+	is "$output" ENOMEM
+	printf 'a 1 2 /\n 3 /\n' > in
+	run -0 shmtool get f64 < in
+	is "$output" 3
+	rm -f in
+}

@@ -543,3 +543,115 @@ ms_since() {
 		is "$(cat out)" "x 0 1 2 3 4 5 6 7 8 9" "$be"
 	done
 }
+
+# under_limit CMD...: CMD with its address space limited to 100 MB, as
+# batch systems limit jobs; a build that cannot run so (ASan) skips.
+under_limit() {
+	(ulimit -v 100000 && exec "$@")
+}
+need_limit() {
+	under_limit "$BIN/shm-expand" < /dev/null > /dev/null 2>&1 ||
+	    skip "$BIN/shm-expand does not run under ulimit -v 100000"
+}
+# bigline FILE: a 150 MB line of x and a newline appended to FILE.
+bigline() {
+	{ head -c 150000000 /dev/zero | tr '\0' x; echo; } >> "$1"
+}
+
+@test "shm-expand: a line longer than the memory allows passes through" {
+	local a
+	need_limit
+	a=$(mkseg a i32 2)
+	printf 'first\n' > in
+	bigline in
+	printf 'x shmids %s\nlast' "$a" >> in
+	printf 'first\n' > want
+	bigline want
+	printf 'x 0 1\nlast' >> want
+	runio in under_limit "$BIN/shm-expand"
+	status_is 0
+	same_file want out
+	is "$(cat err)" "" "stderr"
+	rm -f in out want
+}
+
+@test "shm-expand: a reference line too long to read is an error, not end of file" {
+	local a
+	need_limit
+	a=$(mkseg a i32 2)
+	# Blanks after "shmids" keep it a reference line to the end.
+	{ printf 'x shmids %s\ny shmids' "$a"
+	  head -c 150000000 /dev/zero | tr '\0' ' '
+	  printf '%s\nz\n' "$a"; } > in
+	runio in under_limit "$BIN/shm-expand" -d
+	status_is 1
+	printf 'shm-expand: stdin:2: line too long to read: out of memory\nshm-expand: -d: no segment removed, as the input was not read in full\n' |
+	    same_file /dev/stdin err
+	printf 'x 0 1\n' | same_file /dev/stdin out
+	exists "$a"
+	rm -f in out
+}
+
+@test "shm-expand -d: a segment the output still names is not removed" {
+	local a b c id
+	a=$(mkseg a i32 2)
+	b=$(mkseg b i32 2)
+	c=$(mkseg c i32 2)
+	# Outside -f: y names a, which x expanded; z names b, not expanded.
+	printf 'x shmids %s\ny shmids %s\nz shmids %s\nw shmids %s\n' \
+	    "$a" "$a" "$b" "$c" > in
+	runio in shm_expand -d -f x,w
+	status_is 1
+	printf 'x 0 1\ny shmids %s\nz shmids %s\nw 0 1\n' "$a" "$b" |
+	    same_file /dev/stdin out
+	err_is "shm-expand: $a: not removed: stdin:2 still refers to it"
+	exists "$a"
+	exists "$b"
+	gone "$c"
+	# A reference that failed (another name, so stale) keeps its shmid.
+	id=${a%% *}
+	printf 'x shmids %s\ny shmids %s %sother\n' "$a" "$id" "$P" > in
+	runio in shm_expand -d
+	status_is 1
+	printf 'x 0 1\ny shmids %s %sother\n' "$id" "$P" | same_file /dev/stdin out
+	printf 'shm-expand: stdin:2: %s %sother: Stale file handle\nshm-expand: %s: not removed: stdin:2 still refers to it\n' \
+	    "$id" "$P" "$a" | same_file /dev/stdin err
+	exists "$a"
+	# Expanded twice and named by nothing else: removed.
+	printf 'x shmids %s\ny shmids %s\n' "$a" "$a" > in
+	runio in shm_expand -d
+	status_is 0
+	gone "$a"
+}
+
+@test "shm-expand -d: nothing removed when an input file is missing" {
+	local a
+	a=$(mkseg a i32 2)
+	printf 'x shmids %s\n' "$a" > f1
+	runio /dev/null shm_expand -d f1 nosuchfile
+	status_is 1
+	printf 'shm-expand: nosuchfile: No such file or directory\nshm-expand: -d: no segment removed, as the input was not read in full\n' |
+	    same_file /dev/stdin err
+	exists "$a"
+}
+
+@test "shm-expand: long fields and blanks around a reference line" {
+	local a f b
+	a=$(mkseg a i32 2)
+	f=$(head -c 9000 /dev/zero | tr '\0' f)
+	b=$(head -c 5000 /dev/zero | tr '\0' ' ')
+	# Fields and leading blanks past what is held still expand.
+	printf '%s%s shmids %s\n%s shmids %s\nf shmids %s%s\n' \
+	    "$b" "$f" "$a" "$f" "$a" "$a" "$b" > in
+	runio in shm_expand -c 0
+	status_is 0
+	printf '%s%s 0 1\n%s 0 1\nf 0 1\n' "$b" "$f" "$f" | same_file /dev/stdin out
+	# ... and are found malformed, or passed through, as short ones are.
+	printf '%s\0%s shmids %s\n%s\r%s shmids %s\n%s shmidsx %s\n' \
+	    "$f" "$f" "$a" "$f" "$f" "$a" "$f" "$a" > in
+	runio in shm_expand
+	status_is 1
+	same_file in out
+	printf 'shm-expand: stdin:1: malformed reference: NUL byte in reference\nshm-expand: stdin:2: malformed reference: CR inside reference\n' |
+	    same_file /dev/stdin err
+}

@@ -284,7 +284,8 @@ refpat() {
 	runio in shm_import -f $'x\001' -p "$P"
 	status_is 1
 	same_file in out
-	err_is "shm-import: stdin:1: x"$'\001'": segment name: Invalid argument"
+	# A byte that is not printable is quoted as an octal escape.
+	err_is 'shm-import: stdin:1: x\001: segment name: Invalid argument'
 }
 
 @test "shm-import: output that cannot be written removes every segment made" {
@@ -294,5 +295,51 @@ refpat() {
 	shm_import -f x,y -p "$P" < in > /dev/full 2> err || status=$?
 	status_is 1
 	like "$(cat err)" "shm-import: *No space left on device*" "stderr"
+	no_segments_named "$P"
+}
+
+# under_limit CMD...: CMD with its address space limited to 100 MB, as
+# batch systems limit jobs; a build that cannot run so (ASan) skips.
+under_limit() {
+	(ulimit -v 100000 && exec "$@")
+}
+need_limit() {
+	under_limit "$BIN/shm-import" < /dev/null > /dev/null 2>&1 ||
+	    skip "$BIN/shm-import does not run under ulimit -v 100000"
+}
+# bigline FILE: a 150 MB line of x and a newline appended to FILE.
+bigline() {
+	{ head -c 150000000 /dev/zero | tr '\0' x; echo; } >> "$1"
+}
+
+@test "shm-import: a line too long to read is an error; no segment stays" {
+	need_limit
+	printf 'a 1 2\n' > in
+	bigline in
+	printf 'b 3 4\n' >> in
+	runio in under_limit "$BIN/shm-import" -f a,b -p "$P"
+	status_is 1
+	err_is "shm-import: stdin:2: line too long to read: out of memory"
+	no_segments_named "$P"
+	# The same in a continued array: not the end of the array.
+	printf 'a 1 2\nb 1 2 /\n' > in
+	bigline in
+	printf '3\n' >> in
+	runio in under_limit "$BIN/shm-import" -f a,b -p "$P"
+	status_is 1
+	err_is "shm-import: stdin:3: line too long to read: out of memory"
+	no_segments_named "$P"
+	rm -f in out
+}
+
+@test "shm-import: a bad value and a field are quoted up to 64 bytes" {
+	local v
+	v=$(head -c 1000 /dev/zero | tr '\0' v)
+	printf 'x 1 %s\n%s 1 2 %s\n' "$v" "$v" "$v" > in
+	runio in shm_import -f "x,$v" -p "$P"
+	status_is 1
+	same_file in out
+	printf 'shm-import: stdin:1: x: bad value "%s..."\nshm-import: stdin:2: %s...: bad value "%s..."\n' \
+	    "${v:0:64}" "${v:0:64}" "${v:0:64}" | same_file /dev/stdin err
 	no_segments_named "$P"
 }

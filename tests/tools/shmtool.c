@@ -76,7 +76,8 @@ usage(void)
 	    "       shmtool hold LABEL SECONDS\n"
 	    "       shmtool shrink PATH SECONDS\n"
 	    "       shmtool find PREFIX\n"
-	    "       shmtool maxrss PROGRAM [ARG ...]\n", stderr);
+	    "       shmtool maxrss PROGRAM [ARG ...]\n"
+	    "       shmtool get TYPE < FILE\n", stderr);
 	exit(2);
 }
 
@@ -964,6 +965,29 @@ cmd_maxrss(int argc, char **argv)
 	return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
 }
 
+/*
+ * shmids_get() of the first line of stdin, continuation lines from
+ * stdin: prints the number of values, or errno's name.
+ */
+static int
+cmd_get(int argc, char **argv)
+{
+	struct shmids_array a;
+	char *line = NULL;
+	size_t cap = 0;
+
+	if (argc != 2)
+		usage();
+	if (getline(&line, &cap, stdin) == -1)
+		fail();
+	if (shmids_get(line, stdin, types[typeindex(argv[1])].type, &a) == -1)
+		fail();
+	printf("%zu\n", a.count);
+	shmids_array_free(&a);
+	free(line);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -982,6 +1006,7 @@ main(int argc, char **argv)
 		{ "find", cmd_find }, { "mimic", cmd_mimic },
 		{ "rewrite", cmd_rewrite }, { "rdonly", cmd_rdonly },
 		{ "maxrss", cmd_maxrss }, { "shrink", cmd_shrink },
+		{ "get", cmd_get },
 	};
 	size_t i;
 
