@@ -77,6 +77,16 @@ $(BENCHES): $(B)/bench/%: bench/%.c bench/*.h $(B)/libshmids.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libshmids.a -lm
 
+# man NAME finds the page documenting NAME: every .Nm of a section-3
+# page's NAME section, other than the page's own name, is installed as
+# a relative symlink to the page (one page, one file; Debian's packaging
+# turns .so stubs into symlinks anyway).  Read from the pages, so a new
+# function's .Nm line is all it takes.  Prints "page link" lines.
+MANLINKS = for p in $(MAN3:man/%=%); do \
+		sed -n '/^\.Sh NAME/,/^\.Sh /s/^\.Nm \([^ ]*\).*/\1.3/p' man/$$p | \
+		    sed "/^$$p$$/d; s/^/$$p /"; \
+	    done
+
 # Made again on every install: PREFIX may differ from the last build's.
 PCSED	= sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	    -e 's|@INCDIR@|$(INCDIR)|' -e 's|@VERSION@|$(VERSION)|'
@@ -146,6 +156,9 @@ install: all
 	$(PCSED) shmids.pc.in > $(DESTDIR)$(PKGDIR)/shmids.pc
 	cp $(MAN1) $(DESTDIR)$(MANPREFIX)/man1/
 	cp $(MAN3) $(DESTDIR)$(MANPREFIX)/man3/
+	$(MANLINKS) | while read p l; do \
+		ln -sf $$p $(DESTDIR)$(MANPREFIX)/man3/$$l || exit 1; \
+	done
 	cp $(MAN5) $(DESTDIR)$(MANPREFIX)/man5/
 	@$(LDSYNC)
 	@$(LDHINT)
@@ -159,6 +172,9 @@ uninstall:
 	    $(DESTDIR)$(PKGDIR)/shmids.pc
 	for f in $(MAN1:man/%=%); do rm -f $(DESTDIR)$(MANPREFIX)/man1/$$f; done
 	for f in $(MAN3:man/%=%); do rm -f $(DESTDIR)$(MANPREFIX)/man3/$$f; done
+	$(MANLINKS) | while read p l; do \
+		rm -f $(DESTDIR)$(MANPREFIX)/man3/$$l; \
+	done
 	for f in $(MAN5:man/%=%); do rm -f $(DESTDIR)$(MANPREFIX)/man5/$$f; done
 	@$(LDSYNC)
 
