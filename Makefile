@@ -32,6 +32,10 @@ PRELOADSRC = $(wildcard tests/preload/*.c)
 PRELOADS = $(PRELOADSRC:tests/preload/%.c=$(B)/tests/preload/%.so)
 BENCHSRC = $(wildcard bench/*.c)
 BENCHES	= $(BENCHSRC:bench/%.c=$(B)/bench/%)
+# A program of several files is a directory of them: bench/table1/*.c
+# make $(B)/bench/table1.
+PROGDIRS = $(sort $(patsubst %/,%,$(dir $(wildcard bench/*/*.c tests/tools/*/*.c))))
+PROGS	= $(PROGDIRS:%=$(B)/%)
 MAN1	= $(wildcard man/*.1)
 MAN3	= $(wildcard man/*.3)
 MAN5	= $(wildcard man/*.5)
@@ -73,9 +77,24 @@ $(TTOOLS): $(B)/tests/tools/%: tests/tools/%.c $(B)/libshmids.a
 $(PRELOADS): $(B)/tests/preload/%.so: tests/preload/%.c
 	@mkdir -p $(@D)
 	$(CC) $(WFLAGS) -O2 -fPIC -shared -o $@ $< -ldl
-$(BENCHES): $(B)/bench/%: bench/%.c bench/*.h $(B)/libshmids.a
+$(BENCHES): $(B)/bench/%: bench/%.c $(wildcard bench/*.h) $(B)/libshmids.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libshmids.a -lm
+# Each depends on every file of its directory.
+$(foreach d,$(PROGDIRS),$(eval $(B)/$(d): $(wildcard $(d)/*.c $(d)/*.h)))
+$(PROGS): $(B)/%: $(B)/libshmids.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(wildcard $*/*.c) $(B)/libshmids.a -lm
+
+# man NAME finds the page documenting NAME: every .Nm of a section-3
+# page's NAME section, other than the page's own name, is installed as
+# a relative symlink to the page (one page, one file; Debian's packaging
+# turns .so stubs into symlinks anyway).  Read from the pages, so a new
+# function's .Nm line is all it takes.  Prints "page link" lines.
+MANLINKS = for p in $(MAN3:man/%=%); do \
+		sed -n '/^\.Sh NAME/,/^\.Sh /s/^\.Nm \([^ ]*\).*/\1.3/p' man/$$p | \
+		    sed "/^$$p$$/d; s/^/$$p /"; \
+	    done
 
 # Made again on every install: PREFIX may differ from the last build's.
 PCSED	= sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
@@ -110,7 +129,7 @@ LDHINT	= if [ -n "$(DESTDIR)" ]; then \
 demo: all
 	sh examples/demo.sh
 
-check: all $(UNITS) $(TTOOLS) $(PRELOADS) fuzz-maybe
+check: all $(UNITS) $(TTOOLS) $(PROGS) $(PRELOADS) fuzz-maybe
 	SHMIDS_BUILD=$(B) sh tests/run
 
 # The suite again, built with AddressSanitizer and UBSan in build-asan/.
@@ -120,18 +139,18 @@ check-asan:
 	$(MAKE) B=build-asan CFLAGS="-O1 -g $(SANFLAGS)" \
 	    LDFLAGS="$(SANFLAGS)" SHMIDS_FUZZ_SECONDS=0 check
 
-# The concurrency cases of tests/tools/stress.c, for a bounded time.
+# The concurrency cases of tests/tools/stress/, for a bounded time.
 stress: all $(B)/tests/tools/stress
 	$(B)/tests/tools/stress -t 30
 
 # The suite again, every binary under valgrind (slow: minutes).
-check-valgrind: all $(UNITS) $(TTOOLS) $(PRELOADS)
+check-valgrind: all $(UNITS) $(TTOOLS) $(PROGS) $(PRELOADS)
 	SHMIDS_BUILD=$(B) SHMIDS_VALGRIND=1 sh tests/run
 
 lint:
 	mandoc -Tlint -Wwarning $(MAN1) $(MAN3) $(MAN5)
 
-bench: all $(BENCHES) numcmp-maybe
+bench: all $(BENCHES) $(PROGS) numcmp-maybe
 	sh bench/run
 
 # bench/numcmp.cc, our number conversions against std::to_chars, {fmt}
@@ -180,6 +199,9 @@ install: all
 	$(PCSED) shmids.pc.in > $(DESTDIR)$(PKGDIR)/shmids.pc
 	cp $(MAN1) $(DESTDIR)$(MANPREFIX)/man1/
 	cp $(MAN3) $(DESTDIR)$(MANPREFIX)/man3/
+	$(MANLINKS) | while read p l; do \
+		ln -sf $$p $(DESTDIR)$(MANPREFIX)/man3/$$l || exit 1; \
+	done
 	cp $(MAN5) $(DESTDIR)$(MANPREFIX)/man5/
 	@$(LDSYNC)
 	@$(LDHINT)
@@ -193,6 +215,9 @@ uninstall:
 	    $(DESTDIR)$(PKGDIR)/shmids.pc
 	for f in $(MAN1:man/%=%); do rm -f $(DESTDIR)$(MANPREFIX)/man1/$$f; done
 	for f in $(MAN3:man/%=%); do rm -f $(DESTDIR)$(MANPREFIX)/man3/$$f; done
+	$(MANLINKS) | while read p l; do \
+		rm -f $(DESTDIR)$(MANPREFIX)/man3/$$l; \
+	done
 	for f in $(MAN5:man/%=%); do rm -f $(DESTDIR)$(MANPREFIX)/man5/$$f; done
 	@$(LDSYNC)
 

@@ -6,7 +6,7 @@
  * OpenJDK's Double.toString and Float.toString (JDK 19).  For a finite
  * v != 0 it yields the decimal d 10^e with the fewest digits that rounds
  * back to v (round to nearest even), and of those the one closest to v.
- * The 126-bit powers of ten g come from lib/gen_pow10.py.
+ * The 126-bit powers of ten g come from build-aux/gen_pow10.py.
  *
  * Layout (format-spec.md section 6): the plain form ("123.45", "0.0001",
  * "100") when the first digit's decimal exponent is -4 to 15, else the

@@ -136,3 +136,49 @@ install: pkg-config does not look in $p/lib/pkgconfig: set PKG_CONFIG_PATH=$p/li
 	make_install uninstall PREFIX="$p"
 	status_is 0
 }
+
+# public_functions: the functions lib/shmids.h and lib/shmids_paper.h
+# declare, one a line (shmids_paper.h's shm_* are macros onto them).
+public_functions() {
+	sed -n 's/^[a-z][^(]*[	 *]\(shmids_[a-z0-9_]*\)(.*/\1/p' \
+	    "$TOP/lib/shmids.h" "$TOP/lib/shmids_paper.h"
+}
+
+# man_names: every .Nm in the NAME section of the section-3 pages.
+man_names() {
+	sed -n '/^\.Sh NAME/,/^\.Sh /s/^\.Nm \([^ ]*\).*/\1/p' "$TOP"/man/*.3
+}
+
+@test "install: man finds the page of every public function by its name" {
+	local root=$T/root man3=$T/root/usr/local/share/man/man3 f n=0
+	make_install install DESTDIR="$root" PREFIX=/usr/local
+	status_is 0
+	for f in $(public_functions); do
+		n=$((n + 1))
+		[ -e "$man3/$f.3" ] || { echo "no $man3/$f.3" >&2; false; }
+		if command -v man >/dev/null 2>&1; then
+			run env MANPATH="$root/usr/local/share/man" man -w "$f"
+			status_is 0
+			is "$output" "$man3/shmids.3" "man -w $f"
+		fi
+		run mandoc -Tascii "$man3/$f.3"
+		status_is 0
+		like "$(sed -n 1p <<< "$output")" "SHMIDS(3) *" "mandoc $f.3"
+	done
+	[ "$n" -ge 20 ] || { echo "only $n functions found in the headers" >&2; false; }
+	# Not the paper's shm_open: that name is POSIX's shm_open(3).
+	[ ! -e "$man3/shm_open.3" ]
+
+	make_install uninstall DESTDIR="$root" PREFIX=/usr/local
+	status_is 0
+	is "$(find "$root" ! -type d)" "" "left after uninstall"
+}
+
+@test "install: every symbol libshmids.so exports has a .Nm in a section-3 page" {
+	local so=$TOP/${SHMIDS_BUILD:-build}/libshmids.so missing
+	[ -f "$so" ] || { echo "no $so: run make" >&2; false; }
+	missing=$(nm -D --defined-only "$so" | awk '$2 ~ /^[TWDBRV]$/ { print $3 }' |
+	    sort | comm -23 - <(man_names | sort))
+	is "$missing" "" "exported, without a .Nm"
+	[ -n "$(nm -D --defined-only "$so" | grep -w shmids_open)" ]
+}

@@ -1,32 +1,13 @@
 /*
- * filedir.h: table1's directories for file segments (format-spec.md 2.6),
- * included by table1.c only.  A directory is "<parent>/<prefix>dir", made
- * by the driver for its run (mode 0700) and given to the writers as
- * SHMIDS_DIR; nothing but the library's "shmids.XXXXXX" files goes in it,
- * and those are all this run's, named or not (a writer killed before its
- * header leaves a file with no label).  bench/run's trap removes the same
- * names if the driver is killed outright.
+ * table1's directories for file segments (format-spec.md 2.6).  A
+ * directory is "<parent>/<prefix>dir", made by the driver for its run
+ * (mode 0700) and given to the writers as SHMIDS_DIR; nothing but the
+ * library's "shmids.XXXXXX" files goes in it, and those are all this
+ * run's, named or not (a writer killed before its header leaves a file
+ * with no label).  bench/run's trap removes the same names if the driver
+ * is killed outright.
  */
-#ifndef FILEDIR_H
-#define FILEDIR_H
-
-#include <sys/types.h>
-#include <sys/stat.h>
-
-#include <dirent.h>
-#include <err.h>
-#include <errno.h>
-#include <limits.h>
-#include <stdio.h>
-#include <string.h>
-#include <unistd.h>
-
-#include <shmids.h>
-
-struct filedir {
-	char		 path[PATH_MAX];	/* absolute (realpath) once made */
-	int		 made;
-};
+#include "table1.h"
 
 /* "shmids." and 6 letters or digits: what mkstemp(3) makes for us. */
 static int
@@ -44,7 +25,7 @@ fdir_segname(const char *s)
 }
 
 /* Unlink the segment files in d; how many there were. */
-static size_t
+size_t
 fdir_empty(const struct filedir *d)
 {
 	char path[PATH_MAX + 1 + 256];	/* d_name holds 256 */
@@ -76,7 +57,7 @@ fdir_empty(const struct filedir *d)
 }
 
 /* Empty d and remove it; how many segment files were left in it. */
-static size_t
+size_t
 fdir_remove(struct filedir *d)
 {
 	size_t k;
@@ -95,7 +76,7 @@ fdir_remove(struct filedir *d)
  * errno (ENAMETOOLONG: the labels would not fit in SHMIDS_LABEL_MAX).
  * One left by a killed run of ours (same prefix) is emptied and reused.
  */
-static int
+int
 fdir_make(struct filedir *d, const char *parent, const char *pfx,
     size_t namelen)
 {
@@ -135,5 +116,3 @@ fdir_make(struct filedir *d, const char *parent, const char *pfx,
 	}
 	return 0;
 }
-
-#endif /* FILEDIR_H */
