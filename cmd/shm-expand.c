@@ -152,7 +152,12 @@ expand(const char *fname, unsigned long lineno, const struct line *l,
 	void *h;
 
 	if ((h = open_wait(r->label)) == NULL) {
-		warn("%s:%lu: %s", fname, lineno, r->label);
+		if (errno == ENOMEM)
+			warnx("%s:%lu: %s: out of memory to attach it (address "
+			    "space limited? see ulimit -v)", fname, lineno,
+			    r->label);
+		else
+			warn("%s:%lu: %s", fname, lineno, r->label);
 		return -1;
 	}
 	if (view(h, &a) == -1) {

@@ -165,6 +165,11 @@ show(const struct shmids_info *si, void *arg)
 	}
 	if (uflag && si->uid != uid)
 		return 0;
+	/* Listed with "?", but not without a word: it may be one sought. */
+	if (util_unreadable(si) != NULL) {
+		warnx("%s: %s", si->id, util_unreadable(si));
+		rval = 1;
+	}
 	if (pattern != NULL && (si->name == NULL ||
 	    fnmatch(pattern, si->name, 0) != 0))
 		return 0;

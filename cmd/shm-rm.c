@@ -95,10 +95,14 @@ rm_forced(const char *arg)
 static const char *
 refuse(const struct shmids_info *si)
 {
+	const char *why;
+
 	if (si->removed) {
 		errno = ENOENT;
 		return strerror(errno);
 	}
+	if ((why = util_unreadable(si)) != NULL)
+		return why;
 	if (si->ours == 0 || (si->ours != 2 && si->label[0] == '\0'))
 		return si->err == EACCES ? strerror(EACCES) :
 		    "not a shmids segment";
@@ -147,6 +151,12 @@ rm_stale(const struct shmids_info *si, void *arg)
 	(void)arg;
 	if (si->ours == -2) {
 		util_store_error(si);
+		rval = 1;
+		return 0;
+	}
+	/* One of the caller's that cannot be judged is not skipped silently. */
+	if (si->uid == geteuid() && util_unreadable(si) != NULL) {
+		warnx("%s: %s", si->id, util_unreadable(si));
 		rval = 1;
 		return 0;
 	}

@@ -62,6 +62,24 @@ util_stale(const struct shmids_info *si, const char *label)
 	return strcmp(si->label, label) != 0;
 }
 
+const char *
+util_unreadable(const struct shmids_info *si)
+{
+	static char buf[160];
+
+	if (si->ours >= 0 || si->label[0] != '\0' || si->err == 0 ||
+	    si->err == EACCES)
+		return NULL;
+	if (si->err == ENOMEM)
+		snprintf(buf, sizeof(buf), "cannot read its header: out of "
+		    "memory for a segment of %zu bytes (address space limited? "
+		    "see ulimit -v)", si->size);
+	else
+		snprintf(buf, sizeof(buf), "cannot read its header: %s",
+		    strerror(si->err));
+	return buf;
+}
+
 void
 util_store_error(const struct shmids_info *si)
 {
@@ -139,10 +157,17 @@ util_create_error(int e)
 {
 	const char *dir = getenv("SHMIDS_DIR");
 
-	if (dir != NULL && *dir != '\0') {	/* file segments */
+	static char buf[400];
+
+	/* File segments: the directory is the likelier culprit than the input. */
+	if (dir != NULL && *dir != '\0') {
 		if (e == EINVAL)
 			return "SHMIDS_DIR cannot go into a label (blanks?)";
-		return strerror(e);
+		snprintf(buf, sizeof(buf), "SHMIDS_DIR %s: %s",
+		    util_quote(dir, strlen(dir)),
+		    e == ENAMETOOLONG ? "too long: the path and the name "
+		    "share the label's 75 bytes" : strerror(e));
+		return buf;
 	}
 	switch (e) {
 	case ENOSPC:

@@ -18,6 +18,12 @@
 int	 util_operand(const char *arg, char *id, char *label);
 /* Does the label operand name another segment than si (ESTALE)? */
 int	 util_stale(const struct shmids_info *si, const char *label);
+/*
+ * Why si's header could not be read, when it is not for want of
+ * permission (listed as "?", format-spec.md 7) but a failure to report
+ * (ENOMEM under an address-space limit, say); NULL otherwise.
+ */
+const char *util_unreadable(const struct shmids_info *si);
 /* Report a store shmids_scan() could not read (si->ours -2). */
 void	 util_store_error(const struct shmids_info *si);
 /* "90", "90s", "15m", "2h", "1d" into seconds; -1 if malformed. */

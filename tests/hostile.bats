@@ -493,3 +493,28 @@ lpidatime() {
 	status_is 1
 	err_is "shm-expand: stdin:1: $l: No such file or directory"
 }
+
+# A segment larger than the address space a job may use cannot be
+# attached to read its header; every tool says so, in those words.
+@test "a segment too large for ulimit -v: each tool says it cannot read the header, exit 1" {
+	local l id
+	(ulimit -v 100000 && exec "$BIN/shm-ls" -p -u 0 > /dev/null 2>&1) ||
+	    skip "$BIN/shm-ls does not run under ulimit -v 100000"
+	l=$(mkseg big f64 20000000)
+	id=${l%% *}
+	msg="cannot read its header: out of memory for a segment of 160000128 bytes (address space limited? see ulimit -v)"
+	run --separate-stderr bash -c "ulimit -v 100000 && exec '$BIN/shm-ls' '$l'"
+	status_is 1
+	is "$stderr" "shm-ls: $id: $msg"
+	run --separate-stderr bash -c "ulimit -v 100000 && exec '$BIN/shm-rm' -n '$l'"
+	status_is 1
+	is "$stderr" "shm-rm: $l: $msg"
+	run --separate-stderr bash -c "ulimit -v 100000 && exec '$BIN/shm-rm' -n -s 0 -m '${P}*'"
+	status_is 1
+	is "$stderr" "shm-rm: $id: $msg"
+	run --separate-stderr bash -c "echo 'x shmids $l' | { ulimit -v 100000 && exec '$BIN/shm-expand'; }"
+	status_is 1
+	is "$output" "x shmids $l"
+	is "$stderr" "shm-expand: stdin:1: $l: out of memory to attach it (address space limited? see ulimit -v)"
+	shmid_exists "$id"
+}
