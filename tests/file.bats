@@ -533,3 +533,12 @@ $rd/shmids.Zeros0	4096	-	-	broken	-" "residue listed"
 	grep -qF "shm-rm: $l: " err
 	[ -e "${l%% *}" ]
 }
+
+@test "shm-import: a SHMIDS_DIR that fails is named, not the input file" {
+	fsetup
+	printf 'a 1 2 3\n' > in.txt
+	SHMIDS_DIR=$D/nodir run --separate-stderr shm_import -n 1 -p "$P" in.txt
+	status_is 1
+	is "$stderr" "shm-import: in.txt:1: a: SHMIDS_DIR $D/nodir: No such file or directory"
+	is "$output" "a 1 2 3"
+}
