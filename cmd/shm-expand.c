@@ -38,7 +38,8 @@ static struct {
 	struct keep	*v;
 	size_t		 n, cap;
 } refs;
-static int	 inputbad;	/* an input was not read in full */
+/* why -d may not remove: an input not read in full, or a line not held */
+static const char *inputbad;
 
 /*
  * One input line.  Its leading blanks and field may go to the output as
@@ -58,6 +59,7 @@ struct line {
 	size_t		 fake;	/* bytes of buf standing for written ones */
 	int		 plain;	/* known not to be a reference line */
 	int		 longfield;	/* longer than any -f name */
+	int		 lost;	/* the byte line_add() had no room for */
 };
 static size_t	 hold = HOLD;	/* HOLD, or more for a long -f list */
 
@@ -314,7 +316,8 @@ is_plain(const struct line *l)
 /*
  * Read a line into l: whole, or up to where it is known to be plain
  * (the rest is then for copy_rest()).  1, 0 at the end of the file, -1
- * for an error (errno; ENOMEM: a line held whole did not fit).
+ * for a read error (errno), -2 when a line held whole did not fit in
+ * memory: l holds its start, and l->lost the byte read after it.
  */
 static int
 read_line(FILE *fp, struct line *l)
@@ -325,8 +328,10 @@ read_line(FILE *fp, struct line *l)
 	l->n = l->sent = l->fake = 0;
 	l->plain = l->longfield = 0;
 	while ((c = getc_unlocked(fp)) != EOF) {
-		if (line_add(l, c) == -1)
-			return -1;
+		if (line_add(l, c) == -1) {
+			l->lost = c;
+			return -2;
+		}
 		if (c == '\n')
 			return 1;
 		if (phase < 2 && shmids_isblank(c) == (phase == 1))
@@ -370,6 +375,24 @@ copy_rest(FILE *fp)
 	return ferror(fp) ? -1 : 0;
 }
 
+/*
+ * A line that may be a reference did not fit in memory: it goes out as
+ * it came, unexpanded.  What it names is not known, so -d removes nothing.
+ */
+static int
+unheld(FILE *fp, const char *fname, unsigned long lineno, struct line *l)
+{
+	char c = (char)l->lost;
+
+	warnx("%s:%lu: line too long to hold in memory (address space "
+	    "limited? see ulimit -v): copied unexpanded", fname, lineno);
+	inputbad = "a line that may name a segment was not held";
+	rval = 1;
+	put(l->buf + l->fake, l->n - l->fake);
+	put(&c, 1);
+	return c == '\n' ? 0 : copy_rest(fp);
+}
+
 static void
 expand_file(FILE *fp, const char *fname)
 {
@@ -377,19 +400,22 @@ expand_file(FILE *fp, const char *fname)
 	unsigned long lineno = 0;
 	int k;
 
-	while ((k = read_line(fp, &l)) == 1) {
+	while ((k = read_line(fp, &l)) == 1 || k == -2) {
 		lineno++;
-		if (!l.plain)
+		if (k == -2)
+			k = unheld(fp, fname, lineno, &l);
+		else if (!l.plain)
 			expand_line(fname, lineno, &l);
 		else {
 			put(l.buf + l.fake, l.n - l.fake);
-			if ((k = copy_rest(fp)) == -1)
-				break;
+			k = copy_rest(fp);
 		}
+		if (k == -1)
+			break;
 	}
 	if (k == -1) {
 		util_read_error(fname, lineno + (l.plain ? 0 : 1));
-		inputbad = 1;
+		inputbad = "the input was not read in full";
 		rval = 1;
 	}
 }
@@ -423,10 +449,9 @@ remove_done(void)
 	const struct keep *k;
 	size_t i;
 
-	if (inputbad) {
+	if (inputbad != NULL) {
 		if (done.n > 0)
-			warnx("-d: no segment removed, as the input was not "
-			    "read in full");
+			warnx("-d: no segment removed, as %s", inputbad);
 		return;
 	}
 	util_labels_sort(&done);
@@ -493,7 +518,7 @@ main(int argc, char *argv[])
 	argv += optind;
 	signal(SIGBUS, onbus);
 	if (util_each_file(argc, argv, expand_file) != 0)
-		inputbad = rval = 1;
+		inputbad = "the input was not read in full", rval = 1;
 	if (util_close_stdout() == -1)
 		return 1;
 	remove_done();
