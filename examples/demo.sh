@@ -38,7 +38,7 @@ cat "$dir/range.txt" "$dir/time.txt"
 cmp -s "$dir/range.shm" "$dir/range.txt" || { echo "demo: answers differ" >&2; exit 1; }
 echo "same answer from both forms"
 
-step "shm-rm '$label'"
+step "shm-rm -v '$label'"
 "$B/bin/shm-rm" -v "$label"
 gone=$label
 label=
