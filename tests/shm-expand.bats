@@ -655,3 +655,15 @@ bigline() {
 	printf 'shm-expand: stdin:1: malformed reference: NUL byte in reference\nshm-expand: stdin:2: malformed reference: CR inside reference\n' |
 	    same_file /dev/stdin err
 }
+
+# Attack finding (review-attack): a malformed reference line copied to
+# the output still names the expanded segment by its id; -d removed it.
+@test "shm-expand -d: a malformed reference line naming the segment keeps it" {
+	local a
+	a=$(mkseg a i32 2)
+	printf 'x shmids %s\ny shmids %s extra\n' "$a" "$a" > in
+	runio in shm_expand -d
+	status_is 1
+	printf 'x 0 1\ny shmids %s extra\n' "$a" | same_file /dev/stdin out
+	exists "$a"
+}
