@@ -542,3 +542,22 @@ $rd/shmids.Zeros0	4096	-	-	broken	-" "residue listed"
 	is "$stderr" "shm-import: in.txt:1: a: SHMIDS_DIR $D/nodir: No such file or directory"
 	is "$output" "a 1 2 3"
 }
+
+# Attack finding (review-attack): a directory that can be read but not
+# searched (mode 0744) lists its names, but no file in it can be looked
+# at: its segments vanished from the listing without a word, exit 0.
+@test "SHMIDS_DIR readable but not searchable: said, exit 1" {
+	need_user
+	fsetup
+	local f
+	mkdir "$D/ns"
+	chmod 1777 "$D/ns"
+	f=$(SHMIDS_DIR=$D/ns as_user "$SHMTOOL" create "${P}ns" f64 1)
+	chmod 0744 "$D/ns"
+	SHMIDS_DIR=$D/ns run --separate-stderr as_user "$BIN/shm-ls" -p -n "${P}*"
+	status_is 1
+	is "$stderr" "shm-ls: SHMIDS_DIR $D/ns: Permission denied" "shm-ls stderr"
+	SHMIDS_DIR=$D/ns run --separate-stderr as_user "$BIN/shm-rm" -n -s 0 -m "${P}*"
+	status_is 1
+	chmod 1777 "$D/ns"
+}
