@@ -343,3 +343,28 @@ bigline() {
 	    "${v:0:64}" "${v:0:64}" "${v:0:64}" | same_file /dev/stdin err
 	no_segments_named "$P"
 }
+
+# Attack finding (review-attack): format-spec.md 7 says SIGINT, SIGTERM
+# and SIGHUP remove this run's segments and kill the tool by that signal,
+# without a diagnostic.  Blocked writing to a reader that does not read
+# (a full pipe), shm-import instead said "stdout: Interrupted system
+# call" and exited 1.
+@test "shm-import: SIGTERM while blocked on a full pipe: dies of SIGTERM, no diagnostic, no segment left" {
+	local i pid st
+	printf 'a 1 2\n' > in
+	for i in $(seq 3000); do
+		printf 'line %d %080d\n' "$i" "$i"
+	done >> in
+	mkfifo out
+	exec 5<>out
+	timeout 30 "$BIN/shm-import" -n 1 -p "$P" in > out 2> err &
+	pid=$!
+	sleep 1
+	kill -TERM "$pid"
+	st=0
+	wait "$pid" || st=$?
+	exec 5<&-
+	is "$st" 143 "exit status"
+	is "$(cat err)" "" "stderr"
+	is "$("$SHMTOOL" find "$P")" "" "segments left"
+}
