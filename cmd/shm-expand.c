@@ -219,12 +219,43 @@ keep(const char *label, const char *fname, unsigned long lineno)
 	refs.n++;
 }
 
+/*
+ * A malformed reference line goes out as it came, and another reader
+ * may still take its third token, up to a NUL or CR, for an id: -d
+ * keeps what that would name.
+ */
+static void
+keep_malformed(const char *b, size_t n, const char *fname,
+    unsigned long lineno)
+{
+	char id[SHMIDS_LABEL_MAX + 1];
+	size_t i = 0, s = 0, j;
+	int k, shmid;
+
+	for (k = 0; k < 3; k++) {
+		while (i < n && shmids_isblank(b[i]))
+			i++;
+		for (s = i; i < n && !shmids_isblank(b[i]) && b[i] != '\n'; i++)
+			;
+	}
+	for (j = s; j < i && b[j] != '\0' && b[j] != '\r'; j++)
+		;
+	if (j == s || j - s > SHMIDS_LABEL_MAX ||
+	    shmids_id_check(b + s, j - s, &shmid) == -1)
+		return;
+	memcpy(id, b + s, j - s);
+	id[j - s] = '\0';
+	keep(id, fname, lineno);
+}
+
 static void
 expand_line(const char *fname, unsigned long lineno, const struct line *l)
 {
 	struct ref r;
 	int k = shmids_ref_parse(l->buf, l->n, &r);
 
+	if (k == -1 && dflag)
+		keep_malformed(l->buf, l->n, fname, lineno);
 	if (k != 0 && fields != NULL && (l->longfield ||
 	    !util_inlist(fields, l->buf + r.fieldpos, r.fieldlen))) {
 		if (k == 1 && dflag)

@@ -665,5 +665,12 @@ bigline() {
 	runio in shm_expand -d
 	status_is 1
 	printf 'x 0 1\ny shmids %s extra\n' "$a" | same_file /dev/stdin out
+	printf 'shm-expand: stdin:2: malformed reference: text after the label\nshm-expand: %s: not removed: stdin:2 still refers to it\n' "$a" |
+	    same_file /dev/stdin err
+	exists "$a"
+	# a CR within: the id token up to it still names the segment
+	printf 'x shmids %s\nz shmids %s\r\r\n' "$a" "$a" > in
+	runio in shm_expand -d
+	status_is 1
 	exists "$a"
 }
