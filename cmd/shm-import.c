@@ -47,27 +47,6 @@ undo_all(void)
 		shmids_remove(made.v[--made.n]);
 }
 
-/*
- * Output that cannot be written takes back every segment made so far.  A
- * reader that went away (EPIPE: SIGPIPE is ignored so that we get here)
- * is not an error to report: we die of SIGPIPE as filters do, after
- * cleaning up.
- */
-static void
-out(const char *s, size_t n)
-{
-	if (fwrite(s, 1, n, stdout) == n)
-		return;
-	if (errno != EPIPE)
-		warn("stdout");
-	undo_all();
-	if (errno == EPIPE) {
-		signal(SIGPIPE, SIG_DFL);
-		raise(SIGPIPE);
-	}
-	exit(1);
-}
-
 /* SIGINT, SIGTERM, SIGHUP: stop after the current line, cleaning up. */
 static volatile sig_atomic_t stop;
 
@@ -80,13 +59,17 @@ onsignal(int sig)
 static void
 catch_signals(void)
 {
-	struct sigaction sa;
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa, old;
+	size_t i;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = onsignal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	/* One ignored on entry (a background job's SIGINT) stays ignored. */
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (sigaction(sigs[i], NULL, &old) == 0 &&
+		    old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 }
 
@@ -98,6 +81,33 @@ check_stop(void)
 	undo_all();
 	signal(stop, SIG_DFL);
 	raise(stop);
+	exit(1);
+}
+
+/*
+ * Output that cannot be written takes back every segment made so far.  A
+ * reader that went away (EPIPE: SIGPIPE is ignored so that we get here)
+ * is not an error to report: we die of SIGPIPE as filters do, after
+ * cleaning up.
+ */
+static void
+out(const char *s, size_t n)
+{
+	int e;
+
+	if (fwrite(s, 1, n, stdout) == n)
+		return;
+	/* A signal that interrupted the write (EINTR) ends the run. */
+	e = errno;
+	check_stop();
+	errno = e;
+	if (e != EPIPE)
+		warn("stdout");
+	undo_all();
+	if (e == EPIPE) {
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGPIPE);
+	}
 	exit(1);
 }
 
