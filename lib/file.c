@@ -421,7 +421,7 @@ file_scan(int (*fn)(struct shmids_info *, void *), void *arg)
 	struct dirent *de;
 	DIR *dp;
 	size_t n;
-	int r = 0, shmid, e;
+	int r = 0, shmid, e, failed = 0;
 
 	if (env == NULL || *env == '\0')
 		return 0;
@@ -434,12 +434,20 @@ file_scan(int (*fn)(struct shmids_info *, void *), void *arg)
 		memcpy(path, dir, n);
 		path[n] = '/';
 		strcpy(path + n + 1, de->d_name);
-		if (shmids_id_check(path, strlen(path), &shmid) == 0 &&
-		    file_stat(path, &si) == 0)
+		if (shmids_id_check(path, strlen(path), &shmid) == -1)
+			continue;
+		if (file_stat(path, &si) == 0)
 			r = fn(&si, arg);
+		else if (errno != ENOENT && errno != ESTALE && failed == 0)
+			failed = errno;	/* gone meanwhile, or not a file: skip */
 	}
 	if (r == 0 && de == NULL && errno != 0)
 		r = -1;
+	/* A file that could not be looked at is not hidden without a word. */
+	if (r == 0 && failed != 0) {
+		r = -1;
+		errno = failed;
+	}
 	e = errno;
 	closedir(dp);
 	errno = e;
