@@ -37,7 +37,7 @@ make_install() {
 	[ "\$1" != -p ] || cat "$T/ldcache" 2>/dev/null
 	EOF
 	chmod +x "$T/ldconfig"
-	run --separate-stderr make -s -C "$TOP" B="${SHMIDS_BUILD:-build}" LDCONFIG="$T/ldconfig" "$@"
+	run --separate-stderr make -s --no-print-directory -C "$TOP" B="${SHMIDS_BUILD:-build}" LDCONFIG="$T/ldconfig" "$@"
 	printf '%s\n' "$output" > "$T/make.out"
 }
 
