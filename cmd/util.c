@@ -67,8 +67,9 @@ util_unreadable(const struct shmids_info *si)
 {
 	static char buf[160];
 
+	/* Not for want of permission, nor gone or replaced meanwhile. */
 	if (si->ours >= 0 || si->label[0] != '\0' || si->err == 0 ||
-	    si->err == EACCES)
+	    si->err == EACCES || si->err == ENOENT || si->err == ESTALE)
 		return NULL;
 	if (si->err == ENOMEM)
 		snprintf(buf, sizeof(buf), "cannot read its header: out of "
@@ -246,7 +247,7 @@ util_labels_sort(struct labels *l)
  * escapes, then "..." if s was longer: a 100 MB token must not be echoed
  * whole.  Two buffers in turn, so that one message may quote two things.
  */
-#define QUOTE_MAX	64
+#define QUOTE_MAX	80	/* a label (75) or a name (64) stays whole */
 
 const char *
 util_quote(const char *s, size_t len)

@@ -332,7 +332,7 @@ bigline() {
 	rm -f in out
 }
 
-@test "shm-import: a bad value and a field are quoted up to 64 bytes" {
+@test "shm-import: a bad value and a field are quoted up to 80 bytes" {
 	local v
 	v=$(head -c 1000 /dev/zero | tr '\0' v)
 	printf 'x 1 %s\n%s 1 2 %s\n' "$v" "$v" "$v" > in
@@ -340,7 +340,7 @@ bigline() {
 	status_is 1
 	same_file in out
 	printf 'shm-import: stdin:1: x: bad value "%s..."\nshm-import: stdin:2: %s...: bad value "%s..."\n' \
-	    "${v:0:64}" "${v:0:64}" "${v:0:64}" | same_file /dev/stdin err
+	    "${v:0:80}" "${v:0:80}" "${v:0:80}" | same_file /dev/stdin err
 	no_segments_named "$P"
 }
 

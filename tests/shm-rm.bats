@@ -328,7 +328,7 @@ as_cleaner() {
 	gone "$a"
 }
 
-@test "shm-rm, shm-ls: a bad operand is quoted, control bytes escaped and cut at 64 bytes" {
+@test "shm-rm, shm-ls: a bad operand is quoted, control bytes escaped and cut at 80 bytes" {
 	local long
 	long=$(head -c 300 /dev/zero | tr '\0' x)
 	run --separate-stderr shm_rm "$(printf 'a\tb\001c')"
@@ -336,5 +336,5 @@ as_cleaner() {
 	is "$stderr" 'shm-rm: a\011b\001c: not a label or id'
 	run --separate-stderr shm_ls "$long"
 	status_is 1
-	is "$stderr" "shm-ls: ${long:0:64}...: not a label or id"
+	is "$stderr" "shm-ls: ${long:0:80}...: not a label or id"
 }
