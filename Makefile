@@ -7,8 +7,12 @@ INCDIR	?= $(PREFIX)/include
 MANPREFIX ?= $(PREFIX)/share/man
 PKGDIR	?= $(LIBDIR)/pkgconfig
 
-VERSION	= 1.0.0
-SOMAJOR	= 1
+# One version, the header's SHMIDS_VERSION: the tools' --version print it.
+VERSION	:= $(shell sed -n 's/^.define SHMIDS_VERSION[[:space:]]*"\([^"]*\)".*/\1/p' lib/shmids.h)
+ifeq ($(VERSION),)
+$(error no SHMIDS_VERSION in lib/shmids.h)
+endif
+SOMAJOR	= $(firstword $(subst ., ,$(VERSION)))
 
 CC	?= cc
 CFLAGS	?= -O2 -g

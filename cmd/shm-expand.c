@@ -510,14 +510,17 @@ remove_done(void)
 int
 main(int argc, char *argv[])
 {
+	const char *opts = "c:dF:f:ht:w:";
 	unsigned long v;
 	int ch;
 
-	while ((ch = getopt(argc, argv, "c:dF:f:ht:w:")) != -1)
+	util_args(argc, argv, "shm-expand", opts, usage);
+	while ((ch = getopt(argc, argv, opts)) != -1)
 		switch (ch) {
 		case 'c':
 			if (util_ulong(optarg, 1000000, &v) == -1)
-				usage(stderr, 2);
+				util_invalid("width", optarg,
+				    "0 to 1000000 columns, 0 for no wrapping");
 			cols = v;
 			break;
 		case 'd':
@@ -525,7 +528,8 @@ main(int argc, char *argv[])
 			break;
 		case 'F':
 			if (set_style(optarg) == -1)
-				usage(stderr, 2);
+				util_invalid("style", optarg, "f64 or f32="
+				    "short, exp or hex; i64, i32 or raw=dec or hex");
 			break;
 		case 'f':
 			fields = optarg;
@@ -536,11 +540,13 @@ main(int argc, char *argv[])
 			break;
 		case 't':
 			if ((rawtype = shmids_type_parse(optarg)) == -1)
-				usage(stderr, 2);
+				util_invalid("type", optarg,
+				    "f64, f32, i64, i32 or raw");
 			break;
 		case 'w':
 			if (util_ulong(optarg, 86400 * 365, &waitsecs) == -1)
-				usage(stderr, 2);
+				util_invalid("wait", optarg,
+				    "0 to 31536000 seconds");
 			break;
 		default:
 			usage(stderr, 2);

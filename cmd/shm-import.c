@@ -6,6 +6,7 @@
  */
 #include <err.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,17 @@ usage(FILE *fp, int status)
 	fprintf(fp, "usage: shm-import [-f fields] [-m mode] [-n min] "
 	    "[-p prefix] [-t type] [file ...]\n");
 	exit(status);
+}
+
+/* A prefix that no field can complete into a name is a usage error. */
+static void
+check_prefix(const char *p)
+{
+	size_t n = strlen(p);
+
+	if (n > 0 && (n >= SHMIDS_NAME_MAX || shmids_name_check(p, n) == -1))
+		util_invalid("prefix", p, "at most %d printable ASCII "
+		    "characters other than space", SHMIDS_NAME_MAX - 1);
 }
 
 static void
@@ -299,9 +311,11 @@ import_file(FILE *fp, const char *fname)
 int
 main(int argc, char *argv[])
 {
+	const char *opts = "f:hm:n:p:t:";
 	int ch;
 
-	while ((ch = getopt(argc, argv, "f:hm:n:p:t:")) != -1)
+	util_args(argc, argv, "shm-import", opts, usage);
+	while ((ch = getopt(argc, argv, opts)) != -1)
 		switch (ch) {
 		case 'f':
 			fields = optarg;
@@ -311,18 +325,21 @@ main(int argc, char *argv[])
 			break;
 		case 'm':
 			if (util_mode(optarg, &mode) == -1)
-				usage(stderr, 2);
+				util_invalid("mode", optarg, "octal 0 to 0777");
 			break;
 		case 'n':
-			if (util_ulong(optarg, (unsigned long)-1, &minvals) == -1)
-				usage(stderr, 2);
+			if (util_ulong(optarg, ULONG_MAX, &minvals) == -1)
+				util_invalid("count", optarg,
+				    "0 to %lu values", ULONG_MAX);
 			break;
 		case 'p':
 			prefix = optarg;
+			check_prefix(prefix);
 			break;
 		case 't':
 			if ((type = shmids_type_parse(optarg)) == -1)
-				usage(stderr, 2);
+				util_invalid("type", optarg,
+				    "f64, f32, i64, i32 or raw");
 			break;
 		default:
 			usage(stderr, 2);

@@ -219,15 +219,17 @@ set_user(const char *arg)
 	else if (util_ulong(arg, (uid_t)-1 - 1, &v) == 0)
 		uid = (uid_t)v;
 	else
-		errx(2, "%s: no such user", arg);
+		util_invalid("user", arg, "a login name or numeric user ID");
 }
 
 int
 main(int argc, char *argv[])
 {
+	const char *opts = "ahn:psu:";
 	int ch, i;
 
-	while ((ch = getopt(argc, argv, "ahn:psu:")) != -1)
+	util_args(argc, argv, "shm-ls", opts, usage);
+	while ((ch = getopt(argc, argv, opts)) != -1)
 		switch (ch) {
 		case 'a':
 			aflag = 1;

@@ -6,6 +6,7 @@
 #include <err.h>
 #include <fnmatch.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,12 +172,28 @@ rm_stale(const struct shmids_info *si, void *arg)
 	return 0;
 }
 
+/* The combinations the SYNOPSIS cannot say. */
+static void
+check_args(int sflag, int nops)
+{
+	if (sflag && nops > 0)
+		util_misuse("operands are not allowed with -s");
+	if (sflag && fflag)
+		util_misuse("-f is not allowed with -s");
+	if (pattern != NULL && !sflag)
+		util_misuse("-m is not allowed without -s");
+	if (!sflag && nops == 0)
+		util_misuse("nothing to remove: give labels or ids, or -s age");
+}
+
 int
 main(int argc, char *argv[])
 {
+	const char *opts = "fhm:ns:v";
 	int ch, sflag = 0, i;
 
-	while ((ch = getopt(argc, argv, "fhm:ns:v")) != -1)
+	util_args(argc, argv, "shm-rm", opts, usage);
+	while ((ch = getopt(argc, argv, opts)) != -1)
 		switch (ch) {
 		case 'f':
 			fflag = 1;
@@ -192,7 +209,9 @@ main(int argc, char *argv[])
 			break;
 		case 's':
 			if (util_age(optarg, &minage) == -1)
-				usage(stderr, 2);
+				util_invalid("age", optarg, errno == ERANGE ?
+				    "N[smhd], at most %lds" : "N[smhd]",
+				    LONG_MAX);
 			sflag = 1;
 			break;
 		case 'v':
@@ -203,8 +222,7 @@ main(int argc, char *argv[])
 		}
 	argc -= optind;
 	argv += optind;
-	if (sflag == (argc > 0) || (sflag && fflag) || (pattern && !sflag))
-		usage(stderr, 2);
+	check_args(sflag, argc);
 	now = time(NULL);
 	if (sflag && shmids_scan(rm_stale, NULL, 0) == -1)
 		err(1, "segment table");

@@ -5,6 +5,7 @@
 #include <err.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,13 +19,20 @@ util_ulong(const char *s, unsigned long max, unsigned long *out)
 	char *end;
 
 	if (*s < '0' || *s > '9')
-		return -1;
+		goto bad;
 	errno = 0;
 	v = strtoul(s, &end, 10);
-	if (errno != 0 || *end != '\0' || v > max)
+	if (*end != '\0')
+		goto bad;
+	if (errno != 0 || v > max) {
+		errno = ERANGE;
 		return -1;
+	}
 	*out = v;
 	return 0;
+bad:
+	errno = EINVAL;
+	return -1;
 }
 
 /* The whole label is parsed, so that "5 x y" is no label at all. */
@@ -104,8 +112,12 @@ util_age(const char *s, time_t *secs)
 	unsigned long v, mul = 1;
 	size_t n = strlen(s), i;
 
-	if (n == 0 || n >= sizeof(buf))
+	if (n == 0 || n >= sizeof(buf)) {
+		i = strspn(s, "0123456789");
+		errno = i > 0 && (i == n || (i == n - 1 &&
+		    strchr("smhd", s[i]) != NULL)) ? ERANGE : EINVAL;
 		return -1;
+	}
 	memcpy(buf, s, n + 1);
 	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (buf[n - 1] == units[i].unit) {
@@ -286,6 +298,80 @@ const char *
 util_fname(const char *path)
 {
 	return strcmp(path, "-") == 0 ? "stdin" : path;
+}
+
+static void	(*usagefn)(FILE *, int);
+
+static void
+long_option(const char *a, const char *prog)
+{
+	if (strcmp(a, "--help") == 0)
+		usagefn(stdout, 0);
+	if (strcmp(a, "--version") == 0) {
+		printf("%s (shmids) %s\n", prog, SHMIDS_VERSION);
+		exit(util_close_stdout() == -1);
+	}
+	warnx("unrecognized option '%s'", util_quote(a, strlen(a)));
+	usagefn(stderr, 2);
+	exit(2);
+}
+
+/*
+ * The arguments as getopt(3) will see them: options up to "--", past
+ * operands too (glibc's getopt permutes) unless POSIXLY_CORRECT.
+ */
+void
+util_args(int argc, char *argv[], const char *prog, const char *optstring,
+    void (*usage)(FILE *, int))
+{
+	const char *a, *o;
+	int i, posix = getenv("POSIXLY_CORRECT") != NULL;
+
+	usagefn = usage;
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		a = argv[i];
+		if (a[0] != '-' || a[1] == '\0') {
+			if (posix)
+				return;
+			continue;
+		}
+		if (a[1] == '-') {
+			long_option(a, prog);
+			continue;
+		}
+		for (a++; *a != '\0'; a++)
+			if (*a != ':' && (o = strchr(optstring, *a)) != NULL &&
+			    o[1] == ':') {
+				if (a[1] == '\0')
+					i++;	/* its argument is the next */
+				break;
+			}
+	}
+}
+
+void
+util_misuse(const char *msg)
+{
+	warnx("%s", msg);
+	if (usagefn != NULL)
+		usagefn(stderr, 2);
+	exit(2);
+}
+
+void
+util_invalid(const char *what, const char *value, const char *form, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, form);
+	vsnprintf(buf, sizeof(buf), form, ap);
+	va_end(ap);
+	warnx("invalid %s '%s' (expected %s)", what,
+	    util_quote(value, strlen(value)), buf);
+	if (usagefn != NULL)
+		usagefn(stderr, 2);
+	exit(2);
 }
 
 /* A full disk must not look like success (sbase's expand.c does this). */

@@ -26,11 +26,14 @@ int	 util_stale(const struct shmids_info *si, const char *label);
 const char *util_unreadable(const struct shmids_info *si);
 /* Report a store shmids_scan() could not read (si->ours -2). */
 void	 util_store_error(const struct shmids_info *si);
-/* "90", "90s", "15m", "2h", "1d" into seconds; -1 if malformed. */
+/*
+ * "90", "90s", "15m", "2h", "1d" into seconds; -1 if malformed (EINVAL)
+ * or more than LONG_MAX seconds (ERANGE).
+ */
 int	 util_age(const char *s, time_t *secs);
 /* An octal mode 0..0777; -1 if malformed. */
 int	 util_mode(const char *s, int *mode);
-/* A decimal number 0..max; -1 if malformed. */
+/* A decimal number 0..max; -1 if malformed (EINVAL) or larger (ERANGE). */
 int	 util_ulong(const char *s, unsigned long max, unsigned long *out);
 /* Is the token tok[0..len) one of the comma-separated list? */
 int	 util_inlist(const char *list, const char *tok, size_t len);
@@ -68,6 +71,25 @@ void	 util_labels_sort(struct labels *l);
  * longer.  The result lives until the next call but one.
  */
 const char *util_quote(const char *s, size_t len);
+
+/*
+ * Before getopt(3), which knows no long options: --help runs
+ * usage(stdout, 0), --version prints "prog (shmids) VERSION" and exits
+ * 0, any other --word is reported, then usage(stderr, 2).  optstring is
+ * getopt's, so that option arguments are not taken for these.  usage is
+ * remembered for util_invalid().
+ */
+void	 util_args(int argc, char *argv[], const char *prog,
+	    const char *optstring, void (*usage)(FILE *, int));
+/*
+ * A usage error naming the bad value: "invalid what 'value' (expected
+ * form)", form printf-style with the arguments after it; then
+ * usage(stderr, 2).  Needs util_args() first.
+ */
+void	 util_invalid(const char *what, const char *value, const char *form,
+	    ...);
+/* A usage error that no single value causes: message, then usage. */
+void	 util_misuse(const char *msg);
 
 /* Flush and close stdout; 0, or -1 after a diagnostic. */
 int	 util_close_stdout(void);

@@ -38,6 +38,15 @@ extern "C" {
 #pragma GCC visibility push(default)
 #endif
 
+/*
+ * This header's version, major.minor.patch; the Makefile takes the
+ * library's version (its file name, shmids.pc) from SHMIDS_VERSION.
+ */
+#define SHMIDS_VERSION		"1.0.0"
+#define SHMIDS_VERSION_MAJOR	1
+#define SHMIDS_VERSION_MINOR	0
+#define SHMIDS_VERSION_PATCH	0
+
 #define SHMIDS_HEADER		128	/* bytes of header before the payload */
 #define SHMIDS_NAME_MAX		64	/* bytes in a name, NUL excluded */
 #define SHMIDS_LABEL_MAX	75	/* bytes in a label, NUL excluded */

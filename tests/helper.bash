@@ -265,3 +265,21 @@ entered() {
 	cat "$T/$1.st" "$T/$1.err" >&2
 	return 1
 }
+
+# bad_args TOOL SYNOPSIS < TABLE: each line "ARGS|MESSAGE" (ARGS eval'd,
+# so quotes and $var work) must exit 2 with nothing on stdout and, on
+# stderr, "TOOL: MESSAGE" (getopt's own, "$BIN/TOOL: MESSAGE") then
+# "usage: SYNOPSIS".  Prints the failures; returns 1 if any.
+bad_args() {
+	local tool=$1 syn=$2 args msg fails=
+	while IFS='|' read -r args msg; do
+		eval "run --separate-stderr timeout 30 \"\$BIN/$tool\" $args" \
+		    < /dev/null
+		[ "$status" = 2 ] || fails+="[$args: exit $status] "
+		[ -z "$output" ] || fails+="[$args: stdout $output] "
+		[ "$stderr" = "$tool: $msg"$'\n'"usage: $syn" ] ||
+		    [ "$stderr" = "$BIN/$tool: $msg"$'\n'"usage: $syn" ] ||
+		    fails+="[$args: stderr $stderr] "
+	done
+	is "$fails" "" "failures"
+}

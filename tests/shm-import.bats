@@ -19,27 +19,39 @@ refpat() {
 	is "$stderr" ""
 }
 
-@test "shm-import: bad options and option arguments: usage on stderr, exit 2" {
-	local args fails=
-	while read -r args; do
-		run --separate-stderr shm_import $args < /dev/null
-		[ "$status" = 2 ] || fails+="[$args: exit $status] "
-		[ -z "$output" ] || fails+="[$args: stdout $output] "
-		[[ $stderr == *usage:* ]] || fails+="[$args: no usage in stderr: $stderr] "
-	done <<-'EOF'
-	-x
-	-t f16
-	-t
-	-m 8
-	-m abc
-	-m 1600
-	-n abc
-	-n -1
-	-n 5x
-	-f
+@test "shm-import: bad options and option arguments: what is wrong, then usage, exit 2" {
+	local types="f64, f32, i64, i32 or raw"
+	local prefix="at most 63 printable ASCII characters other than space"
+	local count="0 to 18446744073709551615 values"
+	bad_args shm-import "$SYNOPSIS" <<-EOF
+	-x|invalid option -- 'x'
+	-t|option requires an argument -- 't'
+	-f|option requires an argument -- 'f'
+	--fields=x|unrecognized option '--fields=x'
+	-t f16|invalid type 'f16' (expected $types)
+	-m 8|invalid mode '8' (expected octal 0 to 0777)
+	-m abc|invalid mode 'abc' (expected octal 0 to 0777)
+	-m 1600|invalid mode '1600' (expected octal 0 to 0777)
+	-m -1|invalid mode '-1' (expected octal 0 to 0777)
+	-n abc|invalid count 'abc' (expected $count)
+	-n -1|invalid count '-1' (expected $count)
+	-n 5x|invalid count '5x' (expected $count)
+	-n 18446744073709551616|invalid count '18446744073709551616' (expected $count)
+	-p 'a b'|invalid prefix 'a b' (expected $prefix)
+	-p \$'a\\tb'|invalid prefix 'a\\011b' (expected $prefix)
+	-p $(printf 'p%.0s' {1..64})|invalid prefix '$(printf 'p%.0s' {1..64})' (expected $prefix)
 	EOF
-	is "$fails" "" "failures"
 	no_segments_named "$P"
+}
+
+@test "shm-import -p: a prefix of 63 bytes is good, the name of 64 too" {
+	local p63
+	p63=${P}$(printf 'p%.0s' $(seq $((63 - ${#P}))))
+	printf 'x 1 2\n' > in
+	runio in shm_import -f x -p "$p63"
+	status_is 0
+	like "$(cat out)" "x shmids [0-9]* ${p63}x"
+	err_is ""
 }
 
 @test "shm-import -f: converts the field, the segment holds the values" {
@@ -273,12 +285,13 @@ refpat() {
 
 @test "shm-import: a segment that cannot be made is an error, lines unchanged" {
 	local long
-	long=$(printf 'p%.0s' $(seq 70))
-	printf 'x 1 2\ny 3\n' > in
-	runio in shm_import -f x,y -p "$P$long"
+	# A prefix of 63 bytes is good; with a field of two, too long.
+	long=$(printf 'p%.0s' $(seq $((63 - ${#P}))))
+	printf 'xx 1 2\nyy 3\n' > in
+	runio in shm_import -f xx,yy -p "$P$long"
 	status_is 1
 	same_file in out
-	printf 'shm-import: stdin:1: x: segment name: File name too long\nshm-import: stdin:2: y: segment name: File name too long\n' |
+	printf 'shm-import: stdin:1: xx: segment name: File name too long\nshm-import: stdin:2: yy: segment name: File name too long\n' |
 	    same_file /dev/stdin err
 	printf 'x\001 1 2\n' > in
 	runio in shm_import -f $'x\001' -p "$P"

@@ -26,15 +26,18 @@ procfield() {
 	is "$stderr" ""
 }
 
-@test "shm-ls: bad options: usage on stderr, exit 2" {
-	local args fails=
-	for args in -x -u -n -z; do
-		run --separate-stderr shm_ls $args
-		[ "$status" = 2 ] || fails+="[$args: exit $status] "
-		[ -z "$output" ] || fails+="[$args: stdout $output] "
-		[[ $stderr == *usage:* ]] || fails+="[$args: no usage in stderr: $stderr] "
-	done
-	is "$fails" "" "failures"
+@test "shm-ls: bad options and users: what is wrong, then usage, exit 2" {
+	bad_args shm-ls "$SYNOPSIS" <<-EOF
+	-x|invalid option -- 'x'
+	-u|option requires an argument -- 'u'
+	-n|option requires an argument -- 'n'
+	-z|invalid option -- 'z'
+	--all|unrecognized option '--all'
+	-u nosuchuser$$|invalid user 'nosuchuser$$' (expected a login name or numeric user ID)
+	-u -1|invalid user '-1' (expected a login name or numeric user ID)
+	-u 4294967295|invalid user '4294967295' (expected a login name or numeric user ID)
+	-u ''|invalid user '' (expected a login name or numeric user ID)
+	EOF
 }
 
 @test "shm-ls: long format of a segment, by label and by shmid" {

@@ -25,26 +25,36 @@ shmid_exists() {
 	is "$stderr" ""
 }
 
-@test "shm-rm: bad options, bad ages, operands with -s: usage, exit 2" {
-	local l args fails=
+@test "shm-rm: bad options, ages, combinations: what is wrong, then usage, exit 2" {
+	local l big
 	l=$(mkseg keep f64 1)
-	while read -r args; do
-		eval "run --separate-stderr shm_rm $args"
-		[ "$status" = 2 ] || fails+="[$args: exit $status] "
-		[ -z "$output" ] || fails+="[$args: stdout $output] "
-		[[ $stderr == *usage:* ]] || fails+="[$args: no usage in stderr: $stderr] "
-	done <<-EOF
-	-x
-	-s
-	-n -s 5x
-	-n -s abc
-	-n -s -1
-	-n -s 1y
-	-n -s ''
-	-s 0 '$l'
-	-s 0 ${l%% *}
+	big="N[smhd], at most 9223372036854775807s"
+	bad_args shm-rm "$SYNOPSIS" <<-EOF
+	-x|invalid option -- 'x'
+	-s|option requires an argument -- 's'
+	--foo|unrecognized option '--foo'
+	--help=1|unrecognized option '--help=1'
+	-n -s 5x|invalid age '5x' (expected N[smhd])
+	-n -s 1H|invalid age '1H' (expected N[smhd])
+	-n -s abc|invalid age 'abc' (expected N[smhd])
+	-n -s -1|invalid age '-1' (expected N[smhd])
+	-n -s +1|invalid age '+1' (expected N[smhd])
+	-n -s 1y|invalid age '1y' (expected N[smhd])
+	-n -s 1hh|invalid age '1hh' (expected N[smhd])
+	-n -s ''|invalid age '' (expected N[smhd])
+	-n -s \$'1\\th'|invalid age '1\\011h' (expected N[smhd])
+	-n -s 99999999999999999999d|invalid age '99999999999999999999d' (expected $big)
+	-n -s 106751991167301d|invalid age '106751991167301d' (expected $big)
+	-n -s 9223372036854775808|invalid age '9223372036854775808' (expected $big)
+	-n -s $(printf '1%.0s' {1..70})|invalid age '$(printf '1%.0s' {1..64})...' (expected $big)
+	-n -s $(printf 'x%.0s' {1..70})|invalid age '$(printf 'x%.0s' {1..64})...' (expected N[smhd])
+	-s 0 '$l'|operands are not allowed with -s
+	-s 0 ${l%% *}|operands are not allowed with -s
+	-f -s 1h|-f is not allowed with -s
+	-m 'x*' '$l'|-m is not allowed without -s
+	|nothing to remove: give labels or ids, or -s age
+	-n -v|nothing to remove: give labels or ids, or -s age
 	EOF
-	is "$fails" "" "failures"
 	exists "$l"
 }
 

@@ -1,0 +1,104 @@
+#!/usr/bin/env bats
+# One version, SHMIDS_VERSION of lib/shmids.h: the tools' --version, the
+# library's file name and shmids.pc say it.  --help and --version in
+# every tool (format-spec.md section 7).
+
+load helper
+
+TOP=$BATS_TEST_DIRNAME/..
+TOOLS_LIST="shm-ls shm-expand shm-import shm-rm"
+
+# The header's macros, as a compiler sees them: "VERSION MAJOR.MINOR.PATCH".
+macros() {
+	printf '%s\n' '#include "shmids.h"' '#include <stdio.h>' \
+	    'int main(void) { printf("%s %d.%d.%d\n", SHMIDS_VERSION,' \
+	    '    SHMIDS_VERSION_MAJOR, SHMIDS_VERSION_MINOR,' \
+	    '    SHMIDS_VERSION_PATCH); return 0; }' > v.c
+	cc -I"$TOP/lib" -o v v.c && ./v
+}
+
+@test "version: SHMIDS_VERSION is major.minor.patch, the numbers' macros agree" {
+	local m
+	m=$(macros)
+	like "${m% *}" "[0-9]*.[0-9]*.[0-9]*" "SHMIDS_VERSION"
+	is "${m#* }" "${m% *}" "MAJOR.MINOR.PATCH"
+}
+
+@test "version: each tool's --version says 'tool (shmids) SHMIDS_VERSION', exit 0" {
+	local v t fails=
+	v=$(macros)
+	v=${v% *}
+	for t in $TOOLS_LIST; do
+		run --separate-stderr "$BIN/$t" --version
+		[ "$status" = 0 ] || fails+="[$t: exit $status] "
+		[ "$output" = "$t (shmids) $v" ] || fails+="[$t: stdout $output] "
+		[ -z "$stderr" ] || fails+="[$t: stderr $stderr] "
+		# after other options, and before an operand, too
+		run --separate-stderr "$BIN/$t" -h --version
+		[ "$status" = 0 ] && [ "$output" = "$t (shmids) $v" ] ||
+		    fails+="[$t -h --version: exit $status: $output] "
+	done
+	is "$fails" "" "failures"
+}
+
+@test "version: each tool's --help is -h: usage on stdout, exit 0" {
+	local t h fails=
+	for t in $TOOLS_LIST; do
+		h=$("$BIN/$t" -h)
+		run --separate-stderr "$BIN/$t" --help
+		[ "$status" = 0 ] || fails+="[$t: exit $status] "
+		[ "$output" = "$h" ] || fails+="[$t: stdout $output] "
+		[ -z "$stderr" ] || fails+="[$t: stderr $stderr] "
+		like "$h" "usage: $t *" "$t -h"
+	done
+	is "$fails" "" "failures"
+}
+
+@test "version: --help as an option's argument or after -- is no option" {
+	run --separate-stderr shm_expand -f --help < /dev/null
+	status_is 0
+	is "$output" ""
+	is "$stderr" ""
+	run --separate-stderr shm_expand -f x,y -c--help < /dev/null
+	status_is 2
+	is "${stderr%%$'\n'*}" \
+	    "shm-expand: invalid width '--help' (expected 0 to 1000000 columns, 0 for no wrapping)"
+	run --separate-stderr shm_expand -- --help
+	status_is 1
+	is "$output" ""
+	is "$stderr" "shm-expand: --help: No such file or directory"
+	run --separate-stderr shm_ls -n --version -p "not a label"
+	status_is 1
+	is "$output" ""
+	is "$stderr" "shm-ls: not a label: not a label or id"
+}
+
+@test "version: the library's file name and, installed, pkg-config --modversion say SHMIDS_VERSION" {
+	local v root=$T/root
+	v=$(macros)
+	v=${v% *}
+	[ -f "$BIN/../libshmids.so.$v" ] || { echo "no libshmids.so.$v in $BIN/.." >&2; false; }
+	is "$(readlink "$BIN/../libshmids.so.${v%%.*}")" "libshmids.so.$v" "soname link"
+	command -v pkg-config > /dev/null || skip "pkg-config not installed"
+	run --separate-stderr make -s -C "$TOP" B="${SHMIDS_BUILD:-build}" \
+	    LDCONFIG=true install DESTDIR="$root" PREFIX=/usr/local
+	status_is 0
+	run --separate-stderr env PKG_CONFIG_PATH="$root/usr/local/lib/pkgconfig" \
+	    pkg-config --modversion shmids
+	status_is 0
+	is "$output" "$v" "pkg-config --modversion"
+	[ -f "$root/usr/local/lib/libshmids.so.$v" ] ||
+	    { echo "installed no libshmids.so.$v" >&2; false; }
+}
+
+@test "version: the man pages' examples of it say SHMIDS_VERSION" {
+	local v f fails=
+	v=$(macros)
+	v=${v% *}
+	for f in "$TOP"/man/shm-*.1; do
+		grep -q "(shmids) $v ,\$" "$f" || fails+="[$f] "
+	done
+	grep -q "^\.Qq $v ,\$" "$TOP/man/shmids.3" || fails+="[shmids.3] "
+	grep -q "libshmids\.so\.$v ,\$" "$TOP/man/shmids.3" || fails+="[shmids.3 file name] "
+	is "$fails" "" "pages without $v"
+}
