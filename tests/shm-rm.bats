@@ -46,8 +46,8 @@ shmid_exists() {
 	-n -s 99999999999999999999d|invalid age '99999999999999999999d' (expected $big)
 	-n -s 106751991167301d|invalid age '106751991167301d' (expected $big)
 	-n -s 9223372036854775808|invalid age '9223372036854775808' (expected $big)
-	-n -s $(printf '1%.0s' {1..70})|invalid age '$(printf '1%.0s' {1..64})...' (expected $big)
-	-n -s $(printf 'x%.0s' {1..70})|invalid age '$(printf 'x%.0s' {1..64})...' (expected N[smhd])
+	-n -s $(printf '1%.0s' {1..90})|invalid age '$(printf '1%.0s' {1..80})...' (expected $big)
+	-n -s $(printf 'x%.0s' {1..90})|invalid age '$(printf 'x%.0s' {1..80})...' (expected N[smhd])
 	-s 0 '$l'|operands are not allowed with -s
 	-s 0 ${l%% *}|operands are not allowed with -s
 	-f -s 1h|-f is not allowed with -s
