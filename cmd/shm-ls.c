@@ -58,13 +58,17 @@ modestr(unsigned mode, char *s)
 	s[10] = '\0';
 }
 
-/* ls(1)'s rule: the time within six months, else the year. */
+/*
+ * ls(1)'s rule: the time within six months, else the year.  localtime_r
+ * after main's tzset(): glibc's localtime() stats the zone file at
+ * every call, twice per segment listed.
+ */
 static void
 datestr(time_t t, char *buf, size_t len)
 {
-	struct tm *tm;
+	struct tm tmb, *tm;
 
-	if (t == 0 || (tm = localtime(&t)) == NULL) {
+	if (t == 0 || (tm = localtime_r(&t, &tmb)) == NULL) {
 		snprintf(buf, len, "%-12s", "-");
 		return;
 	}
@@ -255,6 +259,7 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	now = time(NULL);
+	tzset();
 	if (argc == 0 && shmids_scan(show, NULL, aflag ? SHMIDS_ALL : 0) == -1)
 		err(1, "segment table");
 	for (i = 0; i < argc; i++)
