@@ -240,3 +240,21 @@ procfield() {
 	[ "$(cut -f 11 <<< "$after")" -gt "$(cut -f 11 <<< "$before")" ] ||
 	    { echo "atime did not move after attaching: $before / $after" >&2; false; }
 }
+
+@test "shm-ls: the time zone is read once, not again for each segment listed" {
+	need_strace
+	local n1 n3
+	mkseg z1 f64 1 > /dev/null
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+	    strace -f -qq -o "$T/z1.st" "$BIN/shm-ls" -n "${P}z*" > /dev/null
+	mkseg z2 f64 1 > /dev/null
+	mkseg z3 f64 1 > /dev/null
+	run --separate-stderr env \
+	    ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+	    strace -f -qq -o "$T/z3.st" "$BIN/shm-ls" -n "${P}z*"
+	status_is 0
+	is "$(wc -l <<< "$output")" 3 "lines listed"
+	n1=$(grep -c localtime "$T/z1.st")
+	n3=$(grep -c localtime "$T/z3.st")
+	is "$n3" "$n1" "system calls naming the zone file, 3 segments against 1"
+}

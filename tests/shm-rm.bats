@@ -348,3 +348,23 @@ as_cleaner() {
 	status_is 1
 	is "$stderr" "shm-ls: ${long:0:80}...: not a label or id"
 }
+
+@test "shm-rm -s as the owner: the segment table read once, not again for each segment at mode 0" {
+	need_user
+	need_strace
+	local a b c n
+	a=$(usermk create "${P}q1" f64 1)
+	b=$(usermk create "${P}q2" f64 1)
+	c=$(usermk create "${P}q3" f64 1)
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+	    run strace -f -qq -o "$T/q.st" -e trace=openat \
+	    setpriv --reuid="$TESTUSER" --regid="$TESTUSER" --clear-groups -- \
+	    "$BIN/shm-rm" -s 0 -m "$P*"
+	status_is 0
+	is "$output" ""
+	gone "$a"
+	gone "$b"
+	gone "$c"
+	n=$(grep -c '"/proc/sysvipc/shm"' "$T/q.st")
+	is "$n" 1 "reads of /proc/sysvipc/shm"
+}
