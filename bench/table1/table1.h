@@ -37,7 +37,8 @@
 #define TBUF		(1 << 20)	/* bytes of text per read or write */
 #define MAXSIZES	16
 #define MAXRUNS		101
-#define NCLEAN		4000		/* segments for the cleaners */
+#define NCLEAN		30000		/* segments for the cleaners */
+#define NCLEANF		4000		/* file segments for the cleaners */
 #define HEADROOM	64		/* slots left free for everyone else */
 
 /* How a row hands the array over. */
