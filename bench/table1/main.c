@@ -22,9 +22,12 @@
  * directory the driver makes for the run, <prefix>dir in $TMPDIR (/tmp)
  * for shmids-file, in /dev/shm (tmpfs) for shmids-file-shm, and removes
  * at the end or on a signal with whatever is left in it; the reader needs
- * only the label.  The cleaners run again over 4000 file segments in
- * $TMPDIR/<prefix>dir after the System V ones; attaches are counted
- * there as mmap(2) calls MAP_SHARED, with the segment files' opens.
+ * only the label.  The cleaners (ipcs -m, shm-ls, shm-rm -n -s 0 and
+ * shm-rm -s 0, per segment) run over 1000, 4000 and up to 30,000 System
+ * V segments (bench/run raises kernel.shmmni in a private IPC namespace
+ * where it can), then over 1000 and 4000 file segments in
+ * $TMPDIR/<prefix>dir; attaches are counted there as mmap(2) calls
+ * MAP_SHARED, with the segment files' opens.
  *
  * The posix-shm and file-mmap rows are baselines for that backend: a
  * POSIX shm object (/dev/shm) or a plain file in $TMPDIR (/tmp), made by
