@@ -283,3 +283,20 @@ bad_args() {
 	done
 	is "$fails" "" "failures"
 }
+
+# readme_block MARKER: the indented block after $README's line
+# "<!-- MARKER...", indent removed.
+readme_block() {
+	awk -v m="<!-- $1" '
+	    index($0, m) == 1 { on = 1; next }
+	    on == 1 && /^$/ { next }
+	    on == 1 { on = 2 }
+	    on == 2 && /^    / {
+		for (; blank > 0; blank--)
+			print ""
+		print substr($0, 5)
+		next
+	    }
+	    on == 2 && /^$/ { blank++; next }
+	    on == 2 { exit }' "$README"
+}

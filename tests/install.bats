@@ -9,23 +9,6 @@ load helper
 TOP=$BATS_TEST_DIRNAME/..
 README=$TOP/README.md
 
-# readme_block MARKER: the indented block after README's line
-# "<!-- MARKER...", indent removed.
-readme_block() {
-	awk -v m="<!-- $1" '
-	    index($0, m) == 1 { on = 1; next }
-	    on == 1 && /^$/ { next }
-	    on == 1 { on = 2 }
-	    on == 2 && /^    / {
-		for (; blank > 0; blank--)
-			print ""
-		print substr($0, 5)
-		next
-	    }
-	    on == 2 && /^$/ { blank++; next }
-	    on == 2 { exit }' "$README"
-}
-
 # make_install ARGS...: make install from the top directory, with
 # $T/ldconfig standing in for ldconfig (it logs its arguments to
 # $T/ldlog, and for -p prints $T/ldcache); standard output in

@@ -8,23 +8,6 @@ load helper
 TOP=$BATS_TEST_DIRNAME/..
 README=$TOP/README.md
 
-# readme_block MARKER: the indented block after README's line
-# "<!-- MARKER...", indent removed.
-readme_block() {
-	awk -v m="<!-- $1" '
-	    index($0, m) == 1 { on = 1; next }
-	    on == 1 && /^$/ { next }
-	    on == 1 { on = 2 }
-	    on == 2 && /^    / {
-		for (; blank > 0; blank--)
-			print ""
-		print substr($0, 5)
-		next
-	    }
-	    on == 2 && /^$/ { blank++; next }
-	    on == 2 { exit }' "$README"
-}
-
 # A top directory after make, in $T/top: the tools under test in
 # build/bin, the sample file in examples/.
 mktop() {
