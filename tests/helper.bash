@@ -300,3 +300,23 @@ readme_block() {
 	    on == 2 && /^$/ { blank++; next }
 	    on == 2 { exit }' "$README"
 }
+
+# bgwriter KIND BACKEND NAME SECONDS: shmtool writer (seals with the
+# library, waking readers) or foreign (stores 'r' by hand, wakes nobody,
+# _exit) in the background, System V or file segments in $T/d.
+bgwriter() {
+	local l
+	if [ "$2" = file ]; then
+		mkdir -p "$T/d"
+		l=$(SHMIDS_DIR=$T/d bg "$1$3" "$SHMTOOL" "$1" "$P$3" "$4")
+	else
+		l=$(bg "$1$3" "$SHMTOOL" "$1" "$P$3" "$4")
+	fi || return 1
+	track "$l"
+	printf '%s\n' "$l"
+}
+
+# ms_since START: milliseconds since START, from date +%s%N.
+ms_since() {
+	echo $((($(date +%s%N) - $1) / 1000000))
+}

@@ -295,25 +295,6 @@ shm_rss() {
 	is "$output" "f64 2 1"
 }
 
-# bgwriter KIND BACKEND NAME SECONDS: shmtool writer (seals with the
-# library, waking readers) or foreign (stores 'r' by hand, wakes nobody,
-# _exit) in the background, System V or file segments in $T/d.
-bgwriter() {
-	local l
-	if [ "$2" = file ]; then
-		mkdir -p "$T/d"
-		l=$(SHMIDS_DIR=$T/d bg "$1$3" "$SHMTOOL" "$1" "$P$3" "$4")
-	else
-		l=$(bg "$1$3" "$SHMTOOL" "$1" "$P$3" "$4")
-	fi || return 1
-	track "$l"
-	printf '%s\n' "$l"
-}
-
-ms_since() {
-	echo $((($(date +%s%N) - $1) / 1000000))
-}
-
 @test "open_wait: returns once the writer seals, sealed by the library or by hand" {
 	local be kind l start ms
 	for be in sysv file; do

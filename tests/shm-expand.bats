@@ -456,26 +456,6 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 	[ $((SECONDS - start)) -le 5 ] || { echo "waited $((SECONDS - start)) s" >&2; false; }
 }
 
-# bgwriter KIND BACKEND NAME SECONDS: shmtool writer (seals with the
-# library, waking readers) or foreign (stores 'r' by hand, wakes nobody,
-# _exit) in the background, System V or file segments in $T/d.
-bgwriter() {
-	local l
-	if [ "$2" = file ]; then
-		mkdir -p "$T/d"
-		l=$(SHMIDS_DIR=$T/d bg "$1$3" "$SHMTOOL" "$1" "$P$3" "$4")
-	else
-		l=$(bg "$1$3" "$SHMTOOL" "$1" "$P$3" "$4")
-	fi || return 1
-	track "$l"
-	printf '%s\n' "$l"
-}
-
-# ms_since START: milliseconds since START, from date +%s%N.
-ms_since() {
-	echo $((($(date +%s%N) - $1) / 1000000))
-}
-
 @test "shm-expand -w: woken by the seal, System V and file segments" {
 	local be l start ms
 	for be in sysv file; do
