@@ -344,6 +344,8 @@ stat_any(int id, struct shmids_info *si)
 	struct shmid_ds ds;
 	size_t i;
 
+	/* Valgrind does not know SHM_STAT_ANY fills ds: start it defined. */
+	memset(&ds, 0, sizeof(ds));
 	for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
 		if (shmctl(id & ((1 << bits[i]) - 1), SHM_STAT_ANY, &ds) == id) {
 			from_ds(si, id, &ds);
