@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -328,6 +329,8 @@ util_args(int argc, char *argv[], const char *prog, const char *optstring,
 	int i, posix = getenv("POSIXLY_CORRECT") != NULL;
 
 	usagefn = usage;
+	/* getopt(3) names argv[0] in its messages: the name, as err(3) does. */
+	argv[0] = (char *)(uintptr_t)prog;
 	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
 		a = argv[i];
 		if (a[0] != '-' || a[1] == '\0') {

@@ -278,7 +278,6 @@ bad_args() {
 		[ "$status" = 2 ] || fails+="[$args: exit $status] "
 		[ -z "$output" ] || fails+="[$args: stdout $output] "
 		[ "$stderr" = "$tool: $msg"$'\n'"usage: $syn" ] ||
-		    [ "$stderr" = "$BIN/$tool: $msg"$'\n'"usage: $syn" ] ||
 		    fails+="[$args: stderr $stderr] "
 	done
 	is "$fails" "" "failures"
