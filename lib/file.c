@@ -129,6 +129,24 @@ file_create(size_t size, size_t namelen, char id[SHMIDS_LABEL_MAX + 1],
 }
 
 /*
+ * Open a segment's file to read it.  noatime: only to look (O_NOATIME,
+ * which only the owner may ask for, so that listing changes nothing);
+ * a symlink in its place is not ours (ESTALE).
+ */
+static int
+open_seg(const char *id, int noatime)
+{
+	int fd;
+
+	fd = open(id, OPENFL | (noatime ? O_NOATIME : 0));
+	if (fd == -1 && errno == EPERM && noatime)
+		fd = open(id, OPENFL);
+	if (fd == -1 && errno == ELOOP)
+		errno = ESTALE;
+	return fd;
+}
+
+/*
  * lock: a reader's attach, which holds the descriptor and its read lock
  * until detached.  Otherwise the header is only looked at: no lock, and
  * O_NOATIME where the caller owns the file, so listing changes nothing.
@@ -144,14 +162,8 @@ file_attach(const struct shmids_info *si, int lock, struct att *a)
 	long pg = sysconf(_SC_PAGESIZE);
 	int fd, e;
 
-	fd = open(si->id, OPENFL | (lock ? 0 : O_NOATIME));
-	if (fd == -1 && errno == EPERM && !lock)
-		fd = open(si->id, OPENFL);
-	if (fd == -1) {
-		if (errno == ELOOP)
-			errno = ESTALE;
+	if ((fd = open_seg(si->id, !lock)) == -1)
 		return -1;
-	}
 	if (fstat(fd, &st) == -1)
 		goto fail;
 	if (!S_ISREG(st.st_mode) || st.st_size < SHMIDS_HEADER ||
@@ -466,14 +478,8 @@ file_peek(const struct shmids_info *si, char *h, size_t *size)
 	ssize_t n = 0, r;
 	int fd, e;
 
-	fd = open(si->id, OPENFL | O_NOATIME);
-	if (fd == -1 && errno == EPERM)
-		fd = open(si->id, OPENFL);
-	if (fd == -1) {
-		if (errno == ELOOP)
-			errno = ESTALE;
+	if ((fd = open_seg(si->id, 1)) == -1)
 		return -1;
-	}
 	if (fstat(fd, &st) == -1)
 		goto fail;
 	if (!S_ISREG(st.st_mode) ||
