@@ -319,3 +319,29 @@ bgwriter() {
 ms_since() {
 	echo $((($(date +%s%N) - $1) / 1000000))
 }
+
+# under_limit CMD...: CMD with its address space limited to 100 MB, as
+# batch systems limit jobs.  need_limit TOOL: skip where TOOL cannot run
+# so (an ASan build).
+under_limit() {
+	(ulimit -v 100000 && exec "$@")
+}
+need_limit() {
+	under_limit "$BIN/$1" < /dev/null > /dev/null 2>&1 ||
+	    skip "$BIN/$1 does not run under ulimit -v 100000"
+}
+# bigline FILE: a 150 MB line of x and a newline appended to FILE.
+bigline() {
+	{ head -c 150000000 /dev/zero | tr '\0' x; echo; } >> "$1"
+}
+
+# python_with MODULE: a python3 that imports MODULE, or nothing.
+python_with() {
+	local py
+	for py in ${SHMIDS_PYTHON:-} python3 /usr/bin/python3; do
+		command -v "$py" > /dev/null 2>&1 &&
+		    "$py" -c "import $1" 2> /dev/null &&
+		    { printf '%s\n' "$py"; return 0; }
+	done
+	return 1
+}

@@ -26,16 +26,6 @@ run_block() {
 	[ ! -f data.shm ] || track $(awk '$2 == "shmids" { print $3 }' data.shm)
 }
 
-python_with() {
-	local py
-	for py in ${SHMIDS_PYTHON:-} python3 /usr/bin/python3; do
-		command -v "$py" > /dev/null 2>&1 &&
-		    "$py" -c "import $1" 2> /dev/null &&
-		    { printf '%s\n' "$py"; return 0; }
-	done
-	return 1
-}
-
 # quick_start: the README's quick start in $T/top, checked.
 quick_start() {
 	local l

@@ -110,17 +110,6 @@ again() {
 # and, from near_bits, values around the layout's edges (1e-4, 1e16),
 # short decimals and the NaNs real programs make.
 
-# python_with MODULE: a python3 that imports MODULE, or nothing.
-python_with() {
-	local py
-	for py in ${SHMIDS_PYTHON:-} python3 /usr/bin/python3; do
-		command -v "$py" > /dev/null 2>&1 &&
-		    "$py" -c "import $1" 2> /dev/null &&
-		    { printf '%s\n' "$py"; return 0; }
-	done
-	return 1
-}
-
 # near_bits PYTHON TYPE: hex bit patterns near the layout's thresholds.
 near_bits() {
 	"$1" - "$2" <<-'EOF'

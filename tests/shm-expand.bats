@@ -530,23 +530,9 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 	done
 }
 
-# under_limit CMD...: CMD with its address space limited to 100 MB, as
-# batch systems limit jobs; a build that cannot run so (ASan) skips.
-under_limit() {
-	(ulimit -v 100000 && exec "$@")
-}
-need_limit() {
-	under_limit "$BIN/shm-expand" < /dev/null > /dev/null 2>&1 ||
-	    skip "$BIN/shm-expand does not run under ulimit -v 100000"
-}
-# bigline FILE: a 150 MB line of x and a newline appended to FILE.
-bigline() {
-	{ head -c 150000000 /dev/zero | tr '\0' x; echo; } >> "$1"
-}
-
 @test "shm-expand: a line longer than the memory allows passes through" {
 	local a
-	need_limit
+	need_limit shm-expand
 	a=$(mkseg a i32 2)
 	printf 'first\n' > in
 	bigline in
@@ -563,7 +549,7 @@ bigline() {
 
 @test "shm-expand: a reference line too long to hold is copied unexpanded, said, and nothing after it lost" {
 	local a
-	need_limit
+	need_limit shm-expand
 	a=$(mkseg a i32 2)
 	# Blanks after "shmids" keep it a reference line to the end.
 	{ printf 'x shmids %s\ny shmids' "$a"

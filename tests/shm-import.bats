@@ -311,22 +311,8 @@ refpat() {
 	no_segments_named "$P"
 }
 
-# under_limit CMD...: CMD with its address space limited to 100 MB, as
-# batch systems limit jobs; a build that cannot run so (ASan) skips.
-under_limit() {
-	(ulimit -v 100000 && exec "$@")
-}
-need_limit() {
-	under_limit "$BIN/shm-import" < /dev/null > /dev/null 2>&1 ||
-	    skip "$BIN/shm-import does not run under ulimit -v 100000"
-}
-# bigline FILE: a 150 MB line of x and a newline appended to FILE.
-bigline() {
-	{ head -c 150000000 /dev/zero | tr '\0' x; echo; } >> "$1"
-}
-
 @test "shm-import: a line too long to read is an error; no segment stays" {
-	need_limit
+	need_limit shm-import
 	printf 'a 1 2\n' > in
 	bigline in
 	printf 'b 3 4\n' >> in
