@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "shmids.h"
 #include "util.h"
 
 static int	 fflag, nflag, vflag;
@@ -83,7 +83,7 @@ rm_forced(const char *arg)
 		printf("%s\n", arg);
 		return;
 	}
-	if (shmids_be_of(arg)->remove(arg) == -1) {
+	if (shmids_remove_id(arg) == -1) {
 		warn("%s", arg);
 		rval = 1;
 		return;

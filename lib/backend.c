@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -17,12 +18,27 @@ shmids_be_of(const char *id)
 	return id[0] == '/' ? &shmids_file : &shmids_sysv;
 }
 
-const struct shmids_backend *
-shmids_be_new(void)
+/* The one reading of SHMIDS_DIR: set and not empty, or none. */
+const char *
+shmids_dir(void)
 {
 	const char *dir = getenv("SHMIDS_DIR");
 
-	return dir != NULL && *dir != '\0' ? &shmids_file : &shmids_sysv;
+	return dir != NULL && *dir != '\0' ? dir : NULL;
+}
+
+const struct shmids_backend *
+shmids_be_new(void)
+{
+	return shmids_dir() != NULL ? &shmids_file : &shmids_sysv;
+}
+
+int
+shmids_remove_id(const char *id)
+{
+	if (id == NULL || shmids_id_check(id, strlen(id), NULL) == -1)
+		return -1;
+	return shmids_be_of(id)->remove(id);
 }
 
 /*

@@ -98,7 +98,7 @@ file_create(size_t size, size_t namelen, char id[SHMIDS_LABEL_MAX + 1],
 	size_t n;
 	int fd, e, shmid;
 
-	if (realpath(getenv("SHMIDS_DIR"), dir) == NULL)
+	if (realpath(shmids_dir(), dir) == NULL)
 		return -1;
 	n = strcmp(dir, "/") == 0 ? 0 : strlen(dir);
 	if (n + 14 + 1 + namelen > SHMIDS_LABEL_MAX) {
@@ -427,7 +427,7 @@ file_remove_idle(const struct shmids_info *si)
 static int
 file_scan(int (*fn)(struct shmids_info *, void *), void *arg)
 {
-	const char *env = getenv("SHMIDS_DIR");
+	const char *env = shmids_dir();
 	struct shmids_info si;
 	char dir[PATH_MAX], path[SHMIDS_LABEL_MAX + 1];
 	struct dirent *de;
@@ -435,7 +435,7 @@ file_scan(int (*fn)(struct shmids_info *, void *), void *arg)
 	size_t n;
 	int r = 0, shmid, e, failed = 0;
 
-	if (env == NULL || *env == '\0')
+	if (env == NULL)
 		return 0;
 	if (realpath(env, dir) == NULL || (dp = opendir(dir)) == NULL)
 		return -1;

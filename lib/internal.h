@@ -1,6 +1,7 @@
 /*
- * Internal interfaces shared by lib/ and cmd/; not installed.  Every
- * symbol here is hidden from the shared library's dynamic symbol table.
+ * Internal interfaces of lib/; not installed, and no program outside
+ * lib/ but its tests includes it.  Every symbol here is hidden from the
+ * shared library's dynamic symbol table.
  */
 #ifndef SHMIDS_INTERNAL_H
 #define SHMIDS_INTERNAL_H
@@ -128,13 +129,7 @@ SHMIDS_HIDDEN int	shmids_tuned(size_t size, size_t min);
 #define TUNE_MIN	(1u << 20)	/* bytes; below this faults are cheap */
 SHMIDS_HIDDEN int	shmids_populate(const struct att *a, int rdonly);
 
-/* label.c */
-SHMIDS_HIDDEN int	shmids_name_check(const char *name, size_t len);
-/*
- * An id of len bytes: 0 and *shmid (-1 for a path), or -1 with EINVAL;
- * a path over 73 bytes is refused, as no label could hold it.
- */
-SHMIDS_HIDDEN int	shmids_id_check(const char *s, size_t len, int *shmid);
+/* label.c; shmids_name_check() and shmids_id_check() are public. */
 SHMIDS_HIDDEN int	shmids_label_parse(const char *s, size_t len,
 			    size_t *idlen, const char **name, size_t *namelen);
 SHMIDS_HIDDEN size_t	shmids_label_make(char *buf, const char *id,
@@ -175,44 +170,6 @@ SHMIDS_HIDDEN int	shmids_reg_add(const struct shmids_backend *be,
 SHMIDS_HIDDEN void	shmids_reg_del(struct seg *s);
 SHMIDS_HIDDEN void	shmids_reg_seal(struct seg *s);
 SHMIDS_HIDDEN void	shmids_reg_sealall(void);
-
-/* refline.c: reference lines, format-spec.md section 5 */
-struct ref {
-	size_t		 fieldpos, fieldlen;	/* field token in line */
-	int		 shmid;			/* -1 for a file segment */
-	char		 label[SHMIDS_LABEL_MAX + 1];
-	size_t		 eolpos;		/* CR, LF or len */
-	const char	*why;			/* reason when malformed */
-};
-SHMIDS_HIDDEN int	shmids_ref_parse(const char *line, size_t len,
-			    struct ref *r);
-SHMIDS_HIDDEN int	shmids_isblank(int c);
-
-/* emit.c: the ASCII form of an array, format-spec.md section 6 */
-struct emit {
-	const char	*lead;		/* blanks and field, written first */
-	size_t		 leadlen;
-	size_t		 col0;		/* bytes the caller wrote before lead */
-	size_t		 indent;	/* column of the first value */
-	size_t		 cols;		/* wrap column, 0 for never */
-	const char	*eol;		/* "\n", "\r\n" or "" */
-	int		 style[5];	/* per enum shmids_type */
-};
-SHMIDS_HIDDEN int	shmids_emit(FILE *fp, const struct emit *e, int type,
-			    const void *data, size_t count);
-
-/*
- * values.c: inline arrays read back.  s[len] must be a NUL, blank, CR or
- * LF: values are parsed up to their terminator (callers pass lines from
- * getline(3), which are NUL-terminated).
- */
-struct vbuf {
-	char		*data;
-	size_t		 count, cap;	/* elements */
-	int		 type;
-};
-SHMIDS_HIDDEN int	shmids_values(struct vbuf *v, const char *s, size_t len,
-			    int *more, const char **bad);
 
 /*
  * number.c: shmids_parse(), where the bytes from s up to lim (excluded)
