@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "num.h"
 
 static int
 field_ok(const char *field)
@@ -15,8 +16,7 @@ field_ok(const char *field)
 	size_t i;
 
 	for (i = 0; field[i] != '\0'; i++)
-		if (shmids_isblank(field[i]) || field[i] == '\r' ||
-		    field[i] == '\n')
+		if (shmids_isend(field[i]))
 			return 0;
 	return i > 0;
 }

@@ -16,8 +16,7 @@
 #endif
 
 /* Header layout: format-spec.md section 2. */
-#define HDR_LABEL	0	/* label area, 80 bytes */
-#define HDR_LABELSZ	80
+#define HDR_LABELSZ	80	/* label area at offset 0 */
 #define HDR_MAGIC	80	/* "shmids1" */
 #define HDR_TYPE	88
 #define HDR_ORDER	92

@@ -9,12 +9,6 @@
 
 #include "internal.h"
 
-static void
-atexit_seal(void)
-{
-	shmids_reg_sealall();
-}
-
 /* Undo a half-made segment without losing the errno that caused it. */
 static void *
 undo(const struct shmids_backend *be, struct att *a, const char *id)
@@ -47,7 +41,7 @@ shmids_create_array(const char *name, int mode, int type, size_t count)
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (!atexit_done && atexit(atexit_seal) != 0) {
+	if (!atexit_done && atexit(shmids_reg_sealall) != 0) {
 		errno = ENOMEM;
 		return NULL;
 	}
