@@ -36,7 +36,7 @@ fill_header(const struct shmids_backend *be, struct shmids_info *si)
 		return;
 	}
 	memset(&hd, 0, sizeof(hd));
-	e = shmids_hdr_read(h, size, si->id, &hd);
+	e = shmids_hdr_read(h, size, si->id, NULL, 0, &hd);
 	si->err = e;
 	if (e != 0 && e != EBADMSG) {
 		si->ours = 0;

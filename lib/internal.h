@@ -138,7 +138,8 @@ SHMIDS_HIDDEN size_t	shmids_label_make(char *buf, const char *id,
 SHMIDS_HIDDEN void	shmids_hdr_write(char *h, const char *id,
 			    const char *name, int type, size_t count);
 SHMIDS_HIDDEN int	shmids_hdr_read(const volatile char *h, size_t size,
-			    const char *id, struct hdr *out);
+			    const char *id, const char *want, size_t wantlen,
+			    struct hdr *out);
 SHMIDS_HIDDEN int	shmids_hdr_residue(const char *h, size_t n, size_t size);
 SHMIDS_HIDDEN int	shmids_hdr_state(const volatile char *h);
 SHMIDS_HIDDEN void	shmids_hdr_seal(char *h);
@@ -159,13 +160,19 @@ struct seg {
 	const struct shmids_backend *be;
 	pid_t		 writer;	/* pid that made it here, or 0 */
 	char		 id[SHMIDS_LABEL_MAX + 1];
-	/* checked at attach; the header itself may be rewritten later */
+	/*
+	 * What the header said at attach (or what the writer wrote): one
+	 * snapshot for shmids_label() and shmids_array(), whatever a
+	 * writer rewrites later.
+	 */
 	char		 label[SHMIDS_LABEL_MAX + 1];
+	int		 type;
+	size_t		 count;		/* elements */
 };
 SHMIDS_HIDDEN struct seg *shmids_reg_find(const void *addr);
 SHMIDS_HIDDEN int	shmids_reg_add(const struct shmids_backend *be,
 			    const struct att *a, pid_t writer, const char *id,
-			    const char *label);
+			    const char *label, int type, size_t count);
 SHMIDS_HIDDEN void	shmids_reg_del(struct seg *s);
 SHMIDS_HIDDEN void	shmids_reg_seal(struct seg *s);
 SHMIDS_HIDDEN void	shmids_reg_sealall(void);

@@ -216,11 +216,12 @@ int	 shmids_remove(const char *label);
 const char *shmids_label(const void *shm);
 
 /*
- * shmids_array: fill a with the payload's address, element type and count,
- * checked again against the bytes the header declared when shmids_open()
- * checked it, the only ones it hands out.  a does not own anything: do not
- * pass it to shmids_array_free().
- * Errors: EINVAL (shm not attached by this library), EBADMSG.
+ * shmids_array: fill a with the payload's address, element type and count
+ * as the header declared them when the segment was attached (made, or
+ * checked by shmids_open()): the same snapshot as shmids_label(), and the
+ * only bytes mapped, whatever a writer rewrites later.  a does not own
+ * anything: do not pass it to shmids_array_free().
+ * Errors: EINVAL (shm not attached by this library).
  */
 int	 shmids_array(const void *shm, struct shmids_array *a);
 
