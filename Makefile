@@ -68,11 +68,15 @@ $(B)/libshmids.so: $(LIBOBJ)
 # LD_LIBRARY_PATH; make install links them again for $(LIBDIR).
 # Examples, tests and benchmarks link the static library, as they may
 # reach inside it.
+# The objects' link flags are kept in $(B)/cmd/ldflags, so that make
+# install links them as they were built (a sanitizer build's need
+# -fsanitize) whatever flags it is given itself.
 CMDOBJ	= $(B)/cmd/util.o $(B)/cmd/syscheck.o
-CMDLINK	= $(CC) $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(CMDOBJ) -L$(B) -lshmids
+CMDLINK	= $(CC) $$(cat $(B)/cmd/ldflags) -o $@ $< $(CMDOBJ) -L$(B) -lshmids
 $(B)/cmd/%.o: cmd/%.c cmd/*.h lib/shmids.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Icmd $(WFLAGS) $(CFLAGS) -c -o $@ $<
+	@echo '$(WFLAGS) $(CFLAGS) $(LDFLAGS)' > $(B)/cmd/ldflags
 $(B)/bin/%: $(B)/cmd/%.o $(CMDOBJ) $(B)/libshmids.so
 	@mkdir -p $(@D)
 	$(CMDLINK) -Wl,-rpath,'$$ORIGIN/..'
