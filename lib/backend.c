@@ -1,6 +1,7 @@
 /*
- * Which backend an id names, which one new segments go to, and the
- * tuning threshold they share (format-spec.md 2.5, 2.6).
+ * The table of backends: which one an id names, which one new segments
+ * go to (the one reading of SHMIDS_DIR), and the tuning threshold they
+ * share (format-spec.md 2.5, 2.6).
  */
 #define _DEFAULT_SOURCE		/* MADV_POPULATE_* on glibc */
 #include <sys/mman.h>
@@ -11,11 +12,20 @@
 
 #include "internal.h"
 
-/* A path starts with "/", a shmid with a digit: the label says where. */
+/* System V first: shmids_scan() reports in this order. */
+const struct shmids_backend *const shmids_stores[SHMIDS_NSTORES + 1] = {
+	&shmids_sysv, &shmids_file, NULL
+};
+
+/* The label says where: the first store whose ids look like id. */
 const struct shmids_backend *
 shmids_be_of(const char *id)
 {
-	return id[0] == '/' ? &shmids_file : &shmids_sysv;
+	const struct shmids_backend *const *be;
+
+	for (be = shmids_stores; (*be)->names(id) == 0 && be[1] != NULL; be++)
+		;
+	return *be;
 }
 
 /* The one reading of SHMIDS_DIR: set and not empty, or none. */

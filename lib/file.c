@@ -513,7 +513,16 @@ file_isours(const struct shmids_info *si)
 }
 
 
+/* A file segment's id is its absolute path. */
+static int
+file_names(const char *id)
+{
+	return id[0] == '/';
+}
+
 const struct shmids_backend shmids_file = {
+	.store = -1,
+	.names = file_names,
 	.create = file_create,
 	.attach = file_attach,
 	.narrow = file_narrow,

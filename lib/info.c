@@ -150,18 +150,15 @@ int
 shmids_scan(int (*fn)(const struct shmids_info *, void *), void *arg,
     int flags)
 {
-	static const struct shmids_backend *const stores[] = {
-		&shmids_sysv, &shmids_file
-	};
 	struct shmids_info bad;
 	struct list l;
-	int err[2] = { 0, 0 };
+	int err[SHMIDS_NSTORES] = { 0 };
 	size_t i;
 	int r = 0;
 
 	memset(&l, 0, sizeof(l));
-	for (i = 0; i < 2; i++)
-		if (stores[i]->scan(collect, &l) != 0) {
+	for (i = 0; shmids_stores[i] != NULL; i++)
+		if (shmids_stores[i]->scan(collect, &l) != 0) {
 			if (l.nomem) {
 				free(l.v);
 				errno = ENOMEM;
@@ -177,10 +174,10 @@ shmids_scan(int (*fn)(const struct shmids_info *, void *), void *arg,
 			r = fn(&l.v[i], arg);
 	}
 	free(l.v);
-	for (i = 0; i < 2 && r == 0; i++)
+	for (i = 0; shmids_stores[i] != NULL && r == 0; i++)
 		if (err[i] != 0) {
 			memset(&bad, 0, sizeof(bad));
-			bad.shmid = stores[i] == &shmids_file ? -1 : 0;
+			bad.shmid = shmids_stores[i]->store;
 			bad.ours = -2;
 			bad.err = err[i];
 			r = fn(&bad, arg);

@@ -59,6 +59,13 @@ struct att {
  */
 struct shmids_backend {
 	/*
+	 * The shmid of the shmids_info by which shmids_scan() reports this
+	 * store unreadable (0 the System V table, -1 SHMIDS_DIR).
+	 */
+	int	 store;
+	/* Does id, a label's first token, name a segment of this store? */
+	int	(*names)(const char *id);
+	/*
 	 * Make a segment of size bytes, mode 0600, attached read-write;
 	 * id gets its id.  ENAMETOOLONG if a name of namelen bytes would
 	 * not fit the label.
@@ -120,6 +127,14 @@ struct shmids_backend {
 };
 SHMIDS_HIDDEN extern const struct shmids_backend shmids_sysv;
 SHMIDS_HIDDEN extern const struct shmids_backend shmids_file;
+/*
+ * backend.c: every store, in the order shmids_scan() reads and reports
+ * them, NULL-terminated; SHMIDS_NSTORES of them.  A new backend is one
+ * more entry there.
+ */
+#define SHMIDS_NSTORES	2
+SHMIDS_HIDDEN extern const struct shmids_backend *const
+			shmids_stores[SHMIDS_NSTORES + 1];
 /* The backend an id names, and the one new segments go to (SHMIDS_DIR). */
 SHMIDS_HIDDEN const struct shmids_backend *shmids_be_of(const char *id);
 SHMIDS_HIDDEN const struct shmids_backend *shmids_be_new(void);

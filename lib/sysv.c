@@ -175,12 +175,18 @@ sysv_setmode(const struct att *a, const char *id, int mode)
 	return shmctl(shmid, IPC_SET, &ds);
 }
 
+/*
+ * Nothing to do: a System V segment has no lock to hand over.  Readers
+ * learn the seal from the state byte and the futex (wake.c), and the
+ * writer's liveness from its pid (shmids_writer_state()), not a lock.
+ */
 static void
 sysv_sealed(const struct att *a)
 {
 	(void)a;
 }
 
+/* Nothing to do: a System V reader holds no lock to ask for again. */
 static void
 sysv_relock(struct att *a)
 {
@@ -474,7 +480,16 @@ sysv_isours(const struct shmids_info *si)
 	return ((unsigned)si->key & KEY_MASK) == KEY_PREFIX;
 }
 
+/* A shmid is digits: every id that is not a path. */
+static int
+sysv_names(const char *id)
+{
+	return id[0] != '/';
+}
+
 const struct shmids_backend shmids_sysv = {
+	.store = 0,
+	.names = sysv_names,
 	.create = sysv_create,
 	.attach = sysv_attach,
 	.narrow = sysv_narrow,
