@@ -339,8 +339,7 @@ file_stat(const char *sid, struct shmids_info *si)
 	if ((fd = open(id, OPENFL)) == -1) {
 		if (errno != EACCES)
 			return -1;
-		si->err = EACCES;	/* known, but not ours to read */
-		return 0;
+		return 1;	/* known, but not ours to read */
 	}
 	h = holder(fd);
 	close(fd);
@@ -425,7 +424,7 @@ file_remove_idle(const struct shmids_info *si)
  * directory that cannot be read to its end is -1, after the files read.
  */
 static int
-file_scan(int (*fn)(struct shmids_info *, void *), void *arg)
+file_scan(int (*fn)(struct shmids_info *, int, void *), void *arg)
 {
 	const char *env = shmids_dir();
 	struct shmids_info si;
@@ -433,7 +432,7 @@ file_scan(int (*fn)(struct shmids_info *, void *), void *arg)
 	struct dirent *de;
 	DIR *dp;
 	size_t n;
-	int r = 0, shmid, e, failed = 0;
+	int r = 0, shmid, e, k, failed = 0;
 
 	if (env == NULL)
 		return 0;
@@ -448,8 +447,8 @@ file_scan(int (*fn)(struct shmids_info *, void *), void *arg)
 		strcpy(path + n + 1, de->d_name);
 		if (shmids_id_check(path, strlen(path), &shmid) == -1)
 			continue;
-		if (file_stat(path, &si) == 0)
-			r = fn(&si, arg);
+		if ((k = file_stat(path, &si)) != -1)
+			r = fn(&si, k, arg);
 		else if (errno != ENOENT && errno != ESTALE && failed == 0)
 			failed = errno;	/* gone meanwhile, or not a file: skip */
 	}

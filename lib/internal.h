@@ -113,8 +113,14 @@ struct shmids_backend {
 	 * says what remains).
 	 */
 	int	(*remove_idle)(const struct shmids_info *si);
-	int	(*stat)(const char *id, struct shmids_info *si);	/* system part */
-	int	(*scan)(int (*fn)(struct shmids_info *, void *), void *arg);
+	/*
+	 * The system part of si (its err untouched: info.c alone fills
+	 * it).  0, or 1 when the segment is known but the caller may not
+	 * read it (EACCES: no attach should be tried), or -1.
+	 */
+	int	(*stat)(const char *id, struct shmids_info *si);
+	/* fn(si, what stat would return, arg) for each segment of the store. */
+	int	(*scan)(int (*fn)(struct shmids_info *, int, void *), void *arg);
 	int	(*isours)(const struct shmids_info *si);	/* by key or file name */
 	/*
 	 * For tools that only look: copy si's first bytes, up to

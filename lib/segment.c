@@ -111,6 +111,7 @@ stat_label(const char *label, struct shmids_info *si)
 	const struct shmids_backend *be;
 	const char *name;
 	size_t len, idlen, namelen;
+	int k;
 
 	if (label == NULL) {
 		errno = EINVAL;
@@ -124,10 +125,10 @@ stat_label(const char *label, struct shmids_info *si)
 	memcpy(si->id, label, idlen);
 	si->id[idlen] = '\0';
 	be = shmids_be_of(si->id);
-	if (be->stat(si->id, si) == -1)
+	if ((k = be->stat(si->id, si)) == -1)
 		return NULL;
-	if (si->removed || si->err != 0) {
-		errno = si->removed ? ENOENT : si->err;
+	if (si->removed || k == 1) {
+		errno = si->removed ? ENOENT : EACCES;
 		return NULL;
 	}
 	return be;
