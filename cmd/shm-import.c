@@ -17,7 +17,7 @@
 #include "syscheck.h"
 #include "util.h"
 
-static const char *fields;	/* -f list, NULL for "by -n" */
+static const char *fields;	/* -f list, NULL for "by -k" */
 static int	 mode = 0600;
 static unsigned long minvals = 64;
 static const char *prefix = "";
@@ -36,8 +36,8 @@ struct text {
 static void
 usage(FILE *fp, int status)
 {
-	fprintf(fp, "usage: shm-import [-f fields] [-m mode] [-n min] "
-	    "[-p prefix] [-t type] [file ...]\n");
+	fprintf(fp, "usage: shm-import [-f fields] [-k min] [-m mode] "
+	    "[-P prefix] [-t type] [file ...]\n");
 	exit(status);
 }
 
@@ -311,7 +311,7 @@ import_file(FILE *fp, const char *fname)
 int
 main(int argc, char *argv[])
 {
-	const char *opts = "f:hm:n:p:t:";
+	const char *opts = "f:hk:m:P:t:";
 	int ch;
 
 	util_args(argc, argv, "shm-import", opts, usage);
@@ -327,12 +327,12 @@ main(int argc, char *argv[])
 			if (util_mode(optarg, &mode) == -1)
 				util_invalid("mode", optarg, "octal 0 to 0777");
 			break;
-		case 'n':
+		case 'k':
 			if (util_ulong(optarg, ULONG_MAX, &minvals) == -1)
 				util_invalid("count", optarg,
 				    "0 to %lu values", ULONG_MAX);
 			break;
-		case 'p':
+		case 'P':
 			prefix = optarg;
 			check_prefix(prefix);
 			break;

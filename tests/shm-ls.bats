@@ -183,14 +183,14 @@ procfield() {
 	a1=$(mkseg a1 f64 1)
 	a2=$(mkseg a2 f64 1)
 	b1=$(mkseg b1 f64 1)
-	run --separate-stderr shm_ls -p -n "${P}a*"
+	run --separate-stderr shm_ls -p -N "${P}a*"
 	status_is 0
 	is "$(cut -f 16 <<< "$output" | sort)" "$(printf '%s\n' "$a1" "$a2" | sort)"
-	run --separate-stderr shm_ls -n "${P}?1"
+	run --separate-stderr shm_ls -N "${P}?1"
 	status_is 0
 	is "$(awk '{ print $(NF-1) " " $NF }' <<< "$output" | sort)" \
 	    "$(printf '%s\n' "$a1" "$b1" | sort)"
-	run --separate-stderr shm_ls -n "${P}nomatch*"
+	run --separate-stderr shm_ls -N "${P}nomatch*"
 	status_is 0
 	is "$output" ""
 }
@@ -204,7 +204,7 @@ procfield() {
 	run --separate-stderr shm_ls -p -u "$(id -u)" -n "$P*"
 	status_is 0
 	is "$(cut -f 16 <<< "$output")" "$a"
-	run --separate-stderr shm_ls -p -u nobody -n "$P*"
+	run --separate-stderr shm_ls -p -u nobody -N "$P*"
 	status_is 0
 	is "$output" ""
 	run --separate-stderr shm_ls -p -u no-such-user-xyz
@@ -217,7 +217,7 @@ procfield() {
 	local l
 	l=$(as_user "$SHMTOOL" create "${P}theirs" f64 1)
 	track "$l"
-	run --separate-stderr shm_ls -p -u "$TESTUSER" -n "$P*"
+	run --separate-stderr shm_ls -p -u "$TESTUSER" -N "$P*"
 	status_is 0
 	is "$(cut -f 16 <<< "$output")" "$l"
 	is "$(cut -f 4 <<< "$output")" "$TESTUSER" uid
@@ -246,12 +246,12 @@ procfield() {
 	local n1 n3
 	mkseg z1 f64 1 > /dev/null
 	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-	    strace -f -qq -o "$T/z1.st" "$BIN/shm-ls" -n "${P}z*" > /dev/null
+	    strace -f -qq -o "$T/z1.st" "$BIN/shm-ls" -N "${P}z*" > /dev/null
 	mkseg z2 f64 1 > /dev/null
 	mkseg z3 f64 1 > /dev/null
 	run --separate-stderr env \
 	    ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-	    strace -f -qq -o "$T/z3.st" "$BIN/shm-ls" -n "${P}z*"
+	    strace -f -qq -o "$T/z3.st" "$BIN/shm-ls" -N "${P}z*"
 	status_is 0
 	is "$(wc -l <<< "$output")" 3 "lines listed"
 	n1=$(grep -c localtime "$T/z1.st")
