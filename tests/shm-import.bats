@@ -20,7 +20,7 @@ refpat() {
 }
 
 @test "shm-import: bad options and option arguments: what is wrong, then usage, exit 2" {
-	local types="f64, f32, i64, i32 or raw"
+	local types="type or field=type, type one of f64, f32, i64, i32 or raw"
 	local prefix="at most 63 printable ASCII characters other than space"
 	local count="0 to 18446744073709551615 values"
 	bad_args shm-import "$SYNOPSIS" <<-EOF
@@ -135,6 +135,52 @@ refpat() {
 	raw|x 0 255 3|raw 3 258
 	EOF
 	is "$fails" "" "failures"
+}
+
+@test "shm-import -t field=type: doubles and an i32 mask in one run, exact round trip" {
+	local l fails=
+	printf 'title run 7\nx 0.1 -2.5e-300 3 1.7976931348623157e+308\nmask 1 0 -2147483648 2147483647\ny 1 2\n' > in
+	runio in shm_import -f x,mask,y -t f64 -t mask=i32 -t y=f32 -P "$P"
+	status_is 0
+	err_is ""
+	is "$(grep -c ' shmids ' out)" 3 "reference lines"
+	l=$(grep '^x ' out | label_of)
+	is "$(shmtool open "$l" | cut -d' ' -f 1,2)" "f64 4" "x"
+	l=$(grep '^mask ' out | label_of)
+	is "$(shmtool open "$l" | cut -d' ' -f 1,2)" "i32 4" "mask"
+	l=$(grep '^y ' out | label_of)
+	is "$(shmtool open "$l" | cut -d' ' -f 1,2)" "f32 2" "y"
+	# shm-expand writes each segment back in its own type, to the same
+	# text (the input is in its layout: shortest digits, one line)
+	shm_expand -d < out > back
+	same_file in back
+	no_segments_named "$P"
+}
+
+@test "shm-import -t: a bare type for the fields not named; order does not matter" {
+	local l
+	printf 'a 1 2 3\nb 4 5 6\n' > in
+	runio in shm_import -k 3 -t b=i64 -t i32 -P "$P"
+	status_is 0
+	is "$(shmtool open "$(grep '^a ' out | label_of)" | cut -d' ' -f 1)" i32 "a, the bare type"
+	is "$(shmtool open "$(grep '^b ' out | label_of)" | cut -d' ' -f 1)" i64 "b, its own"
+	runio in shm_import -k 3 -t b=i64 -P "${P}d"
+	status_is 0
+	is "$(shmtool open "$(grep '^a ' out | label_of)" | cut -d' ' -f 1)" f64 "a, the default"
+}
+
+@test "shm-import -t: a field named twice, two bare types, a bad type: usage errors" {
+	local form="type or field=type, type one of f64, f32, i64, i32 or raw"
+	bad_args shm-import "$SYNOPSIS" <<-EOF
+	-t mask=i32 -t mask=i32|invalid type 'mask=i32' (expected type or field=type, each field once)
+	-t m=i32 -t x=f32 -t m=f64|invalid type 'm=f64' (expected type or field=type, each field once)
+	-t f64 -t i32|invalid type 'i32' (expected type or field=type, one bare type)
+	-t mask=f16|invalid type 'mask=f16' (expected $form)
+	-t =i32|invalid type '=i32' (expected $form)
+	-t mask=|invalid type 'mask=' (expected $form)
+	-t mask|invalid type 'mask' (expected $form)
+	EOF
+	no_segments_named "$P"
 }
 
 @test "shm-import -f: a bad or out-of-range value is an error, lines unchanged" {
