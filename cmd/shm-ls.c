@@ -172,7 +172,7 @@ add_row(const struct shmids_info *si)
 	else
 		snprintf(r->size, sizeof(r->size), "%zu", si->size);
 	snprintf(r->type, sizeof(r->type), "%s", si->ours == 1 ?
-	    shmids_type_name(si->type) : state_word(si));
+	    shmids_type_name(si->type) : si->ours < 0 ? "?" : "-");
 	if (si->ours == 1)
 		snprintf(r->count, sizeof(r->count), "%zu", si->count);
 	else

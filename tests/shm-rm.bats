@@ -274,7 +274,7 @@ as_cleaner() {
 	    { echo "$f listed without -a" >&2; false; }
 	run --separate-stderr shm_ls "$r"
 	status_is 0
-	is "$(awk '{ print $5, $6, $7, $8, $NF }' <<< "$output")" "136 - - broken $r" "long line"
+	is "$(awk 'NR == 2 { print $2, $3, $4, $5, $NF }' <<< "$output")" "136 - - broken $r" "long line"
 	run --separate-stderr shm_ls "$r ${P}r"
 	status_is 1
 	is "$stderr" "shm-ls: $r ${P}r: Stale file handle"
