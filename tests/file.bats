@@ -458,7 +458,7 @@ $rd/shmids.Zeros0	4096	-	-	broken	-" "residue listed"
 	is "$output" "" "fresh residue stays"
 	SHMIDS_DIR=$D run --separate-stderr as_user "$BIN/shm-rm" -n -s 0 -N '*'
 	status_is 0
-	is "$output" "" "-m never matches residue"
+	is "$output" "" "-N never matches residue"
 	SHMIDS_DIR=$D run --separate-stderr as_user "$BIN/shm-rm" -v -s 0
 	status_is 0
 	is "$output" "$rd/shmids.Empty0"$'\n'"$rd/shmids.Zeros0" "removed"
