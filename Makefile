@@ -63,7 +63,7 @@ $(B)/libshmids.so: $(LIBOBJ)
 
 # Tools, examples, tests and benchmarks link the static library, so that
 # they run from the build tree without LD_LIBRARY_PATH.
-CMDLIB	= cmd/util.c cmd/syscheck.c
+CMDLIB	= cmd/util.c cmd/syscheck.c cmd/fmt.c
 $(B)/bin/%: cmd/%.c cmd/*.h $(CMDLIB) $(B)/libshmids.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Icmd $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(CMDLIB) $(B)/libshmids.a
