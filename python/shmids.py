@@ -36,6 +36,7 @@ import ctypes.util
 import errno as _errno
 import io
 import os
+import re
 import threading
 import weakref
 
@@ -44,7 +45,8 @@ try:
 except ImportError:  # memoryviews then
     _np = None
 
-__all__ = ["attach", "create", "load", "dump", "ls", "TYPES", "numpy"]
+__all__ = ["attach", "create", "remove", "load", "dump", "ls", "TYPES",
+           "numpy"]
 
 # make install replaces None with the installed library's absolute path.
 _INSTALLED_LIB = None
@@ -330,6 +332,19 @@ def create(name, array, mode=0o600):
     return _str(label)
 
 
+def remove(label):
+    """Remove the segment label names, after checking its header carries
+    that label (format-spec.md 2.3); arrays attached to it stay valid
+    until they go (as with shm-rm).  Raises OSError as attach() does,
+    but never EAGAIN or EOWNERDEAD, and PermissionError (EPERM) for a
+    segment of another owner.
+    """
+    b = _cstr(label, label)
+    with _lock:
+        if _lib.shmids_remove(b) == -1:
+            raise _fail(label)
+
+
 # Reference lines (format-spec.md section 5).
 
 _BLANKS = b" \t"
@@ -360,6 +375,10 @@ def _ref_parse_interim(line):
         return 0, start, end, None
     if len(toks) != 4 or b"\0" in body or b"\r" in body:
         return -1, start, end, "not field shmids id name"
+    if not re.fullmatch(rb"0|[1-9][0-9]{0,9}|/[!-~]*", toks[2]):
+        return -1, start, end, "bad shmid or path"
+    if not re.fullmatch(rb"[!-~]{1,64}", toks[3]):
+        return -1, start, end, "bad name"
     return 1, start, end, toks[2] + b" " + toks[3]
 
 
@@ -424,9 +443,9 @@ def load(file, type="f64"):
     Returns a dict from field (str) to array or str, in file order.
 
     Raises OSError: EINVAL for a malformed reference line (second token
-    "shmids", but not a valid label: format-spec.md 5; the message
-    names file and line), those of attach() for a reference line
-    (label as filename), and those of reading the file.
+    "shmids", but not a valid label: format-spec.md 5; filename is
+    "file:line"), those of attach() for a reference line (label as
+    filename), and those of reading the file.
     """
     data, fname = _read_all(file)
     lines = data.split(b"\n")
@@ -443,8 +462,8 @@ def load(file, type="f64"):
             out[field] = attach(what)
             continue
         if k == -1:
-            raise _error(_errno.EINVAL, "%s:%d: malformed reference: %s"
-                         % (fname, lineno, what))
+            raise OSError(_errno.EINVAL, "malformed reference: " + what,
+                          "%s:%d" % (fname, lineno))
         if start == end:
             continue
         group = [line[end:]]
