@@ -16,7 +16,7 @@ LIB=$TOP/${SHMIDS_BUILD:-build}/libshmids.so
 # need_python [numpy]: $PY, a python3 (with numpy if asked) that can load
 # the library; skip, saying why, if there is none.
 need_python() {
-	PY=$(python_with "${1:-ctypes}") ||
+	PY=$(python_with "${1:-numpy}" || python_with "${1:-ctypes}") ||
 	    skip "no python3${1:+ with $1} (Debian: python3${1:+-$1})"
 	# An ASan build's library needs its runtime loaded first.
 	if nm -D "$LIB" 2>/dev/null | grep -q __asan_init; then
