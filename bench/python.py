@@ -8,7 +8,7 @@ bench/run runs it (make bench):
 
 Prints the median of BENCH_RUNS runs (default 5) of getting the array in
 hand, and of that and one sum over it (the first pass over the pages
-attach mapped), and that sum against attach's.  N is BENCH_PY_N (default
+attach mapped), each with its ratio to System V attach's.  N is BENCH_PY_N (default
 10^7; 10^6 with BENCH_QUICK).  The segment and files are named
 $BENCH_PREFIX...; removed at the end, whatever happens.
 
@@ -71,14 +71,14 @@ def main():
             assert get().tobytes() == u.tobytes()
         print("Python: %d doubles into numpy %s (Python %s), median of %d "
               "runs" % (n, numpy.__version__, sys.version.split()[0], runs))
-        print("  %-16s %10s %12s %22s" % ("", "in hand", "+ one sum",
-                                          "(in hand + sum) / attach's"))
+        print("  %-16s %10s %8s %12s %8s" % ("", "in hand", "ratio",
+                                              "+ one sum", "ratio"))
         base = None
         for name, get in rows:
             hand, total = medians(get, runs)
-            base = base or total
-            print("  %-16s %8.4f s %10.4f s %20.1f" % (name, hand, total,
-                                                       total / base))
+            base = base or (hand, total)
+            print("  %-16s %8.4f s %8.1f %10.4f s %8.1f"
+                  % (name, hand, hand / base[0], total, total / base[1]))
     finally:
         for p in (binf, txtf):
             if os.path.exists(p):
