@@ -403,6 +403,33 @@ print(list(a))'
 	is "$output" "[4.0, 5.0]"
 }
 
+@test "python: threads attach, create and detach at once; every segment is detached after" {
+	need_python
+	both "$COMMON"'
+import threading, gc
+label = shmids.create(P + "thr", array.array("i", range(5)))
+errors = []
+def worker(k):
+    try:
+        for i in range(100):
+            a = shmids.attach(label)
+            assert sum(a) == 10
+            del a
+            if i % 20 == 0:
+                shmids.remove(shmids.create(P + "w%d" % k, array.array("d", [i])))
+    except BaseException as e:
+        errors.append(e)
+ts = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
+for t in ts:
+    t.start()
+for t in ts:
+    t.join()
+gc.collect()
+assert not errors, errors
+assert [s["nattch"] for s in shmids.ls() if s["label"] == label] == [0]
+print("ok")'
+}
+
 @test "python: ls() lists as shm-ls -p does" {
 	need_python
 	local l k
