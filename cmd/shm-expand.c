@@ -124,6 +124,18 @@ open_wait(const char *label)
 	return shmids_open_wait(label, (double)waitsecs);
 }
 
+/* After the library's "still being written by pid N": how long. */
+static const char *
+waited(void)
+{
+	static char buf[64];
+
+	if (waitsecs == 0)
+		return " (-w 0: not waited for)";
+	snprintf(buf, sizeof(buf), " after %lu s (-w)", waitsecs);
+	return buf;
+}
+
 /* The typed view, with -t applied to raw segments. */
 static int
 view(void *h, struct shmids_array *a)
@@ -154,12 +166,8 @@ expand(const char *fname, unsigned long lineno, const struct line *l,
 	void *h;
 
 	if ((h = open_wait(r->label)) == NULL) {
-		if (errno == ENOMEM)
-			warnx("%s:%lu: %s: out of memory to attach it (address "
-			    "space limited? see ulimit -v)", fname, lineno,
-			    r->label);
-		else
-			warn("%s:%lu: %s", fname, lineno, r->label);
+		warnx("%s:%lu: %s: %s%s", fname, lineno, r->label,
+		    util_why(r->label, errno), errno == EAGAIN ? waited() : "");
 		return -1;
 	}
 	if (view(h, &a) == -1) {
@@ -168,7 +176,8 @@ expand(const char *fname, unsigned long lineno, const struct line *l,
 			    "of %s", fname, lineno, r->label, a.count,
 			    shmids_type_name(rawtype));
 		else
-			warn("%s:%lu: %s", fname, lineno, r->label);
+			warnx("%s:%lu: %s: %s", fname, lineno, r->label,
+			    util_why(r->label, errno));
 		shmids_close(h);
 		return -1;
 	}
@@ -501,7 +510,8 @@ remove_done(void)
 			    done.v[i], k->fname, k->lineno);
 			rval = 1;
 		} else if (shmids_remove(done.v[i]) == -1 && errno != ENOENT) {
-			warn("%s: remove", done.v[i]);
+			warnx("%s: not removed: %s", done.v[i],
+			    util_why(done.v[i], errno));
 			rval = 1;
 		}
 	}

@@ -86,7 +86,7 @@ util_unreadable(const struct shmids_info *si)
 		    "see ulimit -v)", si->size);
 	else
 		snprintf(buf, sizeof(buf), "cannot read its header: %s",
-		    strerror(si->err));
+		    util_why(si->id, si->err));
 	return buf;
 }
 
@@ -174,7 +174,7 @@ util_create_error(int e)
 	static char buf[400];
 
 	/* File segments: the directory is the likelier culprit than the input. */
-	if (dir != NULL && *dir != '\0') {
+	if (dir != NULL && *dir != '\0' && e != ENOSPC && e != ENOSYS) {
 		if (e == EINVAL)
 			return "SHMIDS_DIR cannot go into a label (blanks?)";
 		snprintf(buf, sizeof(buf), "SHMIDS_DIR %s: %s",
@@ -183,18 +183,21 @@ util_create_error(int e)
 		    "share the label's 75 bytes" : strerror(e));
 		return buf;
 	}
-	switch (e) {
-	case ENOSPC:
-		return "segment limit reached (kernel.shmmni or kernel.shmall;"
-		    " see shm-ls -s)";
-	case EINVAL:
+	/* The name was checked: EINVAL can only be the size. */
+	if (e == EINVAL)
 		return "size outside the kernel's limits (kernel.shmmax;"
-		    " see shm-ls -s)";
-	case ENOMEM:
-		return "out of memory";
-	default:
-		return strerror(e);
-	}
+		    " see shm-ls -l)";
+	return util_why(NULL, e);
+}
+
+const char *
+util_why(const char *label, int e)
+{
+	static char buf[2][SHMIDS_EXPLAIN_MAX];
+	static int which;
+
+	shmids_explain(buf[which ^= 1], sizeof(buf[0]), label, e);
+	return buf[which];
 }
 
 int

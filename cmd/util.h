@@ -45,8 +45,14 @@ int	 util_inlist(const char *list, const char *tok, size_t len);
 void	 util_read_error(const char *fname, unsigned long lineno);
 /* The name diagnostics give a file: "stdin" for "-". */
 const char *util_fname(const char *path);
-/* Why shmids_create*() failed, in the system's terms (errno e). */
+/* Why shmids_create*() failed, naming the limit or setting (errno e). */
 const char *util_create_error(int e);
+/*
+ * Why a call on the segment label (or id; NULL for creation) failed
+ * with errno e, in the user's terms: shmids_explain()'s text.  Two
+ * buffers in turn: the result lives until the next call but one.
+ */
+const char *util_why(const char *label, int e);
 /*
  * Run fn on each file operand ("-" or none: stdin), as a filter does;
  * a file that cannot be opened is reported.  Returns 0, or 1 if any
