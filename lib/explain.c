@@ -43,6 +43,11 @@ add(struct out *o, const char *fmt, ...)
 static void
 add_shquoted(struct out *o, const char *s)
 {
+	if (s[strspn(s, "0123456789/._-+,:=@%^ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz")] == '\0') {
+		add(o, "%s", s);
+		return;
+	}
 	add(o, "'");
 	for (; *s != '\0'; s++)
 		add(o, *s == '\'' ? "'\\''" : "%c", *s);
@@ -173,10 +178,12 @@ explain_gone(struct out *o, const char *id)
 
 	if (shmids_be_of(id)->stat(id, &si) == 0 && si.removed) {
 		add(o, "segment %s was removed", id);
-		if (si.nattch > 0)
-			add(o, "; the %lu process%s attached keep%s it until "
-			    "they detach", si.nattch, si.nattch == 1 ? "" :
-			    "es", si.nattch == 1 ? "s" : "");
+		if (si.nattch == 1)
+			add(o, "; the process attached keeps it until it "
+			    "detaches");
+		else if (si.nattch > 1)
+			add(o, "; the %lu processes attached keep it until "
+			    "they detach", si.nattch);
 		return;
 	}
 	add(o, "no such segment (removed, or never made)");
@@ -342,8 +349,8 @@ explain_seg(struct out *o, const char *id, const char *label, int errnum)
 		explain_type(o, &si);
 		break;
 	case EBADMSG:
-		add(o, "segment %s has a damaged shmids header (not well "
-		    "formed, or claiming more than the segment holds)", id);
+		add(o, "segment %s has a damaged header (malformed, or "
+		    "claiming more bytes than the segment has)", id);
 		add_remove_hint(o, &si, si.label[0] ? si.label : id);
 		break;
 	case EBUSY:

@@ -79,8 +79,8 @@ nscount() {
 		runio in ns "$BIN/shm-import" -f a,b -p "$P"
 		[ "$status" = 1 ] || fails+="[$name=$value: shm-import exit $status] "
 		cmp -s in out || fails+="[$name=$value: stdout $(cat out)] "
-		[ "$(cat err)" = "shm-import: stdin:1: a: segment limit reached (kernel.shmmni or kernel.shmall; see shm-ls -s)
-shm-import: stdin:2: b: segment limit reached (kernel.shmmni or kernel.shmall; see shm-ls -s)" ] ||
+		[ "$(cat err)" = "shm-import: stdin:1: a: segment limit reached (kernel.shmmni or kernel.shmall; see shm-ls -l)
+shm-import: stdin:2: b: segment limit reached (kernel.shmmni or kernel.shmall; see shm-ls -l)" ] ||
 		    fails+="[$name=$value: stderr $(cat err)] "
 		[ "$(nscount)" = "$fits" ] || fails+="[$name=$value: $(nscount) segments] "
 		for i in $(ns ipcs -m | awk '$2 ~ /^[0-9]+$/ { print $2 }'); do
@@ -107,7 +107,7 @@ shm-import: stdin:2: b: segment limit reached (kernel.shmmni or kernel.shmall; s
 	runio in ns "$BIN/shm-import" -f x -p "$P"
 	status_is 1
 	same_file in out
-	err_is "shm-import: stdin:1: x: size outside the kernel's limits (kernel.shmmax; see shm-ls -s)"
+	err_is "shm-import: stdin:1: x: size outside the kernel's limits (kernel.shmmax; see shm-ls -l)"
 	run --separate-stderr ns "$BIN/shm-ls" -s
 	status_is 0
 	like "$output" "*kernel.shmmax *4096 bytes*" "shm-ls -s"

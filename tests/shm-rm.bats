@@ -95,10 +95,10 @@ shmid_exists() {
 	ipcrm -m "${gone%% *}"
 	run --separate-stderr shm_rm "$gone"
 	status_is 1
-	is "$stderr" "shm-rm: $gone: No such file or directory"
+	is "$stderr" "shm-rm: $gone: no such segment (removed, or never made)"
 	run --separate-stderr shm_rm "${a%% *} ${P}other"
 	status_is 1
-	is "$stderr" "shm-rm: ${a%% *} ${P}other: Stale file handle"
+	is "$stderr" "shm-rm: ${a%% *} ${P}other: segment ${a%% *} is labelled '$a'"
 	exists "$a"
 }
 
@@ -154,11 +154,11 @@ shmid_exists() {
 	mine=$(mkseg mine f64 1 644)
 	run --separate-stderr shm_rm "$theirs"
 	status_is 1
-	is "$stderr" "shm-rm: $theirs: Operation not permitted"
+	is "$stderr" "shm-rm: $theirs: segment ${theirs%% *} is uid $TESTUSER's, not yours: -f removes it all the same"
 	exists "$theirs"
 	run --separate-stderr as_user "$BIN/shm-rm" "$mine"
 	status_is 1
-	is "$stderr" "shm-rm: $mine: Operation not permitted"
+	is "$stderr" "shm-rm: $mine: segment ${mine%% *} is root's: only its owner, its creator or root may remove it"
 	exists "$mine"
 	run --separate-stderr shm_rm -f "$theirs"
 	status_is 0
@@ -276,7 +276,7 @@ as_cleaner() {
 	is "$(awk '{ print $5, $6, $7, $8, $NF }' <<< "$output")" "136 - - broken $r" "long line"
 	run --separate-stderr shm_ls "$r ${P}r"
 	status_is 1
-	is "$stderr" "shm-ls: $r ${P}r: Stale file handle"
+	is "$stderr" "shm-ls: $r ${P}r: segment $r has no label: its writer was killed before writing the header; shm-rm $r removes it"
 	run --separate-stderr as_cleaner "$BIN/shm-rm" -n -s 1h
 	status_is 0
 	is "$output" "" "fresh residue stays"
