@@ -179,13 +179,14 @@ store(const char *fname, unsigned long lineno, const char *first,
 
 	n = snprintf(name, sizeof(name), "%s%.*s", prefix, (int)r->fieldlen,
 	    first + r->fieldpos);
-	if (n < 0 || (size_t)n >= sizeof(name))
-		errno = ENAMETOOLONG;
 	if (n < 0 || (size_t)n >= sizeof(name) ||
 	    shmids_name_check(name, (size_t)n) == -1) {
-		warnx("%s:%lu: %s: segment name: %s", fname, lineno,
+		warnx("%s:%lu: %s: %s", fname, lineno,
 		    util_quote(first + r->fieldpos, r->fieldlen),
-		    strerror(errno));
+		    n >= 0 && (size_t)n > SHMIDS_NAME_MAX ?
+		    "segment name too long: the prefix (-P) and the field "
+		    "make more than 64 bytes" : "the field cannot be a "
+		    "segment name (printable ASCII only)");
 		rval = 1;
 		return -1;
 	}

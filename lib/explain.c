@@ -317,8 +317,15 @@ explain_seg(struct out *o, const char *id, const char *label, int errnum)
 	struct shmids_info si;
 	int e;
 
-	if (errnum == ENOENT) {
+	switch (errnum) {
+	case ENOENT:
 		explain_gone(o, id);
+		return;
+	case ESTALE: case EAGAIN: case EOWNERDEAD: case EACCES: case EPERM:
+	case EPROTOTYPE: case EBADMSG: case EBUSY:
+		break;
+	default:
+		add_strerror(o, errnum);
 		return;
 	}
 	if (shmids_stat(id, &si, 0) == -1) {
@@ -356,8 +363,6 @@ explain_seg(struct out *o, const char *id, const char *label, int errnum)
 	case EBUSY:
 		explain_busy(o, &si);
 		break;
-	default:
-		add_strerror(o, errnum);
 	}
 }
 

@@ -291,14 +291,14 @@ refpat() {
 	runio in shm_import -f xx,yy -p "$P$long"
 	status_is 1
 	same_file in out
-	printf 'shm-import: stdin:1: xx: segment name: File name too long\nshm-import: stdin:2: yy: segment name: File name too long\n' |
+	printf 'shm-import: stdin:1: xx: segment name too long: the prefix (-P) and the field make more than 64 bytes\nshm-import: stdin:2: yy: segment name too long: the prefix (-P) and the field make more than 64 bytes\n' |
 	    same_file /dev/stdin err
 	printf 'x\001 1 2\n' > in
 	runio in shm_import -f $'x\001' -p "$P"
 	status_is 1
 	same_file in out
 	# A byte that is not printable is quoted as an octal escape.
-	err_is 'shm-import: stdin:1: x\001: segment name: Invalid argument'
+	err_is 'shm-import: stdin:1: x\001: the field cannot be a segment name (printable ASCII only)'
 }
 
 @test "shm-import: output that cannot be written removes every segment made" {
