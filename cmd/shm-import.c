@@ -17,7 +17,8 @@
 #include "syscheck.h"
 #include "util.h"
 
-static const char *fields;	/* -f list, NULL for "by -n" */
+static const char *fields;	/* -f list, NULL for "by -k" */
+static struct fields want;	/* -f, and what the input had of it */
 static int	 mode = 0600;
 static unsigned long minvals = 64;
 static const char *prefix = "";
@@ -26,6 +27,20 @@ static int	 rval;
 
 /* Labels made by this run, to undo if the output fails. */
 static struct labels made;
+
+/*
+ * Without -f: how many arrays became segments, and the longest left
+ * inline for being under the minimum: when nothing at all was
+ * converted, that is worth a word.  Only what looks like an array
+ * counts: 10 values or more, or continued on a second line; not a
+ * setting ("grid 100"), nor a table row, whose field is a number.
+ */
+static unsigned long nconverted;
+static struct {
+	char		 field[SHMIDS_NAME_MAX + 1];
+	char		 where[96];
+	size_t		 count;
+} longest_miss;
 
 /* The lines of one array (first line and continuations), kept verbatim. */
 struct text {
@@ -202,6 +217,7 @@ store(const char *fname, unsigned long lineno, const char *first,
 		memcpy(h + SHMIDS_HEADER, v->data,
 		    v->count * shmids_type_size(type));
 	util_labels_add(&made, h);
+	nconverted++;
 	out(first, r->fieldpos + r->fieldlen);
 	out(" shmids ", 8);
 	out(h, strlen(h));
@@ -209,6 +225,45 @@ store(const char *fname, unsigned long lineno, const char *first,
 	out(first + r->eolpos, firstlen - r->eolpos);
 	shmids_close(h);
 	return 0;
+}
+
+/* An array left inline for want of -k values: remember the longest. */
+static void
+missed(const char *fname, unsigned long lineno, const char *field,
+    size_t len, size_t count, int lines)
+{
+	double d;
+	const char *end;
+
+	if ((count < 10 && (lines < 2 || count < 2)) ||
+	    count <= longest_miss.count ||
+	    len > SHMIDS_NAME_MAX ||
+	    (shmids_parse(field, &end, SHMIDS_F64, &d) == 0 &&
+	    end == field + len))
+		return;
+	longest_miss.count = count;
+	memcpy(longest_miss.field, field, len);
+	longest_miss.field[len] = '\0';
+	snprintf(longest_miss.where, sizeof(longest_miss.where), "%.80s:%lu",
+	    fname, lineno);
+}
+
+/*
+ * Nothing converted, though arrays were there: the minimum is the
+ * likely surprise (the README's own 10-value example), so name it.
+ */
+static void
+report_missed(void)
+{
+	const char *f = longest_miss.field;
+
+	if (nconverted > 0 || longest_miss.count == 0)
+		return;
+	warnx("no array converted: the longest, %s (%s), has %zu values, "
+	    "fewer than -k %lu; -k %zu or -f %s converts it",
+	    util_quote(f, strlen(f)), longest_miss.where,
+	    longest_miss.count, minvals, longest_miss.count,
+	    util_quote(f, strlen(f)));
 }
 
 /* Does a line that is not being parsed end with the "/" of section 6? */
@@ -240,11 +295,18 @@ import_line(FILE *fp, const char *fname, unsigned long *lineno,
 
 	k = shmids_ref_parse(t->buf, t->len, &r);
 	if (k != 0 || r.fieldlen == 0) {
+		if (fields != NULL && r.fieldlen > 0)
+			util_fields_note(&want, t->buf + r.fieldpos,
+			    r.fieldlen, 0);
 		out(t->buf, t->len);
 		return;
 	}
 	sel = fields != NULL && util_inlist(fields, t->buf + r.fieldpos,
 	    r.fieldlen);
+	if (sel)
+		util_fields_note(&want, t->buf + r.fieldpos, r.fieldlen, 1);
+	else if (fields != NULL)
+		util_fields_note(&want, t->buf + r.fieldpos, r.fieldlen, 0);
 	memset(&v, 0, sizeof(v));
 	v.type = type;
 	k = shmids_values(&v, t->buf + r.fieldpos + r.fieldlen,
@@ -275,6 +337,9 @@ import_line(FILE *fp, const char *fname, unsigned long *lineno,
 		free(v.data);
 		return;
 	}
+	if (k == 0 && fields == NULL && v.count < minvals)
+		missed(fname, first, t->buf + r.fieldpos, r.fieldlen, v.count,
+		    (int)(*lineno - first + 1));
 	if (k == -1 && sel) {
 		size_t blen = strcspn(bad, " \t\r\n");
 
@@ -312,7 +377,8 @@ import_file(FILE *fp, const char *fname)
 int
 main(int argc, char *argv[])
 {
-	const char *opts = "f:hm:n:p:t:";
+	/* -k and -P are -n and -p's new names (issue 12, item 5). */
+	const char *opts = "f:hk:m:n:P:p:t:";
 	int ch;
 
 	util_args(argc, argv, "shm-import", opts, usage);
@@ -320,6 +386,7 @@ main(int argc, char *argv[])
 		switch (ch) {
 		case 'f':
 			fields = optarg;
+			util_fields(&want, fields);
 			break;
 		case 'h':
 			usage(stdout, 0);
@@ -328,11 +395,13 @@ main(int argc, char *argv[])
 			if (util_mode(optarg, &mode) == -1)
 				util_invalid("mode", optarg, "octal 0 to 0777");
 			break;
+		case 'k':
 		case 'n':
 			if (util_ulong(optarg, ULONG_MAX, &minvals) == -1)
 				util_invalid("count", optarg,
 				    "0 to %lu values", ULONG_MAX);
 			break;
+		case 'P':
 		case 'p':
 			prefix = optarg;
 			check_prefix(prefix);
@@ -352,6 +421,10 @@ main(int argc, char *argv[])
 	if (util_each_file(argc, argv, import_file) != 0)
 		rval = 1;
 	check_stop();
+	report_missed();
+	if (fields != NULL && util_fields_report(&want,
+	    "no inline array has this field (a reference line already?)"))
+		rval = 1;
 	if (util_close_stdout() == -1) {
 		undo_all();
 		return 1;

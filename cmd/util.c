@@ -224,6 +224,58 @@ util_each_file(int argc, char *argv[], void (*fn)(FILE *, const char *))
 }
 
 void
+util_fields(struct fields *f, const char *list)
+{
+	const char *p = list, *c;
+	size_t n = 1;
+
+	for (c = list; (c = strchr(c, ',')) != NULL; c++)
+		n++;
+	if ((f->v = calloc(n, sizeof(*f->v))) == NULL)
+		err(1, NULL);
+	for (f->n = 0; f->n < n; f->n++) {
+		c = strchr(p, ',');
+		f->v[f->n].name = p;
+		f->v[f->n].len = c ? (size_t)(c - p) : strlen(p);
+		if (c != NULL)
+			p = c + 1;
+	}
+}
+
+void
+util_fields_note(struct fields *f, const char *tok, size_t len, int used)
+{
+	size_t i;
+
+	for (i = 0; i < f->n; i++)
+		if (f->v[i].len == len && memcmp(f->v[i].name, tok, len) == 0) {
+			f->v[i].seen = 1;
+			f->v[i].used |= used;
+		}
+}
+
+int
+util_fields_report(const struct fields *f, const char *unused)
+{
+	size_t i, j;
+	int r = 0;
+
+	for (i = 0; i < f->n; i++) {
+		/* A field named twice is reported once. */
+		for (j = 0; j < i; j++)
+			if (f->v[j].len == f->v[i].len && memcmp(f->v[j].name,
+			    f->v[i].name, f->v[i].len) == 0)
+				break;
+		if (j < i || f->v[i].used)
+			continue;
+		warnx("-f %s: %s", util_quote(f->v[i].name, f->v[i].len),
+		    f->v[i].seen ? unused : "no such field in the input");
+		r = 1;
+	}
+	return r;
+}
+
+void
 util_labels_add(struct labels *l, const char *label)
 {
 	void *n;

@@ -61,6 +61,30 @@ const char *util_why(const char *label, int e);
 int	 util_each_file(int argc, char *argv[],
 	    void (*fn)(FILE *fp, const char *fname));
 
+/*
+ * The fields of a -f list, and what the input had of each: a request
+ * that matched nothing is reported, not passed over in silence.
+ */
+struct fields {
+	struct field {
+		const char	*name;	/* in the list, not NUL-terminated */
+		size_t		 len;
+		int		 seen;	/* first token of some line */
+		int		 used;	/* of a line the tool acted on */
+	}		*v;
+	size_t		 n;
+};
+/* Split list (a -f argument); exits after a diagnostic on ENOMEM. */
+void	 util_fields(struct fields *f, const char *list);
+/* Note a line whose field is tok[0..len), used or only seen. */
+void	 util_fields_note(struct fields *f, const char *tok, size_t len,
+	    int used);
+/*
+ * Report each field no line used: "no such field in the input", or,
+ * when lines had it, unused (the tool's reason).  1 if any, else 0.
+ */
+int	 util_fields_report(const struct fields *f, const char *unused);
+
 /* A growing list of labels. */
 struct labels {
 	char		(*v)[SHMIDS_LABEL_MAX + 1];

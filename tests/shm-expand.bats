@@ -186,8 +186,9 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 	status_is 0
 	printf 'a 0 1\nb shmids %s\nc 0 1 2 3\n' "$b" | same_file /dev/stdin out
 	runio in shm_expand -f nosuch
-	status_is 0
+	status_is 1
 	same_file in out
+	err_is "shm-expand: -f nosuch: no such field in the input"
 }
 
 @test "shm-expand -F: styles of format-spec.md section 6, exact" {
@@ -645,4 +646,40 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 	runio in shm_expand -d
 	status_is 1
 	exists "$a"
+}
+
+# --- A request that matched nothing (issue 12, item 3) -------------------
+
+@test "shm-expand -f: a field no line has is reported at the end; input copied, exit 1" {
+	local a
+	a=$(mkseg a i32 2)
+	printf 'coeff shmids %s\nx 1\n' "$a" > in
+	runio in shm_expand -f cooef
+	status_is 1
+	same_file in out
+	err_is "shm-expand: -f cooef: no such field in the input"
+	# a field named twice is reported once; one that matched is not
+	runio in shm_expand -f cooef,coeff,cooef
+	status_is 1
+	printf 'coeff 0 1\nx 1\n' | same_file /dev/stdin out
+	err_is "shm-expand: -f cooef: no such field in the input"
+	exists "$a"
+}
+
+@test "shm-expand -f: a field with no reference line (already expanded?) is reported; exit 1" {
+	printf 'coeff 0 1\n' > in
+	runio in shm_expand -f coeff
+	status_is 1
+	same_file in out
+	err_is "shm-expand: -f coeff: no reference line has this field"
+}
+
+@test "shm-expand -t: no raw segment in the input is reported; exit 1" {
+	local a
+	a=$(mkseg a i32 2)
+	printf 'x shmids %s\n' "$a" > in
+	runio in shm_expand -t f64
+	status_is 1
+	is "$(cat out)" "x 0 1"
+	err_is "shm-expand: -t f64: no raw segment in the input (-t applies to raw segments only)"
 }

@@ -368,3 +368,16 @@ as_cleaner() {
 	n=$(grep -c '"/proc/sysvipc/shm"' "$T/q.st")
 	is "$n" 1 "reads of /proc/sysvipc/shm"
 }
+
+@test "shm-rm -v -s: nothing to remove is said; -n and plain -s stay silent" {
+	run --separate-stderr shm_rm -v -s 1d -N "${P}*"
+	status_is 0
+	is "$output" ""
+	is "$stderr" "shm-rm: -s 1d: nothing removed: no segment of yours is unattached and older than that with a name matching '${P}*'"
+	run --separate-stderr shm_rm -n -s 1d -N "${P}*"
+	status_is 0
+	is "$output$stderr" ""
+	run --separate-stderr shm_rm -s 1d -N "${P}*"
+	status_is 0
+	is "$output$stderr" ""
+}
