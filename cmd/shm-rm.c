@@ -20,8 +20,6 @@
 static int	 fflag, nflag, vflag;
 static const char *pattern;	/* -m: only names matching */
 static time_t	 minage, now;
-static const char *agearg;	/* -s as given */
-static unsigned long nstale;	/* segments -s removed (or named, -n) */
 static int	 rval;
 
 static void
@@ -191,7 +189,6 @@ rm_stale(const struct shmids_info *si, void *arg)
 	    fnmatch(pattern, si->name, 0) != 0))
 		return 0;
 	/* Another cleaner, or a new reader, may have been quicker. */
-	nstale++;
 	rm_info(si, SHMIDS_IDLE, 1);
 	return 0;
 }
@@ -238,7 +235,6 @@ main(int argc, char *argv[])
 				util_invalid("age", optarg, errno == ERANGE ?
 				    "N[smhd], at most %lds" : "N[smhd]",
 				    LONG_MAX);
-			agearg = optarg;
 			sflag = 1;
 			break;
 		case 'v':
@@ -253,13 +249,6 @@ main(int argc, char *argv[])
 	now = time(NULL);
 	if (sflag && shmids_scan(rm_stale, NULL, 0) == -1)
 		err(1, "segment table");
-	/* -v asked for words; a listing (-n) that is empty says it all. */
-	if (sflag && vflag && !nflag && nstale == 0)
-		warnx("-s %s: nothing removed: no segment of yours is "
-		    "unattached and older than that%s%s%s", agearg,
-		    pattern ? " with a name matching '" : "",
-		    pattern ? util_quote(pattern, strlen(pattern)) : "",
-		    pattern ? "'" : "");
 	for (i = 0; i < argc; i++)
 		rm_operand(argv[i]);
 	if (util_close_stdout() == -1)

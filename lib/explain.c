@@ -68,7 +68,7 @@ add_user(struct out *o, uid_t uid)
 		add(o, "uid %lu", (unsigned long)uid);
 }
 
-/* Where a removal the caller may not make would come from. */
+/* How to remove it: with shm-rm, or by its owner if the caller may not. */
 static void
 add_remove_hint(struct out *o, const struct shmids_info *si,
     const char *what)
@@ -216,24 +216,22 @@ explain_stale(struct out *o, const char *label, const struct shmids_info *si)
 	add(o, "segment %s is labelled '%s'", si->id, si->label);
 }
 
+/*
+ * EAGAIN says no more than "still being written", whatever the state
+ * now, so that a caller that waited can add for how long.
+ */
 static void
 explain_writer(struct out *o, int errnum, const char *label,
     const struct shmids_info *si)
 {
-	if (si->ours != 1) {
-		add(o, errnum == EAGAIN ? "still being written" :
-		    "its writer died before sealing it");
-		return;
-	}
-	if (si->state == 'r') {
-		add(o, "its writer had not sealed it yet (it has since: "
-		    "try again)");
-		return;
-	}
-	if (errnum == EAGAIN && si->state == 'w') {
+	if (errnum == EAGAIN) {
 		add(o, "still being written");
-		if (si->cpid > 0)
+		if (si->ours == 1 && si->cpid > 0)
 			add(o, " by pid %ld", (long)si->cpid);
+		return;
+	}
+	if (si->ours != 1) {
+		add(o, "its writer died before sealing it");
 		return;
 	}
 	add(o, "its writer");
