@@ -18,14 +18,14 @@
 #include "util.h"
 
 static int	 fflag, nflag, vflag;
-static const char *pattern;	/* -m: only names matching */
+static const char *pattern;	/* -N: only names matching */
 static time_t	 minage, now;
 static int	 rval;
 
 static void
 usage(FILE *fp, int status)
 {
-	fprintf(fp, "usage: shm-rm [-fnv] [-m pattern] [-s age] "
+	fprintf(fp, "usage: shm-rm [-fnv] [-N pattern] [-s age] "
 	    "[label | id ...]\n");
 	exit(status);
 }
@@ -184,7 +184,7 @@ rm_stale(const struct shmids_info *si, void *arg)
 	}
 	if (refuse(si) != NULL || si->nattch != 0 || now - si->ctime < minage)
 		return 0;
-	/* Residue has no name: -m never matches it. */
+	/* Residue has no name: -N never matches it. */
 	if (pattern != NULL && (si->name == NULL ||
 	    fnmatch(pattern, si->name, 0) != 0))
 		return 0;
@@ -202,7 +202,7 @@ check_args(int sflag, int nops)
 	if (sflag && fflag)
 		util_misuse("-f is not allowed with -s");
 	if (pattern != NULL && !sflag)
-		util_misuse("-m is not allowed without -s");
+		util_misuse("-N is not allowed without -s");
 	if (!sflag && nops == 0)
 		util_misuse("nothing to remove: give labels or ids, or -s age");
 }
@@ -210,8 +210,7 @@ check_args(int sflag, int nops)
 int
 main(int argc, char *argv[])
 {
-	/* -N is -m's new name (issue 12, item 5). */
-	const char *opts = "fhm:N:ns:v";
+	const char *opts = "fhN:ns:v";
 	int ch, sflag = 0, i;
 
 	util_args(argc, argv, "shm-rm", opts, usage);
@@ -223,7 +222,6 @@ main(int argc, char *argv[])
 		case 'h':
 			usage(stdout, 0);
 			break;
-		case 'm':
 		case 'N':
 			pattern = optarg;
 			break;
