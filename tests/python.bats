@@ -188,7 +188,7 @@ print("ok")'
 	no_segments_named "${P}m"
 }
 
-@test "python: a writer still filling is BlockingIOError (EAGAIN), one that died EOWNERDEAD" {
+@test "python: a writer still filling is BlockingIOError (EAGAIN), one that died EOWNERDEAD, in shmids_explain()'s words" {
 	need_python
 	local w k
 	w=$(mkwriter w 20)
@@ -202,8 +202,8 @@ for label, want in ((sys.argv[1], errno.EAGAIN), (sys.argv[2], errno.EOWNERDEAD)
     except OSError as e:
         print(type(e).__name__, e.errno == want, e.strerror)' "$w" "$k"
 	status_is 0
-	is "$output" "BlockingIOError True the writer is still filling the segment
-OSError True the writer died before sealing the segment"
+	is "$output" "$(why_of 'BlockingIOError True still being written by pid @pid' "$w")
+$(why_of "OSError True its writer (pid @pid) died before sealing it; shm-rm '@label' removes it" "$k")"
 }
 
 @test "python: a segment made in Python expands with shm-expand as dump writes it inline" {
