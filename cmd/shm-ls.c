@@ -79,23 +79,6 @@ datestr(time_t t, char *buf, size_t len)
 }
 
 static const char *
-user(uid_t u)
-{
-	static char buf[24];
-	static uid_t last = (uid_t)-1;
-	struct passwd *pw;
-
-	if (u == last)
-		return buf;
-	last = u;
-	if ((pw = getpwuid(u)) != NULL)
-		snprintf(buf, sizeof(buf), "%s", pw->pw_name);
-	else
-		snprintf(buf, sizeof(buf), "%lu", (unsigned long)u);
-	return buf;
-}
-
-static const char *
 group(gid_t g)
 {
 	static char buf[24];
@@ -154,7 +137,7 @@ print_long(const struct shmids_info *si)
 	else
 		snprintf(count, sizeof(count), "%s", type);
 	printf("%s %3lu %-8s %-8s %12zu %-3s %10s %-7s %s %s %s\n", mode,
-	    si->nattch, user(si->uid), group(si->gid), si->size, type, count,
+	    si->nattch, util_username(si->uid), group(si->gid), si->size, type, count,
 	    state_word(si), made, used, si->label[0] ? si->label : si->id);
 }
 
@@ -214,15 +197,8 @@ show_operand(const char *arg)
 static void
 set_user(const char *arg)
 {
-	struct passwd *pw;
-	unsigned long v;
-
 	uflag = 1;
-	if ((pw = getpwnam(arg)) != NULL)
-		uid = pw->pw_uid;
-	else if (util_ulong(arg, (uid_t)-1 - 1, &v) == 0)
-		uid = (uid_t)v;
-	else
+	if (util_user(arg, &uid) == -1)
 		util_invalid("user", arg, "a login name or numeric user ID");
 }
 

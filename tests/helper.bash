@@ -345,3 +345,10 @@ python_with() {
 	done
 	return 1
 }
+
+# vlabels: shm-rm -v's lines "removed 'LABEL' (owner USER, age AGE)" on
+# stdin, as the bare labels; any other line is kept as it is, so that
+# a comparison shows it.
+vlabels() {
+	sed -E "s/^removed '(.*)'( \(owner [^ ,]+, age [0-9]+[dhms]( [0-9]+[hms])?\))?$/\1/"
+}
