@@ -636,11 +636,23 @@ fail:
 	return -1;
 }
 
+/*
+ * The name was checked before anything else; a file with another name
+ * too (a hard link planted under a name of ours) is someone else's.
+ */
 static int
 file_isours(const struct shmids_info *si)
 {
-	(void)si;
-	return 1;		/* the name was checked before anything else */
+	struct stat st;
+	const char *base;
+	int dfd, r;
+
+	if ((dfd = dir_of(si->id, &base)) == -1)
+		return 0;
+	r = stat_name(dfd, base, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_nlink == 1;
+	close(dfd);
+	return r;
 }
 
 
