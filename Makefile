@@ -6,6 +6,9 @@ LIBDIR	?= $(PREFIX)/lib
 INCDIR	?= $(PREFIX)/include
 MANPREFIX ?= $(PREFIX)/share/man
 PKGDIR	?= $(LIBDIR)/pkgconfig
+# make install-systemd: systemd reads /usr/local/lib/systemd/system and
+# /usr/lib/systemd/system; for another PREFIX, SYSTEMDDIR=/etc/systemd/system.
+SYSTEMDDIR ?= $(PREFIX)/lib/systemd/system
 
 # One version, the header's SHMIDS_VERSION: the tools' --version print it.
 VERSION	:= $(shell sed -n 's/^.define SHMIDS_VERSION[[:space:]]*"\([^"]*\)".*/\1/p' lib/shmids.h)
@@ -225,10 +228,23 @@ uninstall:
 	for f in $(MAN5:man/%=%); do rm -f $(DESTDIR)$(MANPREFIX)/man5/$$f; done
 	@$(LDSYNC)
 
+# The daily cleaner (shm-rm(1)): units only, never enabled here, and
+# never by plain make install, which leaves the system's units alone.
+install-systemd:
+	mkdir -p $(DESTDIR)$(SYSTEMDDIR)
+	sed 's|@BINDIR@|$(BINDIR)|' systemd/shmids-clean.service.in \
+	    > $(DESTDIR)$(SYSTEMDDIR)/shmids-clean.service
+	cp systemd/shmids-clean.timer $(DESTDIR)$(SYSTEMDDIR)/
+	@echo "install-systemd: to start it: systemctl daemon-reload; systemctl enable --now shmids-clean.timer"
+
+uninstall-systemd:
+	rm -f $(DESTDIR)$(SYSTEMDDIR)/shmids-clean.service \
+	    $(DESTDIR)$(SYSTEMDDIR)/shmids-clean.timer
+
 clean:
 	rm -rf $(B) build-asan
 
 include tests/fuzz/fuzz.mk
 
 .PHONY: all demo check check-asan check-valgrind stress lint bench install \
-	uninstall clean numcmp-maybe
+	uninstall install-systemd uninstall-systemd clean numcmp-maybe

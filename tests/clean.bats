@@ -284,3 +284,41 @@ mine_exists() {
 	[ -f "$D/shmids.Moved2" ] || { echo "the renamed file is gone" >&2; false; }
 	is "$(ident "$V/secret")" "$before" "root's file"
 }
+
+# The system report with $T/etc as /etc/systemd/system, in a mount
+# namespace of its own.
+@test "shm-ls -l: whether the daily cleaner's timer is installed and enabled" {
+	local d opt top=$BATS_TEST_DIRNAME/..
+	[ "$(id -u)" = 0 ] || skip "needs root for a mount namespace"
+	command -v unshare > /dev/null || skip "unshare missing"
+	[ -d /etc/systemd/system ] || skip "no /etc/systemd/system to stand in for"
+	for d in /run/systemd/system /usr/local/lib/systemd/system \
+	    /usr/lib/systemd/system /lib/systemd/system; do
+		[ ! -e "$d/shmids-clean.timer" ] ||
+		    skip "the timer is installed on this machine, in $d"
+	done
+	mkdir -p "$T/etc/timers.target.wants"
+	# The system report is shm-ls -l (1.1), -s before.
+	opt=-l
+	"$BIN/shm-ls" -l > /dev/null 2>&1 || opt=-s
+	nsls() {
+		unshare --mount --propagation private sh -c "mount --bind \
+		    '$T/etc' /etc/systemd/system && exec '$BIN/shm-ls' $opt"
+	}
+	run --separate-stderr nsls
+	[ "$status" = 0 ] || skip "cannot bind-mount in a mount namespace: $stderr"
+	grep -Eqx 'shmids-clean\.timer +not installed' <<< "$output" ||
+	    { echo "$output" >&2; false; }
+	grep -Fqx "hint: 'make install-systemd' installs a daily cleaner of every user's stale segments" <<< "$output"
+	cp "$top/systemd/shmids-clean.timer" "$T/etc/"
+	run --separate-stderr nsls
+	status_is 0
+	grep -Eqx 'shmids-clean\.timer +installed \(/etc/systemd/system\), not enabled' <<< "$output" ||
+	    { echo "$output" >&2; false; }
+	grep -Fqx "hint: as root, 'systemctl enable --now shmids-clean.timer'" <<< "$output"
+	ln -s /etc/systemd/system/shmids-clean.timer "$T/etc/timers.target.wants/"
+	run --separate-stderr nsls
+	status_is 0
+	grep -Eqx 'shmids-clean\.timer +enabled \(/etc/systemd/system\)' <<< "$output" ||
+	    { echo "$output" >&2; false; }
+}
