@@ -422,13 +422,15 @@ stat_at(int dfd, const char *id, const char *name, struct shmids_info *si)
 	si->gid = si->cgid = st.st_gid;
 	si->size = (size_t)st.st_size;
 	si->atime = st.st_atime;
-	si->ctime = made(dfd, name, &st);
+	/* The open file's birth time, where it may be opened: that file's. */
 	if ((fd = open_at(dfd, name, OPENFL, &st)) == -1) {
 		if (errno != EACCES)
 			return -1;
+		si->ctime = made(dfd, name, &st);
 		si->err = EACCES;	/* known, but not ours to read */
 		return 0;
 	}
+	si->ctime = made(fd, "", &st);
 	h = holder(fd);
 	close(fd);
 	si->nattch = h != F_UNLCK;	/* unknown counts as attached */
