@@ -10,7 +10,7 @@ static void
 start_run(void)
 {
 	char path[PATH_MAX], age[16], pat[SHMIDS_NAME_MAX + 2];
-	const char *argv[] = { path, "-v", "-s", age, "-m", pat, NULL };
+	const char *argv[] = { path, "-v", "-s", age, "-N", pat, NULL };
 	struct brun *n;
 	struct bact *a = &B.act[B.nact];
 	int p[2];
