@@ -9,6 +9,11 @@ PKGDIR	?= $(LIBDIR)/pkgconfig
 # make install-systemd: systemd reads /usr/local/lib/systemd/system and
 # /usr/lib/systemd/system; for another PREFIX, SYSTEMDDIR=/etc/systemd/system.
 SYSTEMDDIR ?= $(PREFIX)/lib/systemd/system
+# The Python module goes where $(PYTHON) puts a PREFIX's pure modules
+# (pip install --prefix does the same): $HOME/.local gives the user's
+# site directory; empty where there is no $(PYTHON).
+PYTHON	?= python3
+PYDIR	?= $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_path("purelib", "posix_prefix", vars={"base": "$(PREFIX)"}))' 2>/dev/null)
 
 # One version, the header's SHMIDS_VERSION: the tools' --version print it.
 VERSION	:= $(shell sed -n 's/^.define SHMIDS_VERSION[[:space:]]*"\([^"]*\)".*/\1/p' lib/shmids.h)
@@ -66,7 +71,7 @@ $(B)/libshmids.so: $(LIBOBJ)
 
 # Tools, examples, tests and benchmarks link the static library, so that
 # they run from the build tree without LD_LIBRARY_PATH.
-CMDLIB	= cmd/util.c cmd/syscheck.c
+CMDLIB	= cmd/util.c cmd/syscheck.c cmd/fmt.c
 $(B)/bin/%: cmd/%.c cmd/*.h $(CMDLIB) $(B)/libshmids.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Icmd $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(CMDLIB) $(B)/libshmids.a
@@ -132,6 +137,21 @@ LDHINT	= if [ -n "$(DESTDIR)" ]; then \
 	*:$(PKGDIR):*) ;; \
 	*) echo "install: pkg-config does not look in $(PKGDIR): set PKG_CONFIG_PATH=$(PKGDIR)" ;; \
 	esac
+
+# python/shmids.py with the installed library's path written in, so
+# that it needs no LD_LIBRARY_PATH; says where it went, and what to set
+# if $(PYTHON) does not look there.
+PYINSTALL = if [ -z "$(PYDIR)" ]; then \
+		echo "install: no $(PYTHON): the Python module shmids not installed (set PYDIR)"; \
+		exit 0; \
+	fi; \
+	mkdir -p $(DESTDIR)$(PYDIR) && \
+	sed "s|^_INSTALLED_LIB = None\$$|_INSTALLED_LIB = '$(LIBDIR)/libshmids.so.$(SOMAJOR)'|" \
+	    python/shmids.py > $(DESTDIR)$(PYDIR)/shmids.py || exit 1; \
+	echo "install: the Python module shmids: $(PYDIR)/shmids.py"; \
+	[ -n "$(DESTDIR)" ] || $(PYTHON) -c 'import sys; sys.exit(sys.argv[1] not in sys.path)' \
+	    "$(PYDIR)" || \
+	    echo "install: $(PYTHON) does not look in $(PYDIR): set PYTHONPATH=$(PYDIR)"
 
 demo: all
 	sh examples/demo.sh
@@ -212,6 +232,7 @@ install: all
 	cp $(MAN5) $(DESTDIR)$(MANPREFIX)/man5/
 	@$(LDSYNC)
 	@$(LDHINT)
+	@$(PYINSTALL)
 
 uninstall:
 	for f in $(CMDS); do rm -f $(DESTDIR)$(BINDIR)/$$f; done
@@ -226,6 +247,8 @@ uninstall:
 		rm -f $(DESTDIR)$(MANPREFIX)/man3/$$l; \
 	done
 	for f in $(MAN5:man/%=%); do rm -f $(DESTDIR)$(MANPREFIX)/man5/$$f; done
+	[ -z "$(PYDIR)" ] || rm -f $(DESTDIR)$(PYDIR)/shmids.py \
+	    $(DESTDIR)$(PYDIR)/__pycache__/shmids.*.pyc
 	@$(LDSYNC)
 
 # The daily cleaner (shm-rm(1)): units only, never enabled here, and

@@ -17,11 +17,19 @@
 #include "syscheck.h"
 #include "util.h"
 
-static const char *fields;	/* -f list, NULL for "by -n" */
+static const char *fields;	/* -f list, NULL for "by -k" */
 static int	 mode = 0600;
 static unsigned long minvals = 64;
 static const char *prefix = "";
-static int	 type = SHMIDS_F64;
+static int	 deftype = -1;	/* bare -t; -1 for none given: f64 */
+
+/* -t field=type, in the order given. */
+static struct ftype {
+	const char	*field;
+	size_t		 len;
+	int		 type;
+} *ftypes;
+static size_t	 nftypes;
 static int	 rval;
 
 /* Labels made by this run, to undo if the output fails. */
@@ -36,8 +44,8 @@ struct text {
 static void
 usage(FILE *fp, int status)
 {
-	fprintf(fp, "usage: shm-import [-f fields] [-m mode] [-n min] "
-	    "[-p prefix] [-t type] [file ...]\n");
+	fprintf(fp, "usage: shm-import [-f fields] [-k min] [-m mode] "
+	    "[-P prefix] [-t [field=]type] [file ...]\n");
 	exit(status);
 }
 
@@ -50,6 +58,56 @@ check_prefix(const char *p)
 	if (n > 0 && (n >= SHMIDS_NAME_MAX || shmids_name_check(p, n) == -1))
 		util_invalid("prefix", p, "at most %d printable ASCII "
 		    "characters other than space", SHMIDS_NAME_MAX - 1);
+}
+
+#define TYPE_FORM	"type or field=type, type one of f64, f32, i64, i32 or raw"
+
+/*
+ * -t type or -t field=type.  Repeated, they accumulate; a field given a
+ * type twice, or two bare types, is a usage error as a bad type is.
+ */
+static void
+add_type(const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	size_t i, len = eq ? (size_t)(eq - arg) : 0;
+	struct ftype *n;
+	int t;
+
+	if ((t = shmids_type_parse(eq ? eq + 1 : arg)) == -1 ||
+	    (eq != NULL && len == 0))
+		util_invalid("type", arg, TYPE_FORM);
+	if (eq == NULL) {
+		if (deftype != -1)
+			util_invalid("type", arg, "type or field=type, one "
+			    "bare type");
+		deftype = t;
+		return;
+	}
+	for (i = 0; i < nftypes; i++)
+		if (ftypes[i].len == len && memcmp(ftypes[i].field, arg,
+		    len) == 0)
+			util_invalid("type", arg, "type or field=type, "
+			    "each field once");
+	if ((n = realloc(ftypes, (nftypes + 1) * sizeof(*n))) == NULL)
+		err(1, NULL);
+	ftypes = n;
+	ftypes[nftypes].field = arg;
+	ftypes[nftypes].len = len;
+	ftypes[nftypes++].type = t;
+}
+
+/* The element type of field f[0..len): its own -t, the bare -t, f64. */
+static int
+type_of(const char *f, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < nftypes; i++)
+		if (ftypes[i].len == len && memcmp(ftypes[i].field, f,
+		    len) == 0)
+			return ftypes[i].type;
+	return deftype != -1 ? deftype : SHMIDS_F64;
 }
 
 static void
@@ -190,7 +248,8 @@ store(const char *fname, unsigned long lineno, const char *first,
 		return -1;
 	}
 	/* The name is good: EINVAL now means the kernel's size limit. */
-	if ((h = shmids_create_array(name, mode, type, v->count)) == NULL) {
+	if ((h = shmids_create_array(name, mode, v->type, v->count)) ==
+	    NULL) {
 		warnx("%s:%lu: %s: %s", fname, lineno,
 		    util_quote(first + r->fieldpos, r->fieldlen),
 		    util_create_error(errno));
@@ -199,7 +258,7 @@ store(const char *fname, unsigned long lineno, const char *first,
 	}
 	if (v->count > 0)
 		memcpy(h + SHMIDS_HEADER, v->data,
-		    v->count * shmids_type_size(type));
+		    v->count * shmids_type_size(v->type));
 	util_labels_add(&made, h);
 	out(first, r->fieldpos + r->fieldlen);
 	out(" shmids ", 8);
@@ -245,7 +304,7 @@ import_line(FILE *fp, const char *fname, unsigned long *lineno,
 	sel = fields != NULL && util_inlist(fields, t->buf + r.fieldpos,
 	    r.fieldlen);
 	memset(&v, 0, sizeof(v));
-	v.type = type;
+	v.type = type_of(t->buf + r.fieldpos, r.fieldlen);
 	k = shmids_values(&v, t->buf + r.fieldpos + r.fieldlen,
 	    firstlen - r.fieldpos - r.fieldlen, &more, &bad);
 	while (more && (n = getline(&line, &cap, fp)) != -1) {
@@ -311,7 +370,7 @@ import_file(FILE *fp, const char *fname)
 int
 main(int argc, char *argv[])
 {
-	const char *opts = "f:hm:n:p:t:";
+	const char *opts = "f:hk:m:P:t:";
 	int ch;
 
 	util_args(argc, argv, "shm-import", opts, usage);
@@ -327,19 +386,17 @@ main(int argc, char *argv[])
 			if (util_mode(optarg, &mode) == -1)
 				util_invalid("mode", optarg, "octal 0 to 0777");
 			break;
-		case 'n':
+		case 'k':
 			if (util_ulong(optarg, ULONG_MAX, &minvals) == -1)
 				util_invalid("count", optarg,
 				    "0 to %lu values", ULONG_MAX);
 			break;
-		case 'p':
+		case 'P':
 			prefix = optarg;
 			check_prefix(prefix);
 			break;
 		case 't':
-			if ((type = shmids_type_parse(optarg)) == -1)
-				util_invalid("type", optarg,
-				    "f64, f32, i64, i32 or raw");
+			add_type(optarg);
 			break;
 		default:
 			usage(stderr, 2);

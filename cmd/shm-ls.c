@@ -1,34 +1,49 @@
 /*
- * shm-ls: list segments like ls -l.  Times come from the kernel's table,
- * read before any attach; each of our segments is attached once,
- * read-only.  A scan never attaches other programs' segments; an
- * operand is judged by its header, as a reader judges it.
+ * shm-ls: list segments like ls -l, under a header row, or as -p lines
+ * or JSON for programs.  Times come from the kernel's table, read before
+ * any attach; each of our segments is attached once, read-only.  A scan
+ * never attaches other programs' segments; an operand is judged by its
+ * header, as a reader judges it.
  */
 #include <err.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <stddef.h>
 #include <grp.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "syscheck.h"
 #include "util.h"
 
-static int	 aflag, pflag;
+static int	 aflag, Hflag, Jflag, pflag, Tflag;
 static const char *pattern;
 static int	 uflag;
 static uid_t	 uid;
 static time_t	 now;
 static int	 rval;
 
+/* The long format's rows, kept until all are read to size the columns. */
+struct row {
+	char		 owner[33], size[24], type[8], count[24];
+	const char	*state;
+	char		 made[16], used[16];
+	char		 label[SHMIDS_LABEL_MAX + 1];
+};
+static struct row *rows;
+static size_t	 nrows, rowcap;
+
+/* For -T: as ipcs -m -u, what the listed segments add up to. */
+static unsigned long long nsegs, nbytes, nattached;
+
 static void
 usage(FILE *fp, int status)
 {
-	fprintf(fp, "usage: shm-ls [-aps] [-n pattern] [-u user] "
+	fprintf(fp, "usage: shm-ls [-aHJlpT] [-N pattern] [-u user] "
 	    "[label | id ...]\n");
 	exit(status);
 }
@@ -44,18 +59,6 @@ state_word(const struct shmids_info *si)
 		return "broken";
 	return si->state == 'r' ? "ready" : si->state == 'w' ? "filling" :
 	    "dead";
-}
-
-static void
-modestr(unsigned mode, char *s)
-{
-	static const char rwx[] = "rwxrwxrwx";
-	int i;
-
-	s[0] = '-';
-	for (i = 0; i < 9; i++)
-		s[i + 1] = (mode & (0400u >> i)) ? rwx[i] : '-';
-	s[10] = '\0';
 }
 
 /*
@@ -121,24 +124,181 @@ print_parsable(const struct shmids_info *si)
 		    state_word(si), si->label[0] ? si->label : "-");
 }
 
-static void
-print_long(const struct shmids_info *si)
+/*
+ * The last attach or detach the kernel recorded before this listing
+ * attached the segment: its own attach is not shown, an earlier
+ * listing's is (shm-ls(1), "used").
+ */
+static time_t
+used_time(const struct shmids_info *si)
 {
-	char mode[11], made[32], used[32], count[24];
-	const char *type = si->ours == 1 ? shmids_type_name(si->type) :
-	    si->ours < 0 ? "?" : "-";
+	return si->atime > si->dtime ? si->atime : si->dtime;
+}
 
-	modestr(si->mode, mode);
-	datestr(si->ctime, made, sizeof(made));
-	datestr(si->atime > si->dtime ? si->atime : si->dtime, used,
-	    sizeof(used));
-	if (si->ours == 1)
-		snprintf(count, sizeof(count), "%zu", si->count);
+static void
+add_row(const struct shmids_info *si)
+{
+	struct row *r;
+	void *n;
+
+	if (nrows == rowcap) {
+		rowcap = rowcap ? rowcap * 2 : 64;
+		if ((n = realloc(rows, rowcap * sizeof(*rows))) == NULL)
+			err(1, NULL);
+		rows = n;
+	}
+	r = &rows[nrows++];
+	snprintf(r->owner, sizeof(r->owner), "%s", util_username(si->uid));
+	if (Hflag)
+		fmt_human(si->size, r->size, sizeof(r->size));
 	else
-		snprintf(count, sizeof(count), "%s", type);
-	printf("%s %3lu %-8s %-8s %12zu %-3s %10s %-7s %s %s %s\n", mode,
-	    si->nattch, util_username(si->uid), group(si->gid), si->size, type, count,
-	    state_word(si), made, used, si->label[0] ? si->label : si->id);
+		snprintf(r->size, sizeof(r->size), "%zu", si->size);
+	snprintf(r->type, sizeof(r->type), "%s", si->ours == 1 ?
+	    shmids_type_name(si->type) : si->ours < 0 ? "?" : "-");
+	if (si->ours == 1)
+		snprintf(r->count, sizeof(r->count), "%zu", si->count);
+	else
+		snprintf(r->count, sizeof(r->count), "%s", r->type);
+	r->state = state_word(si);
+	datestr(si->ctime, r->made, sizeof(r->made));
+	datestr(used_time(si), r->used, sizeof(r->used));
+	snprintf(r->label, sizeof(r->label), "%s",
+	    si->label[0] ? si->label : si->id);
+}
+
+static int
+widest(size_t off, const char *head)
+{
+	size_t i, w = strlen(head), n;
+
+	for (i = 0; i < nrows; i++)
+		if ((n = strlen((const char *)&rows[i] + off)) > w)
+			w = n;
+	return (int)w;
+}
+
+/*
+ * Columns as wide as their widest entry; the label last, unpadded, so
+ * that it never wraps mid-date and is copied whole.
+ */
+static void
+print_rows(void)
+{
+	int wo, ws, wt, wc, wst = 5;
+	size_t i;
+
+	if (nrows == 0)
+		return;
+	wo = widest(offsetof(struct row, owner), "OWNER");
+	ws = widest(offsetof(struct row, size), "SIZE");
+	wt = widest(offsetof(struct row, type), "TYPE");
+	wc = widest(offsetof(struct row, count), "COUNT");
+	for (i = 0; i < nrows; i++)
+		if ((int)strlen(rows[i].state) > wst)
+			wst = (int)strlen(rows[i].state);
+	printf("%-*s %*s %-*s %*s %-*s %-12s %-12s %s\n", wo, "OWNER", ws,
+	    "SIZE", wt, "TYPE", wc, "COUNT", wst, "STATE", "CREATED", "USED",
+	    "LABEL");
+	for (i = 0; i < nrows; i++)
+		printf("%-*s %*s %-*s %*s %-*s %s %s %s\n", wo, rows[i].owner,
+		    ws, rows[i].size, wt, rows[i].type, wc, rows[i].count, wst,
+		    rows[i].state, rows[i].made, rows[i].used, rows[i].label);
+}
+
+static void
+print_totals(void)
+{
+	char size[24];
+
+	if (Hflag)
+		fmt_human(nbytes, size, sizeof(size));
+	else
+		snprintf(size, sizeof(size), "%llu", nbytes);
+	printf("total: %llu segment%s, %s%s, %llu attached\n", nsegs,
+	    nsegs == 1 ? "" : "s", size, Hflag ? "" : " bytes", nattached);
+}
+
+static void
+json_key(const char *key, const char *s)
+{
+	printf(", \"%s\": ", key);
+	if (s == NULL)
+		fputs("null", stdout);
+	else
+		fmt_json_str(stdout, s, strlen(s));
+}
+
+/* A time as epoch seconds and ISO 8601 in UTC; null for never (0). */
+static void
+json_time(const char *key, time_t t)
+{
+	char iso[32];
+
+	if (t == 0) {
+		printf(", \"%s\": null, \"%s_iso\": null", key, key);
+		return;
+	}
+	fmt_iso(t, iso, sizeof(iso));
+	printf(", \"%s\": %lld, \"%s_iso\": \"%s\"", key, (long long)t,
+	    key, iso);
+}
+
+/* The JSON state: the -p word, but "foreign" and "unreadable" spelled. */
+static const char *
+json_state(const struct shmids_info *si)
+{
+	return si->ours == 0 ? "foreign" : si->ours < 0 ? "unreadable" :
+	    state_word(si);
+}
+
+/* One object a line, as lsipc -J writes them; keys in shm-ls(1). */
+static void
+print_json(const struct shmids_info *si)
+{
+	char key[16];
+	int sysv = si->shmid >= 0;
+
+	printf("%s      {\"id\": ", nsegs > 1 ? ",\n" : "");
+	fmt_json_str(stdout, si->id, strlen(si->id));
+	json_key("label", si->label[0] ? si->label : NULL);
+	json_key("name", si->ours == 1 ? si->name : NULL);
+	if (sysv) {
+		snprintf(key, sizeof(key), "0x%08x", (unsigned)si->key);
+		printf(", \"shmid\": %d, \"key\": \"%s\"", si->shmid, key);
+	} else
+		fputs(", \"shmid\": null, \"key\": null", stdout);
+	json_key("type", si->ours == 1 ? shmids_type_name(si->type) : NULL);
+	if (si->ours == 1)
+		printf(", \"count\": %zu", si->count);
+	else
+		fputs(", \"count\": null", stdout);
+	json_key("state", json_state(si));
+	json_key("owner", util_username(si->uid));
+	printf(", \"uid\": %lu", (unsigned long)si->uid);
+	json_key("group", group(si->gid));
+	printf(", \"gid\": %lu, \"mode\": \"%04o\", \"nattch\": %lu, "
+	    "\"size\": %zu", (unsigned long)si->gid, si->mode, si->nattch,
+	    si->size);
+	if (sysv)
+		printf(", \"cpid\": %ld, \"lpid\": %ld", (long)si->cpid,
+		    (long)si->lpid);
+	else
+		fputs(", \"cpid\": null, \"lpid\": null", stdout);
+	json_time("created", si->ctime);
+	json_time("used", used_time(si));
+	json_time("attached", si->atime);
+	json_time("detached", sysv ? si->dtime : 0);
+	putchar('}');
+}
+
+static void
+json_end(void)
+{
+	printf("%s   ]", nsegs > 0 ? "\n" : "");
+	if (Tflag)
+		printf(",\n   \"totals\": {\"segments\": %llu, \"bytes\": "
+		    "%llu, \"attached\": %llu}", nsegs, nbytes, nattached);
+	printf("\n}\n");
 }
 
 static int
@@ -160,10 +320,15 @@ show(const struct shmids_info *si, void *arg)
 	if (pattern != NULL && (si->name == NULL ||
 	    fnmatch(pattern, si->name, 0) != 0))
 		return 0;
+	nsegs++;
+	nbytes += si->size;
+	nattached += si->nattch;
 	if (pflag)
 		print_parsable(si);
+	else if (Jflag)
+		print_json(si);
 	else
-		print_long(si);
+		add_row(si);
 	return 0;
 }
 
@@ -202,10 +367,21 @@ set_user(const char *arg)
 		util_invalid("user", arg, "a login name or numeric user ID");
 }
 
+/* Formats that cannot go together are a usage error, not a choice. */
+static void
+check_flags(void)
+{
+	if (pflag && Jflag)
+		util_misuse("-p and -J are two formats: give one");
+	if (pflag && Tflag)
+		util_misuse("-T has no -p form: use -J with -T, or sum the "
+		    "-p lines");
+}
+
 int
 main(int argc, char *argv[])
 {
-	const char *opts = "ahn:psu:";
+	const char *opts = "aHhJlN:pTu:";
 	int ch, i;
 
 	util_args(argc, argv, "shm-ls", opts, usage);
@@ -214,18 +390,27 @@ main(int argc, char *argv[])
 		case 'a':
 			aflag = 1;
 			break;
+		case 'H':
+			Hflag = 1;
+			break;
 		case 'h':
 			usage(stdout, 0);
 			break;
-		case 'n':
+		case 'J':
+			Jflag = 1;
+			break;
+		case 'l':
+			syscheck_report();
+			return util_close_stdout() == -1;
+		case 'N':
 			pattern = optarg;
 			break;
 		case 'p':
 			pflag = 1;
 			break;
-		case 's':
-			syscheck_report();
-			return util_close_stdout() == -1;
+		case 'T':
+			Tflag = 1;
+			break;
 		case 'u':
 			set_user(optarg);
 			break;
@@ -234,12 +419,22 @@ main(int argc, char *argv[])
 		}
 	argc -= optind;
 	argv += optind;
+	check_flags();
 	now = time(NULL);
 	tzset();
+	if (Jflag)
+		printf("{\n   \"segments\": [\n");
 	if (argc == 0 && shmids_scan(show, NULL, aflag ? SHMIDS_ALL : 0) == -1)
 		err(1, "segment table");
 	for (i = 0; i < argc; i++)
 		show_operand(argv[i]);
+	if (Jflag)
+		json_end();
+	else if (!pflag) {
+		print_rows();
+		if (Tflag)
+			print_totals();
+	}
 	if (util_close_stdout() == -1)
 		rval = 1;
 	return rval;

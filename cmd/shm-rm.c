@@ -19,7 +19,6 @@
 
 static int	 fflag, nflag, vflag;
 static const char *pattern;	/* -N: only names matching */
-static int	 patopt;	/* the letter that gave it (-m: 1.0's) */
 static int	 allflag;	/* -U: every user's stale segments */
 static const char *user;	/* -u's argument, for messages */
 static uid_t	 owner;		/* whose stale segments -s cleans */
@@ -253,8 +252,7 @@ check_args(int sflag, int nops)
 	if (sflag && fflag)
 		util_misuse("-f is not allowed with -s");
 	if (pattern != NULL && !sflag)
-		util_misuse(patopt == 'm' ? "-m is not allowed without -s" :
-		    "-N is not allowed without -s");
+		util_misuse("-N is not allowed without -s");
 	if (user != NULL && allflag)
 		util_misuse("-u is not allowed with -U");
 	if (user != NULL && !sflag)
@@ -286,7 +284,7 @@ check_privilege(void)
 int
 main(int argc, char *argv[])
 {
-	const char *opts = "fhm:N:ns:u:Uv";
+	const char *opts = "fhN:ns:u:Uv";
 	int ch, sflag = 0, i;
 
 	util_args(argc, argv, "shm-rm", opts, usage);
@@ -298,10 +296,8 @@ main(int argc, char *argv[])
 		case 'h':
 			usage(stdout, 0);
 			break;
-		case 'm':
 		case 'N':
 			pattern = optarg;
-			patopt = ch;
 			break;
 		case 'n':
 			nflag = 1;

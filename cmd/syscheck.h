@@ -7,7 +7,7 @@
 
 /* Warn on stderr where a setting will destroy segments silently. */
 void	 syscheck_warn(void);
-/* The report of shm-ls -s, on stdout. */
+/* The report of shm-ls -l, on stdout. */
 void	 syscheck_report(void);
 
 #endif /* SHMIDS_SYSCHECK_H */

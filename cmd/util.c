@@ -220,10 +220,10 @@ util_create_error(int e)
 	switch (e) {
 	case ENOSPC:
 		return "segment limit reached (kernel.shmmni or kernel.shmall;"
-		    " see shm-ls -s)";
+		    " see shm-ls -l)";
 	case EINVAL:
 		return "size outside the kernel's limits (kernel.shmmax;"
-		    " see shm-ls -s)";
+		    " see shm-ls -l)";
 	case ENOMEM:
 		return "out of memory";
 	default:
@@ -337,6 +337,59 @@ util_fname(const char *path)
 
 static void	(*usagefn)(FILE *, int);
 
+/*
+ * Issue 12: one letter, one meaning across the tools.  A letter that
+ * moved is not kept where it would now mean something else; the usage
+ * error says where it went.
+ */
+static const struct {
+	const char	*prog;
+	char		 old, now;
+	const char	*what;
+} moved[] = {
+	{ "shm-ls", 'n', 'N', "name pattern" },
+	{ "shm-ls", 's', 'l', "limits and system report" },
+	{ "shm-rm", 'm', 'N', "name pattern" },
+	{ "shm-import", 'n', 'k', "minimum count" },
+	{ "shm-import", 'p', 'P', "name prefix" },
+};
+
+/* Long options that are another spelling of a letter. */
+static const struct {
+	const char	*prog, *word, *letter;
+} aliases[] = {
+	{ "shm-ls", "--json", "-J" },
+};
+
+static void
+moved_letter(const char *prog, char c)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(moved) / sizeof(moved[0]); i++)
+		if (moved[i].old == c && strcmp(moved[i].prog, prog) == 0) {
+			warnx("-%c is now -%c (%s)", c, moved[i].now,
+			    moved[i].what);
+			usagefn(stderr, 2);
+			exit(2);
+		}
+}
+
+/* An alias is replaced in argv by its letter, for getopt(3). */
+static int
+alias(char **arg, const char *prog)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if (strcmp(aliases[i].word, *arg) == 0 &&
+		    strcmp(aliases[i].prog, prog) == 0) {
+			*arg = (char *)(uintptr_t)aliases[i].letter;
+			return 1;
+		}
+	return 0;
+}
+
 static void
 long_option(const char *a, const char *prog)
 {
@@ -373,16 +426,21 @@ util_args(int argc, char *argv[], const char *prog, const char *optstring,
 			continue;
 		}
 		if (a[1] == '-') {
-			long_option(a, prog);
+			if (!alias(&argv[i], prog))
+				long_option(a, prog);
 			continue;
 		}
-		for (a++; *a != '\0'; a++)
-			if (*a != ':' && (o = strchr(optstring, *a)) != NULL &&
-			    o[1] == ':') {
+		for (a++; *a != '\0'; a++) {
+			if (*a == ':' || (o = strchr(optstring, *a)) == NULL) {
+				moved_letter(prog, *a);
+				continue;
+			}
+			if (o[1] == ':') {
 				if (a[1] == '\0')
 					i++;	/* its argument is the next */
 				break;
 			}
+		}
 	}
 }
 

@@ -88,8 +88,11 @@ const char *util_quote(const char *s, size_t len);
  * Before getopt(3), which knows no long options: --help runs
  * usage(stdout, 0), --version prints "prog (shmids) VERSION" and exits
  * 0, any other --word is reported, then usage(stderr, 2).  optstring is
- * getopt's, so that option arguments are not taken for these.  usage is
- * remembered for util_invalid().
+ * getopt's, so that option arguments are not taken for these.  A
+ * letter of the tool's old spelling that moved (issue 12: shm-ls -n and
+ * -s, shm-rm -m, shm-import -n and -p) is a usage error saying where it
+ * went; a long alias (shm-ls --json) becomes its letter in argv.  usage
+ * is remembered for util_invalid().
  */
 void	 util_args(int argc, char *argv[], const char *prog,
 	    const char *optstring, void (*usage)(FILE *, int));

@@ -3,7 +3,7 @@
 # A short run of tests/tools/stress ("make stress" runs it longer), then
 # two of its cases again with the real tools alone.  Every name made here
 # starts with $P, so teardown finds whatever a failure leaves behind, and
-# shm-rm -s always gets -m "$P*": it never judges another test's segments.
+# shm-rm -s always gets -N "$P*": it never judges another test's segments.
 
 load helper
 
@@ -81,9 +81,9 @@ race_result() {
 	local start=$SECONDS
 	for i in $(seq 15); do
 		[ $((SECONDS - start)) -lt 3 ] || break
-		shm_rm -v -s 5 -m "$P*" > "rm.$i.a" 2> "rm.$i.a.err" &
+		shm_rm -v -s 5 -N "$P*" > "rm.$i.a" 2> "rm.$i.a.err" &
 		a=$!
-		shm_rm -v -s 5 -m "$P*" > "rm.$i.b" 2> "rm.$i.b.err" ||
+		shm_rm -v -s 5 -N "$P*" > "rm.$i.b" 2> "rm.$i.b.err" ||
 		    fails+="[run $i.b: exit $?] "
 		wait "$a" || fails+="[run $i.a: exit $?] "
 	done
@@ -102,7 +102,7 @@ race_result() {
 	# Removed under its reader: still mapped, never removed again.
 	shm_rm "$held"
 	shmid_exists "${held%% *}"
-	run --separate-stderr shm_rm -v -s 0 -m "$P*"
+	run --separate-stderr shm_rm -v -s 0 -N "$P*"
 	status_is 0
 	is "$(vlabels <<< "$output" | sort)" "$(sort fresh)" "removed by -s 0"
 }

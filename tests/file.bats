@@ -37,7 +37,7 @@ ipcs_ours() {
 	printf 'coeff 0 1.5 -2 nan inf -0 1e-310\nn 7\n' > in.txt
 	before=$(ipcs_ours)
 	umask 077
-	SHMIDS_DIR=$D runio in.txt shm_import -n 3 -m 0640 -p "$P"
+	SHMIDS_DIR=$D runio in.txt shm_import -k 3 -m 0640 -P "$P"
 	status_is 0
 	is "$(ipcs_ours)" "$before" "System V segments"
 	l=$(label_of out)
@@ -61,7 +61,7 @@ ipcs_ours() {
 		runio ref shm_expand
 		status_is 0
 		cp out ascii
-		runio ascii shm_import -t "$t" -n 1 -p "${P}back"
+		runio ascii shm_import -t "$t" -k 1 -P "${P}back"
 		status_is 0
 		l2=$(label_of out)
 		track "$l2"
@@ -81,8 +81,8 @@ ipcs_ours() {
 	status_is 0
 	# (System V segments of concurrent tests may be listed too)
 	output=$(grep -F "$(realpath "$D")/" <<< "$output")
-	like "$output" "-rw-r--r--   0 root *  208 f64         10 ready   * $l"
-	SHMIDS_DIR=$D run shm_ls -p -n "${P}a"
+	like "$output" "root *208 f64 *10 ready * $l"
+	SHMIDS_DIR=$D run shm_ls -p -N "${P}a"
 	status_is 0
 	IFS=$'\t' read -r -a c <<< "$output"
 	is "${#c[@]}" 16 "columns"
@@ -112,7 +112,9 @@ ipcs_ours() {
 	SHMIDS_DIR=$D run shm_ls
 	status_is 0
 	output=$(grep -F "$(realpath "$D")/" <<< "$output")
-	is "$output" "$(SHMIDS_DIR=$D shm_ls -n "${P}a")" "only the segment"
+	# the label, the last two fields (widths follow the other lines)
+	is "$(awk '{ print $(NF-1), $NF }' <<< "$output")" \
+	    "$(SHMIDS_DIR=$D shm_ls -N "${P}a" | awk 'NR > 1 { print $(NF-1), $NF }')" "only the segment"
 	is "$(echo "$output" | wc -l)" 1 "lines"
 	SHMIDS_DIR=$D run shm_ls -a -p
 	status_is 0
@@ -129,7 +131,7 @@ ipcs_ours() {
 	is "$output" ENOENT
 	run shmtool open "$(realpath "$D")/notes.txt ${P}a"
 	is "$output" EINVAL
-	SHMIDS_DIR=$D run shm_rm -s 0 -m "${P}*"
+	SHMIDS_DIR=$D run shm_rm -s 0 -N "${P}*"
 	status_is 0
 	[ -p "$D/shmids.Fifo00" ] && [ -L "$D/shmids.Link00" ] &&
 	    [ -f "$D/shmids.Copy00" ] && [ -f "$D/notes.txt" ]
@@ -154,8 +156,8 @@ ipcs_ours() {
 	like "$l" "/*"
 	run shmtool open "$l"
 	is "$output" EAGAIN
-	SHMIDS_DIR=$D run shm_ls -n "${P}w"
-	like "$output" "*   1 root *filling*"
+	SHMIDS_DIR=$D run shm_ls -p -N "${P}w"
+	is "$(cut -f 4,7,15 <<< "$output")" "0	1	filling" "uid nattch state"
 	printf 'x shmids %s\n' "$l" > ref
 	runio ref shm_expand -w 1
 	status_is 1
@@ -163,32 +165,32 @@ ipcs_ours() {
 	k=$(fmk killwriter "${P}k")
 	run shmtool open "$k"
 	is "$output" EOWNERDEAD
-	SHMIDS_DIR=$D run shm_ls -n "${P}k"
-	like "$output" "*   0 root *dead*"
+	SHMIDS_DIR=$D run shm_ls -p -N "${P}k"
+	is "$(cut -f 4,7,15 <<< "$output")" "0	0	dead" "uid nattch state"
 }
 
 @test "sealed: the writer's lock becomes a reader's; readers see attaches" {
 	fsetup
 	l=$(fmk create "${P}s" f64 4)
-	SHMIDS_DIR=$D run shm_ls -p -n "${P}s"
+	SHMIDS_DIR=$D run shm_ls -p -N "${P}s"
 	is "$(cut -f7 <<< "$output")" 0 "nattch, idle"
 	hold "$l" 30
-	SHMIDS_DIR=$D run shm_ls -p -n "${P}s"
+	SHMIDS_DIR=$D run shm_ls -p -N "${P}s"
 	is "$(cut -f7 <<< "$output")" 1 "nattch, held"
 	run shmtool open "$l"
 	is "$output" "f64 4 6"
 	# an attached segment is never removed by age, then goes once idle
-	SHMIDS_DIR=$D run shm_rm -v -s 0 -m "${P}*"
+	SHMIDS_DIR=$D run shm_rm -v -s 0 -N "${P}*"
 	status_is 0
 	is "$output" ""
 	exists "$l"
 	xargs kill < "$T/.pids"
 	for i in $(seq 100); do
-		SHMIDS_DIR=$D run shm_ls -p -n "${P}s"
+		SHMIDS_DIR=$D run shm_ls -p -N "${P}s"
 		[ "$(cut -f7 <<< "$output")" = 0 ] && break
 		sleep 0.05
 	done
-	SHMIDS_DIR=$D run shm_rm -v -s 0 -m "${P}*"
+	SHMIDS_DIR=$D run shm_rm -v -s 0 -N "${P}*"
 	status_is 0
 	is "$(vlabels <<< "$output")" "$l"
 	gone "$l"
@@ -210,7 +212,7 @@ ipcs_ours() {
 	gone "$b"
 	SHMIDS_DIR=$D run shm_rm -n -s 1h
 	is "$output" ""
-	SHMIDS_DIR=$D run shm_rm -n -s 0 -m "${P}c"
+	SHMIDS_DIR=$D run shm_rm -n -s 0 -N "${P}c"
 	is "$output" "$c"
 	exists "$c"
 	# listing does not touch the access time
@@ -245,21 +247,21 @@ ipcs_ours() {
 	SHMIDS_DIR=$D run as_user "$BIN/shm-ls"
 	status_is 0
 	like "$(grep -F "${p%% *}" <<< "$output")" \
-	    "-rw-------   0 root * ? * ? ?       * ${p%% *}"
+	    "root *? *? ? * ${p%% *}"
 }
 
 @test "file segment limits: long labels, missing directory, full file system" {
 	fsetup
 	n=$(printf 'n%.0s' $(seq 60))
 	printf '%s 1 2 3\n' "$n" > in
-	SHMIDS_DIR=$D runio in shm_import -n 1
+	SHMIDS_DIR=$D runio in shm_import -k 1
 	status_is 1
 	is "$(cat err)" "shm-import: stdin:1: $n: SHMIDS_DIR $D: too long: the path and the name share the label's 75 bytes"
 	same_file in out
 	is "$(ls -A "$D")" "" "nothing left"
-	SHMIDS_DIR=$D/none runio in shm_import -n 1 -p x -f "$n"
+	SHMIDS_DIR=$D/none runio in shm_import -k 1 -P x -f "$n"
 	status_is 1
-	SHMIDS_DIR=$D/none run --separate-stderr shm_ls -n "${P}*"
+	SHMIDS_DIR=$D/none run --separate-stderr shm_ls -N "${P}*"
 	status_is 1
 	is "$stderr" "shm-ls: SHMIDS_DIR $D/none: No such file or directory"
 	[ "$(id -u)" = 0 ] && command -v unshare > /dev/null ||
@@ -294,7 +296,7 @@ ipcs_ours() {
 	fsetup
 	echo "v $(seq -s ' ' 1 100)" > in
 	for i in 1 2 3 4 5 6 7 8; do
-		SHMIDS_DIR=$D shm_import -n 1 -p "$P" < in > "ref$i" &
+		SHMIDS_DIR=$D shm_import -k 1 -P "$P" < in > "ref$i" &
 	done
 	wait
 	is "$(cat ref* | awk '{ print $3 }' | sort -u | wc -l)" 8 "labels"
@@ -332,7 +334,7 @@ ipcs_ours() {
 			    { echo "$dir, count $n: shm-expand's RSS $kb kB" >&2; false; }
 			run shmtool open "$l"
 			is "$output" "f64 $n $([ "$n" = 0 ] && echo 0 || echo 3)"
-			SHMIDS_DIR=$D run shm_ls -p -n "${P}s$n"
+			SHMIDS_DIR=$D run shm_ls -p -N "${P}s$n"
 			status_is 0
 			kb=$(du -k "$f" | cut -f1)
 			[ "$kb" -lt 1024 ] ||
@@ -380,7 +382,7 @@ ipcs_ours() {
 	cp saved "${v%% *}"
 	st=0
 	LD_PRELOAD=$so SHMIDS_SHRINK=${v%% *} SHMIDS_DIR=$D "$BIN/shm-rm" -n -s 0 \
-	    -m "${P}*" > out 2> err || st=$?
+	    -N "${P}*" > out 2> err || st=$?
 	is "$st" 0 "shm-rm exit status ($(cat err))"
 	is "$(cat out)" "$k" "shm-rm -n"
 	# and in a race, as it happens
@@ -392,12 +394,12 @@ ipcs_ours() {
 		[ "$st" = 0 ] || { fails+="[shm-ls run $i: exit $st $(cat err)] "; break; }
 		grep -qF "	$k" out || fails+="[shm-ls run $i: $k not listed] "
 		st=0
-		SHMIDS_DIR=$D "$BIN/shm-rm" -n -s 0 -m "${P}*" > out 2> err || st=$?
+		SHMIDS_DIR=$D "$BIN/shm-rm" -n -s 0 -N "${P}*" > out 2> err || st=$?
 		[ "$st" = 0 ] || { fails+="[shm-rm run $i: exit $st $(cat err)] "; break; }
 		grep -qxF "$k" out || fails+="[shm-rm run $i: $k not named] "
 	done
 	is "$fails" "" "failures"
-	SHMIDS_DIR=$D run --separate-stderr shm_rm -v -s 0 -m "${k#* }"
+	SHMIDS_DIR=$D run --separate-stderr shm_rm -v -s 0 -N "${k#* }"
 	status_is 0
 	is "$(vlabels <<< "$output")" "$k"
 	[ ! -e "${k%% *}" ]
@@ -414,16 +416,16 @@ ipcs_ours() {
 	mkdir "$D/closed"
 	chmod 700 "$D/closed"
 	for dir in "$D/none|No such file or directory" "$D/closed|Permission denied"; do
-		SHMIDS_DIR=${dir%|*} run --separate-stderr as_user "$BIN/shm-ls" -p -n "${P}*"
+		SHMIDS_DIR=${dir%|*} run --separate-stderr as_user "$BIN/shm-ls" -p -N "${P}*"
 		status_is 1
 		is "$stderr" "shm-ls: SHMIDS_DIR ${dir%|*}: ${dir#*|}" "shm-ls stderr"
 		is "$(cut -f 16 <<< "$output")" "$l"$'\n'"$m" "shm-ls listing"
-		SHMIDS_DIR=${dir%|*} run --separate-stderr as_user "$BIN/shm-rm" -n -s 0 -m "${P}*"
+		SHMIDS_DIR=${dir%|*} run --separate-stderr as_user "$BIN/shm-rm" -n -s 0 -N "${P}*"
 		status_is 1
 		is "$stderr" "shm-rm: SHMIDS_DIR ${dir%|*}: ${dir#*|}" "shm-rm stderr"
 		is "$output" "$l"$'\n'"$m" "shm-rm -n"
 	done
-	SHMIDS_DIR=$D/none run --separate-stderr as_user "$BIN/shm-rm" -v -s 0 -m "${P}sv"
+	SHMIDS_DIR=$D/none run --separate-stderr as_user "$BIN/shm-rm" -v -s 0 -N "${P}sv"
 	status_is 1
 	is "$(vlabels <<< "$output")" "$l" "removed"
 	gone "$l"
@@ -447,16 +449,16 @@ $rd/shmids.Zeros0	4096	-	-	broken	-" "residue listed"
 	SHMIDS_DIR=$D run --separate-stderr shm_ls
 	status_is 0
 	like "$(grep -F "$rd/shmids.Zeros0" <<< "$output")" \
-	    "-rw-r--r--   0 $TESTUSER *   4096 -            - broken  * $rd/shmids.Zeros0" "long format"
+	    "$TESTUSER *4096 - *- broken * $rd/shmids.Zeros0" "long format"
 	SHMIDS_DIR=$D run --separate-stderr shm_ls -p -a
 	is "$(grep -cF "$rd/shmids.Small0	" <<< "$output")" 1 "-a: a small file listed"
 	is "$(grep -F "$rd/shmids.Small0	" <<< "$output" | cut -f 13-16)" "-	-	-	-" "not ours"
 	SHMIDS_DIR=$D run --separate-stderr as_user "$BIN/shm-rm" -n -s 1h
 	status_is 0
 	is "$output" "" "fresh residue stays"
-	SHMIDS_DIR=$D run --separate-stderr as_user "$BIN/shm-rm" -n -s 0 -m '*'
+	SHMIDS_DIR=$D run --separate-stderr as_user "$BIN/shm-rm" -n -s 0 -N '*'
 	status_is 0
-	is "$output" "" "-m never matches residue"
+	is "$output" "" "-N never matches residue"
 	SHMIDS_DIR=$D run --separate-stderr as_user "$BIN/shm-rm" -v -s 0
 	status_is 0
 	is "$(vlabels <<< "$output")" "$rd/shmids.Empty0"$'\n'"$rd/shmids.Zeros0" "removed"
@@ -472,7 +474,7 @@ $rd/shmids.Zeros0	4096	-	-	broken	-" "residue listed"
 	local l
 	l=$(fmk create "${P}w" f64 4)
 	SHMIDS_DIR=$D delayed rm unlink,unlinkat 1s \
-	    "$BIN/shm-rm" -v -s 0 -m "$P*"
+	    "$BIN/shm-rm" -v -s 0 -N "$P*"
 	entered rm 1		# found idle, held before the unlink
 	run shmtool open "$l"
 	is "$output" EAGAIN "reader"
@@ -488,7 +490,7 @@ $rd/shmids.Zeros0	4096	-	-	broken	-" "residue listed"
 	l=$(fmk create "${P}n" f64 4)
 	delayed rd fcntl 3s "$SHMTOOL" hold "$l" 0
 	entered rd 1 F_OFD_SETLK	# opened, its lock held back
-	SHMIDS_DIR=$D run shm_rm -v -s 0 -m "$P*"
+	SHMIDS_DIR=$D run shm_rm -v -s 0 -N "$P*"
 	status_is 0
 	is "$(vlabels <<< "$output")" "$l" "removed"
 	wait "$DELAYED" || true
@@ -502,17 +504,17 @@ $rd/shmids.Zeros0	4096	-	-	broken	-" "residue listed"
 	l=$(SHMIDS_DIR=$D as_user "$SHMTOOL" create "${P}ro" f64 4 0444)
 	[[ $l == /* ]] || { echo "not a file segment: $l" >&2; false; }
 	hold "$l" 30
-	SHMIDS_DIR=$D run as_user "$BIN/shm-rm" -v -s 0 -m "$P*"
+	SHMIDS_DIR=$D run as_user "$BIN/shm-rm" -v -s 0 -N "$P*"
 	status_is 0
 	is "$output" "" "removed while held"
 	is "$(stat -c %a "${l%% *}")" 444 "mode"
 	xargs kill < "$T/.pids"
 	for i in $(seq 100); do
-		SHMIDS_DIR=$D run shm_ls -p -n "${P}ro"
+		SHMIDS_DIR=$D run shm_ls -p -N "${P}ro"
 		[ "$(cut -f7 <<< "$output")" = 0 ] && break
 		sleep 0.05
 	done
-	SHMIDS_DIR=$D run as_user "$BIN/shm-rm" -v -s 0 -m "$P*"
+	SHMIDS_DIR=$D run as_user "$BIN/shm-rm" -v -s 0 -N "$P*"
 	status_is 0
 	is "$(vlabels <<< "$output")" "$l" "removed once idle"
 	[ ! -e "${l%% *}" ]
@@ -537,7 +539,7 @@ $rd/shmids.Zeros0	4096	-	-	broken	-" "residue listed"
 @test "shm-import: a SHMIDS_DIR that fails is named, not the input file" {
 	fsetup
 	printf 'a 1 2 3\n' > in.txt
-	SHMIDS_DIR=$D/nodir run --separate-stderr shm_import -n 1 -p "$P" in.txt
+	SHMIDS_DIR=$D/nodir run --separate-stderr shm_import -k 1 -P "$P" in.txt
 	status_is 1
 	is "$stderr" "shm-import: in.txt:1: a: SHMIDS_DIR $D/nodir: No such file or directory"
 	is "$output" "a 1 2 3"
@@ -554,10 +556,10 @@ $rd/shmids.Zeros0	4096	-	-	broken	-" "residue listed"
 	chmod 1777 "$D/ns"
 	f=$(SHMIDS_DIR=$D/ns as_user "$SHMTOOL" create "${P}ns" f64 1)
 	chmod 0744 "$D/ns"
-	SHMIDS_DIR=$D/ns run --separate-stderr as_user "$BIN/shm-ls" -p -n "${P}*"
+	SHMIDS_DIR=$D/ns run --separate-stderr as_user "$BIN/shm-ls" -p -N "${P}*"
 	status_is 1
 	is "$stderr" "shm-ls: SHMIDS_DIR $D/ns: Permission denied" "shm-ls stderr"
-	SHMIDS_DIR=$D/ns run --separate-stderr as_user "$BIN/shm-rm" -n -s 0 -m "${P}*"
+	SHMIDS_DIR=$D/ns run --separate-stderr as_user "$BIN/shm-rm" -n -s 0 -N "${P}*"
 	status_is 1
 	chmod 1777 "$D/ns"
 }

@@ -125,16 +125,16 @@ perms() {
 	status_is 1
 	printf 'a 0 1 2\nb 0 1\nc shmids %s %s\n' "$copy" "${P}x" | same_file /dev/stdin out
 	# listed as theirs, or not at all without -a
-	run --separate-stderr shm_ls -p -n "${P}x"
+	run --separate-stderr shm_ls -p -N "${P}x"
 	status_is 0
 	is "$(cut -f 1,4,16 <<< "$output" | sort)" \
 	    "$(printf '%s\t0\t%s\n%s\t%s\t%s\n' "${mine%% *}" "$mine" \
 	    "${theirs%% *}" "$TESTUSER" "$theirs" | sort)" "listing"
 	# removal by age judges neither the copy nor the other user's one
-	run --separate-stderr shm_rm -n -s 0 -m "${P}*"
+	run --separate-stderr shm_rm -n -s 0 -N "${P}*"
 	status_is 0
 	is "$output" "$mine" "root's shm-rm -n -s 0"
-	run --separate-stderr as_user "$BIN/shm-rm" -n -s 0 -m "${P}*"
+	run --separate-stderr as_user "$BIN/shm-rm" -n -s 0 -N "${P}*"
 	status_is 0
 	is "$output" "$theirs" "$TESTUSER's shm-rm -n -s 0"
 	run --separate-stderr shm_rm "$copy"
@@ -175,7 +175,7 @@ perms() {
 	status_is 0
 	same_file text out
 	err_is ""
-	runio text shm_import -n 1 -p "$P"
+	runio text shm_import -k 1 -P "$P"
 	status_is 0
 	same_file text out
 	{ printf 'x shmids 12 '; head -c 5000000 /dev/zero | tr '\0' n; printf '\n'; } > ref
@@ -184,7 +184,7 @@ perms() {
 	same_file ref out
 	err_is "shm-expand: stdin:1: malformed reference: name longer than 64 bytes"
 	{ printf 'x'; yes ' 1.5' | head -n 1250000 | tr -d '\n'; printf '\n'; } > values
-	runio values shm_import -p "$P"
+	runio values shm_import -P "$P"
 	status_is 0
 	# (valgrind warns that it ignores SHM_HUGETLB: not the tool's output)
 	is "$(grep -v '^==[0-9]*== ' err)" "" "stderr"
@@ -266,12 +266,12 @@ perms() {
 	local type tok fails=
 	while read -r type tok; do
 		printf 'a\nx 1 %s 2\n' "$tok" > in
-		runio in shm_import -f x -t "$type" -p "$P"
+		runio in shm_import -f x -t "$type" -P "$P"
 		[ "$status" = 1 ] || fails+="[$type $tok: exit $status] "
 		[ "$(cat err)" = "shm-import: stdin:2: x: bad value \"$tok\"" ] ||
 		    fails+="[$type $tok: stderr '$(cat err)'] "
 		cmp -s in out || fails+="[$type $tok: stdout '$(cat out)'] "
-		runio in shm_import -n 1 -t "$type" -p "$P"
+		runio in shm_import -k 1 -t "$type" -P "$P"
 		[ "$status" = 0 ] || fails+="[$type $tok, no -f: exit $status] "
 		cmp -s in out || fails+="[$type $tok, no -f: converted] "
 	done <<-'EOF'
@@ -296,7 +296,7 @@ perms() {
 
 @test "shm-import: a NUL among the values is an error, line unchanged" {
 	printf 'x 1 2\0 3\n' > in
-	runio in shm_import -f x -p "$P"
+	runio in shm_import -f x -P "$P"
 	status_is 1
 	same_file in out
 	like "$(cat err)" 'shm-import: stdin:1: x: bad value "*"' "stderr"
@@ -338,11 +338,11 @@ perms() {
 		status=0
 		if [ "$sig" = ignored ]; then
 			( trap '' PIPE; set -o pipefail
-			  shm_import -n 3 -p "$P$sig." < in 2> err | head -n 1 > /dev/null ) ||
+			  shm_import -k 3 -P "$P$sig." < in 2> err | head -n 1 > /dev/null ) ||
 			    status=$?
 		else
 			( set -o pipefail
-			  shm_import -n 3 -p "$P$sig." < in 2> err | head -n 1 > /dev/null ) ||
+			  shm_import -k 3 -P "$P$sig." < in 2> err | head -n 1 > /dev/null ) ||
 			    status=$?
 		fi
 		[ "$status" != 0 ] || fails+="[SIGPIPE $sig: exit 0] "
@@ -380,7 +380,7 @@ perms() {
 	runio in shm_expand
 	status_is 0
 	shm_rm -n "${labels[@]}" > /dev/null
-	shm_rm -n -s 0 -m "${P}*" > /dev/null
+	shm_rm -n -s 0 -N "${P}*" > /dev/null
 	shm_rm "${labels[0]% *} ${P}other" 2> /dev/null || true
 	if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
 		as_user "$BIN/shm-ls" -a > /dev/null 2>&1 || true
@@ -400,7 +400,7 @@ perms() {
 	for um in 000 077; do
 		for mode in 0600 0400 0000 0660; do
 			umask "$um"
-			runio in shm_import -f x -m "$mode" -p "$P"
+			runio in shm_import -f x -m "$mode" -P "$P"
 			[ "$status" = 0 ] || fails+="[umask $um -m $mode: exit $status $(cat err)] "
 			l=$(label_of out)
 			track "$l"
@@ -433,7 +433,7 @@ lpidatime() {
 	status_is 0
 	is "$(awk -F '\t' -v id="$id" '$1 == id' <<< "$output" | cut -f 13-16)" \
 	    "-	-	-	-" "-a"
-	shm_rm -n -s 0 -m "${P}*" > /dev/null
+	shm_rm -n -s 0 -N "${P}*" > /dev/null
 	is "$(lpidatime "$id")" "$before" "scans did not attach it"
 	run --separate-stderr shm_ls -p "$n"
 	status_is 0
@@ -461,7 +461,7 @@ lpidatime() {
 	"$BIN/shm-ls" -a > /dev/null &
 	pids+=" $!"
 	wait $!
-	"$BIN/shm-rm" -n -s 0 -m "${P}*" > /dev/null &
+	"$BIN/shm-rm" -n -s 0 -N "${P}*" > /dev/null &
 	pids+=" $!"
 	wait $!
 	lpid=$(lpidatime "$id" | cut -d' ' -f1)
@@ -509,7 +509,7 @@ lpidatime() {
 	run --separate-stderr bash -c "ulimit -v 100000 && exec '$BIN/shm-rm' -n '$l'"
 	status_is 1
 	is "$stderr" "shm-rm: $l: $msg"
-	run --separate-stderr bash -c "ulimit -v 100000 && exec '$BIN/shm-rm' -n -s 0 -m '${P}*'"
+	run --separate-stderr bash -c "ulimit -v 100000 && exec '$BIN/shm-rm' -n -s 0 -N '${P}*'"
 	status_is 1
 	is "$stderr" "shm-rm: $id: $msg"
 	run --separate-stderr bash -c "echo 'x shmids $l' | { ulimit -v 100000 && exec '$BIN/shm-expand'; }"

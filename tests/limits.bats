@@ -68,19 +68,19 @@ nscount() {
 	while read -r name value fits unit; do
 		old=$(ns cat "/proc/sys/kernel/$name")
 		nsset "$name" "$value"
-		ns "$BIN/shm-ls" -s | grep -Eqx "kernel\.$name +$value $unit" ||
-		    fails+="[$name=$value: shm-ls -s: $(ns "$BIN/shm-ls" -s | grep "$name")] "
+		ns "$BIN/shm-ls" -l | grep -Eqx "kernel\.$name +$value $unit" ||
+		    fails+="[$name=$value: shm-ls -l: $(ns "$BIN/shm-ls" -l | grep "$name")] "
 		for i in $(seq "$fits"); do
 			got=$(ns "$SHMTOOL" create "${P}fill$i" f64 1) ||
 			    fails+="[$name=$value: segment $i: $got] "
 		done
 		got=$(ns "$SHMTOOL" create "${P}over" f64 1) || true
 		[ "$got" = ENOSPC ] || fails+="[$name=$value: shmids_create gave $got] "
-		runio in ns "$BIN/shm-import" -f a,b -p "$P"
+		runio in ns "$BIN/shm-import" -f a,b -P "$P"
 		[ "$status" = 1 ] || fails+="[$name=$value: shm-import exit $status] "
 		cmp -s in out || fails+="[$name=$value: stdout $(cat out)] "
-		[ "$(cat err)" = "shm-import: stdin:1: a: segment limit reached (kernel.shmmni or kernel.shmall; see shm-ls -s)
-shm-import: stdin:2: b: segment limit reached (kernel.shmmni or kernel.shmall; see shm-ls -s)" ] ||
+		[ "$(cat err)" = "shm-import: stdin:1: a: segment limit reached (kernel.shmmni or kernel.shmall; see shm-ls -l)
+shm-import: stdin:2: b: segment limit reached (kernel.shmmni or kernel.shmall; see shm-ls -l)" ] ||
 		    fails+="[$name=$value: stderr $(cat err)] "
 		[ "$(nscount)" = "$fits" ] || fails+="[$name=$value: $(nscount) segments] "
 		for i in $(ns ipcs -m | awk '$2 ~ /^[0-9]+$/ { print $2 }'); do
@@ -104,11 +104,11 @@ shm-import: stdin:2: b: segment limit reached (kernel.shmmni or kernel.shmall; s
 	got=$(ns "$SHMTOOL" create "${P}big" f64 497) || true
 	is "$got" EINVAL "shmids_create over shmmax"
 	{ printf 'x'; seq 497 | tr '\n' ' ' | sed 's/^/ /; s/ $//'; printf '\n'; } > in
-	runio in ns "$BIN/shm-import" -f x -p "$P"
+	runio in ns "$BIN/shm-import" -f x -P "$P"
 	status_is 1
 	same_file in out
-	err_is "shm-import: stdin:1: x: size outside the kernel's limits (kernel.shmmax; see shm-ls -s)"
-	run --separate-stderr ns "$BIN/shm-ls" -s
+	err_is "shm-import: stdin:1: x: size outside the kernel's limits (kernel.shmmax; see shm-ls -l)"
+	run --separate-stderr ns "$BIN/shm-ls" -l
 	status_is 0
 	like "$output" "*kernel.shmmax *4096 bytes*" "shm-ls -s"
 	is "$(nscount)" 1 "segments left"
@@ -135,7 +135,7 @@ shm-import: stdin:2: b: segment limit reached (kernel.shmmni or kernel.shmall; s
 	printf 'x 1 2\n' > in
 	for v in 0 1; do
 		nsset shm_rmid_forced "$v"
-		runio in ns "$BIN/shm-import" -f x -p "$P"
+		runio in ns "$BIN/shm-import" -f x -P "$P"
 		[ "$status" = 0 ] || fails+="[$v: exit $status] "
 		if [ "$v" = 1 ]; then
 			[ "$(cat err)" = "shm-import: warning: kernel.shm_rmid_forced is 1: segments are destroyed as soon as no process is attached" ] ||
@@ -150,18 +150,18 @@ shm-import: stdin:2: b: segment limit reached (kernel.shmmni or kernel.shmall; s
 		else
 			[ "$got" = "f64 2 3" ] || fails+="[$v: segment $l: $got] "
 		fi
-		run --separate-stderr ns "$BIN/shm-ls" -s
-		[ "$status" = 0 ] || fails+="[$v: shm-ls -s exit $status] "
+		run --separate-stderr ns "$BIN/shm-ls" -l
+		[ "$status" = 0 ] || fails+="[$v: shm-ls -l exit $status] "
 		grep -Eqx "kernel\.shm_rmid_forced +$v" <<< "$output" ||
 		    fails+="[$v: shm-ls -s: $output] "
 	done
 	is "$fails" "" "failures"
 }
 
-@test "logind RemoveIPC: shm-ls -s reports it; shm-import warns a user it applies to" {
+@test "logind RemoveIPC: shm-ls -l reports it; shm-import warns a user it applies to" {
 	local conf want suffix='' fails=
 	mkns
-	run --separate-stderr ns "$BIN/shm-ls" -s
+	run --separate-stderr ns "$BIN/shm-ls" -l
 	status_is 0
 	grep -Eq '^logind RemoveIPC +[^ ]' <<< "$output" ||
 	    { echo "no RemoveIPC line: $output" >&2; false; }
@@ -173,7 +173,7 @@ shm-import: stdin:2: b: segment limit reached (kernel.shmmni or kernel.shmall; s
 		ns sh -c "umount /etc/systemd/logind.conf 2>/dev/null;
 		    mount --bind '$T/logind.conf' /etc/systemd/logind.conf" ||
 		    skip "cannot bind-mount logind.conf in a private mount namespace"
-		run --separate-stderr ns "$BIN/shm-ls" -s
+		run --separate-stderr ns "$BIN/shm-ls" -l
 		grep -Fqx "logind RemoveIPC         $want$suffix" <<< "$output" ||
 		    fails+="[$conf: $(grep RemoveIPC <<< "$output")] "
 	done <<-'EOF'
@@ -187,12 +187,12 @@ shm-import: stdin:2: b: segment limit reached (kernel.shmmni or kernel.shmall; s
 	[ "$(id -u)" = 0 ] && command -v setpriv > /dev/null || skip "cannot switch users"
 	printf 'x 1 2\n' > in
 	runio in ns setpriv --reuid="$TESTUSER" --regid="$TESTUSER" --clear-groups -- \
-	    "$BIN/shm-import" -f x -p "$P"
+	    "$BIN/shm-import" -f x -P "$P"
 	status_is 0
 	err_is "shm-import: warning: systemd-logind RemoveIPC=yes: your segments are destroyed when you log out"
 	printf '[Login]\nRemoveIPC=no\n' > "$T/logind.conf"
 	runio in ns setpriv --reuid="$TESTUSER" --regid="$TESTUSER" --clear-groups -- \
-	    "$BIN/shm-import" -f x -p "$P"
+	    "$BIN/shm-import" -f x -P "$P"
 	status_is 0
 	err_is ""
 }

@@ -59,7 +59,7 @@ quick_start() {
 @test "readme: shm-import without -f converts the sample's 100-value array (64 at least)" {
 	mktop
 	cd top
-	runio examples/data.txt shm_import -p "$P"
+	runio examples/data.txt shm_import -P "$P"
 	track $(awk '$2 == "shmids" { print $3 }' "$T/out")
 	status_is 0
 	is "$(grep -c ' shmids ' "$T/out")" 1 "reference lines"

@@ -12,7 +12,7 @@ again() {
 	shift
 	type=$(shmtool open "$l" | cut -d' ' -f1)
 	printf 'x shmids %s\n' "$l" | shm_expand "$@" > text || return 1
-	shm_import -f x -t "$type" -p "$P" < text > back || return 1
+	shm_import -f x -t "$type" -P "$P" < text > back || return 1
 	shmtool cmp "$l" "$(label_of back)"
 }
 
@@ -40,7 +40,7 @@ again() {
 	local type line bits l fails=
 	while IFS='|' read -r type line bits; do
 		printf 'x %s\n' "$line" > in
-		if ! shm_import -f x -t "$type" -p "$P" < in > out 2> err; then
+		if ! shm_import -f x -t "$type" -P "$P" < in > out 2> err; then
 			fails+="[$type '$line': $(cat err)] "
 			continue
 		fi
@@ -70,7 +70,7 @@ again() {
 @test "round trip: special values expand to the forms of section 6" {
 	local l
 	printf 'x -0 inf -inf nan -nan nan(0x8000000000001) -nan(0x1) 0.1\n' > in
-	shm_import -f x -p "$P" < in > out
+	shm_import -f x -P "$P" < in > out
 	l=$(label_of out)
 	printf 'x shmids %s\n' "$l" | shm_expand > got
 	same_file in got
@@ -81,7 +81,7 @@ again() {
 	l=$(mkrandom w f64 500 7)
 	printf 'x shmids %s\r\n' "$l" | shm_expand -c 40 > text
 	[ "$(wc -l < text)" -gt 100 ]
-	shm_import -f x -p "$P" < text > back
+	shm_import -f x -P "$P" < text > back
 	shmtool cmp "$l" "$(label_of back)"
 }
 
@@ -91,7 +91,7 @@ again() {
 	printf 'x shmids %s' "$l" | shm_expand -c 40 > text
 	[ "$(wc -l < text)" -gt 10 ] || { echo "not wrapped into lines: $(head -c 300 text)" >&2; false; }
 	[ "$(tail -c 1 text)" != "" ]
-	shm_import -f x -p "$P" < text > back
+	shm_import -f x -P "$P" < text > back
 	shmtool cmp "$l" "$(label_of back)"
 }
 
@@ -99,7 +99,7 @@ again() {
 	local l
 	[ -z "${SHMIDS_VALGRIND:-}" ] || skip "too slow under valgrind"
 	l=$(mkrandom big f64 10000000 42)
-	shm_expand -c 0 <<< "x shmids $l" | shm_import -f x -p "$P" > back
+	shm_expand -c 0 <<< "x shmids $l" | shm_import -f x -P "$P" > back
 	run shmtool cmp "$l" "$(label_of back)"
 	status_is 0
 	is "$output" same

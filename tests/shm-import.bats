@@ -4,10 +4,10 @@
 
 load helper
 
-SYNOPSIS='shm-import [-f fields] [-m mode] [-n min] [-p prefix] [-t type] [file ...]'
+SYNOPSIS='shm-import [-f fields] [-k min] [-m mode] [-P prefix] [-t [field=]type] [file ...]'
 
 # refline FIELD: the pattern of the reference line shm-import writes for
-# FIELD with -p "$P".
+# FIELD with -P "$P".
 refpat() {
 	printf '%s shmids [0-9]* %s%s' "$1" "$P" "$1"
 }
@@ -20,7 +20,7 @@ refpat() {
 }
 
 @test "shm-import: bad options and option arguments: what is wrong, then usage, exit 2" {
-	local types="f64, f32, i64, i32 or raw"
+	local types="type or field=type, type one of f64, f32, i64, i32 or raw"
 	local prefix="at most 63 printable ASCII characters other than space"
 	local count="0 to 18446744073709551615 values"
 	bad_args shm-import "$SYNOPSIS" <<-EOF
@@ -33,22 +33,25 @@ refpat() {
 	-m abc|invalid mode 'abc' (expected octal 0 to 0777)
 	-m 1600|invalid mode '1600' (expected octal 0 to 0777)
 	-m -1|invalid mode '-1' (expected octal 0 to 0777)
-	-n abc|invalid count 'abc' (expected $count)
-	-n -1|invalid count '-1' (expected $count)
-	-n 5x|invalid count '5x' (expected $count)
-	-n 18446744073709551616|invalid count '18446744073709551616' (expected $count)
-	-p 'a b'|invalid prefix 'a b' (expected $prefix)
-	-p \$'a\\tb'|invalid prefix 'a\\011b' (expected $prefix)
-	-p $(printf 'p%.0s' {1..64})|invalid prefix '$(printf 'p%.0s' {1..64})' (expected $prefix)
+	-k abc|invalid count 'abc' (expected $count)
+	-k -1|invalid count '-1' (expected $count)
+	-k 5x|invalid count '5x' (expected $count)
+	-k 18446744073709551616|invalid count '18446744073709551616' (expected $count)
+	-P 'a b'|invalid prefix 'a b' (expected $prefix)
+	-P \$'a\\tb'|invalid prefix 'a\\011b' (expected $prefix)
+	-P $(printf 'p%.0s' {1..64})|invalid prefix '$(printf 'p%.0s' {1..64})' (expected $prefix)
+	-n 5|-n is now -k (minimum count)
+	-p x|-p is now -P (name prefix)
+	-f x -n5|-n is now -k (minimum count)
 	EOF
 	no_segments_named "$P"
 }
 
-@test "shm-import -p: a prefix of 63 bytes is good, the name of 64 too" {
+@test "shm-import -P: a prefix of 63 bytes is good, the name of 64 too" {
 	local p63
 	p63=${P}$(printf 'p%.0s' $(seq $((63 - ${#P}))))
 	printf 'x 1 2\n' > in
-	runio in shm_import -f x -p "$p63"
+	runio in shm_import -f x -P "$p63"
 	status_is 0
 	like "$(cat out)" "x shmids [0-9]* ${p63}x"
 	err_is ""
@@ -56,7 +59,7 @@ refpat() {
 
 @test "shm-import -f: converts the field, the segment holds the values" {
 	printf 'title some text\nx 1 2 3.5\ny 4 5 6\n' > in
-	runio in shm_import -f x -p "$P"
+	runio in shm_import -f x -P "$P"
 	status_is 0
 	is "$(cat err)" "" "stderr"
 	is "$(sed -n 1p out)" "title some text"
@@ -70,22 +73,22 @@ refpat() {
 	is "$output" "3ff0000000000000 4000000000000000 400c000000000000"
 }
 
-@test "shm-import: without -f, lines of at least -n values (default 64)" {
+@test "shm-import: without -f, lines of at least -k values (default 64)" {
 	local row n count conv fails=
 	while read -r n count conv; do
 		{ printf 'x'; seq 1 "$count" | tr '\n' ' ' | sed 's/^/ /; s/ $//'; printf '\n'; } > in
 		if [ "$n" = default ]; then
-			runio in shm_import -p "$P"
+			runio in shm_import -P "$P"
 		else
-			runio in shm_import -n "$n" -p "$P"
+			runio in shm_import -k "$n" -P "$P"
 		fi
-		[ "$status" = 0 ] || fails+="[-n $n, $count values: exit $status] "
+		[ "$status" = 0 ] || fails+="[-k $n, $count values: exit $status] "
 		if [ "$conv" = yes ]; then
-			[[ $(cat out) == $(refpat x) ]] || fails+="[-n $n, $count values: not converted] "
+			[[ $(cat out) == $(refpat x) ]] || fails+="[-k $n, $count values: not converted] "
 			[ "$(shmtool open "$(label_of out)")" = "f64 $count $((count * (count + 1) / 2))" ] ||
-			    fails+="[-n $n, $count values: wrong segment] "
+			    fails+="[-k $n, $count values: wrong segment] "
 		else
-			cmp -s in out || fails+="[-n $n, $count values: converted] "
+			cmp -s in out || fails+="[-k $n, $count values: converted] "
 		fi
 	done <<-'EOF'
 	default 64 yes
@@ -101,7 +104,7 @@ refpat() {
 	local line fails=
 	while IFS= read -r line; do
 		printf '%s\n' "$line" > in
-		runio in shm_import -n 3 -t i32 -p "$P"
+		runio in shm_import -k 3 -t i32 -P "$P"
 		[ "$status" = 0 ] || fails+="['$line': exit $status] "
 		cmp -s in out || fails+="['$line': converted to $(cat out)] "
 	done <<-'EOF'
@@ -120,7 +123,7 @@ refpat() {
 	local type line want fails=
 	while IFS='|' read -r type line want; do
 		printf '%s\n' "$line" > in
-		runio in shm_import -f x -t "$type" -p "$P"
+		runio in shm_import -f x -t "$type" -P "$P"
 		[ "$status" = 0 ] || fails+="[$type: exit $status $(cat err)] "
 		[ "$(shmtool open "$(label_of out)")" = "$want" ] ||
 		    fails+="[$type: got $(shmtool open "$(label_of out)")] "
@@ -134,11 +137,57 @@ refpat() {
 	is "$fails" "" "failures"
 }
 
+@test "shm-import -t field=type: doubles and an i32 mask in one run, exact round trip" {
+	local l fails=
+	printf 'title run 7\nx 0.1 -2.5e-300 3 1.7976931348623157e+308\nmask 1 0 -2147483648 2147483647\ny 1 2\n' > in
+	runio in shm_import -f x,mask,y -t f64 -t mask=i32 -t y=f32 -P "$P"
+	status_is 0
+	err_is ""
+	is "$(grep -c ' shmids ' out)" 3 "reference lines"
+	l=$(grep '^x ' out | label_of)
+	is "$(shmtool open "$l" | cut -d' ' -f 1,2)" "f64 4" "x"
+	l=$(grep '^mask ' out | label_of)
+	is "$(shmtool open "$l" | cut -d' ' -f 1,2)" "i32 4" "mask"
+	l=$(grep '^y ' out | label_of)
+	is "$(shmtool open "$l" | cut -d' ' -f 1,2)" "f32 2" "y"
+	# shm-expand writes each segment back in its own type, to the same
+	# text (the input is in its layout: shortest digits, one line)
+	shm_expand -d < out > back
+	same_file in back
+	no_segments_named "$P"
+}
+
+@test "shm-import -t: a bare type for the fields not named; order does not matter" {
+	local l
+	printf 'a 1 2 3\nb 4 5 6\n' > in
+	runio in shm_import -k 3 -t b=i64 -t i32 -P "$P"
+	status_is 0
+	is "$(shmtool open "$(grep '^a ' out | label_of)" | cut -d' ' -f 1)" i32 "a, the bare type"
+	is "$(shmtool open "$(grep '^b ' out | label_of)" | cut -d' ' -f 1)" i64 "b, its own"
+	runio in shm_import -k 3 -t b=i64 -P "${P}d"
+	status_is 0
+	is "$(shmtool open "$(grep '^a ' out | label_of)" | cut -d' ' -f 1)" f64 "a, the default"
+}
+
+@test "shm-import -t: a field named twice, two bare types, a bad type: usage errors" {
+	local form="type or field=type, type one of f64, f32, i64, i32 or raw"
+	bad_args shm-import "$SYNOPSIS" <<-EOF
+	-t mask=i32 -t mask=i32|invalid type 'mask=i32' (expected type or field=type, each field once)
+	-t m=i32 -t x=f32 -t m=f64|invalid type 'm=f64' (expected type or field=type, each field once)
+	-t f64 -t i32|invalid type 'i32' (expected type or field=type, one bare type)
+	-t mask=f16|invalid type 'mask=f16' (expected $form)
+	-t =i32|invalid type '=i32' (expected $form)
+	-t mask=|invalid type 'mask=' (expected $form)
+	-t mask|invalid type 'mask' (expected $form)
+	EOF
+	no_segments_named "$P"
+}
+
 @test "shm-import -f: a bad or out-of-range value is an error, lines unchanged" {
 	local type line tok fails=
 	while IFS='|' read -r type line tok; do
 		printf 'a\n%s\nb\n' "$line" > in
-		runio in shm_import -f x -t "$type" -p "$P"
+		runio in shm_import -f x -t "$type" -P "$P"
 		[ "$status" = 1 ] || fails+="[$type '$line': exit $status] "
 		cmp -s in out || fails+="[$type '$line': stdout $(cat out)] "
 		[ "$(cat err)" = "shm-import: stdin:2: x: bad value \"$tok\"" ] ||
@@ -162,13 +211,13 @@ refpat() {
 
 @test "shm-import: continuation lines make one array" {
 	printf 'x 0 1 2 /\n      3 4\nnext line\n' > in
-	runio in shm_import -f x -p "$P"
+	runio in shm_import -f x -P "$P"
 	status_is 0
 	like "$(sed -n 1p out)" "$(refpat x)"
 	is "$(sed -n 2p out)" "next line"
 	is "$(wc -l < out)" 2 "lines"
 	is "$(shmtool open "$(label_of out)")" "f64 5 10"
-	runio in shm_import -n 5 -p "$P"
+	runio in shm_import -k 5 -P "$P"
 	status_is 0
 	like "$(sed -n 1p out)" "$(refpat x)"
 	is "$(shmtool open "$(label_of out)")" "f64 5 10"
@@ -178,7 +227,7 @@ refpat() {
 	local input
 	for input in 'x 1 2 /\n' 'x 1 2 /'; do
 		printf "$input" > in
-		runio in shm_import -f x -p "$P"
+		runio in shm_import -f x -P "$P"
 		status_is 0
 		like "$(cat out)" "$(refpat x)"
 		is "$(shmtool open "$(label_of out)")" "f64 2 3"
@@ -191,7 +240,7 @@ refpat() {
 		printf 'b 3\n'
 		printf 'c'; seq 1 100 | tr '\n' ' ' | sed 's/^/ /; s/ $//'; printf '\n'
 	} > in
-	runio in shm_import -f a,b -p "$P"
+	runio in shm_import -f a,b -P "$P"
 	status_is 0
 	like "$(sed -n 1p out)" "$(refpat a)"
 	like "$(sed -n 2p out)" "$(refpat b)"
@@ -201,7 +250,7 @@ refpat() {
 
 @test "shm-import -f: a field with no values gives a segment of count 0" {
 	printf 'x\n' > in
-	runio in shm_import -f x -p "$P"
+	runio in shm_import -f x -P "$P"
 	status_is 0
 	like "$(cat out)" "$(refpat x)"
 	is "$(shmtool open "$(label_of out)")" "f64 0 0"
@@ -209,12 +258,12 @@ refpat() {
 
 @test "shm-import: the line keeps its leading blanks, CRLF and missing newline" {
 	printf '  x 1 2\r\n' > in
-	runio in shm_import -f x -p "$P"
+	runio in shm_import -f x -P "$P"
 	status_is 0
 	printf '  x shmids %s\r\n' "$(label_of out)" | same_file /dev/stdin out
 	is "$(shmtool open "$(label_of out)")" "f64 2 3"
 	printf 'x 1 2' > in
-	runio in shm_import -f x -p "$P"
+	runio in shm_import -f x -P "$P"
 	status_is 0
 	printf 'x shmids %s' "$(label_of out)" | same_file /dev/stdin out
 }
@@ -228,7 +277,7 @@ refpat() {
 		printf '\n'
 		printf 'no newline 1 2 3'
 	} > in
-	runio in shm_import -n 2 -t i32 -p "$P" -f zz
+	runio in shm_import -k 2 -t i32 -P "$P" -f zz
 	status_is 0
 	same_file in out
 	no_segments_named "$P"
@@ -239,9 +288,9 @@ refpat() {
 	printf 'x 1\n' > in
 	for mode in default 640 644 0444; do
 		if [ "$mode" = default ]; then
-			runio in shm_import -f x -p "$P"
+			runio in shm_import -f x -P "$P"
 		else
-			runio in shm_import -f x -p "$P" -m "$mode"
+			runio in shm_import -f x -P "$P" -m "$mode"
 		fi
 		got=$(ipcs -m | awk -v id="$(label_of out | cut -d' ' -f1)" '$2 == id { print $4 }')
 		case $mode in default) mode=600 ;; 0*) mode=${mode#0} ;; esac
@@ -250,12 +299,12 @@ refpat() {
 	is "$fails" "" "failures"
 }
 
-@test "shm-import -p: the name is prefix and field; without -p the field" {
+@test "shm-import -P: the name is prefix and field; without -P the field" {
 	printf '%sfield 1 2\n' "$P" > in
 	runio in shm_import -f "${P}field"
 	status_is 0
 	like "$(cat out)" "${P}field shmids [0-9]* ${P}field"
-	runio in shm_import -f "${P}field" -p "${P}pre-"
+	runio in shm_import -f "${P}field" -P "${P}pre-"
 	status_is 0
 	like "$(cat out)" "${P}field shmids [0-9]* ${P}pre-${P}field"
 }
@@ -264,7 +313,7 @@ refpat() {
 	printf 'a 1\n' > f1
 	printf 'x\nx bad\n' > f2
 	printf 'x 2\nx no\n' > f3
-	runio f3 shm_import -f x -p "$P" f1 - f2
+	runio f3 shm_import -f x -P "$P" f1 - f2
 	status_is 1
 	is "$(sed -n 1p out)" "a 1"
 	like "$(sed -n 2p out)" "$(refpat x)"
@@ -277,7 +326,7 @@ refpat() {
 
 @test "shm-import: a missing input file is reported, the others done" {
 	printf 'x 1\n' > f1
-	runio /dev/null shm_import -f x -p "$P" nosuchfile f1
+	runio /dev/null shm_import -f x -P "$P" nosuchfile f1
 	status_is 1
 	like "$(cat out)" "$(refpat x)"
 	err_is "shm-import: nosuchfile: No such file or directory"
@@ -288,13 +337,13 @@ refpat() {
 	# A prefix of 63 bytes is good; with a field of two, too long.
 	long=$(printf 'p%.0s' $(seq $((63 - ${#P}))))
 	printf 'xx 1 2\nyy 3\n' > in
-	runio in shm_import -f xx,yy -p "$P$long"
+	runio in shm_import -f xx,yy -P "$P$long"
 	status_is 1
 	same_file in out
 	printf 'shm-import: stdin:1: xx: segment name: File name too long\nshm-import: stdin:2: yy: segment name: File name too long\n' |
 	    same_file /dev/stdin err
 	printf 'x\001 1 2\n' > in
-	runio in shm_import -f $'x\001' -p "$P"
+	runio in shm_import -f $'x\001' -P "$P"
 	status_is 1
 	same_file in out
 	# A byte that is not printable is quoted as an octal escape.
@@ -305,7 +354,7 @@ refpat() {
 	[ -w /dev/full ] || skip "no /dev/full"
 	printf 'x 1 2\ny 3 4\n' > in
 	status=0
-	shm_import -f x,y -p "$P" < in > /dev/full 2> err || status=$?
+	shm_import -f x,y -P "$P" < in > /dev/full 2> err || status=$?
 	status_is 1
 	like "$(cat err)" "shm-import: *No space left on device*" "stderr"
 	no_segments_named "$P"
@@ -316,7 +365,7 @@ refpat() {
 	printf 'a 1 2\n' > in
 	bigline in
 	printf 'b 3 4\n' >> in
-	runio in under_limit "$BIN/shm-import" -f a,b -p "$P"
+	runio in under_limit "$BIN/shm-import" -f a,b -P "$P"
 	status_is 1
 	err_is "shm-import: stdin:2: line too long to read: out of memory"
 	no_segments_named "$P"
@@ -324,7 +373,7 @@ refpat() {
 	printf 'a 1 2\nb 1 2 /\n' > in
 	bigline in
 	printf '3\n' >> in
-	runio in under_limit "$BIN/shm-import" -f a,b -p "$P"
+	runio in under_limit "$BIN/shm-import" -f a,b -P "$P"
 	status_is 1
 	err_is "shm-import: stdin:3: line too long to read: out of memory"
 	no_segments_named "$P"
@@ -335,7 +384,7 @@ refpat() {
 	local v
 	v=$(head -c 1000 /dev/zero | tr '\0' v)
 	printf 'x 1 %s\n%s 1 2 %s\n' "$v" "$v" "$v" > in
-	runio in shm_import -f "x,$v" -p "$P"
+	runio in shm_import -f "x,$v" -P "$P"
 	status_is 1
 	same_file in out
 	printf 'shm-import: stdin:1: x: bad value "%s..."\nshm-import: stdin:2: %s...: bad value "%s..."\n' \
@@ -356,7 +405,7 @@ refpat() {
 	done >> in
 	mkfifo out
 	exec 5<>out
-	timeout 30 "$BIN/shm-import" -n 1 -p "$P" in > out 2> err &
+	timeout 30 "$BIN/shm-import" -k 1 -P "$P" in > out 2> err &
 	pid=$!
 	sleep 1
 	kill -TERM "$pid"

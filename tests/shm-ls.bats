@@ -3,10 +3,13 @@
 
 load helper
 
-SYNOPSIS='shm-ls [-aps] [-n pattern] [-u user] [label | id ...]'
+SYNOPSIS='shm-ls [-aHJlpT] [-N pattern] [-u user] [label | id ...]'
 
 # Dates as ls -l: month, day, then time (or year).
 DATE='[A-Z][a-z][a-z] +[0-9]{1,2} +([0-9]{2}:[0-9]{2}|[0-9]{4})'
+
+# The header row of the long format.
+HEAD='^OWNER +SIZE +TYPE +COUNT +STATE +CREATED +USED +LABEL$'
 
 # plines ID [OPTIONS...]: the -p lines of `shm-ls -p -a OPTIONS` for shmid ID.
 pline() {
@@ -30,9 +33,16 @@ procfield() {
 	bad_args shm-ls "$SYNOPSIS" <<-EOF
 	-x|invalid option -- 'x'
 	-u|option requires an argument -- 'u'
-	-n|option requires an argument -- 'n'
+	-N|option requires an argument -- 'N'
 	-z|invalid option -- 'z'
 	--all|unrecognized option '--all'
+	--jso|unrecognized option '--jso'
+	-n 'x*'|-n is now -N (name pattern)
+	-a -s|-s is now -l (limits and system report)
+	-an 'x*'|-n is now -N (name pattern)
+	-p -J|-p and -J are two formats: give one
+	-p --json|-p and -J are two formats: give one
+	-pT|-T has no -p form: use -J with -T, or sum the -p lines
 	-u nosuchuser$$|invalid user 'nosuchuser$$' (expected a login name or numeric user ID)
 	-u -1|invalid user '-1' (expected a login name or numeric user ID)
 	-u 4294967295|invalid user '4294967295' (expected a login name or numeric user ID)
@@ -40,32 +50,150 @@ procfield() {
 	EOF
 }
 
-@test "shm-ls: long format of a segment, by label and by shmid" {
+@test "shm-ls: long format of a segment under a header row, by label and by shmid" {
 	local l id re
 	l=$(mkseg long f64 10)
 	id=${l%% *}
-	re="^-rw------- +0 +$(id -un) +$(id -gn) +208 +f64 +10 +ready +$DATE +(-|$DATE) +$l\$"
+	re="^$(id -un) +208 +f64 +10 +ready +$DATE +(-|$DATE) +$l\$"
 	run --separate-stderr shm_ls "$l"
 	status_is 0
-	[[ $output =~ $re ]] || { echo "line: $output" >&2; echo "re: $re" >&2; false; }
+	is "${#lines[@]}" 2 "header and one line"
+	[[ ${lines[0]} =~ $HEAD ]] || { echo "header: ${lines[0]}" >&2; false; }
+	[[ ${lines[1]} =~ $re ]] || { echo "line: ${lines[1]}" >&2; echo "re: $re" >&2; false; }
 	run --separate-stderr shm_ls "$id"
 	status_is 0
-	[[ $output =~ $re ]] || { echo "line: $output" >&2; false; }
+	[[ ${lines[1]} =~ $re ]] || { echo "line: $output" >&2; false; }
 	is "$stderr" ""
 	# created today, as ls -l writes it
 	[[ $output =~ ready\ +$(LC_ALL=C date +%b)\ +$(date +%-d)\ +[0-9][0-9]:[0-9][0-9] ]] ||
 	    { echo "date: $output" >&2; false; }
 }
 
-@test "shm-ls: mode column for other modes" {
-	local row l fails= mode want
-	for row in "644 -rw-r--r--" "640 -rw-r-----" "444 -r--r--r--" "666 -rw-rw-rw-"; do
-		set -- $row
-		l=$(mkseg "m$1" i32 1 "$1")
-		mode=$(shm_ls "$l" | awk '{ print $1 }')
-		[ "$mode" = "$2" ] || fails+="[$1: got $mode] "
+@test "shm-ls -p and -J: the mode of segments of other modes" {
+	local m l fails= mode
+	for m in 644 640 444 666; do
+		l=$(mkseg "m$m" i32 1 "$m")
+		mode=$(shm_ls -p "$l" | cut -f 3)
+		[ "$mode" = "0$m" ] || fails+="[$m: -p $mode] "
+		mode=$(shm_ls -J "$l" | grep -o '"mode": "[0-7]*"')
+		[ "$mode" = "\"mode\": \"0$m\"" ] || fails+="[$m: -J $mode] "
 	done
 	is "$fails" "" "failures"
+}
+
+@test "shm-ls: the header row and a 16-byte name fit 80 columns; no line when nothing is listed" {
+	local name l
+	name=$P$(printf 'n%.0s' $(seq $((16 - ${#P}))))
+	is "${#name}" 16 "name length"
+	l=$(mkseg "${name#$P}" f64 10)
+	run --separate-stderr shm_ls -N "$name"
+	status_is 0
+	is "${#lines[@]}" 2 "header and one line"
+	[[ ${lines[1]} == *" $l" ]] || { echo "label not last: ${lines[1]}" >&2; false; }
+	awk 'length($0) > 80 { print "wider than 80: " length($0) ": " $0; bad = 1 } END { exit bad }' <<< "$output" >&2
+	# the label starts at the LABEL heading: columns line up
+	is "$(awk 'NR == 1 { print index($0, "LABEL") } NR == 2 { print index($0, L) }' L="$l" <<< "$output" | uniq | wc -l)" 1 "label column"
+	run --separate-stderr shm_ls -N "${P}nomatch*"
+	status_is 0
+	is "$output" "" "nothing listed, no header"
+}
+
+@test "shm-ls -H: sizes as ls -h writes them" {
+	local row l fails= got
+	# count of f64 | bytes (128 + 8 count) | -H
+	for row in "10 208 208" "112 1024 1.0K" "176 1536 1.5K" "177 1544 1.6K" \
+	    "1264 10240 10K" "1265 10248 11K" "131056 1048576 1.0M"; do
+		set -- $row
+		l=$(mkseg "h$1" f64 "$1")
+		got=$(shm_ls -H "$l" | awk 'NR == 2 { print $2 }')
+		[ "$got" = "$3" ] || fails+="[$2: -H $got] "
+		got=$(shm_ls "$l" | awk 'NR == 2 { print $2 }')
+		[ "$got" = "$2" ] || fails+="[$2: $got] "
+		got=$(shm_ls -H -p "$l" | cut -f 6)
+		[ "$got" = "$2" ] || fails+="[$2: -p $got] "
+	done
+	is "$fails" "" "failures"
+}
+
+@test "shm-ls -T: a total of segments, bytes and processes attached" {
+	mkseg t1 f64 10 > /dev/null
+	mkseg t2 f64 176 > /dev/null
+	run --separate-stderr shm_ls -T -N "${P}t*"
+	status_is 0
+	is "${#lines[@]}" 4 "header, two lines, total"
+	is "${lines[3]}" "total: 2 segments, 1744 bytes, 0 attached"
+	run --separate-stderr shm_ls -HT -N "${P}t*"
+	is "${lines[3]}" "total: 2 segments, 1.8K, 0 attached"
+	run --separate-stderr shm_ls -T -N "${P}t1"
+	is "${lines[2]}" "total: 1 segment, 208 bytes, 0 attached"
+	run --separate-stderr shm_ls -T -N "${P}none"
+	status_is 0
+	is "$output" "total: 0 segments, 0 bytes, 0 attached"
+	run --separate-stderr shm_ls -JT -N "${P}t*"
+	status_is 0
+	grep -Fqx '   "totals": {"segments": 2, "bytes": 1744, "attached": 0}' <<< "$output" ||
+	    { echo "no totals: $output" >&2; false; }
+}
+
+# json_check: python3 -m json.tool accepts stdin (skip without python3).
+json_check() {
+	command -v python3 > /dev/null || skip "python3 not installed"
+	python3 -m json.tool > /dev/null
+}
+
+@test "shm-ls -J: JSON as lsipc -J: numbers as numbers, times as epoch and ISO 8601 UTC" {
+	command -v python3 > /dev/null || skip "python3 not installed"
+	local l id now
+	l=$(mkseg json f64 10 640)
+	id=${l%% *}
+	now=$(date +%s)
+	run --separate-stderr shm_ls --json "$l"
+	status_is 0
+	is "$stderr" ""
+	json_check <<< "$output"
+	run python3 -c '
+import json, sys, time
+d = json.loads(sys.argv[1])
+s, = d["segments"]
+want = {"id": sys.argv[2], "label": sys.argv[3], "name": sys.argv[3].split(" ", 1)[1],
+    "shmid": int(sys.argv[2]), "type": "f64", "count": 10, "state": "ready",
+    "uid": int(sys.argv[4]), "gid": int(sys.argv[5]), "mode": "0640",
+    "nattch": 0, "size": 208, "detached": s["detached"]}
+for k, v in want.items():
+    if s[k] != v: print("%s: %r, not %r" % (k, s[k], v))
+for k in ("created", "used", "attached", "detached"):
+    if s[k] is None: continue
+    if not isinstance(s[k], int): print(k, "not a number")
+    iso = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(s[k]))
+    if s[k + "_iso"] != iso: print(k + "_iso", s[k + "_iso"], "not", iso)
+if abs(s["created"] - int(sys.argv[6])) > 60: print("created", s["created"])
+if s["used"] != max(s["attached"] or 0, s["detached"] or 0) or None: print("used", s["used"])
+if not s["key"].startswith("0x5348"): print("key", s["key"])
+' "$output" "$id" "$l" "$(id -u)" "$(id -g)" "$now"
+	is "$output" "" "mismatches"
+}
+
+@test "shm-ls -J: valid JSON for every segment, with and without -a, and for a name with quote and backslash" {
+	command -v python3 > /dev/null || skip "python3 not installed"
+	local h
+	mkseg a f64 1 > /dev/null
+	mkraw 100 > /dev/null
+	mkhostile foreign foreign > /dev/null
+	h=$(mkhostile good 'q"b\s')
+	run --separate-stderr shm_ls -J -a
+	status_is 0
+	json_check <<< "$output"
+	run --separate-stderr shm_ls -J -T
+	status_is 0
+	json_check <<< "$output"
+	run --separate-stderr shm_ls -J "$h"
+	status_is 0
+	run python3 -c 'import json, sys; print(json.loads(sys.argv[1])["segments"][0]["label"])' "$output"
+	is "$output" "$h" "label read back"
+	run --separate-stderr shm_ls -J -N "${P}nomatch"
+	status_is 0
+	json_check <<< "$output"
+	is "$output" $'{\n   "segments": [\n   ]\n}'
 }
 
 @test "shm-ls -p: 16 tab-separated fields as format-spec.md 7 says" {
@@ -119,7 +247,7 @@ procfield() {
 		l=${row%|*} want=${row#*|}
 		got=$(shm_ls -p "$l" | cut -f 15)
 		[ "$got" = "$want" ] || fails+="[-p $want: got $got] "
-		got=$(shm_ls "$l" | awk '{ print $8 }')
+		got=$(shm_ls "$l" | awk 'NR == 2 { print $5 }')
 		[ "$got" = "$want" ] || fails+="[long $want: got $got] "
 	done
 	is "$fails" "" "failures"
@@ -137,9 +265,9 @@ procfield() {
 	    { echo "listed without -a: $output" >&2; false; }
 	run --separate-stderr shm_ls -a
 	status_is 0
-	re="^-rw------- +[0-9]+ +$(id -un) +$(id -gn) +100 +- +- +- +$DATE +(-|$DATE) +$rid\$"
+	re="^$(id -un) +100 +- +- +- +$DATE +(-|$DATE) +$rid\$"
 	grep -Eq "$re" <<< "$output" || { echo "no line for $rid: $output" >&2; false; }
-	re="^-rw------- +[0-9]+ +$(id -un) +$(id -gn) +136 +- +- +- +$DATE +(-|$DATE) +$fid\$"
+	re="^$(id -un) +136 +- +- +- +$DATE +(-|$DATE) +$fid\$"
 	grep -Eq "$re" <<< "$output" || { echo "no line for $fid: $output" >&2; false; }
 	is "$(pline "$rid" | cut -f 13-15)" "-	-	-" "-p type count state"
 	is "$(pline "$rid" | cut -f 2)" 0x00000000 "-p key"
@@ -157,7 +285,7 @@ procfield() {
 	# -p writes "-" where a field is unknown: either mark will do there
 	like "$(cut -f 13-15 <<< "$line")" "[?-]	[?-]	[?-]" "-p type count state"
 	line=$(as_user "$BIN/shm-ls" | awk -v id="$id" '$NF == id || $(NF-1) == id')
-	is "$(awk '{ print $6, $7, $8 }' <<< "$line")" "? ? ?" "long type count state"
+	is "$(awk '{ print $3, $4, $5 }' <<< "$line")" "? ? ?" "long type count state"
 }
 
 @test "shm-ls: operands: several, missing, not a label" {
@@ -178,19 +306,19 @@ procfield() {
 	[ -n "$stderr" ]
 }
 
-@test "shm-ls -n: only names matching the pattern" {
+@test "shm-ls -N: only names matching the pattern" {
 	local a1 a2 b1
 	a1=$(mkseg a1 f64 1)
 	a2=$(mkseg a2 f64 1)
 	b1=$(mkseg b1 f64 1)
-	run --separate-stderr shm_ls -p -n "${P}a*"
+	run --separate-stderr shm_ls -p -N "${P}a*"
 	status_is 0
 	is "$(cut -f 16 <<< "$output" | sort)" "$(printf '%s\n' "$a1" "$a2" | sort)"
-	run --separate-stderr shm_ls -n "${P}?1"
+	run --separate-stderr shm_ls -N "${P}?1"
 	status_is 0
-	is "$(awk '{ print $(NF-1) " " $NF }' <<< "$output" | sort)" \
+	is "$(awk 'NR > 1 { print $(NF-1) " " $NF }' <<< "$output" | sort)" \
 	    "$(printf '%s\n' "$a1" "$b1" | sort)"
-	run --separate-stderr shm_ls -n "${P}nomatch*"
+	run --separate-stderr shm_ls -N "${P}nomatch*"
 	status_is 0
 	is "$output" ""
 }
@@ -198,13 +326,13 @@ procfield() {
 @test "shm-ls -u: owner by name or uid" {
 	local a
 	a=$(mkseg a f64 1)
-	run --separate-stderr shm_ls -p -u "$(id -un)" -n "$P*"
+	run --separate-stderr shm_ls -p -u "$(id -un)" -N "$P*"
 	status_is 0
 	is "$(cut -f 16 <<< "$output")" "$a"
-	run --separate-stderr shm_ls -p -u "$(id -u)" -n "$P*"
+	run --separate-stderr shm_ls -p -u "$(id -u)" -N "$P*"
 	status_is 0
 	is "$(cut -f 16 <<< "$output")" "$a"
-	run --separate-stderr shm_ls -p -u nobody -n "$P*"
+	run --separate-stderr shm_ls -p -u nobody -N "$P*"
 	status_is 0
 	is "$output" ""
 	run --separate-stderr shm_ls -p -u no-such-user-xyz
@@ -217,7 +345,7 @@ procfield() {
 	local l
 	l=$(as_user "$SHMTOOL" create "${P}theirs" f64 1)
 	track "$l"
-	run --separate-stderr shm_ls -p -u "$TESTUSER" -n "$P*"
+	run --separate-stderr shm_ls -p -u "$TESTUSER" -N "$P*"
 	status_is 0
 	is "$(cut -f 16 <<< "$output")" "$l"
 	is "$(cut -f 4 <<< "$output")" "$TESTUSER" uid
@@ -231,6 +359,9 @@ procfield() {
 	# the last attach is still the creator's, not this listing's
 	[ "$(cut -f 11 <<< "$before")" -le $(($(cut -f 10 <<< "$before") + 1)) ] ||
 	    { echo "atime is the listing's own: $before" >&2; false; }
+	# and so is the last detach (the listing detached after reading it)
+	[ "$(cut -f 12 <<< "$before")" -le $(($(cut -f 10 <<< "$before") + 1)) ] ||
+	    { echo "dtime is the listing's own: $before" >&2; false; }
 	shm_ls > /dev/null
 	shm_ls -a > /dev/null
 	printf 'x shmids %s\n' "$l" | shm_expand > /dev/null
@@ -241,19 +372,42 @@ procfield() {
 	    { echo "atime did not move after attaching: $before / $after" >&2; false; }
 }
 
+@test "shm-ls: USED is the last use before this listing: never its own attach, an earlier listing's" {
+	command -v unshare > /dev/null || skip "unshare missing"
+	# A private IPC namespace: no other listing (another test's teardown)
+	# attaches the segment meanwhile; it vanishes with the namespace.
+	run --separate-stderr timeout 60 unshare --ipc bash -c '
+		ls=$1/shm-ls
+		l=$("$2" create used f64 3) || exit 3
+		t0=$("$ls" -p "$l" | cut -f 10)
+		sleep 2
+		first=$("$ls" -J "$l" | grep -o "\"used\": [0-9]*" | grep -o "[0-9]*\$")
+		second=$("$ls" -J "$l" | grep -o "\"used\": [0-9]*" | grep -o "[0-9]*\$")
+		long=$("$ls" "$l" | awk "NR == 2 { print \$(NF-2) }")
+		echo "$((first - t0)) $((second - t0 >= 2)) $long $(date -d "@$second" +%H:%M)"
+	' _ "$BIN" "$SHMTOOL"
+	[ "$status" != 3 ] || skip "no segment in a private IPC namespace: $stderr"
+	status_is 0
+	set -- $output
+	# the first listing sees the creator's detach, the second the first's
+	[ "$1" -le 1 ] || { echo "first used $1 s after creation: $output" >&2; false; }
+	is "$2" 1 "second listing shows the first"
+	is "$3" "$4" "long USED"
+}
+
 @test "shm-ls: the time zone is read once, not again for each segment listed" {
 	need_strace
 	local n1 n3
 	mkseg z1 f64 1 > /dev/null
 	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-	    strace -f -qq -o "$T/z1.st" "$BIN/shm-ls" -n "${P}z*" > /dev/null
+	    strace -f -qq -o "$T/z1.st" "$BIN/shm-ls" -N "${P}z*" > /dev/null
 	mkseg z2 f64 1 > /dev/null
 	mkseg z3 f64 1 > /dev/null
 	run --separate-stderr env \
 	    ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-	    strace -f -qq -o "$T/z3.st" "$BIN/shm-ls" -n "${P}z*"
+	    strace -f -qq -o "$T/z3.st" "$BIN/shm-ls" -N "${P}z*"
 	status_is 0
-	is "$(wc -l <<< "$output")" 3 "lines listed"
+	is "$(wc -l <<< "$output")" 4 "header and lines listed"
 	n1=$(grep -c localtime "$T/z1.st")
 	n3=$(grep -c localtime "$T/z3.st")
 	is "$n3" "$n1" "system calls naming the zone file, 3 segments against 1"

@@ -51,7 +51,8 @@ shmid_exists() {
 	-s 0 '$l'|operands are not allowed with -s
 	-s 0 ${l%% *}|operands are not allowed with -s
 	-f -s 1h|-f is not allowed with -s
-	-m 'x*' '$l'|-m is not allowed without -s
+	-N 'x*' '$l'|-N is not allowed without -s
+	-m 'x*' -s 0|-m is now -N (name pattern)
 	|nothing to remove: give labels or ids, or -s age
 	-n -v|nothing to remove: give labels or ids, or -s age
 	EOF
@@ -273,7 +274,7 @@ as_cleaner() {
 	    { echo "$f listed without -a" >&2; false; }
 	run --separate-stderr shm_ls "$r"
 	status_is 0
-	is "$(awk '{ print $5, $6, $7, $8, $NF }' <<< "$output")" "136 - - broken $r" "long line"
+	is "$(awk 'NR == 2 { print $2, $3, $4, $5, $NF }' <<< "$output")" "136 - - broken $r" "long line"
 	run --separate-stderr shm_ls "$r ${P}r"
 	status_is 1
 	is "$stderr" "shm-ls: $r ${P}r: Stale file handle"
@@ -293,13 +294,13 @@ as_cleaner() {
 
 # The cleaner's window (format-spec.md 7): strace holds shm-rm's first
 # three shmctl calls for a second each, so a reader can come in between
-# its last check and what follows.  -m: only this test's segments.
+# its last check and what follows.  -N: only this test's segments.
 @test "shm-rm -s: a reader attaching just after the last check keeps its segment" {
 	need_user
 	need_strace
 	local a
 	a=$(mkseg win f64 4 644)
-	delayed rm shmctl 1s:when=1..3 "$BIN/shm-rm" -v -s 0 -m "$P*"
+	delayed rm shmctl 1s:when=1..3 "$BIN/shm-rm" -v -s 0 -N "$P*"
 	entered rm 2		# found idle, held before its next step
 	hold "$a" 30 asuser
 	wait "$DELAYED" || true
@@ -315,7 +316,7 @@ as_cleaner() {
 	a=$(usermk create "${P}win" f64 4 644)
 	delayed rm shmctl 1s:when=1..3 setpriv --reuid="$TESTUSER" \
 	    --regid="$TESTUSER" --clear-groups -- \
-	    "$BIN/shm-rm" -v -s 0 -m "$P*"
+	    "$BIN/shm-rm" -v -s 0 -N "$P*"
 	entered rm 2
 	hold "$a" 30 asuser
 	wait "$DELAYED" || true
@@ -329,7 +330,7 @@ as_cleaner() {
 	need_strace
 	local a
 	a=$(mkseg win f64 4 644)
-	delayed rm shmctl 1s:when=1..3 "$BIN/shm-rm" -v -s 0 -m "$P*"
+	delayed rm shmctl 1s:when=1..3 "$BIN/shm-rm" -v -s 0 -N "$P*"
 	entered rm 3		# mode 0 set, held before the count
 	run as_user "$SHMTOOL" open "$a"
 	is "$output" EACCES "reader"
@@ -359,7 +360,7 @@ as_cleaner() {
 	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
 	    run strace -f -qq -o "$T/q.st" -e trace=openat \
 	    setpriv --reuid="$TESTUSER" --regid="$TESTUSER" --clear-groups -- \
-	    "$BIN/shm-rm" -s 0 -m "$P*"
+	    "$BIN/shm-rm" -s 0 -N "$P*"
 	status_is 0
 	is "$output" ""
 	gone "$a"

@@ -67,7 +67,7 @@ macros() {
 	status_is 1
 	is "$output" ""
 	is "$stderr" "shm-expand: --help: No such file or directory"
-	run --separate-stderr shm_ls -n --version -p "not a label"
+	run --separate-stderr shm_ls -N --version -p "not a label"
 	status_is 1
 	is "$output" ""
 	is "$stderr" "shm-ls: not a label: not a label or id"

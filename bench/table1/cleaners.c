@@ -222,7 +222,7 @@ cleaners_round(const char *pfx, size_t want, int traced,
 	snprintf(rm, sizeof(rm), "%s/shm-rm", bindir);
 	snprintf(pat, sizeof(pat), "%s*", pfx);
 	lsv[0] = ls, lsv[1] = NULL;
-	rmv[0] = rm, rmv[1] = "-s", rmv[2] = "0", rmv[3] = "-m", rmv[4] = pat;
+	rmv[0] = rm, rmv[1] = "-s", rmv[2] = "0", rmv[3] = "-N", rmv[4] = pat;
 	rmv[5] = NULL;
 	t0 = now();
 	made = make_many(pfx, want);

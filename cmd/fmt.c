@@ -1,0 +1,71 @@
+/*
+ * Output formats shared by the listings: ls -h sizes, JSON strings and
+ * ISO 8601 times.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "fmt.h"
+
+void
+fmt_human(unsigned long long n, char *buf, size_t len)
+{
+	static const char units[] = "KMGTPE";
+	unsigned long long u = 1024, whole, tenths;
+	int k = 0;
+
+	if (n < 1024) {
+		snprintf(buf, len, "%llu", n);
+		return;
+	}
+	/* The unit that leaves less than 1024 of it, rounded up. */
+	while (k < 5 && n / u + (n % u != 0) >= 1024) {
+		u *= 1024;
+		k++;
+	}
+	whole = n / u;
+	/* n % u < u <= 2^60: ten times it, plus u, still fits. */
+	tenths = ((n % u) * 10 + u - 1) / u;
+	if (whole < 10 && whole * 10 + tenths < 100) {
+		whole = whole * 10 + tenths;
+		snprintf(buf, len, "%llu.%llu%c", whole / 10, whole % 10,
+		    units[k]);
+		return;
+	}
+	whole += n % u != 0;
+	snprintf(buf, len, "%llu%c", whole, units[k]);
+}
+
+void
+fmt_json_str(FILE *fp, const char *s, size_t len)
+{
+	size_t i;
+
+	putc('"', fp);
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '"' || c == '\\')
+			fprintf(fp, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", fp);
+		else if (c == '\t')
+			fputs("\\t", fp);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(fp, "\\u%04x", c);
+		else
+			putc(c, fp);
+	}
+	putc('"', fp);
+}
+
+void
+fmt_iso(time_t t, char *buf, size_t len)
+{
+	struct tm tmb;
+
+	if (gmtime_r(&t, &tmb) == NULL ||
+	    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tmb) == 0)
+		snprintf(buf, len, "%lld", (long long)t);
+}

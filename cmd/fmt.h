@@ -1,0 +1,26 @@
+/*
+ * Output formats for people and programs: sizes as ls -h writes them,
+ * JSON strings, ISO 8601 times.
+ */
+#ifndef SHMIDS_FMT_H
+#define SHMIDS_FMT_H
+
+#include <stdio.h>
+#include <time.h>
+
+/*
+ * n bytes as ls -h writes them: "208", "1.5K", "12K", "8.0M" (powers of
+ * 1024, rounded up, one decimal below 10).  buf holds at least 8 bytes.
+ */
+void	 fmt_human(unsigned long long n, char *buf, size_t len);
+/*
+ * s[0..len) as a JSON string, quotes included.  Any bytes are safe: '"',
+ * '\\' and control bytes are escaped, and bytes outside ASCII are written
+ * \u00XX (each byte as the Latin-1 character), so that the output is
+ * valid JSON whatever a hostile header or file name holds.
+ */
+void	 fmt_json_str(FILE *fp, const char *s, size_t len);
+/* t as ISO 8601 in UTC, "2026-11-22T13:45:02Z"; buf holds 32 bytes. */
+void	 fmt_iso(time_t t, char *buf, size_t len);
+
+#endif /* SHMIDS_FMT_H */
