@@ -5,6 +5,8 @@
 #ifndef SHMIDS_UTIL_H
 #define SHMIDS_UTIL_H
 
+#include <sys/types.h>
+
 #include <stdio.h>
 #include <time.h>
 
@@ -31,6 +33,16 @@ void	 util_store_error(const struct shmids_info *si);
  * or more than LONG_MAX seconds (ERANGE).
  */
 int	 util_age(const char *s, time_t *secs);
+/*
+ * A user as shm-ls -u and shm-rm -u take one: a login name, else a
+ * numeric user ID (which needs no account); -1 if neither.
+ */
+int	 util_user(const char *s, uid_t *uid);
+/*
+ * uid's login name, or the number where it has none (cut to 23 bytes);
+ * the result lives until the next call with another uid.
+ */
+const char *util_username(uid_t uid);
 /* An octal mode 0..0777; -1 if malformed. */
 int	 util_mode(const char *s, int *mode);
 /* A decimal number 0..max; -1 if malformed (EINVAL) or larger (ERANGE). */
@@ -45,8 +57,14 @@ int	 util_inlist(const char *list, const char *tok, size_t len);
 void	 util_read_error(const char *fname, unsigned long lineno);
 /* The name diagnostics give a file: "stdin" for "-". */
 const char *util_fname(const char *path);
-/* Why shmids_create*() failed, in the system's terms (errno e). */
+/* Why shmids_create*() failed, naming the limit or setting (errno e). */
 const char *util_create_error(int e);
+/*
+ * Why a call on the segment label (or id; NULL for creation) failed
+ * with errno e, in the user's terms: shmids_explain()'s text.  Two
+ * buffers in turn: the result lives until the next call but one.
+ */
+const char *util_why(const char *label, int e);
 /*
  * Run fn on each file operand ("-" or none: stdin), as a filter does;
  * a file that cannot be opened is reported.  Returns 0, or 1 if any
@@ -54,6 +72,30 @@ const char *util_create_error(int e);
  */
 int	 util_each_file(int argc, char *argv[],
 	    void (*fn)(FILE *fp, const char *fname));
+
+/*
+ * The fields of a -f list, and what the input had of each: a request
+ * that matched nothing is reported, not passed over in silence.
+ */
+struct fields {
+	struct field {
+		const char	*name;	/* in the list, not NUL-terminated */
+		size_t		 len;
+		int		 seen;	/* first token of some line */
+		int		 used;	/* of a line the tool acted on */
+	}		*v;
+	size_t		 n;
+};
+/* Split list (a -f argument); exits after a diagnostic on ENOMEM. */
+void	 util_fields(struct fields *f, const char *list);
+/* Note a line whose field is tok[0..len), used or only seen. */
+void	 util_fields_note(struct fields *f, const char *tok, size_t len,
+	    int used);
+/*
+ * Report each field no line used: "no such field in the input", or,
+ * when lines had it, unused (the tool's reason).  1 if any, else 0.
+ */
+int	 util_fields_report(const struct fields *f, const char *unused);
 
 /* A growing list of labels. */
 struct labels {

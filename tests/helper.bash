@@ -345,3 +345,23 @@ python_with() {
 	done
 	return 1
 }
+
+# vlabels: shm-rm -v's lines "removed 'LABEL' (owner USER, age AGE)" on
+# stdin, as the bare labels; any other line is kept as it is, so that
+# a comparison shows it.
+vlabels() {
+	sed -E "s/^removed '(.*)'( \(owner [^ ,]+, age [0-9]+[dhms]( [0-9]+[hms])?\))?$/\1/"
+}
+
+# why_of TEXT LABEL: TEXT with @label, @id and @pid (the creator's, from
+# /proc/sysvipc/shm) of LABEL's segment, and @P ($P), filled in: the words of
+# shmids_explain() that a test expects after "prog: what: ".
+why_of() {
+	local t=$1 l=$2 id=${2%% *} pid
+	pid=$(awk -v id="$id" '$2 == id { print $5 }' /proc/sysvipc/shm)
+	t=${t//@label/"$l"}
+	t=${t//@id/"$id"}
+	t=${t//@pid/"$pid"}
+	t=${t//@P/"$P"}
+	printf '%s\n' "$t"
+}
