@@ -251,6 +251,8 @@ roundtrip() {
 	make_install uninstall PREFIX="$p"
 	status_is 0
 	is "$(find "$p" ! -type d)" "" "left after uninstall"
+}
+
 @test "install-systemd: the cleaner's units, with the prefix's shm-rm; plain install leaves units alone" {
 	local root=$T/root unit=$T/root/usr/local/lib/systemd/system
 	make_install install DESTDIR="$root" PREFIX=/usr/local
