@@ -60,6 +60,24 @@ util_operand(const char *arg, char *id, char *label)
 }
 
 /*
+ * A new user types the name shm-import printed after the shmid; the
+ * name alone does not say which of its segments (names repeat).
+ */
+void
+util_bad_operand(const char *arg)
+{
+	size_t len = strlen(arg);
+
+	if (len > 0 && len <= SHMIDS_NAME_MAX &&
+	    strspn(arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	    "0123456789._+-") == len && arg[0] != '-')
+		warnx("%s: a name alone, not a label: shm-ls -N %s lists "
+		    "its labels", arg, arg);
+	else
+		warnx("%s: not a label or id", util_quote(arg, len));
+}
+
+/*
  * A label operand names another segment than si when si's header says
  * another label, or none (not ours, or residue); a header that could not
  * be read cannot say.

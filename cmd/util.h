@@ -18,6 +18,12 @@
  * a label to label.
  */
 int	 util_operand(const char *arg, char *id, char *label);
+
+/*
+ * Report an operand util_operand() refused; a lone word that could be
+ * a segment name gets the way to its label (shm-ls -N).
+ */
+void	 util_bad_operand(const char *arg);
 /* Does the label operand name another segment than si (ESTALE)? */
 int	 util_stale(const struct shmids_info *si, const char *label);
 /*
