@@ -297,9 +297,10 @@ check_privilege(void)
 	if (geteuid() == 0 || (!allflag && owner == geteuid()))
 		return;
 	if (allflag)
-		errx(1, "-U: only root may clean other users' segments");
-	errx(1, "-u %s: only root may clean other users' segments",
-	    util_quote(user, strlen(user)));
+		errx(1, "-U: only root may clean other users' segments; "
+		    "without -U, -s cleans your own");
+	errx(1, "-u %s: only root may clean other users' segments; "
+	    "without -u, -s cleans your own", util_quote(user, strlen(user)));
 }
 
 int

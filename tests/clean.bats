@@ -97,14 +97,14 @@ mine_exists() {
 	SHMIDS_DIR=$D run --separate-stderr as "$U1" "$BIN/shm-rm" -v -U -s 0 -N "$P*"
 	status_is 1
 	is "$output" ""
-	is "$stderr" "shm-rm: -U: only root may clean other users' segments"
+	is "$stderr" "shm-rm: -U: only root may clean other users' segments; without -U, -s cleans your own"
 	SHMIDS_DIR=$D run --separate-stderr as "$U1" "$BIN/shm-rm" -n -u "$U2" -s 0 -N "$P*"
 	status_is 1
 	is "$output" ""
-	is "$stderr" "shm-rm: -u $U2: only root may clean other users' segments"
+	is "$stderr" "shm-rm: -u $U2: only root may clean other users' segments; without -u, -s cleans your own"
 	SHMIDS_DIR=$D run --separate-stderr as "$U1" "$BIN/shm-rm" -u root -s 0 -N "$P*"
 	status_is 1
-	is "$stderr" "shm-rm: -u root: only root may clean other users' segments"
+	is "$stderr" "shm-rm: -u root: only root may clean other users' segments; without -u, -s cleans your own"
 	exists "$a"
 	exists "$b"
 	exists "$fa"
