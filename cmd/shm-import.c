@@ -59,8 +59,10 @@ struct text {
 static void
 usage(FILE *fp, int status)
 {
+	/* two lines, as BSD's usages: an 80-column terminal */
 	fprintf(fp, "usage: shm-import [-f fields] [-k min] [-m mode] "
-	    "[-P prefix] [-t [field=]type] [file ...]\n");
+	    "[-P prefix]\n"
+	    "                  [-t [field=]type] [file ...]\n");
 	exit(status);
 }
 
