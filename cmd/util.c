@@ -281,6 +281,10 @@ util_fields(struct fields *f, const char *list)
 	const char *p = list, *c;
 	size_t n = 1;
 
+	/* A field is one token; "a b" is cut -f's habit of a list gone wrong. */
+	if (strpbrk(list, " \t") != NULL)
+		util_invalid("field list", list,
+		    "fields separated by commas: a,b");
 	for (c = list; (c = strchr(c, ',')) != NULL; c++)
 		n++;
 	if ((f->v = calloc(n, sizeof(*f->v))) == NULL)

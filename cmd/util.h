@@ -92,7 +92,10 @@ struct fields {
 	}		*v;
 	size_t		 n;
 };
-/* Split list (a -f argument); exits after a diagnostic on ENOMEM. */
+/*
+ * Split list (a -f argument); exits after a diagnostic on ENOMEM, and
+ * as util_invalid() (exit 2) if the list has a blank.
+ */
 void	 util_fields(struct fields *f, const char *list);
 /* Note a line whose field is tok[0..len), used or only seen. */
 void	 util_fields_note(struct fields *f, const char *tok, size_t len,

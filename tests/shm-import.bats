@@ -37,6 +37,7 @@ refpat() {
 	-k -1|invalid count '-1' (expected $count)
 	-k 5x|invalid count '5x' (expected $count)
 	-k 18446744073709551616|invalid count '18446744073709551616' (expected $count)
+	-f 'a b'|invalid field list 'a b' (expected fields separated by commas: a,b)
 	-P 'a b'|invalid prefix 'a b' (expected $prefix)
 	-P \$'a\\tb'|invalid prefix 'a\\011b' (expected $prefix)
 	-P $(printf 'p%.0s' {1..64})|invalid prefix '$(printf 'p%.0s' {1..64})' (expected $prefix)
