@@ -68,8 +68,10 @@ static size_t	 hold = HOLD;	/* HOLD, or more for a long -f list */
 static void
 usage(FILE *fp, int status)
 {
+	/* two lines, as BSD's usages: an 80-column terminal */
 	fprintf(fp, "usage: shm-expand [-d] [-c cols] [-f fields] "
-	    "[-F type=style] [-t type] [-w seconds] [file ...]\n");
+	    "[-F type=style] [-t type]\n"
+	    "                  [-w seconds] [file ...]\n");
 	exit(status);
 }
 

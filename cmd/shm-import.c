@@ -59,8 +59,10 @@ struct text {
 static void
 usage(FILE *fp, int status)
 {
+	/* two lines, as BSD's usages: an 80-column terminal */
 	fprintf(fp, "usage: shm-import [-f fields] [-k min] [-m mode] "
-	    "[-P prefix] [-t [field=]type] [file ...]\n");
+	    "[-P prefix]\n"
+	    "                  [-t [field=]type] [file ...]\n");
 	exit(status);
 }
 
@@ -381,7 +383,9 @@ import_line(FILE *fp, const char *fname, unsigned long *lineno,
 		undo_all();
 		exit(1);
 	}
-	if (k == 0 && (sel || (fields == NULL && v.count >= minvals)) &&
+	/* A field alone is a word, not an array, unless -f names it. */
+	if (k == 0 && (sel || (fields == NULL && v.count >= minvals &&
+	    v.count > 0)) &&
 	    store(fname, first, t->buf, firstlen, &r, &v) == 0) {
 		free(v.data);
 		return;
@@ -446,7 +450,7 @@ main(int argc, char *argv[])
 		case 'k':
 			if (util_ulong(optarg, ULONG_MAX, &minvals) == -1)
 				util_invalid("count", optarg,
-				    "0 to %lu values", ULONG_MAX);
+				    "0 or more values");
 			break;
 		case 'P':
 			prefix = optarg;

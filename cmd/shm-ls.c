@@ -340,7 +340,7 @@ show_operand(const char *arg)
 	int k;
 
 	if ((k = util_operand(arg, id, label)) == -1) {
-		warnx("%s: not a label or id", util_quote(arg, strlen(arg)));
+		util_bad_operand(arg);
 		rval = 1;
 		return;
 	}

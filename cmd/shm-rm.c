@@ -209,7 +209,7 @@ rm_operand(const char *arg)
 	int k;
 
 	if ((k = util_operand(arg, id, label)) == -1) {
-		warnx("%s: not a label or id", util_quote(arg, strlen(arg)));
+		util_bad_operand(arg);
 		rval = 1;
 		return;
 	}
@@ -297,9 +297,10 @@ check_privilege(void)
 	if (geteuid() == 0 || (!allflag && owner == geteuid()))
 		return;
 	if (allflag)
-		errx(1, "-U: only root may clean other users' segments");
-	errx(1, "-u %s: only root may clean other users' segments",
-	    util_quote(user, strlen(user)));
+		errx(1, "-U: only root may clean other users' segments; "
+		    "without -U, -s cleans your own");
+	errx(1, "-u %s: only root may clean other users' segments; "
+	    "without -u, -s cleans your own", util_quote(user, strlen(user)));
 }
 
 int

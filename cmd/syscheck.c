@@ -109,7 +109,7 @@ timer_report(void)
 	if (dir == NULL) {
 		printf("%-24s not installed\n", unit);
 		printf("hint: 'make install-systemd' installs a daily cleaner of "
-		    "every user's stale segments\n  (shm-rm -v -s 7d -U); "
+		    "every user's\n  stale segments (shm-rm -v -s 7d -U); "
 		    "or a cron line, see shm-rm(1)\n");
 	} else if (!on) {
 		printf("%-24s installed (%s), not enabled\n", unit, dir);
@@ -185,9 +185,9 @@ filesetting(void)
 	}
 	printf("%-24s unset (System V segments)\n", "SHMIDS_DIR");
 	printf("hint: file segments on a local disk file system fault in "
-	    "large folios: 'export SHMIDS_DIR=/var/tmp' (see shmids(5))%s\n",
+	    "large folios:\n  'export SHMIDS_DIR=/var/tmp' (see shmids(5))%s\n",
 	    fpr ? ";\n  with free page reporting that pays only for "
-	    "back-to-back hand-overs, and huge pages pay always" : "");
+	    "back-to-back hand-overs,\n  and huge pages pay always" : "");
 }
 
 static void
@@ -222,10 +222,10 @@ syscheck_report(void)
 	if (strcmp(readline("/proc/sys/vm/nr_hugepages", buf, sizeof(buf)),
 	    "0") == 0)
 		printf("hint: no huge pages reserved; as root, "
-		    "'sysctl vm.nr_hugepages=N' reserves N (and "
+		    "'sysctl vm.nr_hugepages=N' reserves N\n  (and "
 		    "vm.hugetlb_shm_group lets a group use them)\n");
 	if (strstr(thp, "[never]") != NULL || strstr(thp, "[deny]") != NULL)
-		printf("hint: shmem THP off; as root, 'echo advise > "
+		printf("hint: shmem THP off; as root,\n  'echo advise > "
 		    "/sys/kernel/mm/transparent_hugepage/shmem_enabled'\n");
 	filesetting();
 }

@@ -57,6 +57,24 @@ util_operand(const char *arg, char *id, char *label)
 }
 
 /*
+ * A new user types the name shm-import printed after the shmid; the
+ * name alone does not say which of its segments (names repeat).
+ */
+void
+util_bad_operand(const char *arg)
+{
+	size_t len = strlen(arg);
+
+	if (len > 0 && len <= SHMIDS_NAME_MAX &&
+	    strspn(arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	    "0123456789._+-") == len && arg[0] != '-')
+		warnx("%s: a name alone, not a label: shm-ls -N %s lists "
+		    "its labels", arg, arg);
+	else
+		warnx("%s: not a label or id", util_quote(arg, len));
+}
+
+/*
  * A label operand names another segment than si when si's header says
  * another label, or none (not ours, or residue); a header that could not
  * be read cannot say.
@@ -260,6 +278,10 @@ util_fields(struct fields *f, const char *list)
 	const char *p = list, *c;
 	size_t n = 1;
 
+	/* A field is one token; "a b" is cut -f's habit of a list gone wrong. */
+	if (strpbrk(list, " \t") != NULL)
+		util_invalid("field list", list,
+		    "fields separated by commas: a,b");
 	for (c = list; (c = strchr(c, ',')) != NULL; c++)
 		n++;
 	if ((f->v = calloc(n, sizeof(*f->v))) == NULL)

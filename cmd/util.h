@@ -18,6 +18,12 @@
  * a label to label.
  */
 int	 util_operand(const char *arg, char *id, char *label);
+
+/*
+ * Report an operand util_operand() refused; a lone word that could be
+ * a segment name gets the way to its label (shm-ls -N).
+ */
+void	 util_bad_operand(const char *arg);
 /* Does the label operand name another segment than si (ESTALE)? */
 int	 util_stale(const struct shmids_info *si, const char *label);
 /*
@@ -86,7 +92,10 @@ struct fields {
 	}		*v;
 	size_t		 n;
 };
-/* Split list (a -f argument); exits after a diagnostic on ENOMEM. */
+/*
+ * Split list (a -f argument); exits after a diagnostic on ENOMEM, and
+ * as util_invalid() (exit 2) if the list has a blank.
+ */
 void	 util_fields(struct fields *f, const char *list);
 /* Note a line whose field is tok[0..len), used or only seen. */
 void	 util_fields_note(struct fields *f, const char *tok, size_t len,

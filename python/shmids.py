@@ -69,7 +69,8 @@ numpy = _np is not None
 
 
 def _library_path():
-    here = os.path.dirname(os.path.abspath(__file__))
+    # realpath: a symlink to python/ still finds the build tree beside it
+    here = os.path.dirname(os.path.realpath(__file__))
     build = os.path.join(here, os.pardir, "build", "libshmids.so")
     for p in (os.environ.get("SHMIDS_LIB"), _INSTALLED_LIB):
         if p:

@@ -97,14 +97,14 @@ mine_exists() {
 	SHMIDS_DIR=$D run --separate-stderr as "$U1" "$BIN/shm-rm" -v -U -s 0 -N "$P*"
 	status_is 1
 	is "$output" ""
-	is "$stderr" "shm-rm: -U: only root may clean other users' segments"
+	is "$stderr" "shm-rm: -U: only root may clean other users' segments; without -U, -s cleans your own"
 	SHMIDS_DIR=$D run --separate-stderr as "$U1" "$BIN/shm-rm" -n -u "$U2" -s 0 -N "$P*"
 	status_is 1
 	is "$output" ""
-	is "$stderr" "shm-rm: -u $U2: only root may clean other users' segments"
+	is "$stderr" "shm-rm: -u $U2: only root may clean other users' segments; without -u, -s cleans your own"
 	SHMIDS_DIR=$D run --separate-stderr as "$U1" "$BIN/shm-rm" -u root -s 0 -N "$P*"
 	status_is 1
-	is "$stderr" "shm-rm: -u root: only root may clean other users' segments"
+	is "$stderr" "shm-rm: -u root: only root may clean other users' segments; without -u, -s cleans your own"
 	exists "$a"
 	exists "$b"
 	exists "$fa"
@@ -309,7 +309,7 @@ mine_exists() {
 	[ "$status" = 0 ] || skip "cannot bind-mount in a mount namespace: $stderr"
 	grep -Eqx 'shmids-clean\.timer +not installed' <<< "$output" ||
 	    { echo "$output" >&2; false; }
-	grep -Fqx "hint: 'make install-systemd' installs a daily cleaner of every user's stale segments" <<< "$output"
+	grep -Fqx "hint: 'make install-systemd' installs a daily cleaner of every user's" <<< "$output"
 	cp "$top/systemd/shmids-clean.timer" "$T/etc/"
 	run --separate-stderr nsls
 	status_is 0

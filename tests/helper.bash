@@ -269,16 +269,21 @@ entered() {
 # bad_args TOOL SYNOPSIS < TABLE: each line "ARGS|MESSAGE" (ARGS eval'd,
 # so quotes and $var work) must exit 2 with nothing on stdout and, on
 # stderr, "TOOL: MESSAGE" (getopt's own, "$BIN/TOOL: MESSAGE") then
-# "usage: SYNOPSIS".  Prints the failures; returns 1 if any.
+# "usage: SYNOPSIS" (on one line or wrapped, each usage line at most 80
+# columns).  Prints the failures; returns 1 if any.
 bad_args() {
-	local tool=$1 syn=$2 args msg fails=
+	local tool=$1 syn=$2 args msg fails= use
 	while IFS='|' read -r args msg; do
 		eval "run --separate-stderr timeout 30 \"\$BIN/$tool\" $args" \
 		    < /dev/null
 		[ "$status" = 2 ] || fails+="[$args: exit $status] "
 		[ -z "$output" ] || fails+="[$args: stdout $output] "
-		[ "$stderr" = "$tool: $msg"$'\n'"usage: $syn" ] ||
+		use=$(sed 1d <<< "$stderr" | tr -s ' \n' '  ' | sed 's/ $//')
+		[ "${stderr%%$'\n'*}" = "$tool: $msg" ] &&
+		    [ "$use" = "usage: $syn" ] ||
 		    fails+="[$args: stderr $stderr] "
+		sed 1d <<< "$stderr" | awk 'length($0) > 80 { exit 1 }' ||
+		    fails+="[$args: a usage line wider than 80] "
 	done
 	is "$fails" "" "failures"
 }

@@ -514,3 +514,14 @@ print(shmids._library_path(), list(shmids.attach(l)), l)'
 	like "$output" "*u: 1000000 values, float64, read-only True, sum 499999500000" "example"
 	gone "$(sed -n 's/^label: //p' <<< "$output")"
 }
+
+@test "python: the module through a symlink to python/ still finds the build tree's library" {
+	need_python ctypes
+	[ -e "$TOP/build/libshmids.so" ] || skip "no $TOP/build/libshmids.so"
+	ln -s "$TOP/python" "$T/py"
+	cd "$T"
+	run --separate-stderr env -u SHMIDS_LIB PYTHONPATH="$T/py" "$PY" -c \
+	    'import shmids; print(shmids._library_path())'
+	status_is 0
+	is "$output" "$(cd "$TOP/build" && pwd -P)/libshmids.so"
+}

@@ -195,3 +195,20 @@ quick_start() {
 	like "$output" "coeff shmids * ${P}coeff"
 	track "$(cut -d' ' -f3- <<< "$output")"
 }
+
+@test "readme: the listing sample's USED is what shm-ls shows right after shm-import" {
+	local sample l
+	sample=$(readme_block listing | sed -n 2p)
+	[ -n "$sample" ] || { echo "README.md: no listing sample" >&2; false; }
+	mktop
+	cd top
+	shm_import -f coeff -P "$P" < examples/data.txt > data.shm
+	l=$(label_of data.shm)
+	track "${l%% *}"
+	run --separate-stderr shm_ls "$l"
+	status_is 0
+	# USED is the 9th to 11th blank-separated words of the long format
+	is "$(awk '{ print ($9 == "-") }' <<< "$sample")" \
+	    "$(awk 'NR == 2 { print ($9 == "-") }' <<< "$output")" \
+	    "README sample's USED is '-' exactly when shm-ls's is"
+}

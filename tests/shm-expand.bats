@@ -47,6 +47,7 @@ wrap() {
 	-c|option requires an argument -- 'c'
 	-t|option requires an argument -- 't'
 	--version=1|unrecognized option '--version=1'
+	-f 'coeff grid'|invalid field list 'coeff grid' (expected fields separated by commas: a,b)
 	-c abc|invalid width 'abc' (expected $cols)
 	-c -1|invalid width '-1' (expected $cols)
 	-c 10x|invalid width '10x' (expected $cols)

@@ -22,7 +22,7 @@ refpat() {
 @test "shm-import: bad options and option arguments: what is wrong, then usage, exit 2" {
 	local types="type or field=type, type one of f64, f32, i64, i32 or raw"
 	local prefix="at most 63 printable ASCII characters other than space"
-	local count="0 to 18446744073709551615 values"
+	local count="0 or more values"
 	bad_args shm-import "$SYNOPSIS" <<-EOF
 	-x|invalid option -- 'x'
 	-t|option requires an argument -- 't'
@@ -37,6 +37,7 @@ refpat() {
 	-k -1|invalid count '-1' (expected $count)
 	-k 5x|invalid count '5x' (expected $count)
 	-k 18446744073709551616|invalid count '18446744073709551616' (expected $count)
+	-f 'a b'|invalid field list 'a b' (expected fields separated by commas: a,b)
 	-P 'a b'|invalid prefix 'a b' (expected $prefix)
 	-P \$'a\\tb'|invalid prefix 'a\\011b' (expected $prefix)
 	-P $(printf 'p%.0s' {1..64})|invalid prefix '$(printf 'p%.0s' {1..64})' (expected $prefix)
@@ -73,7 +74,7 @@ refpat() {
 	is "$output" "3ff0000000000000 4000000000000000 400c000000000000"
 }
 
-@test "shm-import: without -f, lines of at least -k values (default 64)" {
+@test "shm-import: without -f, lines of at least -k values (default 64), a field alone never" {
 	local row n count conv fails=
 	while read -r n count conv; do
 		{ printf 'x'; seq 1 "$count" | tr '\n' ' ' | sed 's/^/ /; s/ $//'; printf '\n'; } > in
@@ -96,6 +97,8 @@ refpat() {
 	3 3 yes
 	3 2 no
 	1 1 yes
+	0 1 yes
+	0 0 no
 	EOF
 	is "$fails" "" "failures"
 }

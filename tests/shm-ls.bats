@@ -98,6 +98,15 @@ procfield() {
 	is "$output" "" "nothing listed, no header"
 }
 
+@test "shm-ls -l: the report and its hints fit 80 columns, SHMIDS_DIR set or not" {
+	local dir
+	for dir in "" /var/tmp; do
+		run --separate-stderr env SHMIDS_DIR="$dir" "$BIN/shm-ls" -l
+		status_is 0
+		awk 'length($0) > 80 { print "wider than 80: " length($0) ": " $0; bad = 1 } END { exit bad }' <<< "$output" >&2
+	done
+}
+
 @test "shm-ls -H: sizes as ls -h writes them" {
 	local row l fails= got
 	# count of f64 | bytes (128 + 8 count) | -H

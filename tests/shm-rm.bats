@@ -245,6 +245,22 @@ shmid_exists() {
 	exists "$a"
 }
 
+@test "shm-rm, shm-ls: a name alone (no shmid) says how to find its label" {
+	local a fails= t
+	a=$(mkseg word f64 1)
+	for t in shm_rm shm_ls; do
+		run --separate-stderr $t "${P}word"
+		[ "$status" = 1 ] || fails+="[$t: exit $status] "
+		[ "$stderr" = "${t/_/-}: ${P}word: a name alone, not a label: shm-ls -N ${P}word lists its labels" ] ||
+		    fails+="[$t: $stderr] "
+	done
+	is "$fails" "" "failures"
+	exists "$a"
+	run --separate-stderr shm_ls -N "${P}word"
+	status_is 0
+	[[ ${lines[1]} == *" $a" ]] || { echo "the hint's command does not list $a: $output" >&2; false; }
+}
+
 # A uid of its own for removal by age, which takes every stale segment
 # of its caller: not even the test user's segments of concurrent runs.
 CLEANER=$((TESTUSER + 7))
