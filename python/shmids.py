@@ -262,6 +262,12 @@ def attach(label):
     id names another segment now), EBADMSG (corrupt header),
     BlockingIOError (EAGAIN: writer still filling), EOWNERDEAD (writer
     died before sealing), ENOMEM.
+
+    A file segment (SHMIDS_DIR) is the file's own pages: whoever may
+    write the file (its owner) can truncate it while the array lives,
+    and reading the pages it lost then kills the interpreter with
+    SIGBUS, which Python cannot catch (format-spec.md 2.6); a System V
+    segment cannot shrink.
     """
     name = _str(_bytes(label)) if not isinstance(label, str) else label
     b = _cstr(label, name)
