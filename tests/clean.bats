@@ -351,6 +351,36 @@ socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$name"
 	[ -S "$name" ] || { echo "$name: the socket is gone" >&2; false; }
 }
 
+# Names from the password database (a directory service's may be long,
+# in UTF-8, with a backslash): whole, and JSON that says them, in a
+# mount namespace whose /etc/passwd and /etc/group name U2 so.
+@test "owner names from the password database: long and UTF-8 names whole in shm-ls -J and the journal line" {
+	shared
+	local fb user group
+	user='józef\longname_of_a_directory_service_40'
+	group='grupa_ł_of_a_directory_service_over_24'
+	fb=$(mkas "$U2" "$D" create "${P}fb" f64 1)
+	cp /etc/passwd "$T/passwd"
+	cp /etc/group "$T/group"
+	printf '%s:x:%s:%s::/:/bin/false\n' "$user" "$U2" "$U2" >> "$T/passwd"
+	printf '%s:x:%s:\n' "$group" "$U2" >> "$T/group"
+	nsrun() {
+		SHMIDS_DIR=$D unshare --mount --propagation private --ipc sh -c \
+		    "mount --bind '$T/passwd' /etc/passwd &&
+		    mount --bind '$T/group' /etc/group && exec \"\$@\"" sh "$@"
+	}
+	run --separate-stderr nsrun "$BIN/shm-ls" -J -N "$P*"
+	[ "$status" = 0 ] || skip "cannot bind-mount in a mount namespace: $stderr"
+	is "$(python3 -c 'import json, sys
+s = json.load(sys.stdin)["segments"][0]
+print(s["owner"]); print(s["group"])' <<< "$output")" "$user
+$group" "owner and group in JSON"
+	run --separate-stderr nsrun "$BIN/shm-rm" -v -U -s 0
+	status_is 0
+	is "$(sed -E 's/age [0-9]+s\)$/age Ns)/' <<< "$output")" \
+	    "removed '$fb' (owner $user, age Ns)" "journal line"
+}
+
 # The system report with $T/etc as /etc/systemd/system, in a mount
 # namespace of its own.
 @test "shm-ls -l: whether the daily cleaner's timer is installed and enabled" {
