@@ -37,16 +37,52 @@ fmt_human(unsigned long long n, char *buf, size_t len)
 	snprintf(buf, len, "%llu%c", whole, units[k]);
 }
 
+/*
+ * The length of the well-formed UTF-8 sequence (RFC 3629: shortest
+ * form, no surrogates, at most U+10FFFF) of two or more bytes at p, or
+ * 0: a name from the password database in UTF-8 stays readable in JSON.
+ */
+static size_t
+utf8_len(const char *p, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)p;
+	size_t n, i;
+	unsigned long cp;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (n > len)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
 void
 fmt_json_str(FILE *fp, const char *s, size_t len)
 {
-	size_t i;
+	size_t i, n;
 
 	putc('"', fp);
 	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
 
-		if (c == '"' || c == '\\')
+		if (c >= 0x80 && (n = utf8_len(s + i, len - i)) > 0) {
+			fwrite(s + i, 1, n, fp);
+			i += n - 1;
+		} else if (c == '"' || c == '\\')
 			fprintf(fp, "\\%c", c);
 		else if (c == '\n')
 			fputs("\\n", fp);

@@ -29,7 +29,7 @@ static int	 rval;
 
 /* The long format's rows, kept until all are read to size the columns. */
 struct row {
-	char		 owner[33], size[24], type[8], count[24];
+	char		 owner[256], size[24], type[8], count[24];
 	const char	*state;
 	char		 made[16], used[16];
 	char		 label[SHMIDS_LABEL_MAX + 1];
@@ -84,7 +84,7 @@ datestr(time_t t, char *buf, size_t len)
 static const char *
 group(gid_t g)
 {
-	static char buf[24];
+	static char buf[256];	/* a group name whole */
 	static gid_t last = (gid_t)-1;
 	struct group *gr;
 

@@ -167,7 +167,7 @@ util_user(const char *s, uid_t *uid)
 const char *
 util_username(uid_t u)
 {
-	static char buf[24];
+	static char buf[256];	/* a login name whole (LOGIN_NAME_MAX) */
 	static uid_t last = (uid_t)-1;
 	struct passwd *pw;
 

@@ -171,7 +171,11 @@ same_file(const struct stat *a, const struct stat *b)
 /*
  * Open name in dfd, which fstatat found as *st: only a regular file, and
  * only that one, else ESTALE (a symlink, a FIFO, or a file swapped in
- * meanwhile).  *st becomes what fstat(2) says of the open file.
+ * meanwhile).  *st becomes what fstat(2) says of the open file.  An open
+ * refused for what is there now (a symlink ELOOP, a socket ENXIO, a
+ * directory EISDIR) is ESTALE too; one that would wait for a lease its
+ * owner holds (EWOULDBLOCK under O_NONBLOCK) is EBUSY: in use.  Neither
+ * is an error of the directory's (format-spec.md 7).
  */
 static int
 open_at(int dfd, const char *name, int flags, struct stat *st)
@@ -184,8 +188,11 @@ open_at(int dfd, const char *name, int flags, struct stat *st)
 		return -1;
 	}
 	if ((fd = openat(dfd, name, flags)) == -1) {
-		if (errno == ELOOP)
+		if (errno == ELOOP || errno == ENXIO || errno == EISDIR ||
+		    errno == ENODEV)
 			errno = ESTALE;
+		else if (errno == EWOULDBLOCK)
+			errno = EBUSY;
 		return -1;
 	}
 	if (fstat(fd, &fst) == -1)
@@ -580,8 +587,9 @@ file_scan(int (*fn)(struct shmids_info *, int, void *), void *arg)
 			continue;
 		if ((k = stat_at(dirfd(dp), path, de->d_name, &si)) != -1)
 			r = fn(&si, k, arg);
-		else if (errno != ENOENT && errno != ESTALE && failed == 0)
-			failed = errno;	/* gone meanwhile, or not a file: skip */
+		else if (errno != ENOENT && errno != ESTALE &&
+		    errno != EBUSY && failed == 0)
+			failed = errno;	/* gone, not a file, leased: skip */
 	}
 	if (r == 0 && de == NULL && errno != 0)
 		r = -1;

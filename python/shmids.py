@@ -248,6 +248,12 @@ def attach(label):
     id names another segment now), EBADMSG (corrupt header),
     BlockingIOError (EAGAIN: writer still filling), EOWNERDEAD (writer
     died before sealing), ENOMEM.
+
+    A file segment (SHMIDS_DIR) is the file's own pages: whoever may
+    write the file (its owner) can truncate it while the array lives,
+    and reading the pages it lost then kills the interpreter with
+    SIGBUS, which Python cannot catch (format-spec.md 2.6); a System V
+    segment cannot shrink.
     """
     name = _str(_bytes(label)) if not isinstance(label, str) else label
     b = _cstr(label, name)
@@ -415,7 +421,9 @@ def load(file, type="f64"):
     - any other line (a token that is not a value of the type, or out of
       its range, or a NUL byte): field -> str, the rest of the line
       (with its continuation lines, if it ends in "/"), blanks at either
-      end stripped; dump() writes it back as "field text".
+      end stripped; dump() writes it back as "field text".  A reference
+      line is never a continuation line: the line before it that ends
+      in "/" is text, as shm-import and shm-expand leave it.
     Blank lines are skipped.  A field seen again replaces the earlier.
     Returns a dict from field (str) to array or str, in file order.
 
@@ -444,10 +452,17 @@ def load(file, type="f64"):
         if start == end:
             continue
         group = [line[end:]]
-        while _continued(group[-1]) and i < len(lines):
+        # A reference line is never a continuation (section 6 holds
+        # only values there): shm-expand expands it, and the line
+        # before stays as it is, text.
+        while (_continued(group[-1]) and i < len(lines) and
+               _ref_parse(lines[i])[0] == 0):
             group.append(lines[i])
             i += 1
-        out[field] = _record(field, group, type)
+        if _continued(group[-1]) and i < len(lines):
+            out[field] = _text(group)
+        else:
+            out[field] = _record(field, group, type)
     return out
 
 
@@ -464,6 +479,11 @@ def _record(field, group, type):
     arr = None if b"\0" in joined else _values(joined, tname)
     if arr is not None:
         return arr
+    return _text(group)
+
+
+def _text(group):
+    """A line and its continuation lines as text (dump writes it back)."""
     return _str(b"\n".join(g.rstrip(b"\r") for g in group).strip(b" \t"))
 
 

@@ -285,6 +285,102 @@ mine_exists() {
 	is "$(ident "$V/secret")" "$before" "root's file"
 }
 
+# A lease (fcntl F_SETLEASE) its owner holds on a file makes every
+# other open of it fail EWOULDBLOCK under O_NONBLOCK: the file is in use,
+# as one attached is, and neither root's cleaner nor anyone's listing
+# fails for it (format-spec.md 7, files in a shared directory).
+@test "shared 1777 directory: a file its owner holds a lease on is in use: root's cleaner and shm-ls skip it, exit 0" {
+	shared
+	local py fa fb
+	py=/usr/bin/python3
+	as "$U2" "$py" -c 'import fcntl' 2> /dev/null ||
+	    skip "uid $U2 cannot run $py"
+	fa=$(mkas "$U1" "$D" create "${P}fa" f64 1)
+	fb=$(mkas "$U2" "$D" create "${P}fb" f64 1)
+	as "$U2" "$py" -c '
+import fcntl, os, signal, sys, time
+signal.signal(signal.SIGIO, signal.SIG_IGN)
+fd = os.open(sys.argv[1], os.O_RDWR)
+fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_WRLCK)
+open(sys.argv[2], "w").close()
+time.sleep(30)
+' "${fb%% *}" "$D/leased" 3>&- &
+	echo $! >> "$T/.pids"
+	for _ in $(seq 100); do [ -e "$D/leased" ] && break; sleep 0.1; done
+	[ -e "$D/leased" ] || skip "no lease (fs.leases-enable?)"
+	SHMIDS_DIR=$D run --separate-stderr "$BIN/shm-ls" -N "$P*"
+	status_is 0
+	is "$stderr" "" "shm-ls errors"
+	is "$(tail -n +2 <<< "$output" | awk '{ print $NF }')" "${P}fa" "listed"
+	nsrm -v -U -s 0
+	status_is 0
+	is "$stderr" "" "shm-rm errors"
+	is "$(vlabels <<< "$output")" "$fa" "removed"
+	[ -f "${fb%% *}" ] || { echo "the leased file is gone" >&2; false; }
+}
+
+# A socket swapped in between the cleaner's fstatat and its open
+# (ENXIO): skipped as a symlink is, nothing said, exit 0.  strace holds
+# the open of U2's file: the number of opens before it is counted in a
+# first, undelayed run.
+@test "shared 1777 directory: a socket swapped in before root's open is skipped without a word" {
+	shared
+	need_strace
+	local fb name n fails= py=/usr/bin/python3
+	as "$U2" "$py" -c 'import socket' 2> /dev/null ||
+	    skip "uid $U2 cannot run $py"
+	fb=$(mkas "$U2" "$D" create "${P}fb" f64 1)
+	name=${fb%% *}
+	SHMIDS_DIR=$D strace -f -qq -o "$T/count.st" -e trace=openat \
+	    unshare --ipc "$BIN/shm-rm" -n -U -s 0 > /dev/null
+	n=$(grep -n "\"${name##*/}\"" "$T/count.st" | head -n 1 | cut -d: -f1)
+	[ -n "$n" ] || { cat "$T/count.st" >&2; false; }
+	SHMIDS_DIR=$D strace -f -qq -o "$T/rm.st" -e trace=openat \
+	    -e inject="openat:delay_enter=1s:when=$n" \
+	    unshare --ipc "$BIN/shm-rm" -v -U -s 0 \
+	    > "$T/rm.out" 2> "$T/rm.err" 3>&- &
+	DELAYED=$!
+	echo "$DELAYED" >> "$T/.pids"
+	entered rm "$n"
+	as "$U2" mv "$name" "$D/shmids.Moved1"
+	as "$U2" "$py" -c 'import socket, sys
+socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$name"
+	wait "$DELAYED" || fails=1
+	is "$(cat "$T/rm.out" "$T/rm.err")" "" "shm-rm output"
+	is "${fails:-0}" 0 "shm-rm's exit"
+	[ -S "$name" ] || { echo "$name: the socket is gone" >&2; false; }
+}
+
+# Names from the password database (a directory service's may be long,
+# in UTF-8, with a backslash): whole, and JSON that says them, in a
+# mount namespace whose /etc/passwd and /etc/group name U2 so.
+@test "owner names from the password database: long and UTF-8 names whole in shm-ls -J and the journal line" {
+	shared
+	local fb user group
+	user='józef\longname_of_a_directory_service_40'
+	group='grupa_ł_of_a_directory_service_over_24'
+	fb=$(mkas "$U2" "$D" create "${P}fb" f64 1)
+	cp /etc/passwd "$T/passwd"
+	cp /etc/group "$T/group"
+	printf '%s:x:%s:%s::/:/bin/false\n' "$user" "$U2" "$U2" >> "$T/passwd"
+	printf '%s:x:%s:\n' "$group" "$U2" >> "$T/group"
+	nsrun() {
+		SHMIDS_DIR=$D unshare --mount --propagation private --ipc sh -c \
+		    "mount --bind '$T/passwd' /etc/passwd &&
+		    mount --bind '$T/group' /etc/group && exec \"\$@\"" sh "$@"
+	}
+	run --separate-stderr nsrun "$BIN/shm-ls" -J -N "$P*"
+	[ "$status" = 0 ] || skip "cannot bind-mount in a mount namespace: $stderr"
+	is "$(python3 -c 'import json, sys
+s = json.load(sys.stdin)["segments"][0]
+print(s["owner"]); print(s["group"])' <<< "$output")" "$user
+$group" "owner and group in JSON"
+	run --separate-stderr nsrun "$BIN/shm-rm" -v -U -s 0
+	status_is 0
+	is "$(sed -E 's/age [0-9]+s\)$/age Ns)/' <<< "$output")" \
+	    "removed '$fb' (owner $user, age Ns)" "journal line"
+}
+
 # The system report with $T/etc as /etc/systemd/system, in a mount
 # namespace of its own.
 @test "shm-ls -l: whether the daily cleaner's timer is installed and enabled" {

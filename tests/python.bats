@@ -334,6 +334,33 @@ except OSError as e:
 print("ok")'
 }
 
+@test "python: a reference line after a continuation marker is a reference, as shm-expand reads it" {
+	need_python
+	local l
+	l=$(mkseg u f64 4)
+	printf 'x 1 /\nu shmids %s\nt a /\nv shmids 0 %s\n' "$l" "bad name" > in.txt
+	# The C tools: x stays a line of its own, u is expanded.
+	run --separate-stderr "$BIN/shm-expand" -f u in.txt
+	is "$(head -n 2 <<< "$output")" "$(printf 'x 1 /\nu 0 1 2 3')" "shm-expand"
+	both "$COMMON"'
+import errno
+try:
+    shmids.load("in.txt")
+    print("loaded in.txt")
+except OSError as e:
+    assert e.errno == errno.EINVAL and e.filename == "in.txt:4", e
+with open("in.txt", "rb") as f:
+    text = f.read().split(b"\n")
+with open("ok.txt", "wb") as f:
+    f.write(b"\n".join(text[:3]) + b"\n")
+d = shmids.load("ok.txt")
+assert list(d) == ["x", "u", "t"], list(d)
+assert d["x"] == "1 /", repr(d["x"])
+assert len(d["u"]) == 4
+assert d["t"] == "a /", repr(d["t"])
+print("ok")'
+}
+
 @test "python: dump and load round trip random bits of every type inline (NaN payloads too)" {
 	need_python
 	both "$COMMON"'
