@@ -420,8 +420,10 @@ def load(file, type="f64"):
       shm-import reads it; a field alone is an empty array;
     - any other line (a token that is not a value of the type, or out of
       its range, or a NUL byte): field -> str, the rest of the line
-      (with its continuation lines, if it ends in "/"), blanks at either
-      end stripped; dump() writes it back as "field text".  A reference
+      (with its continuation lines, if it ends in "/" and its own
+      tokens are values: a text line's "/" continues nothing, as in
+      shm-import), blanks at either end stripped; dump() writes it back
+      as "field text".  A reference
       line is never a continuation line: the line before it that ends
       in "/" is text, as shm-import and shm-expand leave it.
     Blank lines are skipped.  A field seen again replaces the earlier.
@@ -452,6 +454,12 @@ def load(file, type="f64"):
         if start == end:
             continue
         group = [line[end:]]
+        # As shm-import reads it: a first line that is not values has
+        # no continuation lines (the next line is a field of its own).
+        if _continued(line) and _record(field, group, type, strict=True) \
+                is None:
+            out[field] = _text(group)
+            continue
         # A reference line is never a continuation (section 6 holds
         # only values there): shm-expand expands it, and the line
         # before stays as it is, text.
@@ -466,7 +474,9 @@ def load(file, type="f64"):
     return out
 
 
-def _record(field, group, type):
+def _record(field, group, type, strict=False):
+    """group's values as an array of field's type; text if a token is
+    not a value (None instead if strict)."""
     tname = type.get(field, "f64") if isinstance(type, dict) else type
     if tname not in _TYPES:
         raise ValueError("shmids: type %r is none of %s"
@@ -477,7 +487,7 @@ def _record(field, group, type):
         parts.append(g.rstrip(b" \t")[:-1] if _continued(g) else g)
     joined = b" ".join(parts)
     arr = None if b"\0" in joined else _values(joined, tname)
-    if arr is not None:
+    if arr is not None or strict:
         return arr
     return _text(group)
 

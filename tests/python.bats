@@ -287,12 +287,25 @@ for l in shmids.dump(d, "ref.txt", min_count=64, prefix=P):
 
 @test "python: load reads the ASCII form: continuations, CRLF, text lines, empty arrays" {
 	need_python
+	# and a text line ending in "/" then an array: the array is read (shm-import -k 1 converts it)
+	printf 't a /\ny 1 2 3\n' > c.txt
+	run pyrun "$COMMON"'
+d = shmids.load("c.txt")
+print(d["t"], list(d["y"]))'
+	status_is 0
+	is "$output" "a / [1.0, 2.0, 3.0]"
+	run "$BIN/shm-import" -k 1 < c.txt
+	[[ "${lines[1]-}" != "y shmids "* ]] || track "${lines[1]#y shmids }"
+	status_is 0
+	is "${lines[0]}" "t a /"
+	[[ "${lines[1]}" == "y shmids "* ]]
 	printf 'coeff 0 1 2 3 4 5 /\n      6 7 8 9\n\n  title a / run /\r\n  more text\nn\t-1 0x10\r\nempty\nx 1e-05 -0 inf -inf nan -nan nan(0x1) /\n' > in.txt
 	both "$COMMON"'
 d = shmids.load("in.txt", type={"n": "i64"})
-assert list(d) == ["coeff", "title", "n", "empty", "x"], list(d)
+assert list(d) == ["coeff", "title", "more", "n", "empty", "x"], list(d)
 assert list(d["coeff"]) == list(range(10)), d["coeff"]
-assert d["title"] == "a / run /\n  more text", repr(d["title"])
+# the "/" ending a text line continues nothing, as in shm-import
+assert d["title"] == "a / run /" and d["more"] == "text", d
 assert list(d["n"]) == [-1, 16], list(d["n"])
 assert len(d["empty"]) == 0
 import struct
