@@ -9,6 +9,7 @@
  *	table1 read row n [label]	one reader; stdin: the data
  *	table1 cleaners			shm-ls and shm-rm over many segments
  *	table1 expand			shm-expand's throughput and peak RSS
+ *	table1 faults			what one page fault costs now
  *
  * Writer and reader columns are the time inside each process, from the
  * start of its work to after its detach or free(); the total is the wall
@@ -93,7 +94,8 @@ usage(void)
 	    "       table1 write row n\n"
 	    "       table1 read row n [label]\n"
 	    "       table1 cleaners\n"
-	    "       table1 expand\n");
+	    "       table1 expand\n"
+	    "       table1 faults\n");
 	exit(2);
 }
 
@@ -164,6 +166,8 @@ main(int argc, char *argv[])
 		return cleaners();
 	if (strcmp(argv[1], "expand") == 0 && argc == 2)
 		return expand();
+	if (strcmp(argv[1], "faults") == 0 && argc == 2)
+		return faults();
 	usage();
 	return 2;
 }

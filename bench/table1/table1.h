@@ -170,6 +170,12 @@ int	 cleaners(void);
 /* expand.c */
 int	 expand(void);
 
+/* faults.c */
+void	 faultcost(double f[4]);
+void	 print_faultcost(const char *when);
+void	 target_faults(void);
+int	 faults(void);
+
 /* filedir.c */
 size_t	 fdir_empty(const struct filedir *d);
 size_t	 fdir_remove(struct filedir *d);
