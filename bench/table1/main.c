@@ -10,6 +10,7 @@
  *	table1 cleaners			shm-ls and shm-rm over many segments
  *	table1 expand			shm-expand's throughput and peak RSS
  *	table1 faults			what one page fault costs now
+ *	table1 handexpand label		expand.c's hand-written best
  *
  * Writer and reader columns are the time inside each process, from the
  * start of its work to after its detach or free(); the total is the wall
@@ -154,6 +155,8 @@ main(int argc, char *argv[])
 	if (strcmp(argv[1], "read") == 0 && (argc == 4 || argc == 5))
 		return child(0, argv[2], parse_n(argv[3]),
 		    argc == 5 ? argv[4] : NULL);
+	if (strcmp(argv[1], "handexpand") == 0 && argc == 3)
+		return handexpand(argv[2]);
 	driver_init(argv[0]);
 	if (strcmp(argv[1], "table") == 0) {
 		if (argc == 4 && strcmp(argv[2], "-c") == 0)

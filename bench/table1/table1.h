@@ -169,6 +169,7 @@ int	 cleaners(void);
 
 /* expand.c */
 int	 expand(void);
+int	 handexpand(const char *label);
 
 /* faults.c */
 void	 faultcost(double f[4]);
