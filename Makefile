@@ -6,6 +6,11 @@ LIBDIR	?= $(PREFIX)/lib
 INCDIR	?= $(PREFIX)/include
 MANPREFIX ?= $(PREFIX)/share/man
 PKGDIR	?= $(LIBDIR)/pkgconfig
+# The Python module goes where $(PYTHON) puts a PREFIX's pure modules
+# (pip install --prefix does the same): $HOME/.local gives the user's
+# site directory; empty where there is no $(PYTHON).
+PYTHON	?= python3
+PYDIR	?= $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_path("purelib", "posix_prefix", vars={"base": "$(PREFIX)"}))' 2>/dev/null)
 
 # One version, the header's SHMIDS_VERSION: the tools' --version print it.
 VERSION	:= $(shell sed -n 's/^.define SHMIDS_VERSION[[:space:]]*"\([^"]*\)".*/\1/p' lib/shmids.h)
@@ -130,6 +135,21 @@ LDHINT	= if [ -n "$(DESTDIR)" ]; then \
 	*) echo "install: pkg-config does not look in $(PKGDIR): set PKG_CONFIG_PATH=$(PKGDIR)" ;; \
 	esac
 
+# python/shmids.py with the installed library's path written in, so
+# that it needs no LD_LIBRARY_PATH; says where it went, and what to set
+# if $(PYTHON) does not look there.
+PYINSTALL = if [ -z "$(PYDIR)" ]; then \
+		echo "install: no $(PYTHON): the Python module shmids not installed (set PYDIR)"; \
+		exit 0; \
+	fi; \
+	mkdir -p $(DESTDIR)$(PYDIR) && \
+	sed "s|^_INSTALLED_LIB = None\$$|_INSTALLED_LIB = '$(LIBDIR)/libshmids.so.$(SOMAJOR)'|" \
+	    python/shmids.py > $(DESTDIR)$(PYDIR)/shmids.py || exit 1; \
+	echo "install: the Python module shmids: $(PYDIR)/shmids.py"; \
+	[ -n "$(DESTDIR)" ] || $(PYTHON) -c 'import sys; sys.exit(sys.argv[1] not in sys.path)' \
+	    "$(PYDIR)" || \
+	    echo "install: $(PYTHON) does not look in $(PYDIR): set PYTHONPATH=$(PYDIR)"
+
 demo: all
 	sh examples/demo.sh
 
@@ -209,6 +229,7 @@ install: all
 	cp $(MAN5) $(DESTDIR)$(MANPREFIX)/man5/
 	@$(LDSYNC)
 	@$(LDHINT)
+	@$(PYINSTALL)
 
 uninstall:
 	for f in $(CMDS); do rm -f $(DESTDIR)$(BINDIR)/$$f; done
@@ -223,6 +244,8 @@ uninstall:
 		rm -f $(DESTDIR)$(MANPREFIX)/man3/$$l; \
 	done
 	for f in $(MAN5:man/%=%); do rm -f $(DESTDIR)$(MANPREFIX)/man5/$$f; done
+	[ -z "$(PYDIR)" ] || rm -f $(DESTDIR)$(PYDIR)/shmids.py \
+	    $(DESTDIR)$(PYDIR)/__pycache__/shmids.*.pyc
 	@$(LDSYNC)
 
 clean:

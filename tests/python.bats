@@ -1,0 +1,516 @@
+#!/usr/bin/env bats
+# python/shmids.py, the Python module over libshmids.so: both backends,
+# every type, exact bits, read-only views, errors, the lifetime of an
+# attachment, and agreement with the C tools (shm-expand, shm-import,
+# shm-ls -p).  Each script runs twice where it can: with numpy (ndarray)
+# and with numpy hidden (memoryview).  Segments are named $P...: the
+# teardown of tests/helper.bash removes them whatever happens, and file
+# segments live in $T/d, which bats removes.
+
+load helper
+
+TOP=$BATS_TEST_DIRNAME/..
+README=$TOP/README.md
+LIB=$TOP/${SHMIDS_BUILD:-build}/libshmids.so
+
+# need_python [numpy]: $PY, a python3 (with numpy if asked) that can load
+# the library; skip, saying why, if there is none.
+need_python() {
+	PY=$(python_with "${1:-numpy}" || python_with "${1:-ctypes}") ||
+	    skip "no python3${1:+ with $1} (Debian: python3${1:+-$1})"
+	# An ASan build's library needs its runtime loaded first.
+	if nm -D "$LIB" 2>/dev/null | grep -q __asan_init; then
+		skip "$LIB is built with AddressSanitizer: python cannot load it"
+	fi
+}
+
+# pyrun [--no-numpy] SCRIPT [ARGS...]: run SCRIPT (text) with the module
+# from the source tree and the library under test; P and T are passed in
+# the environment.  --no-numpy hides numpy: functions give memoryviews.
+pyrun() {
+	local hide=
+	if [ "$1" = --no-numpy ]; then
+		hide='import sys; sys.modules["numpy"] = None
+'
+		shift
+	fi
+	local script=$1
+	shift
+	P=$P T=$T SHMIDS_LIB=$LIB PYTHONPATH=$TOP/python \
+	    timeout 120 "$PY" -c "$hide$script" "$@"
+}
+
+# both SCRIPT: run SCRIPT with numpy (if this python has it) and without;
+# fails if either does.
+both() {
+	if "$PY" -c 'import numpy' 2>/dev/null; then
+		run pyrun "$1"
+		status_is 0
+		is "$output" "${2:-ok}" "with numpy"
+	fi
+	run pyrun --no-numpy "$1"
+	status_is 0
+	is "$output" "${2:-ok}" "without numpy"
+}
+
+# Python shared by the scripts below: random arrays of every type, as
+# numpy or as array.array, and their bytes.
+COMMON='
+import os, random, sys, array, shmids
+rnd = random.Random(int(os.environ.get("SEED", "1")))
+CODES = {"f64": "d", "f32": "f", "i64": "q", "i32": "i", "raw": "B"}
+def randbits(t, n):
+    """n elements of type t with random bit patterns (NaN payloads,
+    signalling NaNs, subnormals, -0 included), plus special values."""
+    b = bytes(rnd.getrandbits(8) for _ in range(n * array.array(CODES[t]).itemsize))
+    a = array.array(CODES[t], b)
+    if t == "f64":
+        a.extend(array.array("d", array.array("Q", [0x7ff8000000000000,
+            0xfff8000000000000, 0x7ff0000000000001, 0x7ff8000000000001,
+            0x8000000000000000, 1, 0x7ff0000000000000]).tobytes()))
+    if t == "f32":
+        a.extend(array.array("f", array.array("I", [0x7fc00000, 0xffc00000,
+            0x7f800001, 0x7fc00001, 0x80000000, 1]).tobytes()))
+    if shmids.numpy:
+        import numpy
+        return numpy.frombuffer(a.tobytes(), dtype=shmids._TYPES[t][2])
+    return a
+def raw(x):
+    return bytes(memoryview(x).cast("B"))
+def backends():
+    yield "sysv"
+    os.makedirs(os.environ["T"] + "/d", exist_ok=True)
+    os.environ["SHMIDS_DIR"] = os.environ["T"] + "/d"
+    yield "file"
+    del os.environ["SHMIDS_DIR"]
+P = os.environ["P"]
+'
+
+@test "python: struct shmids_info in ctypes has the C layout, field by field" {
+	need_python
+	run pyrun '
+import shmids, ctypes
+for name, _ in shmids._Info._fields_:
+    f = getattr(shmids._Info, name)
+    print(name, f.offset, f.size)
+print("sizeof", ctypes.sizeof(shmids._Info))'
+	status_is 0
+	is "$output" "$("$TOOLS/infolayout")" "layout"
+}
+
+@test "python: create then attach gives every type back bit for bit, System V and SHMIDS_DIR" {
+	need_python
+	both "$COMMON"'
+for be in backends():
+    for t in shmids.TYPES:
+        x = randbits(t, 1000)
+        label = shmids.create(P + t, x)
+        assert label.startswith(os.environ["T"] + "/d/shmids." if be == "file"
+                                else label.split()[0]), label
+        assert label.endswith(" " + P + t), label
+        y = shmids.attach(label)
+        assert raw(y) == raw(x), (be, t)
+        if shmids.numpy:
+            assert y.dtype == x.dtype and y.shape == x.shape, (y.dtype, y.shape)
+        else:
+            assert y.format == CODES[t] and len(y) == len(x), (y.format, len(y))
+        empty = shmids.attach(shmids.create(P + "e" + t, x[:0]))
+        assert len(empty) == 0
+print("ok")'
+}
+
+@test "python: attached arrays are read-only views; the bytes are the segment's" {
+	need_python
+	both "$COMMON"'
+for be in backends():
+    label = shmids.create(P + "ro", array.array("d", [1, 2, 3]))
+    a = shmids.attach(label)
+    try:
+        a[0] = 5
+        print("wrote to", be)
+    except (ValueError, TypeError):
+        pass
+    if shmids.numpy:
+        assert not a.flags.writeable and not a.flags.owndata
+        try:
+            a.flags.writeable = True
+            print("made writeable")
+        except ValueError:
+            pass
+    else:
+        assert a.readonly
+    b = shmids.attach(label)
+    # two attaches, two mappings of the same bytes
+    assert raw(a) == raw(b) == raw(array.array("d", [1, 2, 3]))
+print("ok")'
+	# shmtool reads what Python wrote
+	run pyrun "$COMMON"'
+print(shmids.create(P + "bits", array.array("d", [1.5, -0.0])))'
+	status_is 0
+	is "$(shmtool bits "$output")" "3ff8000000000000 8000000000000000"
+}
+
+@test "python: errors are OSError subclasses with the library's errno" {
+	need_python
+	local l
+	l=$(mkseg x f64 3)
+	L=$l both "$COMMON"'
+import errno
+def fails(f, *args, want):
+    try:
+        f(*args)
+    except want[0] as e:
+        assert e.errno == want[1], (args, e.errno, e)
+        return e
+    raise AssertionError("no error: %r" % (args,))
+e = fails(shmids.attach, "2147483647 nosuch", want=(FileNotFoundError, errno.ENOENT))
+assert e.filename == "2147483647 nosuch" and e.strerror == "No such file or directory", e
+fails(shmids.attach, "0999 x", want=(OSError, errno.EINVAL))
+fails(shmids.attach, "12 a b", want=(OSError, errno.EINVAL))
+fails(shmids.attach, "12 x\0y", want=(OSError, errno.EINVAL))
+fails(shmids.attach, "12 " + "x" * 65, want=(OSError, errno.ENAMETOOLONG))
+sid = os.environ["L"].split()[0]
+e = fails(shmids.attach, sid + " " + P + "other", want=(OSError, errno.ESTALE))
+assert "stale" in e.strerror, e
+fails(shmids.create, "", array.array("d"), want=(OSError, errno.EINVAL))
+fails(shmids.create, "a b", array.array("d"), want=(OSError, errno.EINVAL))
+fails(shmids.create, "x" * 65, array.array("d"), want=(OSError, errno.ENAMETOOLONG))
+fails(shmids.create, P + "m", array.array("d"), 0o1777, want=(OSError, errno.EINVAL))
+try:
+    shmids.create(P + "t", array.array("h", [1]))
+    raise AssertionError("int16 accepted")
+except TypeError:
+    pass
+os.environ["SHMIDS_DIR"] = os.environ["T"] + "/missing"
+fails(shmids.create, P + "d", array.array("d", [1]), want=(FileNotFoundError, errno.ENOENT))
+print("ok")'
+	no_segments_named "${P}d"
+	no_segments_named "${P}m"
+}
+
+@test "python: a writer still filling is BlockingIOError (EAGAIN), one that died EOWNERDEAD" {
+	need_python
+	local w k
+	w=$(mkwriter w 20)
+	k=$(mkkilled k)
+	run pyrun "$COMMON"'
+import errno
+for label, want in ((sys.argv[1], errno.EAGAIN), (sys.argv[2], errno.EOWNERDEAD)):
+    try:
+        shmids.attach(label)
+        print("attached", label)
+    except OSError as e:
+        print(type(e).__name__, e.errno == want, e.strerror)' "$w" "$k"
+	status_is 0
+	is "$output" "BlockingIOError True the writer is still filling the segment
+OSError True the writer died before sealing the segment"
+}
+
+@test "python: a segment made in Python expands with shm-expand as dump writes it inline" {
+	need_python
+	for nonumpy in "" --no-numpy; do
+		[ -n "$nonumpy" ] || "$PY" -c 'import numpy' 2>/dev/null || continue
+		run pyrun $nonumpy "$COMMON"'
+refs = {t: randbits(t, 300) for t in shmids.TYPES}
+shmids.dump(refs, "ref.txt", min_count=0, prefix=P)
+shmids.dump(refs, "inline.txt", min_count=10**9)
+print("ok")'
+		status_is 0
+		is "$output" ok
+		is "$(grep -c ' shmids ' ref.txt)" 5 "reference lines"
+		track $(awk '{ print $3 }' ref.txt)
+		runio ref.txt shm_expand -d
+		status_is 0
+		same_file inline.txt "$T/out"
+	done
+}
+
+@test "python: a segment made by shm-import attaches in Python, every type, both backends" {
+	need_python
+	local t be
+	for be in sysv file; do
+		for t in f64 f32 i64 i32 raw; do
+			l=$(mkrandom "$t$be" "$t" 500 7)
+			printf 'v shmids %s\n' "$l" | shm_expand -d > "$t.txt"
+			if [ "$be" = file ]; then
+				mkdir -p d
+				SHMIDS_DIR=$T/d shm_import -f v -t "$t" \
+				    < "$t.txt" > "$t.shm"
+				like "$(label_of "$t.shm")" "$T/d/shmids.* v"
+			else
+				shm_import -f v -t "$t" < "$t.txt" > "$t.shm"
+			fi
+			track "$(label_of "$t.shm")"
+			run pyrun "$COMMON"'
+t = sys.argv[1]
+a = shmids.load(sys.argv[1] + ".shm")["v"]
+b = shmids.load(sys.argv[1] + ".txt", type=t)["v"]
+assert raw(a) == raw(b) and len(a) == 500, t
+label = open(t + ".shm").read().split(None, 2)[2].strip()
+c = shmids.attach(label)
+assert raw(c) == raw(a)
+print(len(raw(a)))' "$t"
+			status_is 0
+			case $t in
+			f64|i64) n=4000 ;;
+			f32|i32) n=2000 ;;
+			raw) n=500 ;;
+			esac
+			is "$output" "$n" "$t bytes"
+		done
+	done
+}
+
+@test "python: dump writes what shm-import writes, but for the labels" {
+	need_python
+	run pyrun "$COMMON"'
+d = {"a": randbits("f64", 100), "n": randbits("i32", 3), "s": "some text",
+     "b": randbits("f32", 70), "e": array.array("d")}
+shmids.dump(d, "inline.txt", min_count=10**9)
+for l in shmids.dump(d, "ref.txt", min_count=64, prefix=P):
+    print(l)'
+	status_is 0
+	track $output
+	is "$(grep -c ' shmids ' ref.txt)" 2 "arrays of 64 or more as segments"
+	# shm-import, the same arrays: the same bytes once the labels are
+	# masked (one type a run in shm-import: two runs).
+	shm_import -f a < inline.txt > a.txt
+	track "$(label_of a.txt)"
+	shm_import -f b -t f32 < a.txt > imp.txt
+	track $(awk '$1 == "b" { print $3 }' imp.txt)
+	mask='s/ shmids .*/ shmids LABEL/'
+	same_file <(sed "$mask" ref.txt) <(sed "$mask" imp.txt)
+	# and both expand to the inline file
+	runio ref.txt shm_expand
+	same_file inline.txt "$T/out"
+}
+
+@test "python: load reads the ASCII form: continuations, CRLF, text lines, empty arrays" {
+	need_python
+	printf 'coeff 0 1 2 3 4 5 /\n      6 7 8 9\n\n  title a / run /\r\n  more text\nn\t-1 0x10\r\nempty\nx 1e-05 -0 inf -inf nan -nan nan(0x1) /\n' > in.txt
+	both "$COMMON"'
+d = shmids.load("in.txt", type={"n": "i64"})
+assert list(d) == ["coeff", "title", "n", "empty", "x"], list(d)
+assert list(d["coeff"]) == list(range(10)), d["coeff"]
+assert d["title"] == "a / run /\n  more text", repr(d["title"])
+assert list(d["n"]) == [-1, 16], list(d["n"])
+assert len(d["empty"]) == 0
+import struct
+bits = [struct.pack("<d", v).hex() for v in d["x"]]
+assert bits == ["f168e388b5f8e43e", "0000000000000080", "000000000000f07f",
+    "000000000000f0ff", "000000000000f87f", "000000000000f8ff",
+    "010000000000f07f"], bits
+# writable copies, not views
+if shmids.numpy:
+    d["coeff"][0] = 5
+# a text file object works as well as a path, and stdin-like streams
+import io
+assert list(shmids.load(io.StringIO("a 1 2\n"))["a"]) == [1, 2]
+assert list(shmids.load(io.BytesIO(b"a 3\n"))["a"]) == [3]
+print("ok")'
+}
+
+@test "python: load attaches reference lines; a malformed one raises EINVAL with file and line" {
+	need_python
+	local l
+	l=$(mkseg u f64 4)
+	printf 'a 1 2\nu  shmids\t%s\n' "$l" > ok.txt
+	printf 'a 1\nnote shmids are fast\n' > bad.txt
+	printf 'u shmids %s\n' "${l%% *} ${P}gone" > stale.txt
+	both "$COMMON"'
+import errno
+d = shmids.load("ok.txt")
+assert len(d["u"]) == 4 and list(d["a"]) == [1, 2]
+try:
+    shmids.load("bad.txt")
+    print("loaded bad.txt")
+except OSError as e:
+    assert e.errno == errno.EINVAL and e.filename == "bad.txt:2", e
+    assert e.strerror.startswith("malformed reference: "), e
+try:
+    shmids.load("stale.txt")
+except OSError as e:
+    assert e.errno == errno.ESTALE, e
+print("ok")'
+}
+
+@test "python: dump and load round trip random bits of every type inline (NaN payloads too)" {
+	need_python
+	both "$COMMON"'
+d = {t: randbits(t, 2000) for t in shmids.TYPES}
+with open("f.txt", "w") as f:   # a text file object
+    shmids.dump(d, f, min_count=10**9)
+back = shmids.load("f.txt", type={t: t for t in shmids.TYPES})
+for t in shmids.TYPES:
+    assert raw(back[t]) == raw(d[t]), t
+print("ok")'
+}
+
+@test "python: a dump that fails removes the segments it made" {
+	need_python
+	both "$COMMON"'
+class Full:
+    def write(self, s):
+        raise OSError(28, "No space left on device")
+    def flush(self):
+        pass
+try:
+    shmids.dump({"a": array.array("d", [1] * 100)}, Full(), prefix=P)
+    print("no error")
+except OSError as e:
+    assert e.errno == 28
+print("ok")'
+	no_segments_named "$P"
+}
+
+@test "python: the array outlives the module's objects; the segment is detached when it goes" {
+	need_python
+	both "$COMMON"'
+import gc
+def mapped(label):
+    key = label.split()[0]
+    with open("/proc/self/maps") as f:
+        text = f.read()
+    if key.startswith("/"):
+        return key in text
+    # System V: the shmid is not in maps, the key is: /SYSV5348xxxx
+    info = [s for s in shmids.ls() if s["label"] == label][0]
+    return ("/SYSV%08x" % info["key"]) in text
+def nattch(label):
+    return [s for s in shmids.ls() if s["label"] == label][0]["nattch"]
+for be in backends():
+    label = shmids.create(P + "life", array.array("d", range(1000)))
+    assert not mapped(label) and nattch(label) == 0
+    a = shmids.attach(label)
+    assert mapped(label) and nattch(label) == 1, be
+    v = a[10:20]           # a view of the view keeps it too
+    del a
+    gc.collect()
+    assert mapped(label) and nattch(label) == 1 and v[0] == 10, be
+    del v
+    gc.collect()
+    assert not mapped(label) and nattch(label) == 0, be
+print("ok")'
+	# The last array alive, with nothing else of the module's around.
+	run pyrun "$COMMON"'
+label = shmids.create(P + "last", array.array("d", [4, 5]))
+a = shmids.attach(label)
+del sys.modules["shmids"], shmids
+import gc
+gc.collect()
+print(list(a))'
+	status_is 0
+	is "$output" "[4.0, 5.0]"
+}
+
+@test "python: threads attach, create and detach at once; every segment is detached after" {
+	need_python
+	both "$COMMON"'
+import threading, gc
+label = shmids.create(P + "thr", array.array("i", range(5)))
+errors = []
+def worker(k):
+    try:
+        for i in range(100):
+            a = shmids.attach(label)
+            assert sum(a) == 10
+            del a
+            if i % 20 == 0:
+                shmids.remove(shmids.create(P + "w%d" % k, array.array("d", [i])))
+    except BaseException as e:
+        errors.append(e)
+ts = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
+for t in ts:
+    t.start()
+for t in ts:
+    t.join()
+gc.collect()
+assert not errors, errors
+assert [s["nattch"] for s in shmids.ls() if s["label"] == label] == [0]
+print("ok")'
+}
+
+@test "python: ls() lists as shm-ls -p does" {
+	need_python
+	local l k
+	l=$(mkseg ls i32 10 0640)
+	k=$(mkkilled dead)
+	run pyrun "$COMMON"'
+# not lpid, atime, dtime: listing attaches
+for s in shmids.ls():
+    if s["label"] and " " + P in s["label"]:
+        print("\t".join("-" if s[c] is None else
+            ("%04o" % s[c] if c == "mode" else "0x%08x" % s[c] if c == "key"
+             else str(s[c])) for c in ("shmid", "key", "mode", "uid", "gid",
+             "bytes", "nattch", "cpid", "ctime", "type", "count", "state",
+             "label")))'
+	status_is 0
+	is "$output" "$(shm_ls -p | grep -F " $P" | cut -f 1-8,10,13-)" \
+	    "ls() against shm-ls -p"
+	like "$output" "*	i32	10	ready	$l*	dead	$k" "both listed"
+	mkdir d
+	run pyrun "$COMMON"'
+os.environ["SHMIDS_DIR"] = os.environ["T"] + "/d"
+l = shmids.create(P + "f", array.array("B", b"abc"), 0o644)
+s = [s for s in shmids.ls() if s["label"] == l][0]
+print(s["shmid"] == l.split()[0], s["key"], oct(s["mode"]), s["bytes"], s["type"], s["count"], s["state"])
+os.environ["SHMIDS_DIR"] = os.environ["T"] + "/nosuch"
+try:
+    shmids.ls()
+except FileNotFoundError as e:
+    print(e.filename, type(e.segments))'
+	status_is 0
+	is "$output" "True None 0o644 131 raw 3 ready
+SHMIDS_DIR $T/nosuch <class 'list'>"
+}
+
+@test "python: make install puts the module where it says; it finds its library as installed" {
+	need_python
+	local p=$T/p dir
+	run --separate-stderr make -s --no-print-directory -C "$TOP" \
+	    B="${SHMIDS_BUILD:-build}" LDCONFIG=true PYTHON="$PY" \
+	    install PREFIX="$p"
+	status_is 0
+	dir=$(sed -n 's/^install: the Python module shmids: \(.*\)\/shmids.py$/\1/p' <<< "$output")
+	[ -n "$dir" ] || { echo "no module line in: $output" >&2; false; }
+	like "$dir" "$p/*" "module directory"
+	[ -f "$dir/shmids.py" ]
+	grep -Fqx "_INSTALLED_LIB = '$p/lib/libshmids.so.1'" "$dir/shmids.py"
+	cd "$T"
+	run env -u SHMIDS_LIB -u LD_LIBRARY_PATH P="$P" PYTHONPATH="$dir" "$PY" -c '
+import shmids, array, os
+l = shmids.create(os.environ["P"] + "inst", array.array("i", [1, 2]))
+print(shmids._library_path(), list(shmids.attach(l)), l)' 
+	status_is 0
+	track "${output##* }" 2> /dev/null || true
+	like "$output" "$p/lib/libshmids.so.1 [[]1, 2] *" "installed module"
+	run --separate-stderr make -s --no-print-directory -C "$TOP" \
+	    B="${SHMIDS_BUILD:-build}" LDCONFIG=true PYTHON="$PY" \
+	    uninstall PREFIX="$p"
+	status_is 0
+	is "$(find "$p" ! -type d)" "" "left after uninstall"
+}
+
+@test "python: the README's example runs as pasted; so does examples/numpy_attach.py" {
+	need_python numpy
+	# A top directory after make: tools, library, module, sample.
+	mkdir -p top/build top/examples top/python pybin
+	ln -s "$(cd "$BIN" && pwd)" top/build/bin
+	ln -s "$LIB" top/build/libshmids.so
+	cp "$TOP/python/shmids.py" top/python/
+	cp "$TOP/examples/data.txt" "$TOP/examples/numpy_attach.py" top/examples/
+	ln -s "$(command -v "$PY")" pybin/python3
+	readme_block "python:" > block.sh
+	[ -s block.sh ] || { echo "README.md: no python block" >&2; false; }
+	cd top
+	PATH=$T/pybin:$BIN:$PATH run --separate-stderr env -u SHMIDS_LIB bash -e ../block.sh
+	track $(awk '$2 == "shmids" { print $3 }' data.shm)
+	status_is 0
+	like "$output" "coeff: 100 values, float64, sum *" "README example"
+	gone "$(label_of data.shm)"
+	run env -u SHMIDS_LIB PYTHONPATH=python "$PY" examples/numpy_attach.py "$P"
+	track $(sed -n 's/^label: //p' <<< "$output")
+	status_is 0
+	like "$output" "*u: 1000000 values, float64, read-only True, sum 499999500000" "example"
+	gone "$(sed -n 's/^label: //p' <<< "$output")"
+}
