@@ -22,6 +22,7 @@ grow(struct vbuf *v)
 	}
 	if ((n = realloc(v->data, cap * esz)) == NULL)
 		return -1;
+	shmids_advise_huge(n, cap * esz);
 	v->data = n;
 	v->cap = cap;
 	return 0;
