@@ -1,14 +1,17 @@
 /*
  * table1: Grosse's Table 1 ("How Shall We Connect Our Software Tools?",
- * 1990) with this library, plus the cleaners' scale and shm-expand's
- * memory.  A writer process sets n doubles, x[i] = i * 0.5, and hands
- * them over; a reader process reads and sums them, and checks the sum.
+ * 1990) with this library, plus the cleaners' scale, shm-expand's
+ * speed and memory against a hand-written best and shm-import's, and
+ * the page fault cost of the run (faults.c), printed after each block
+ * of ratios, since at large N the totals are mostly page faults.  A
+ * writer process sets n doubles, x[i] = i * 0.5, and hands them over;
+ * a reader process reads and sums them, and checks the sum.
  *
  *	table1 table [-c csv]		every row, every size: the driver
  *	table1 write row n		one writer; stdout: its handle or data
  *	table1 read row n [label]	one reader; stdin: the data
  *	table1 cleaners			shm-ls and shm-rm over many segments
- *	table1 expand			shm-expand's throughput and peak RSS
+ *	table1 expand			shm-expand and shm-import (expand.c)
  *	table1 faults			what one page fault costs now
  *	table1 handexpand label		expand.c's hand-written best
  *
