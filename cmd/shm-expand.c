@@ -16,7 +16,9 @@
 static int	 dflag;		/* remove each segment once written */
 static size_t	 cols = 80;
 static const char *fields;	/* -f list, NULL for all */
+static struct fields want;	/* -f, and what the input had of it */
 static int	 rawtype = -1;	/* -t: how to read raw segments */
+static int	 rawseen;	/* -t applied to a segment */
 static unsigned long waitsecs = 60;
 static int	 style[5];
 static int	 rval;
@@ -124,6 +126,18 @@ open_wait(const char *label)
 	return shmids_open_wait(label, (double)waitsecs);
 }
 
+/* After the library's "still being written by pid N": how long. */
+static const char *
+waited(void)
+{
+	static char buf[64];
+
+	if (waitsecs == 0)
+		return " (-w 0: not waited for)";
+	snprintf(buf, sizeof(buf), " after %lu s (-w)", waitsecs);
+	return buf;
+}
+
 /* The typed view, with -t applied to raw segments. */
 static int
 view(void *h, struct shmids_array *a)
@@ -134,6 +148,7 @@ view(void *h, struct shmids_array *a)
 		return -1;
 	if (a->type != SHMIDS_RAW || rawtype == -1)
 		return 0;
+	rawseen = 1;
 	esz = shmids_type_size(rawtype);
 	if (a->count % esz != 0) {
 		errno = EINVAL;
@@ -154,12 +169,8 @@ expand(const char *fname, unsigned long lineno, const struct line *l,
 	void *h;
 
 	if ((h = open_wait(r->label)) == NULL) {
-		if (errno == ENOMEM)
-			warnx("%s:%lu: %s: out of memory to attach it (address "
-			    "space limited? see ulimit -v)", fname, lineno,
-			    r->label);
-		else
-			warn("%s:%lu: %s", fname, lineno, r->label);
+		warnx("%s:%lu: %s: %s%s", fname, lineno, r->label,
+		    util_why(r->label, errno), errno == EAGAIN ? waited() : "");
 		return -1;
 	}
 	if (view(h, &a) == -1) {
@@ -168,7 +179,8 @@ expand(const char *fname, unsigned long lineno, const struct line *l,
 			    "of %s", fname, lineno, r->label, a.count,
 			    shmids_type_name(rawtype));
 		else
-			warn("%s:%lu: %s", fname, lineno, r->label);
+			warnx("%s:%lu: %s: %s", fname, lineno, r->label,
+			    util_why(r->label, errno));
 		shmids_close(h);
 		return -1;
 	}
@@ -256,6 +268,8 @@ expand_line(const char *fname, unsigned long lineno, const struct line *l)
 
 	if (k == -1 && dflag)
 		keep_malformed(l->buf, l->n, fname, lineno);
+	if (fields != NULL && !l->longfield)
+		util_fields_note(&want, l->buf + r.fieldpos, r.fieldlen, k != 0);
 	if (k != 0 && fields != NULL && (l->longfield ||
 	    !util_inlist(fields, l->buf + r.fieldpos, r.fieldlen))) {
 		if (k == 1 && dflag)
@@ -424,6 +438,23 @@ unheld(FILE *fp, const char *fname, unsigned long lineno, struct line *l)
 	return c == '\n' ? 0 : copy_rest(fp);
 }
 
+/* -f: the field of a line known not to be a reference line. */
+static void
+note_plain(const struct line *l)
+{
+	const char *b = l->buf + l->fake, *e = l->buf + l->n;
+	const char *s;
+
+	if (fields == NULL || l->longfield)
+		return;
+	while (b < e && shmids_isblank(*b))
+		b++;
+	for (s = b; b < e && !shmids_isblank(*b) && *b != '\n'; b++)
+		;
+	if (b > s)
+		util_fields_note(&want, s, (size_t)(b - s), 0);
+}
+
 static void
 expand_file(FILE *fp, const char *fname)
 {
@@ -438,6 +469,7 @@ expand_file(FILE *fp, const char *fname)
 		else if (!l.plain)
 			expand_line(fname, lineno, &l);
 		else {
+			note_plain(&l);
 			put(l.buf + l.fake, l.n - l.fake);
 			k = copy_rest(fp);
 		}
@@ -501,9 +533,30 @@ remove_done(void)
 			    done.v[i], k->fname, k->lineno);
 			rval = 1;
 		} else if (shmids_remove(done.v[i]) == -1 && errno != ENOENT) {
-			warn("%s: remove", done.v[i]);
+			warnx("%s: not removed: %s", done.v[i],
+			    util_why(done.v[i], errno));
 			rval = 1;
 		}
+	}
+}
+
+/*
+ * What was asked for and matched nothing is an error (exit 1): a typo
+ * in -f must not look like an expanded file.  Not once the input was
+ * not read in full: its lost part may have had them.
+ */
+static void
+matched_nothing(void)
+{
+	if (inputbad != NULL)
+		return;
+	if (fields != NULL && util_fields_report(&want,
+	    "no reference line has this field") != 0)
+		rval = 1;
+	if (rawtype != -1 && !rawseen) {
+		warnx("-t %s: no raw segment in the input (-t applies to "
+		    "raw segments only)", shmids_type_name(rawtype));
+		rval = 1;
 	}
 }
 
@@ -533,6 +586,7 @@ main(int argc, char *argv[])
 			break;
 		case 'f':
 			fields = optarg;
+			util_fields(&want, fields);
 			hold = HOLD + strlen(optarg);
 			break;
 		case 'h':
@@ -556,6 +610,7 @@ main(int argc, char *argv[])
 	signal(SIGBUS, onbus);
 	if (util_each_file(argc, argv, expand_file) != 0)
 		inputbad = "the input was not read in full", rval = 1;
+	matched_nothing();
 	if (util_close_stdout() == -1)
 		return 1;
 	remove_done();

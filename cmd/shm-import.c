@@ -18,6 +18,7 @@
 #include "util.h"
 
 static const char *fields;	/* -f list, NULL for "by -k" */
+static struct fields want;	/* -f, and what the input had of it */
 static int	 mode = 0600;
 static unsigned long minvals = 64;
 static const char *prefix = "";
@@ -34,6 +35,20 @@ static int	 rval;
 
 /* Labels made by this run, to undo if the output fails. */
 static struct labels made;
+
+/*
+ * Without -f: how many arrays became segments, and the longest left
+ * inline for being under the minimum: when nothing at all was
+ * converted, that is worth a word.  Only what looks like an array
+ * counts: 10 values or more, or continued on a second line; not a
+ * setting ("grid 100"), nor a table row, whose field is a number.
+ */
+static unsigned long nconverted;
+static struct {
+	char		 field[SHMIDS_NAME_MAX + 1];
+	char		 where[96];
+	size_t		 count;
+} longest_miss;
 
 /* The lines of one array (first line and continuations), kept verbatim. */
 struct text {
@@ -238,13 +253,14 @@ store(const char *fname, unsigned long lineno, const char *first,
 
 	n = snprintf(name, sizeof(name), "%s%.*s", prefix, (int)r->fieldlen,
 	    first + r->fieldpos);
-	if (n < 0 || (size_t)n >= sizeof(name))
-		errno = ENAMETOOLONG;
 	if (n < 0 || (size_t)n >= sizeof(name) ||
 	    shmids_name_check(name, (size_t)n) == -1) {
-		warnx("%s:%lu: %s: segment name: %s", fname, lineno,
+		warnx("%s:%lu: %s: %s", fname, lineno,
 		    util_quote(first + r->fieldpos, r->fieldlen),
-		    strerror(errno));
+		    n >= 0 && (size_t)n > SHMIDS_NAME_MAX ?
+		    "segment name too long: the prefix (-P) and the field "
+		    "make more than 64 bytes" : "the field cannot be a "
+		    "segment name (printable ASCII only)");
 		rval = 1;
 		return -1;
 	}
@@ -261,6 +277,7 @@ store(const char *fname, unsigned long lineno, const char *first,
 		memcpy(h + SHMIDS_HEADER, v->data,
 		    v->count * shmids_type_size(v->type));
 	util_labels_add(&made, h);
+	nconverted++;
 	out(first, r->fieldpos + r->fieldlen);
 	out(" shmids ", 8);
 	out(h, strlen(h));
@@ -268,6 +285,45 @@ store(const char *fname, unsigned long lineno, const char *first,
 	out(first + r->eolpos, firstlen - r->eolpos);
 	shmids_close(h);
 	return 0;
+}
+
+/* An array left inline for want of -k values: remember the longest. */
+static void
+missed(const char *fname, unsigned long lineno, const char *field,
+    size_t len, size_t count, int lines)
+{
+	double d;
+	const char *end;
+
+	if ((count < 10 && (lines < 2 || count < 2)) ||
+	    count <= longest_miss.count ||
+	    len > SHMIDS_NAME_MAX ||
+	    (shmids_parse(field, &end, SHMIDS_F64, &d) == 0 &&
+	    end == field + len))
+		return;
+	longest_miss.count = count;
+	memcpy(longest_miss.field, field, len);
+	longest_miss.field[len] = '\0';
+	snprintf(longest_miss.where, sizeof(longest_miss.where), "%.80s:%lu",
+	    fname, lineno);
+}
+
+/*
+ * Nothing converted, though arrays were there: the minimum is the
+ * likely surprise (the README's own 10-value example), so name it.
+ */
+static void
+report_missed(void)
+{
+	const char *f = longest_miss.field;
+
+	if (nconverted > 0 || longest_miss.count == 0)
+		return;
+	warnx("no array converted: the longest, %s (%s), has %zu values, "
+	    "fewer than -k %lu; -k %zu or -f %s converts it",
+	    util_quote(f, strlen(f)), longest_miss.where,
+	    longest_miss.count, minvals, longest_miss.count,
+	    util_quote(f, strlen(f)));
 }
 
 /* Does a line that is not being parsed end with the "/" of section 6? */
@@ -299,11 +355,18 @@ import_line(FILE *fp, const char *fname, unsigned long *lineno,
 
 	k = shmids_ref_parse(t->buf, t->len, &r);
 	if (k != 0 || r.fieldlen == 0) {
+		if (fields != NULL && r.fieldlen > 0)
+			util_fields_note(&want, t->buf + r.fieldpos,
+			    r.fieldlen, 0);
 		out(t->buf, t->len);
 		return;
 	}
 	sel = fields != NULL && util_inlist(fields, t->buf + r.fieldpos,
 	    r.fieldlen);
+	if (sel)
+		util_fields_note(&want, t->buf + r.fieldpos, r.fieldlen, 1);
+	else if (fields != NULL)
+		util_fields_note(&want, t->buf + r.fieldpos, r.fieldlen, 0);
 	memset(&v, 0, sizeof(v));
 	v.type = type_of(t->buf + r.fieldpos, r.fieldlen);
 	k = shmids_values(&v, t->buf + r.fieldpos + r.fieldlen,
@@ -334,6 +397,9 @@ import_line(FILE *fp, const char *fname, unsigned long *lineno,
 		free(v.data);
 		return;
 	}
+	if (k == 0 && fields == NULL && v.count < minvals)
+		missed(fname, first, t->buf + r.fieldpos, r.fieldlen, v.count,
+		    (int)(*lineno - first + 1));
 	if (k == -1 && sel) {
 		size_t blen = strcspn(bad, " \t\r\n");
 
@@ -379,6 +445,7 @@ main(int argc, char *argv[])
 		switch (ch) {
 		case 'f':
 			fields = optarg;
+			util_fields(&want, fields);
 			break;
 		case 'h':
 			usage(stdout, 0);
@@ -409,6 +476,10 @@ main(int argc, char *argv[])
 	if (util_each_file(argc, argv, import_file) != 0)
 		rval = 1;
 	check_stop();
+	report_missed();
+	if (fields != NULL && util_fields_report(&want,
+	    "no inline array has this field (a reference line already?)"))
+		rval = 1;
 	if (util_close_stdout() == -1) {
 		undo_all();
 		return 1;

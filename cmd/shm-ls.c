@@ -363,14 +363,13 @@ show_operand(const char *arg)
 		return;
 	}
 	if (shmids_stat(id, &si, 0) == -1) {
-		warn("%s", arg);
+		warnx("%s: %s", arg, util_why(arg, errno));
 		rval = 1;
 		return;
 	}
 	/* An unreadable segment cannot be checked: listed with "?". */
 	if (k == 1 && util_stale(&si, label)) {
-		errno = ESTALE;
-		warn("%s", arg);
+		warnx("%s: %s", arg, util_why(arg, ESTALE));
 		rval = 1;
 		return;
 	}

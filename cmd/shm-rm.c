@@ -7,6 +7,7 @@
 #include <fnmatch.h>
 #include <errno.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +39,7 @@ rm_label(const char *label)
 		return;
 	}
 	if (shmids_remove(label) == -1) {
-		warn("%s", label);
+		warnx("%s: %s", label, util_why(label, errno));
 		rval = 1;
 		return;
 	}
@@ -63,7 +64,7 @@ rm_info(const struct shmids_info *si, int flags, int quiet)
 	}
 	if (shmids_remove_info(si, flags) == -1) {
 		if (!quiet || (errno != ENOENT && errno != EBUSY)) {
-			warn("%s", what);
+			warnx("%s: %s", what, util_why(what, errno));
 			rval = 1;
 		}
 		return;
@@ -84,12 +85,34 @@ rm_forced(const char *arg)
 		return;
 	}
 	if (shmids_be_of(arg)->remove(arg) == -1) {
-		warn("%s", arg);
+		warnx("%s: %s", arg, util_why(arg, errno));
 		rval = 1;
 		return;
 	}
 	if (vflag)
 		printf("%s\n", arg);
+}
+
+/*
+ * Another user's segment: the kernel may let us remove it (root, its
+ * creator), but shm-rm takes only the caller's unless told (-f).
+ */
+static const char *
+not_yours(const struct shmids_info *si)
+{
+	static char buf[192];
+	struct passwd *pw;
+
+	if (geteuid() != 0 && geteuid() != si->cuid)
+		return util_why(si->id, EPERM);
+	if ((pw = getpwuid(si->uid)) != NULL)
+		snprintf(buf, sizeof(buf), "segment %.64s is %.32s's, not "
+		    "yours: -f removes it all the same", si->id, pw->pw_name);
+	else
+		snprintf(buf, sizeof(buf), "segment %.64s is uid %lu's, not "
+		    "yours: -f removes it all the same", si->id,
+		    (unsigned long)si->uid);
+	return buf;
 }
 
 /* Why we refuse to remove si, or NULL if it may go. */
@@ -98,17 +121,15 @@ refuse(const struct shmids_info *si)
 {
 	const char *why;
 
-	if (si->removed) {
-		errno = ENOENT;
-		return strerror(errno);
-	}
+	if (si->removed)
+		return util_why(si->id, ENOENT);
 	if ((why = util_unreadable(si)) != NULL)
 		return why;
 	if (si->ours == 0 || (si->ours != 2 && si->label[0] == '\0'))
-		return si->err == EACCES ? strerror(EACCES) :
+		return si->err == EACCES ? util_why(si->id, EACCES) :
 		    "not a shmids segment";
 	if (si->uid != geteuid())
-		return strerror(EPERM);
+		return not_yours(si);
 	return NULL;
 }
 
@@ -133,10 +154,10 @@ rm_operand(const char *arg)
 		return;
 	}
 	if (shmids_stat(id, &si, 0) == -1) {
-		warn("%s", arg);
+		warnx("%s: %s", arg, util_why(arg, errno));
 		rval = 1;
 	} else if (k == 1 && util_stale(&si, label)) {
-		warnx("%s: %s", arg, strerror(ESTALE));
+		warnx("%s: %s", arg, util_why(arg, ESTALE));
 		rval = 1;
 	} else if ((why = refuse(&si)) != NULL) {
 		warnx("%s: %s", arg, why);

@@ -90,7 +90,7 @@ util_unreadable(const struct shmids_info *si)
 		    "see ulimit -v)", si->size);
 	else
 		snprintf(buf, sizeof(buf), "cannot read its header: %s",
-		    strerror(si->err));
+		    util_why(si->id, si->err));
 	return buf;
 }
 
@@ -178,7 +178,7 @@ util_create_error(int e)
 	static char buf[400];
 
 	/* File segments: the directory is the likelier culprit than the input. */
-	if (dir != NULL && *dir != '\0') {
+	if (dir != NULL && *dir != '\0' && e != ENOSPC && e != ENOSYS) {
 		if (e == EINVAL)
 			return "SHMIDS_DIR cannot go into a label (blanks?)";
 		snprintf(buf, sizeof(buf), "SHMIDS_DIR %s: %s",
@@ -187,18 +187,21 @@ util_create_error(int e)
 		    "share the label's 75 bytes" : strerror(e));
 		return buf;
 	}
-	switch (e) {
-	case ENOSPC:
-		return "segment limit reached (kernel.shmmni or kernel.shmall;"
-		    " see shm-ls -l)";
-	case EINVAL:
+	/* The name was checked: EINVAL can only be the size. */
+	if (e == EINVAL)
 		return "size outside the kernel's limits (kernel.shmmax;"
 		    " see shm-ls -l)";
-	case ENOMEM:
-		return "out of memory";
-	default:
-		return strerror(e);
-	}
+	return util_why(NULL, e);
+}
+
+const char *
+util_why(const char *label, int e)
+{
+	static char buf[2][SHMIDS_EXPLAIN_MAX];
+	static int which;
+
+	shmids_explain(buf[which ^= 1], sizeof(buf[0]), label, e);
+	return buf[which];
 }
 
 int
@@ -220,6 +223,58 @@ util_each_file(int argc, char *argv[], void (*fn)(FILE *, const char *))
 		fn(fp, util_fname(argv[i]));
 		if (fp != stdin)
 			fclose(fp);
+	}
+	return r;
+}
+
+void
+util_fields(struct fields *f, const char *list)
+{
+	const char *p = list, *c;
+	size_t n = 1;
+
+	for (c = list; (c = strchr(c, ',')) != NULL; c++)
+		n++;
+	if ((f->v = calloc(n, sizeof(*f->v))) == NULL)
+		err(1, NULL);
+	for (f->n = 0; f->n < n; f->n++) {
+		c = strchr(p, ',');
+		f->v[f->n].name = p;
+		f->v[f->n].len = c ? (size_t)(c - p) : strlen(p);
+		if (c != NULL)
+			p = c + 1;
+	}
+}
+
+void
+util_fields_note(struct fields *f, const char *tok, size_t len, int used)
+{
+	size_t i;
+
+	for (i = 0; i < f->n; i++)
+		if (f->v[i].len == len && memcmp(f->v[i].name, tok, len) == 0) {
+			f->v[i].seen = 1;
+			f->v[i].used |= used;
+		}
+}
+
+int
+util_fields_report(const struct fields *f, const char *unused)
+{
+	size_t i, j;
+	int r = 0;
+
+	for (i = 0; i < f->n; i++) {
+		/* A field named twice is reported once. */
+		for (j = 0; j < i; j++)
+			if (f->v[j].len == f->v[i].len && memcmp(f->v[j].name,
+			    f->v[i].name, f->v[i].len) == 0)
+				break;
+		if (j < i || f->v[i].used)
+			continue;
+		warnx("-f %s: %s", util_quote(f->v[i].name, f->v[i].len),
+		    f->v[i].seen ? unused : "no such field in the input");
+		r = 1;
 	}
 	return r;
 }

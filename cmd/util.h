@@ -45,8 +45,14 @@ int	 util_inlist(const char *list, const char *tok, size_t len);
 void	 util_read_error(const char *fname, unsigned long lineno);
 /* The name diagnostics give a file: "stdin" for "-". */
 const char *util_fname(const char *path);
-/* Why shmids_create*() failed, in the system's terms (errno e). */
+/* Why shmids_create*() failed, naming the limit or setting (errno e). */
 const char *util_create_error(int e);
+/*
+ * Why a call on the segment label (or id; NULL for creation) failed
+ * with errno e, in the user's terms: shmids_explain()'s text.  Two
+ * buffers in turn: the result lives until the next call but one.
+ */
+const char *util_why(const char *label, int e);
 /*
  * Run fn on each file operand ("-" or none: stdin), as a filter does;
  * a file that cannot be opened is reported.  Returns 0, or 1 if any
@@ -54,6 +60,30 @@ const char *util_create_error(int e);
  */
 int	 util_each_file(int argc, char *argv[],
 	    void (*fn)(FILE *fp, const char *fname));
+
+/*
+ * The fields of a -f list, and what the input had of each: a request
+ * that matched nothing is reported, not passed over in silence.
+ */
+struct fields {
+	struct field {
+		const char	*name;	/* in the list, not NUL-terminated */
+		size_t		 len;
+		int		 seen;	/* first token of some line */
+		int		 used;	/* of a line the tool acted on */
+	}		*v;
+	size_t		 n;
+};
+/* Split list (a -f argument); exits after a diagnostic on ENOMEM. */
+void	 util_fields(struct fields *f, const char *list);
+/* Note a line whose field is tok[0..len), used or only seen. */
+void	 util_fields_note(struct fields *f, const char *tok, size_t len,
+	    int used);
+/*
+ * Report each field no line used: "no such field in the input", or,
+ * when lines had it, unused (the tool's reason).  1 if any, else 0.
+ */
+int	 util_fields_report(const struct fields *f, const char *unused);
 
 /* A growing list of labels. */
 struct labels {

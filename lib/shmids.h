@@ -326,6 +326,38 @@ int	 shmids_remove_info(const struct shmids_info *si, int flags);
 int	 shmids_scan(int (*fn)(const struct shmids_info *, void *), void *arg,
 	    int flags);
 
+/*
+ * shmids_explain: the text a program needs to report that a call failed
+ * with errnum on the segment label names: what is there, what went
+ * wrong and, where something helps, what to do; e.g. for ESTALE
+ * "segment 11 is labelled '11 coeff'", for EOWNERDEAD "its writer (pid
+ * 19286) died before sealing it; shm-rm '15 slow-u' removes it", for
+ * EPROTOTYPE "segment 12 holds 100 i32 values, not the type asked for".
+ * One line, no newline, lower case first and no final period, meant to
+ * follow "prog: label: " (it does not repeat the label).
+ * label: the label, a bare id (shmids_stat()), or the reference line
+ * given to shmids_get(), as the failed call had it; NULL for
+ * shmids_create*(), where SHMIDS_DIR decides which store is meant.
+ * To say what is there it looks at the segment now, as shmids_stat()
+ * does (system data, one read-only attach to copy the header, no lock,
+ * nothing changed), and at the password database for an owner's name;
+ * the segment may have changed since the call failed.  Every errno of
+ * this header has its words (EINVAL and ENAMETOOLONG say what is wrong
+ * with a malformed label, ENOSPC and ENOSYS name the limit or the
+ * setting); any other gives strerror(3)'s text.  EAGAIN says "still
+ * being written by pid N" and no more: a caller that waited says for
+ * how long.
+ * Writes at most size bytes to buf, NUL included (nothing if size is 0,
+ * and buf may then be NULL); returns the length of the whole text, NUL
+ * excluded, as snprintf(3) does: a return of size or more means the
+ * text was cut.  SHMIDS_EXPLAIN_MAX bytes hold any text.  Never fails,
+ * never prints; errno is left unchanged.  Thread-safe: no static state
+ * (strerror_r(3), getpwuid_r(3)).
+ */
+#define SHMIDS_EXPLAIN_MAX	1024	/* bytes, NUL included */
+int	 shmids_explain(char *buf, size_t size, const char *label,
+	    int errnum);
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif

@@ -142,6 +142,8 @@ def _load_library():
     }
     if hasattr(lib, "shmids_ref_parse"):
         protos["shmids_ref_parse"] = (i, [cp, sz, ctypes.POINTER(_Ref)])
+    if hasattr(lib, "shmids_explain"):
+        protos["shmids_explain"] = (i, [cp, sz, cp, i])
     for name, (res, args) in protos.items():
         f = getattr(lib, name)
         f.restype, f.argtypes = res, args
@@ -157,8 +159,9 @@ _lib, _libc = _load_library()
 _lock = threading.RLock()
 _SHMIDS_ALL = 0x1
 
-# The format's own errors, in the user's terms (format-spec.md 2.3);
-# the system's strerror for the rest.
+# The format's own errors, in the user's terms (format-spec.md 2.3),
+# where the library is older than shmids_explain(); the system's
+# strerror for the rest.
 _MESSAGES = {
     _errno.ESTALE: "stale reference: the segment is gone, or its id now "
                    "names another",
@@ -174,8 +177,19 @@ def _error(e, filename=None):
     return OSError(e, _MESSAGES.get(e) or os.strerror(e), filename)
 
 
-def _fail(filename=None):
-    return _error(ctypes.get_errno() or _errno.EIO, filename)
+def _fail(filename=None, label=False):
+    """The OSError for the errno of the library call that just failed.
+
+    label: the label (bytes) the call was given, or None for create,
+    to have shmids_explain() say what is there and what to do (e.g.
+    "segment 11 is labelled '11 coeff'"); False: no segment involved.
+    """
+    e = ctypes.get_errno() or _errno.EIO
+    if label is False or not hasattr(_lib, "shmids_explain"):
+        return _error(e, filename)
+    buf = ctypes.create_string_buffer(1024)    # SHMIDS_EXPLAIN_MAX
+    _lib.shmids_explain(buf, len(buf), label, e)
+    return OSError(e, buf.value.decode("ascii", "replace"), filename)
 
 
 def _bytes(s):
@@ -255,9 +269,9 @@ def attach(label):
     with _lock:
         shm = _lib.shmids_open(b)
         if not shm:
-            raise _fail(name)
+            raise _fail(name, b)
         if _lib.shmids_array(shm, ctypes.byref(a)) == -1:
-            err = _fail(name)
+            err = _fail(name, b)
             _lib.shmids_close(shm)
             raise err
         owner = _Attachment(shm, _str(_lib.shmids_label(shm)))
@@ -316,7 +330,7 @@ def create(name, array, mode=0o600):
         shm = _lib.shmids_create_array(bname, cmode, _TYPES[tname][0],
                                        count)
         if not shm:
-            raise _fail(name)
+            raise _fail(name, None)
         label = _lib.shmids_label(shm)
         try:
             if src.nbytes:
@@ -342,7 +356,7 @@ def remove(label):
     b = _cstr(label, label)
     with _lock:
         if _lib.shmids_remove(b) == -1:
-            raise _fail(label)
+            raise _fail(label, b)
 
 
 # Reference lines (format-spec.md section 5).

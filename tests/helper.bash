@@ -345,3 +345,16 @@ python_with() {
 	done
 	return 1
 }
+
+# why_of TEXT LABEL: TEXT with @label, @id and @pid (the creator's, from
+# /proc/sysvipc/shm) of LABEL's segment, and @P ($P), filled in: the words of
+# shmids_explain() that a test expects after "prog: what: ".
+why_of() {
+	local t=$1 l=$2 id=${2%% *} pid
+	pid=$(awk -v id="$id" '$2 == id { print $5 }' /proc/sysvipc/shm)
+	t=${t//@label/"$l"}
+	t=${t//@id/"$id"}
+	t=${t//@pid/"$pid"}
+	t=${t//@P/"$P"}
+	printf '%s\n' "$t"
+}

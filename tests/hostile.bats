@@ -21,7 +21,7 @@ kstate() {
 # rm_refused LABEL STDERR: shm-rm's message for a label naming a segment
 # that is not ours; format-spec.md 7 allows either wording.
 rm_refused() {
-	[ "$2" = "shm-rm: $1: Stale file handle" ] ||
+	[ "$2" = "shm-rm: $1: segment ${1%% *} is not a shmids segment" ] ||
 	    [ "$2" = "shm-rm: $1: not a shmids segment" ]
 }
 # perms SHMID: the mode in octal, as /proc/sysvipc/shm has it.
@@ -41,7 +41,7 @@ perms() {
 		printf 'x shmids %s\ny shmids %s\n' "$l" "$good" > in
 		runio in shm_expand -d
 		[ "$status" = 1 ] || fails+="[$kind: exit $status] "
-		[ "$(cat err)" = "shm-expand: stdin:1: $l: $why" ] ||
+		[ "$(cat err)" = "shm-expand: stdin:1: $l: $(why_of "$why" "$l")" ] ||
 		    fails+="[$kind: stderr '$(cat err)'] "
 		printf 'x shmids %s\ny 0 1\n' "$l" | cmp -s - out ||
 		    fails+="[$kind: stdout '$(cat out)'] "
@@ -51,17 +51,17 @@ perms() {
 		[ "$status" -le 1 ] || fails+="[$kind: shm-ls exit $status] "
 		good=$(mkseg good i32 2)
 	done <<-'EOF'
-	bigcount|EBADMSG|Bad message
-	bigtype|EBADMSG|Bad message
-	wrapcount|EBADMSG|Bad message
-	hugecount|EBADMSG|Bad message
-	reserved|EBADMSG|Bad message
-	order|EBADMSG|Bad message
-	nonul|ESTALE|Stale file handle
-	nonl|ESTALE|Stale file handle
-	padding|EBADMSG|Bad message
-	zero|ESTALE|Stale file handle
-	small|ESTALE|Stale file handle
+	bigcount|EBADMSG|segment @id has a damaged header (malformed, or claiming more bytes than the segment has); shm-rm '@label' removes it
+	bigtype|EBADMSG|segment @id has a damaged header (malformed, or claiming more bytes than the segment has); shm-rm '@label' removes it
+	wrapcount|EBADMSG|segment @id has a damaged header (malformed, or claiming more bytes than the segment has); shm-rm '@label' removes it
+	hugecount|EBADMSG|segment @id has a damaged header (malformed, or claiming more bytes than the segment has); shm-rm '@label' removes it
+	reserved|EBADMSG|segment @id has a damaged header (malformed, or claiming more bytes than the segment has); shm-rm '@label' removes it
+	order|EBADMSG|segment @id has a damaged header (malformed, or claiming more bytes than the segment has); shm-rm '@label' removes it
+	nonul|ESTALE|segment @id is not a shmids segment
+	nonl|ESTALE|segment @id is not a shmids segment
+	padding|EBADMSG|segment @id has a damaged header (malformed, or claiming more bytes than the segment has); shm-rm '@label' removes it
+	zero|ESTALE|segment @id has no label: its writer was killed before writing the header; shm-rm @id removes it
+	small|ESTALE|segment @id is not a shmids segment
 	EOF
 	is "$fails" "" "failures"
 	run --separate-stderr shm_ls -pa
@@ -81,13 +81,13 @@ perms() {
 		printf 'a shmids %s\n' "$l" > in
 		runio in shm_expand -d
 		[ "$status" = 1 ] || fails+="[$how $size: exit $status] "
-		[ "$(cat err)" = "shm-expand: stdin:1: $l: Stale file handle" ] ||
+		[ "$(cat err)" = "shm-expand: stdin:1: $l: segment $id is not a shmids segment" ] ||
 		    fails+="[$how $size: stderr '$(cat err)'] "
 		cmp -s in out || fails+="[$how $size: stdout '$(cat out)'] "
 		got=$(shmtool open "$l") || true
 		[ "$got" = ESTALE ] || fails+="[$how $size: open $got] "
 		run --separate-stderr shm_ls "$l"
-		[ "$status" = 1 ] && [ "$stderr" = "shm-ls: $l: Stale file handle" ] ||
+		[ "$status" = 1 ] && [ "$stderr" = "shm-ls: $l: segment $id is not a shmids segment" ] ||
 		    fails+="[$how $size: shm-ls exit $status '$stderr'] "
 		run --separate-stderr shm_rm "$l"
 		[ "$status" = 1 ] && rm_refused "$l" "$stderr" ||
@@ -119,7 +119,7 @@ perms() {
 	    "$mine" "$theirs" "$copy" "${P}x" > in
 	runio in shm_expand -d -f c
 	status_is 1
-	err_is "shm-expand: stdin:3: $copy ${P}x: Stale file handle"
+	err_is "shm-expand: stdin:3: $copy ${P}x: segment $copy is not a shmids segment"
 	same_file in out
 	runio in shm_expand
 	status_is 1
@@ -240,7 +240,7 @@ perms() {
 	done <<-EOF
 	x shmids|x shmids|malformed reference: no label after shmids
 	x shmids ${good%% *}|x shmids ${good%% *}|malformed reference: no name after shmid
-	x shmids $gone|x shmids $gone|$gone: No such file or directory
+	x shmids $gone|x shmids $gone|$gone: no such segment (removed, or never made)
 	x shmids $good|x 0 1|
 	x shmids $good \t |x 0 1|
 	EOF
@@ -473,25 +473,26 @@ lpidatime() {
 }
 
 @test "a segment removed while attached (dest) is gone to every tool" {
-	local l id op fails=
+	local l id op why fails=
 	l=$(mkseg dest f64 1)
 	id=${l%% *}
 	hold "$l" 30
 	ipcrm -m "$id"
 	is "$(shmtool open "$l")" ENOENT "reader"
+	why="segment $id was removed; the process attached keeps it until it detaches"
 	for op in "$l" "$id"; do
 		run --separate-stderr shm_ls "$op"
-		[ "$status" = 1 ] && [ "$stderr" = "shm-ls: $op: No such file or directory" ] ||
+		[ "$status" = 1 ] && [ "$stderr" = "shm-ls: $op: $why" ] ||
 		    fails+="[shm-ls '$op': exit $status '$stderr'] "
 		run --separate-stderr shm_rm "$op"
-		[ "$status" = 1 ] && [ "$stderr" = "shm-rm: $op: No such file or directory" ] ||
+		[ "$status" = 1 ] && [ "$stderr" = "shm-rm: $op: $why" ] ||
 		    fails+="[shm-rm '$op': exit $status '$stderr'] "
 	done
 	is "$fails" "" "failures"
 	printf 'x shmids %s\n' "$l" > in
 	runio in shm_expand
 	status_is 1
-	err_is "shm-expand: stdin:1: $l: No such file or directory"
+	err_is "shm-expand: stdin:1: $l: $why"
 }
 
 # A segment larger than the address space a job may use cannot be
@@ -515,6 +516,6 @@ lpidatime() {
 	run --separate-stderr bash -c "echo 'x shmids $l' | { ulimit -v 100000 && exec '$BIN/shm-expand'; }"
 	status_is 1
 	is "$output" "x shmids $l"
-	is "$stderr" "shm-expand: stdin:1: $l: out of memory to attach it (address space limited? see ulimit -v)"
+	is "$stderr" "shm-expand: stdin:1: $l: out of memory (address space limited? see ulimit -v)"
 	shmid_exists "$id"
 }

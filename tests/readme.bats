@@ -179,3 +179,19 @@ quick_start() {
 	cut -f 1 <<< "$output" | grep -qx "$raw"
 	cut -f 16 <<< "$output" | grep -Fqx "$theirs"
 }
+
+@test "readme: shm-import on the 10-value coeff prints what the README shows, converts with -k 10" {
+	local cmd want
+	cmd=$(sed -n 's/^    \$ \(printf .* | shm-import\) > small.shm$/\1/p' "$README")
+	want=$(grep -A1 '^    \$ printf .* | shm-import > small.shm$' "$README" | sed -n '2s/^    //p')
+	[ -n "$cmd" ] && [ -n "$want" ] || { echo "README.md: no shm-import example" >&2; false; }
+	PATH=$BIN:$PATH run --separate-stderr bash -c "$cmd"
+	status_is 0
+	is "$stderr" "$want"
+	is "$output" "$(printf 'coeff 0 1 2 3 4 5 /\n      6 7 8 9')" "copied unchanged"
+	PATH=$BIN:$PATH run --separate-stderr bash -c "${cmd/shm-import/shm-import -k 10 -P $P}"
+	status_is 0
+	is "$stderr" ""
+	like "$output" "coeff shmids * ${P}coeff"
+	track "$(cut -d' ' -f3- <<< "$output")"
+}

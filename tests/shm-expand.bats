@@ -186,8 +186,9 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 	status_is 0
 	printf 'a 0 1\nb shmids %s\nc 0 1 2 3\n' "$b" | same_file /dev/stdin out
 	runio in shm_expand -f nosuch
-	status_is 0
+	status_is 1
 	same_file in out
+	err_is "shm-expand: -f nosuch: no such field in the input"
 }
 
 @test "shm-expand -F: styles of format-spec.md section 6, exact" {
@@ -283,23 +284,23 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 		esac
 		printf 'x shmids %s\ny shmids %s\n' "$l" "$good" > in
 		runio in shm_expand
-		want="shm-expand: stdin:1: $l: $why"
+		want="shm-expand: stdin:1: $l: $(why_of "$why" "$l")"
 		[ "$status" = 1 ] || fails+="[$line: exit $status] "
 		[ "$(cat err)" = "$want" ] || fails+="[$line: stderr '$(cat err)', want '$want'] "
 		printf 'x shmids %s\ny 0 1\n' "$l" | cmp -s - out ||
 		    fails+="[$line: stdout '$(cat out)'] "
 	done <<-'EOF'
-	gone|No such file or directory
-	stale|Stale file handle
-	foreign|Stale file handle
-	magic|Stale file handle
-	small|Stale file handle
-	bigcount|Bad message
-	type|Bad message
-	nonul|Stale file handle
-	ourkey|Stale file handle
-	killed|Owner died
-	dead|Owner died
+	gone|no such segment (removed, or never made)
+	stale|segment @id is labelled '@id @Pgood'
+	foreign|segment @id is not a shmids segment
+	magic|segment @id is not a shmids segment
+	small|segment @id is not a shmids segment
+	bigcount|segment @id has a damaged header (malformed, or claiming more bytes than the segment has); shm-rm '@label' removes it
+	type|segment @id has a damaged header (malformed, or claiming more bytes than the segment has); shm-rm '@label' removes it
+	nonul|segment @id is not a shmids segment
+	ourkey|segment @id is not a shmids segment
+	killed|its writer (pid @pid) died before sealing it; shm-rm '@label' removes it
+	dead|its writer (pid @pid) died before sealing it; shm-rm '@label' removes it
 	EOF
 	is "$fails" "" "failures"
 }
@@ -343,7 +344,7 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 	status=0
 	as_user "$BIN/shm-expand" < in > out 2> err || status=$?
 	status_is 1
-	err_is "shm-expand: stdin:1: $l: Permission denied"
+	err_is "shm-expand: stdin:1: $l: segment ${l%% *} is root's, mode 600: you may not read it"
 	same_file in out
 }
 
@@ -359,7 +360,7 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 	status_is 1
 	printf 'one\nx 0 1\nx 0 1\nz shmids %s\ntwo\n\nz shmids %s\n' \
 	    "$gone" "$gone" | same_file /dev/stdin out
-	printf 'shm-expand: stdin:2: %s: No such file or directory\nshm-expand: f2:3: %s: No such file or directory\n' \
+	printf 'shm-expand: stdin:2: %s: no such segment (removed, or never made)\nshm-expand: f2:3: %s: no such segment (removed, or never made)\n' \
 	    "$gone" "$gone" | same_file /dev/stdin err
 }
 
@@ -421,7 +422,7 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 	start=$SECONDS
 	runio in shm_expand -w 0
 	status_is 1
-	err_is "shm-expand: stdin:1: $l: Resource temporarily unavailable"
+	err_is "shm-expand: stdin:1: $l: $(why_of "still being written by pid @pid (-w 0: not waited for)" "$l")"
 	same_file in out
 	[ $((SECONDS - start)) -le 3 ]
 }
@@ -435,7 +436,7 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 		runio in shm_expand -w "$secs"
 		ms=$((($(date +%s%N) - start) / 1000000))
 		status_is 1
-		err_is "shm-expand: stdin:1: $l: Resource temporarily unavailable"
+		err_is "shm-expand: stdin:1: $l: $(why_of "still being written by pid @pid after $secs s (-w)" "$l")"
 		same_file in out
 		[ "$ms" -ge $((secs * 1000)) ] && [ "$ms" -lt $((secs * 1000 + 2000)) ] ||
 		    { echo "-w $secs gave up after $ms ms" >&2; false; }
@@ -451,7 +452,7 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 	start=$SECONDS
 	runio in shm_expand -w 20
 	status_is 1
-	err_is "shm-expand: stdin:1: $l: Owner died"
+	err_is "shm-expand: stdin:1: $l: its writer (pid $pid) died before sealing it; shm-rm '$l' removes it"
 	same_file in out
 	[ $((SECONDS - start)) -le 5 ] || { echo "waited $((SECONDS - start)) s" >&2; false; }
 }
@@ -493,7 +494,7 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 	start=$SECONDS
 	runio in shm_expand -w 20
 	status_is 1
-	err_is "shm-expand: stdin:1: $l: Owner died"
+	err_is "shm-expand: stdin:1: $l: its writer died before sealing it; shm-rm '$l' removes it"
 	same_file in out
 	[ $((SECONDS - start)) -le 5 ] || { echo "waited $((SECONDS - start)) s" >&2; false; }
 }
@@ -586,8 +587,8 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 	runio in shm_expand -d
 	status_is 1
 	printf 'x 0 1\ny shmids %s %sother\n' "$id" "$P" | same_file /dev/stdin out
-	printf 'shm-expand: stdin:2: %s %sother: Stale file handle\nshm-expand: %s: not removed: stdin:2 still refers to it\n' \
-	    "$id" "$P" "$a" | same_file /dev/stdin err
+	printf 'shm-expand: stdin:2: %s %sother: segment %s is labelled '\''%s'\''\nshm-expand: %s: not removed: stdin:2 still refers to it\n' \
+	    "$id" "$P" "$id" "$a" "$a" | same_file /dev/stdin err
 	exists "$a"
 	# Expanded twice and named by nothing else: removed.
 	printf 'x shmids %s\ny shmids %s\n' "$a" "$a" > in
@@ -645,4 +646,40 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 	runio in shm_expand -d
 	status_is 1
 	exists "$a"
+}
+
+# --- A request that matched nothing (issue 12, item 3) -------------------
+
+@test "shm-expand -f: a field no line has is reported at the end; input copied, exit 1" {
+	local a
+	a=$(mkseg a i32 2)
+	printf 'coeff shmids %s\nx 1\n' "$a" > in
+	runio in shm_expand -f cooef
+	status_is 1
+	same_file in out
+	err_is "shm-expand: -f cooef: no such field in the input"
+	# a field named twice is reported once; one that matched is not
+	runio in shm_expand -f cooef,coeff,cooef
+	status_is 1
+	printf 'coeff 0 1\nx 1\n' | same_file /dev/stdin out
+	err_is "shm-expand: -f cooef: no such field in the input"
+	exists "$a"
+}
+
+@test "shm-expand -f: a field with no reference line (already expanded?) is reported; exit 1" {
+	printf 'coeff 0 1\n' > in
+	runio in shm_expand -f coeff
+	status_is 1
+	same_file in out
+	err_is "shm-expand: -f coeff: no reference line has this field"
+}
+
+@test "shm-expand -t: no raw segment in the input is reported; exit 1" {
+	local a
+	a=$(mkseg a i32 2)
+	printf 'x shmids %s\n' "$a" > in
+	runio in shm_expand -t f64
+	status_is 1
+	is "$(cat out)" "x 0 1"
+	err_is "shm-expand: -t f64: no raw segment in the input (-t applies to raw segments only)"
 }

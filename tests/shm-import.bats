@@ -278,7 +278,8 @@ refpat() {
 		printf 'no newline 1 2 3'
 	} > in
 	runio in shm_import -k 2 -t i32 -P "$P" -f zz
-	status_is 0
+	status_is 1
+	err_is "shm-import: -f zz: no such field in the input"
 	same_file in out
 	no_segments_named "$P"
 }
@@ -340,14 +341,14 @@ refpat() {
 	runio in shm_import -f xx,yy -P "$P$long"
 	status_is 1
 	same_file in out
-	printf 'shm-import: stdin:1: xx: segment name: File name too long\nshm-import: stdin:2: yy: segment name: File name too long\n' |
+	printf 'shm-import: stdin:1: xx: segment name too long: the prefix (-P) and the field make more than 64 bytes\nshm-import: stdin:2: yy: segment name too long: the prefix (-P) and the field make more than 64 bytes\n' |
 	    same_file /dev/stdin err
 	printf 'x\001 1 2\n' > in
 	runio in shm_import -f $'x\001' -P "$P"
 	status_is 1
 	same_file in out
 	# A byte that is not printable is quoted as an octal escape.
-	err_is 'shm-import: stdin:1: x\001: segment name: Invalid argument'
+	err_is 'shm-import: stdin:1: x\001: the field cannot be a segment name (printable ASCII only)'
 }
 
 @test "shm-import: output that cannot be written removes every segment made" {
@@ -415,4 +416,50 @@ refpat() {
 	is "$st" 143 "exit status"
 	is "$(cat err)" "" "stderr"
 	is "$("$SHMTOOL" find "$P")" "" "segments left"
+}
+
+# --- A request that matched nothing (issue 12, item 3) -------------------
+
+@test "shm-import: nothing converted for want of -k values: says so, names -k and -f, exit 0" {
+	# The README's own example: 10 values, under the default minimum.
+	printf 'title x\ncoeff 0 1 2 3 4 5 /\n      6 7 8 9\n' > in
+	runio in shm_import -P "$P"
+	status_is 0
+	same_file in out
+	err_is "shm-import: no array converted: the longest, coeff (stdin:2), has 10 values, fewer than -k 64; -k 10 or -f coeff converts it"
+	runio in shm_import -P "$P" -k 10
+	status_is 0
+	is "$(cat err)" "" "stderr with -k 10"
+	like "$(sed -n 2p out)" "$(refpat coeff)"
+	is "$(shm_expand -d < out)" "$(printf 'title x\ncoeff 0 1 2 3 4 5 6 7 8 9')" "round trip"
+}
+
+@test "shm-import: no word where nothing looked like an array, or something was converted" {
+	local in
+	for in in 'grid 100\ndt 0.5\nsize 3 4\n' '1 2 3 4 5 6 7 8 9 10 11\n2 3 4 5 6 7 8 9 10 11 12\n' \
+	    'a 1 2 3 4 5 6 7 8 9 10\nb 1 2\n'; do
+		printf "$in" > in
+		runio in shm_import -P "$P" -k 3
+		status_is 0
+		is "$(cat err)" "" "stderr for $in"
+	done
+	printf 'grid 100\nsize 3 4\n' > in
+	runio in shm_import -P "$P"
+	status_is 0
+	same_file in out
+	is "$(cat err)" "" "settings only"
+}
+
+@test "shm-import -f: a field no line has, or only as a reference, is reported; exit 1" {
+	printf 'coeff 1 2 3\n' > in
+	runio in shm_import -P "$P" -f cooef,coeff
+	status_is 1
+	err_is "shm-import: -f cooef: no such field in the input"
+	like "$(cat out)" "$(refpat coeff)"
+	cp out in2
+	runio in2 shm_import -P "$P" -f coeff
+	status_is 1
+	same_file in2 out
+	err_is "shm-import: -f coeff: no inline array has this field (a reference line already?)"
+	shm_expand -d < in2 > /dev/null
 }

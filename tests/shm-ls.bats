@@ -297,10 +297,10 @@ if not s["key"].startswith("0x5348"): print("key", s["key"])
 	run --separate-stderr shm_ls -p "$a" "$gone" "${b%% *}"
 	status_is 1
 	is "$(cut -f 16 <<< "$output")" "$a"$'\n'"$b"
-	is "$stderr" "shm-ls: $gone: No such file or directory"
+	is "$stderr" "shm-ls: $gone: no such segment (removed, or never made)"
 	run --separate-stderr shm_ls -p "${a%% *} ${P}other"
 	status_is 1
-	is "$stderr" "shm-ls: ${a%% *} ${P}other: Stale file handle"
+	is "$stderr" "shm-ls: ${a%% *} ${P}other: segment ${a%% *} is labelled '$a'"
 	run --separate-stderr shm_ls -p "not a label"
 	[ "$status" = 1 ] || [ "$status" = 2 ]
 	[ -n "$stderr" ]

@@ -96,10 +96,10 @@ shmid_exists() {
 	ipcrm -m "${gone%% *}"
 	run --separate-stderr shm_rm "$gone"
 	status_is 1
-	is "$stderr" "shm-rm: $gone: No such file or directory"
+	is "$stderr" "shm-rm: $gone: no such segment (removed, or never made)"
 	run --separate-stderr shm_rm "${a%% *} ${P}other"
 	status_is 1
-	is "$stderr" "shm-rm: ${a%% *} ${P}other: Stale file handle"
+	is "$stderr" "shm-rm: ${a%% *} ${P}other: segment ${a%% *} is labelled '$a'"
 	exists "$a"
 }
 
@@ -155,11 +155,11 @@ shmid_exists() {
 	mine=$(mkseg mine f64 1 644)
 	run --separate-stderr shm_rm "$theirs"
 	status_is 1
-	is "$stderr" "shm-rm: $theirs: Operation not permitted"
+	is "$stderr" "shm-rm: $theirs: segment ${theirs%% *} is uid $TESTUSER's, not yours: -f removes it all the same"
 	exists "$theirs"
 	run --separate-stderr as_user "$BIN/shm-rm" "$mine"
 	status_is 1
-	is "$stderr" "shm-rm: $mine: Operation not permitted"
+	is "$stderr" "shm-rm: $mine: segment ${mine%% *} is root's: only its owner, its creator or root may remove it"
 	exists "$mine"
 	run --separate-stderr shm_rm -f "$theirs"
 	status_is 0
@@ -277,7 +277,7 @@ as_cleaner() {
 	is "$(awk 'NR == 2 { print $2, $3, $4, $5, $NF }' <<< "$output")" "136 - - broken $r" "long line"
 	run --separate-stderr shm_ls "$r ${P}r"
 	status_is 1
-	is "$stderr" "shm-ls: $r ${P}r: Stale file handle"
+	is "$stderr" "shm-ls: $r ${P}r: segment $r has no label: its writer was killed before writing the header; shm-rm $r removes it"
 	run --separate-stderr as_cleaner "$BIN/shm-rm" -n -s 1h
 	status_is 0
 	is "$output" "" "fresh residue stays"
@@ -368,4 +368,13 @@ as_cleaner() {
 	gone "$c"
 	n=$(grep -c '"/proc/sysvipc/shm"' "$T/q.st")
 	is "$n" 1 "reads of /proc/sysvipc/shm"
+}
+
+@test "shm-rm -s: nothing stale is an empty listing, as ls says nothing (-v, -n)" {
+	run --separate-stderr shm_rm -v -s 1d -N "${P}*"
+	status_is 0
+	is "$output$stderr" ""
+	run --separate-stderr shm_rm -n -s 1d -N "${P}*"
+	status_is 0
+	is "$output$stderr" ""
 }

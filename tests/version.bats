@@ -55,10 +55,11 @@ macros() {
 }
 
 @test "version: --help as an option's argument or after -- is no option" {
+	# -f took it for a field, which the (empty) input lacks
 	run --separate-stderr shm_expand -f --help < /dev/null
-	status_is 0
+	status_is 1
 	is "$output" ""
-	is "$stderr" ""
+	is "$stderr" "shm-expand: -f --help: no such field in the input"
 	run --separate-stderr shm_expand -f x,y -c--help < /dev/null
 	status_is 2
 	is "${stderr%%$'\n'*}" \

@@ -1,0 +1,428 @@
+/*
+ * shmids_explain(): an errno of the API in the user's terms.  The errno
+ * values stay the API's (format-spec.md names them); this says what is
+ * there now, what went wrong and what to do, by looking at the segment
+ * the label names as shmids_stat() does.  No static state: two threads
+ * may explain at once.
+ */
+#include <errno.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* The text so far: snprintf(3)'s contract, append by append. */
+struct out {
+	char		*buf;
+	size_t		 size;
+	size_t		 len;	/* what the whole text needs, NUL excluded */
+};
+
+static void
+add(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	size_t room = o->len < o->size ? o->size - o->len : 0;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(room ? o->buf + o->len : NULL, room, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		o->len += (size_t)n;
+}
+
+/*
+ * A label read from a header, quoted for a shell (the names allow "'"):
+ * a command the user may paste.
+ */
+static void
+add_shquoted(struct out *o, const char *s)
+{
+	if (s[strspn(s, "0123456789/._-+,:=@%^ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz")] == '\0') {
+		add(o, "%s", s);
+		return;
+	}
+	add(o, "'");
+	for (; *s != '\0'; s++)
+		add(o, *s == '\'' ? "'\\''" : "%c", *s);
+	add(o, "'");
+}
+
+/* A login name, or the uid in decimal when there is none. */
+static void
+add_user(struct out *o, uid_t uid)
+{
+	struct passwd pw, *res = NULL;
+	char buf[1024];
+
+	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) == 0 &&
+	    res != NULL && strlen(pw.pw_name) <= 32)
+		add(o, "%s", pw.pw_name);
+	else
+		add(o, "uid %lu", (unsigned long)uid);
+}
+
+/* How to remove it: with shm-rm, or by its owner if the caller may not. */
+static void
+add_remove_hint(struct out *o, const struct shmids_info *si,
+    const char *what)
+{
+	uid_t me = geteuid();
+
+	if (me == 0 || me == si->uid || me == si->cuid) {
+		add(o, "; shm-rm ");
+		add_shquoted(o, what);
+		add(o, " removes it");
+		return;
+	}
+	add(o, "; its owner, ");
+	add_user(o, si->uid);
+	add(o, ", can remove it (shm-rm ");
+	add_shquoted(o, what);
+	add(o, ")");
+}
+
+/* Why the bytes s[0..len) are no label (or id): NULL if they are one. */
+static const char *
+label_why(const char *s, size_t len, int *toolong)
+{
+	const char *sp = memchr(s, ' ', len);
+	size_t idlen = sp ? (size_t)(sp - s) : len, i;
+	int shmid;
+
+	*toolong = 0;
+	if (len == 0)
+		return "an empty label";
+	if (idlen > SHMIDS_LABEL_MAX - 2 ||
+	    shmids_id_check(s, idlen, &shmid) == -1)
+		return s[0] == '/' ? "the path is not a file segment's "
+		    "(/dir/.../shmids.XXXXXX, no . or .. parts, at most 73 "
+		    "bytes)" : "the id is neither a shmid (a decimal number "
+		    "without leading zeros) nor a file segment's path";
+	if (sp == NULL)
+		return NULL;
+	if (idlen + 1 == len)
+		return "no name after the id";
+	for (i = idlen + 1; i < len; i++)
+		if (s[i] < 0x21 || s[i] > 0x7e)
+			return "the name holds a blank or a byte that is not "
+			    "printable ASCII";
+	*toolong = 1;
+	if (len - idlen - 1 > SHMIDS_NAME_MAX)
+		return "the name is longer than 64 bytes";
+	if (len > SHMIDS_LABEL_MAX)
+		return "the label is longer than 75 bytes";
+	*toolong = 0;
+	return NULL;
+}
+
+/* The system's text, for an errno with no better words. */
+static void
+add_strerror(struct out *o, int errnum)
+{
+	char buf[128];
+
+	if (strerror_r(errnum, buf, sizeof(buf)) != 0)
+		snprintf(buf, sizeof(buf), "error %d", errnum);
+	/* The system capitalises; our texts follow "prog: what: ". */
+	if (buf[0] >= 'A' && buf[0] <= 'Z' && buf[1] >= 'a' && buf[1] <= 'z')
+		buf[0] = (char)(buf[0] - 'A' + 'a');
+	add(o, "%s", buf);
+}
+
+/* Errors of creation, where no label exists yet: the store decides. */
+static int
+explain_store(struct out *o, int errnum)
+{
+	const char *dir = getenv("SHMIDS_DIR");
+	int file = dir != NULL && *dir != '\0';
+
+	switch (errnum) {
+	case ENOSPC:
+		if (file)
+			add(o, "no space left in SHMIDS_DIR (%.64s)", dir);
+		else
+			add(o, "segment limit reached (kernel.shmmni or "
+			    "kernel.shmall; see shm-ls -l)");
+		return 1;
+	case ENOSYS:
+		add(o, "file segments need open file description locks "
+		    "(Linux 3.15 or later), which this system lacks; unset "
+		    "SHMIDS_DIR to make System V segments");
+		return 1;
+	case ENOMEM:
+		add(o, "out of memory (address space limited? see ulimit -v)");
+		return 1;
+	case ENAMETOOLONG:
+		if (file)
+			add(o, "SHMIDS_DIR is too long: its path and the name "
+			    "share the label's 75 bytes");
+		else
+			add(o, "the name is longer than 64 bytes");
+		return 1;
+	}
+	return 0;
+}
+
+/* The segment is gone: removed (still attached, maybe), or never made. */
+static void
+explain_gone(struct out *o, const char *id)
+{
+	struct shmids_info si;
+
+	if (shmids_be_of(id)->stat(id, &si) == 0 && si.removed) {
+		add(o, "segment %s was removed", id);
+		if (si.nattch == 1)
+			add(o, "; the process attached keeps it until it "
+			    "detaches");
+		else if (si.nattch > 1)
+			add(o, "; the %lu processes attached keep it until "
+			    "they detach", si.nattch);
+		return;
+	}
+	add(o, "no such segment (removed, or never made)");
+}
+
+/* The label the user gave is not the segment's. */
+static void
+explain_stale(struct out *o, const char *label, const struct shmids_info *si)
+{
+	switch (si->ours) {
+	case 2:
+		add(o, "segment %s has no label: its writer was killed before "
+		    "writing the header", si->id);
+		add_remove_hint(o, si, si->id);
+		return;
+	case 0:
+		add(o, "segment %s is not a shmids segment", si->id);
+		return;
+	}
+	if (si->label[0] == '\0') {
+		add(o, "segment %s cannot be read by you, so its label "
+		    "cannot be checked", si->id);
+		return;
+	}
+	if (label != NULL && strcmp(si->label, label) == 0) {
+		add(o, "segment %s did not carry this label when it was read",
+		    si->id);
+		return;
+	}
+	add(o, "segment %s is labelled '%s'", si->id, si->label);
+}
+
+/*
+ * EAGAIN says no more than "still being written", whatever the state
+ * now, so that a caller that waited can add for how long.
+ */
+static void
+explain_writer(struct out *o, int errnum, const char *label,
+    const struct shmids_info *si)
+{
+	if (errnum == EAGAIN) {
+		add(o, "still being written");
+		if (si->ours == 1 && si->cpid > 0)
+			add(o, " by pid %ld", (long)si->cpid);
+		return;
+	}
+	if (si->ours != 1) {
+		add(o, "its writer died before sealing it");
+		return;
+	}
+	add(o, "its writer");
+	if (si->cpid > 0)
+		add(o, " (pid %ld)", (long)si->cpid);
+	add(o, " died before sealing it");
+	add_remove_hint(o, si, label != NULL ? label : si->label);
+}
+
+/* What another user's mode lets the caller do: read it? */
+static int
+readable(const struct shmids_info *si)
+{
+	uid_t me = geteuid();
+
+	if (me == 0)
+		return 1;
+	if (me == si->uid)
+		return (si->mode & 0400) != 0;
+	if (getegid() == si->gid)
+		return (si->mode & 0040) != 0;
+	return (si->mode & 0004) != 0;
+}
+
+static void
+explain_access(struct out *o, int errnum, const struct shmids_info *si)
+{
+	const char *slash;
+
+	if (errnum == EPERM) {
+		add(o, "segment %s is ", si->id);
+		add_user(o, si->uid);
+		add(o, "'s: only its owner, its creator or root may remove it");
+		return;
+	}
+	if (si->err != EACCES && readable(si) && si->shmid == -1 &&
+	    (slash = strrchr(si->id, '/')) != NULL) {
+		add(o, "you may not remove files from %.*s",
+		    (int)(slash - si->id), si->id);
+		return;
+	}
+	add(o, "segment %s is ", si->id);
+	add_user(o, si->uid);
+	add(o, "'s, mode %03o: you may not read it", si->mode);
+}
+
+static void
+explain_type(struct out *o, const struct shmids_info *si)
+{
+	if (si->ours != 1) {
+		add(o, "the segment holds another element type than the one "
+		    "asked for");
+		return;
+	}
+	if (si->type == SHMIDS_RAW)
+		add(o, "segment %s holds %zu raw bytes, not a whole number "
+		    "of the type asked for", si->id, si->count);
+	else
+		add(o, "segment %s holds %zu %s values, not the type asked "
+		    "for", si->id, si->count, shmids_type_name(si->type));
+}
+
+static void
+explain_busy(struct out *o, const struct shmids_info *si)
+{
+	if (si->nattch == 0) {
+		add(o, "segment %s changed while it was being removed "
+		    "(another cleaner?)", si->id);
+		return;
+	}
+	add(o, "segment %s is in use", si->id);
+	if (si->shmid >= 0)
+		add(o, " (%lu process%s attached)", si->nattch,
+		    si->nattch == 1 ? "" : "es");
+}
+
+/* errnum, about the segment id names (label: what the user gave). */
+static void
+explain_seg(struct out *o, const char *id, const char *label, int errnum)
+{
+	struct shmids_info si;
+	int e;
+
+	switch (errnum) {
+	case ENOENT:
+		explain_gone(o, id);
+		return;
+	case ESTALE: case EAGAIN: case EOWNERDEAD: case EACCES: case EPERM:
+	case EPROTOTYPE: case EBADMSG: case EBUSY:
+		break;
+	default:
+		add_strerror(o, errnum);
+		return;
+	}
+	if (shmids_stat(id, &si, 0) == -1) {
+		if ((e = errno) == ENOENT)
+			explain_gone(o, id);
+		else if (e == ESTALE)
+			add(o, "%s is not a regular file, so not a file "
+			    "segment", id);
+		else if (e == EACCES)
+			add(o, "segment %s cannot be looked at by you", id);
+		else
+			add_strerror(o, errnum);
+		return;
+	}
+	switch (errnum) {
+	case ESTALE:
+		explain_stale(o, label, &si);
+		break;
+	case EAGAIN:
+	case EOWNERDEAD:
+		explain_writer(o, errnum, label, &si);
+		break;
+	case EACCES:
+	case EPERM:
+		explain_access(o, errnum, &si);
+		break;
+	case EPROTOTYPE:
+		explain_type(o, &si);
+		break;
+	case EBADMSG:
+		add(o, "segment %s has a damaged header (malformed, or "
+		    "claiming more bytes than the segment has)", id);
+		add_remove_hint(o, &si, si.label[0] ? si.label : id);
+		break;
+	case EBUSY:
+		explain_busy(o, &si);
+		break;
+	}
+}
+
+/*
+ * The label (or bare id) a string names: itself, or the label of a
+ * reference line.  0 and the label (or id) in out; -1 if the string is
+ * malformed, *why saying how.
+ */
+static int
+find_label(const char *s, char *out, const char **why, int *toolong)
+{
+	struct ref r;
+	size_t len = strlen(s);
+
+	*toolong = 0;
+	if (len > 0 && s[len - 1] == '\n')
+		len--;
+	switch (shmids_ref_parse(s, len, &r)) {
+	case 1:
+		strcpy(out, r.label);
+		return 0;
+	case -1:
+		*why = r.why;
+		return -1;
+	}
+	if ((*why = label_why(s, len, toolong)) != NULL)
+		return -1;
+	memcpy(out, s, len);
+	out[len] = '\0';
+	return 0;
+}
+
+int
+shmids_explain(char *buf, size_t size, const char *label, int errnum)
+{
+	char l[SHMIDS_LABEL_MAX + 1], id[SHMIDS_LABEL_MAX + 1];
+	struct out o;
+	const char *why = NULL;
+	int e = errno, toolong, bad;
+
+	o.buf = buf;
+	o.size = buf == NULL ? 0 : size;
+	o.len = 0;
+	if (o.size > 0)
+		buf[0] = '\0';
+	bad = label != NULL && find_label(label, l, &why, &toolong) == -1;
+	if (label == NULL || errnum == ENOSPC || errnum == ENOSYS ||
+	    errnum == ENOMEM) {
+		if (!explain_store(&o, errnum))
+			add_strerror(&o, errnum);
+	} else if (bad && (errnum == EINVAL || errnum == ENAMETOOLONG ||
+	    toolong))
+		add(&o, "%s", why);
+	else if (bad)
+		add_strerror(&o, errnum);
+	else if (errnum == EINVAL && strchr(l, ' ') == NULL)
+		add(&o, "a bare id where a label ('<id> <name>') is needed");
+	else {
+		memcpy(id, l, strcspn(l, " "));
+		id[strcspn(l, " ")] = '\0';
+		explain_seg(&o, id, strchr(l, ' ') ? l : NULL, errnum);
+	}
+	errno = e;
+	return o.len > (size_t)0x7fffffff ? 0x7fffffff : (int)o.len;
+}

@@ -1,0 +1,208 @@
+/*
+ * explain_test: shmids_explain()'s contract (lib/shmids.h): the words for
+ * each errno of the API, snprintf(3)'s truncation, errno kept.  The
+ * segments it makes are System V ones named "explain-test.<pid>.*",
+ * removed at exit whatever happened; TAP output.
+ */
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "shmids.h"
+
+static int	ntest, nfail;
+static char	made[4][SHMIDS_LABEL_MAX + 1];
+static int	nmade;
+
+static void
+ok(int good, const char *desc, const char *got, const char *want)
+{
+	printf("%sok %d - %s\n", good ? "" : "not ", ++ntest, desc);
+	if (!good)
+		printf("# got:  %s\n# want: %s\n", got, want);
+	nfail += !good;
+}
+
+/* The text for label and errnum is want, exactly. */
+static void
+is(const char *label, int errnum, const char *want, const char *desc)
+{
+	char buf[SHMIDS_EXPLAIN_MAX];
+	int n = shmids_explain(buf, sizeof(buf), label, errnum);
+
+	ok(n == (int)strlen(buf) && strcmp(buf, want) == 0, desc, buf, want);
+}
+
+static void
+cleanup(void)
+{
+	while (nmade > 0)
+		shmids_remove(made[--nmade]);
+}
+
+/* A segment of count i32, sealed unless seal is 0; its label in label. */
+static void *
+make(const char *name, int seal, char *label)
+{
+	char full[SHMIDS_NAME_MAX + 1];
+	void *h;
+
+	snprintf(full, sizeof(full), "explain-test.%ld.%s", (long)getpid(),
+	    name);
+	if ((h = shmids_create_array(full, 0600, SHMIDS_I32, 3)) == NULL) {
+		printf("Bail out! shmids_create_array: %s\n", strerror(errno));
+		exit(1);
+	}
+	strcpy(label, h);
+	strcpy(made[nmade++], label);
+	if (seal)
+		shmids_seal(h);
+	return h;
+}
+
+static void
+test_truncation(void)
+{
+	const char *want = "no such segment (removed, or never made)";
+	char buf[8];
+	int n, e;
+
+	errno = 1234;
+	n = shmids_explain(NULL, 0, "2147483647 x", ENOENT);
+	e = errno;
+	ok(n == (int)strlen(want), "size 0, buf NULL: the length only",
+	    "", "");
+	ok(e == 1234, "errno unchanged", "", "");
+	memset(buf, 'x', sizeof(buf));
+	n = shmids_explain(buf, sizeof(buf), "2147483647 x", ENOENT);
+	ok(n == (int)strlen(want) && strcmp(buf, "no such") == 0,
+	    "cut to size - 1 bytes and a NUL", buf, "no such");
+	buf[0] = 'x';
+	n = shmids_explain(buf, 1, "2147483647 x", ENOENT);
+	ok(n == (int)strlen(want) && buf[0] == '\0', "size 1: just the NUL",
+	    buf, "");
+}
+
+static void
+test_malformed(void)
+{
+	char long_name[80], long_label[100];
+
+	is("", EINVAL, "an empty label", "EINVAL: empty");
+	is("x1 name", EINVAL, "the id is neither a shmid (a decimal number "
+	    "without leading zeros) nor a file segment's path", "EINVAL: id");
+	is("/tmp/foo name", EINVAL, "the path is not a file segment's "
+	    "(/dir/.../shmids.XXXXXX, no . or .. parts, at most 73 bytes)",
+	    "EINVAL: path");
+	is("12 ", EINVAL, "no name after the id", "EINVAL: no name");
+	is("12 a\001", EINVAL, "the name holds a blank or a byte that is not "
+	    "printable ASCII", "EINVAL: bad byte");
+	is("12", EINVAL, "a bare id where a label ('<id> <name>') is needed",
+	    "EINVAL: a bare id");
+	snprintf(long_name, sizeof(long_name), "12 %065d", 0);
+	is(long_name, ENAMETOOLONG, "the name is longer than 64 bytes",
+	    "ENAMETOOLONG: name");
+	snprintf(long_label, sizeof(long_label),
+	    "/tmp/abcdefghijklmnopqrstuvwxyz/shmids.abcdef %050d", 0);
+	is(long_label, ENAMETOOLONG, "the label is longer than 75 bytes",
+	    "ENAMETOOLONG: label");
+	is("x shmids 12", EINVAL, "no name after shmid",
+	    "EINVAL: malformed reference line");
+}
+
+static void
+test_store(void)
+{
+	unsetenv("SHMIDS_DIR");
+	is(NULL, ENOSPC, "segment limit reached (kernel.shmmni or "
+	    "kernel.shmall; see shm-ls -l)", "ENOSPC, System V");
+	is(NULL, ENOSYS, "file segments need open file description locks "
+	    "(Linux 3.15 or later), which this system lacks; unset "
+	    "SHMIDS_DIR to make System V segments", "ENOSYS");
+	is(NULL, ENOMEM, "out of memory (address space limited? see "
+	    "ulimit -v)", "ENOMEM");
+	setenv("SHMIDS_DIR", "/var/tmp", 1);
+	is(NULL, ENOSPC, "no space left in SHMIDS_DIR (/var/tmp)",
+	    "ENOSPC, file segments");
+	unsetenv("SHMIDS_DIR");
+	is("2147483647 x", EIO, "input/output error",
+	    "another errno: strerror's words");
+}
+
+static void
+test_segments(void)
+{
+	char label[SHMIDS_LABEL_MAX + 1], dead[SHMIDS_LABEL_MAX + 1];
+	char want[600], other[SHMIDS_LABEL_MAX + 16], line[128];
+	struct shmids_array a;
+	ssize_t n;
+	pid_t pid;
+	int st, fd[2];
+
+	is("2147483647 x", ENOENT, "no such segment (removed, or never made)",
+	    "ENOENT");
+	make("a", 1, label);
+	snprintf(other, sizeof(other), "%.*s other",
+	    (int)strcspn(label, " "), label);
+	snprintf(want, sizeof(want), "segment %.*s is labelled '%s'",
+	    (int)strcspn(label, " "), label, label);
+	is(other, ESTALE, want, "ESTALE: the segment's label");
+	snprintf(line, sizeof(line), "u shmids %s\n", other);
+	is(line, ESTALE, want, "ESTALE, given the reference line");
+	snprintf(line, sizeof(line), "u shmids %s\n", label);
+	if (shmids_get(line, NULL, SHMIDS_F64, &a) == 0 || errno != EPROTOTYPE)
+		printf("# shmids_get did not fail with EPROTOTYPE\n");
+	snprintf(want, sizeof(want), "segment %.*s holds 3 i32 values, not "
+	    "the type asked for", (int)strcspn(label, " "), label);
+	is(line, EPROTOTYPE, want, "EPROTOTYPE, given the reference line");
+
+	make("w", 0, label);
+	snprintf(want, sizeof(want), "still being written by pid %ld",
+	    (long)getpid());
+	is(label, EAGAIN, want, "EAGAIN: the writer's pid");
+
+	/* A writer that dies before sealing: _exit runs no atexit seal. */
+	if (pipe(fd) == -1 || (pid = fork()) == -1) {
+		printf("Bail out! pipe or fork: %s\n", strerror(errno));
+		exit(1);
+	}
+	if (pid == 0) {
+		make("dead", 0, dead);
+		n = write(fd[1], dead, strlen(dead));
+		_exit(n > 0 ? 0 : 1);
+	}
+	close(fd[1]);
+	memset(dead, 0, sizeof(dead));
+	n = read(fd[0], dead, sizeof(dead) - 1);
+	close(fd[0]);
+	waitpid(pid, &st, 0);
+	if (n <= 0) {
+		printf("Bail out! the writer made no segment\n");
+		exit(1);
+	}
+	strcpy(made[nmade++], dead);
+	snprintf(want, sizeof(want), "its writer (pid %ld) died before "
+	    "sealing it; shm-rm '%s' removes it", (long)pid, dead);
+	is(dead, EOWNERDEAD, want, "EOWNERDEAD: the writer's pid, and how "
+	    "to remove it");
+	snprintf(want, sizeof(want), "segment %.*s has a damaged header "
+	    "(malformed, or claiming more bytes than the segment has); "
+	    "shm-rm '%s' removes it", (int)strcspn(label, " "), label, label);
+	is(label, EBADMSG, want, "EBADMSG: how to remove it");
+}
+
+int
+main(void)
+{
+	atexit(cleanup);
+	printf("1..%d\n", 25);
+	test_truncation();
+	test_malformed();
+	test_store();
+	test_segments();
+	return nfail != 0;
+}
