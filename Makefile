@@ -6,6 +6,9 @@ LIBDIR	?= $(PREFIX)/lib
 INCDIR	?= $(PREFIX)/include
 MANPREFIX ?= $(PREFIX)/share/man
 PKGDIR	?= $(LIBDIR)/pkgconfig
+# make install-systemd: systemd reads /usr/local/lib/systemd/system and
+# /usr/lib/systemd/system; for another PREFIX, SYSTEMDDIR=/etc/systemd/system.
+SYSTEMDDIR ?= $(PREFIX)/lib/systemd/system
 # The Python module goes where $(PYTHON) puts a PREFIX's pure modules
 # (pip install --prefix does the same): $HOME/.local gives the user's
 # site directory; empty where there is no $(PYTHON).
@@ -248,10 +251,23 @@ uninstall:
 	    $(DESTDIR)$(PYDIR)/__pycache__/shmids.*.pyc
 	@$(LDSYNC)
 
+# The daily cleaner (shm-rm(1)): units only, never enabled here, and
+# never by plain make install, which leaves the system's units alone.
+install-systemd:
+	mkdir -p $(DESTDIR)$(SYSTEMDDIR)
+	sed 's|@BINDIR@|$(BINDIR)|' systemd/shmids-clean.service.in \
+	    > $(DESTDIR)$(SYSTEMDDIR)/shmids-clean.service
+	cp systemd/shmids-clean.timer $(DESTDIR)$(SYSTEMDDIR)/
+	@echo "install-systemd: to start it: systemctl daemon-reload; systemctl enable --now shmids-clean.timer"
+
+uninstall-systemd:
+	rm -f $(DESTDIR)$(SYSTEMDDIR)/shmids-clean.service \
+	    $(DESTDIR)$(SYSTEMDDIR)/shmids-clean.timer
+
 clean:
 	rm -rf $(B) build-asan
 
 include tests/fuzz/fuzz.mk
 
 .PHONY: all demo check check-asan check-valgrind stress lint bench install \
-	uninstall clean numcmp-maybe
+	uninstall install-systemd uninstall-systemd clean numcmp-maybe

@@ -10,7 +10,6 @@
 #include <fnmatch.h>
 #include <stddef.h>
 #include <grp.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,23 +82,6 @@ datestr(time_t t, char *buf, size_t len)
 }
 
 static const char *
-user(uid_t u)
-{
-	static char buf[24];
-	static uid_t last = (uid_t)-1;
-	struct passwd *pw;
-
-	if (u == last)
-		return buf;
-	last = u;
-	if ((pw = getpwuid(u)) != NULL)
-		snprintf(buf, sizeof(buf), "%s", pw->pw_name);
-	else
-		snprintf(buf, sizeof(buf), "%lu", (unsigned long)u);
-	return buf;
-}
-
-static const char *
 group(gid_t g)
 {
 	static char buf[24];
@@ -166,7 +148,7 @@ add_row(const struct shmids_info *si)
 		rows = n;
 	}
 	r = &rows[nrows++];
-	snprintf(r->owner, sizeof(r->owner), "%s", user(si->uid));
+	snprintf(r->owner, sizeof(r->owner), "%s", util_username(si->uid));
 	if (Hflag)
 		fmt_human(si->size, r->size, sizeof(r->size));
 	else
@@ -291,7 +273,7 @@ print_json(const struct shmids_info *si)
 	else
 		fputs(", \"count\": null", stdout);
 	json_key("state", json_state(si));
-	json_key("owner", user(si->uid));
+	json_key("owner", util_username(si->uid));
 	printf(", \"uid\": %lu", (unsigned long)si->uid);
 	json_key("group", group(si->gid));
 	printf(", \"gid\": %lu, \"mode\": \"%04o\", \"nattch\": %lu, "
@@ -379,15 +361,8 @@ show_operand(const char *arg)
 static void
 set_user(const char *arg)
 {
-	struct passwd *pw;
-	unsigned long v;
-
 	uflag = 1;
-	if ((pw = getpwnam(arg)) != NULL)
-		uid = pw->pw_uid;
-	else if (util_ulong(arg, (uid_t)-1 - 1, &v) == 0)
-		uid = (uid_t)v;
-	else
+	if (util_user(arg, &uid) == -1)
 		util_invalid("user", arg, "a login name or numeric user ID");
 }
 

@@ -1,7 +1,8 @@
 /*
  * shm-rm: remove segments by label or id, or clean stale ones the way
  * a /tmp cleaner does.  Only our segments, and only the caller's, unless
- * -f names one explicitly; never an attached one by age.
+ * -f names one explicitly or root asks for other users' (-u, -U); never
+ * an attached one by age.
  */
 #include <err.h>
 #include <fnmatch.h>
@@ -19,15 +20,62 @@
 
 static int	 fflag, nflag, vflag;
 static const char *pattern;	/* -N: only names matching */
+static int	 allflag;	/* -U: every user's stale segments */
+static const char *user;	/* -u's argument, for messages */
+static uid_t	 owner;		/* whose stale segments -s cleans */
 static time_t	 minage, now;
 static int	 rval;
 
 static void
 usage(FILE *fp, int status)
 {
-	fprintf(fp, "usage: shm-rm [-fnv] [-N pattern] [-s age] "
+	fprintf(fp, "usage: shm-rm [-fnUv] [-N pattern] [-s age] [-u user] "
 	    "[label | id ...]\n");
 	exit(status);
+}
+
+/*
+ * An age for people: the two largest units, as "8d 3h", "3h 0m",
+ * "5m 2s" or "42s".  A creation time in the future is "0s".
+ */
+static const char *
+age(time_t t)
+{
+	static const struct { long secs; char unit; } u[] = {
+		{ 86400, 'd' }, { 3600, 'h' }, { 60, 'm' }, { 1, 's' }
+	};
+	static char buf[48];
+	long secs = t > 0 ? (long)t : 0;
+	size_t i;
+
+	for (i = 0; i < 3 && secs < u[i].secs; i++)
+		;
+	if (i == 3)
+		snprintf(buf, sizeof(buf), "%lds", secs);
+	else
+		snprintf(buf, sizeof(buf), "%ld%c %ld%c", secs / u[i].secs,
+		    u[i].unit, secs % u[i].secs / u[i + 1].secs, u[i + 1].unit);
+	return buf;
+}
+
+/*
+ * What -n and -v print for a segment removed (or, with -n, that would
+ * be): -n alone the bare label, for scripts; -v one line for a log or
+ * the journal, "removed 'label' (owner alice, age 8d 3h)", the owner
+ * and age where the segment was looked at (si), as format-spec.md 7.
+ */
+static void
+tell(const char *what, const struct shmids_info *si)
+{
+	if (!vflag) {
+		printf("%s\n", what);
+		return;
+	}
+	printf("%s '%s'", nflag ? "would remove" : "removed", what);
+	if (si != NULL)
+		printf(" (owner %s, age %s)", util_username(si->uid),
+		    age(now - si->ctime));
+	putchar('\n');
 }
 
 /* -f with a label: the library checks the label, the kernel the rest. */
@@ -35,7 +83,7 @@ static void
 rm_label(const char *label)
 {
 	if (nflag) {
-		printf("%s\n", label);
+		tell(label, NULL);
 		return;
 	}
 	if (shmids_remove(label) == -1) {
@@ -44,13 +92,13 @@ rm_label(const char *label)
 		return;
 	}
 	if (vflag)
-		printf("%s\n", label);
+		tell(label, NULL);
 }
 
 /*
  * Remove (or, with -n, name) a segment whose header the scan or stat has
- * read: no second attach.  A segment gone or attached meanwhile is
- * reported only when it was named (quiet is set for -s).
+ * read: no second attach.  A segment gone, attached or replaced
+ * meanwhile is reported only when it was named (quiet is set for -s).
  */
 static void
 rm_info(const struct shmids_info *si, int flags, int quiet)
@@ -59,18 +107,19 @@ rm_info(const struct shmids_info *si, int flags, int quiet)
 	const char *what = si->label[0] != '\0' ? si->label : si->id;
 
 	if (nflag) {
-		printf("%s\n", what);
+		tell(what, si);
 		return;
 	}
 	if (shmids_remove_info(si, flags) == -1) {
-		if (!quiet || (errno != ENOENT && errno != EBUSY)) {
+		if (!quiet || (errno != ENOENT && errno != EBUSY &&
+		    errno != ESTALE)) {
 			warnx("%s: %s", what, util_why(what, errno));
 			rval = 1;
 		}
 		return;
 	}
 	if (vflag)
-		printf("%s\n", what);
+		tell(what, si);
 }
 
 /*
@@ -81,7 +130,7 @@ static void
 rm_forced(const char *arg)
 {
 	if (nflag) {
-		printf("%s\n", arg);
+		tell(arg, NULL);
 		return;
 	}
 	if (shmids_be_of(arg)->remove(arg) == -1) {
@@ -90,7 +139,7 @@ rm_forced(const char *arg)
 		return;
 	}
 	if (vflag)
-		printf("%s\n", arg);
+		tell(arg, NULL);
 }
 
 /*
@@ -115,9 +164,9 @@ not_yours(const struct shmids_info *si)
 	return buf;
 }
 
-/* Why we refuse to remove si, or NULL if it may go. */
+/* Why we refuse to remove si, whoever owns it, or NULL if it may go. */
 static const char *
-refuse(const struct shmids_info *si)
+notours(const struct shmids_info *si)
 {
 	const char *why;
 
@@ -128,9 +177,27 @@ refuse(const struct shmids_info *si)
 	if (si->ours == 0 || (si->ours != 2 && si->label[0] == '\0'))
 		return si->err == EACCES ? util_why(si->id, EACCES) :
 		    "not a shmids segment";
+	return NULL;
+}
+
+/* An operand goes only if it is the caller's too. */
+static const char *
+refuse(const struct shmids_info *si)
+{
+	const char *why;
+
+	if ((why = notours(si)) != NULL)
+		return why;
 	if (si->uid != geteuid())
 		return not_yours(si);
 	return NULL;
+}
+
+/* Is si's owner one whose stale segments -s cleans? */
+static int
+selected(const struct shmids_info *si)
+{
+	return allflag || si->uid == owner;
 }
 
 static void
@@ -166,7 +233,10 @@ rm_operand(const char *arg)
 		rm_info(&si, 0, 0);
 }
 
-/* A stale segment: ours, the caller's, unattached, made minage ago. */
+/*
+ * A stale segment: ours, of a selected owner (the caller's, -u's or, with
+ * -U, anyone's), unattached, made minage ago.
+ */
 static int
 rm_stale(const struct shmids_info *si, void *arg)
 {
@@ -176,13 +246,14 @@ rm_stale(const struct shmids_info *si, void *arg)
 		rval = 1;
 		return 0;
 	}
-	/* One of the caller's that cannot be judged is not skipped silently. */
-	if (si->uid == geteuid() && util_unreadable(si) != NULL) {
+	/* One of those asked for that cannot be judged is not skipped silently. */
+	if (selected(si) && util_unreadable(si) != NULL) {
 		warnx("%s: %s", si->id, util_unreadable(si));
 		rval = 1;
 		return 0;
 	}
-	if (refuse(si) != NULL || si->nattch != 0 || now - si->ctime < minage)
+	if (!selected(si) || notours(si) != NULL || si->nattch != 0 ||
+	    now - si->ctime < minage)
 		return 0;
 	/* Residue has no name: -N never matches it. */
 	if (pattern != NULL && (si->name == NULL ||
@@ -203,14 +274,38 @@ check_args(int sflag, int nops)
 		util_misuse("-f is not allowed with -s");
 	if (pattern != NULL && !sflag)
 		util_misuse("-N is not allowed without -s");
+	if (user != NULL && allflag)
+		util_misuse("-u is not allowed with -U");
+	if (user != NULL && !sflag)
+		util_misuse("-u is not allowed without -s");
+	if (allflag && !sflag)
+		util_misuse("-U is not allowed without -s");
 	if (!sflag && nops == 0)
 		util_misuse("nothing to remove: give labels or ids, or -s age");
+}
+
+/*
+ * Other users' segments need root.  The kernel's own rules differ by
+ * store (CAP_IPC_OWNER for System V, the directory's sticky bit and
+ * CAP_FOWNER for files) and would let a cleaner remove some of them and
+ * not others; one rule, checked before anything is touched, says the
+ * same for both: euid 0, or only the caller's own segments.
+ */
+static void
+check_privilege(void)
+{
+	if (geteuid() == 0 || (!allflag && owner == geteuid()))
+		return;
+	if (allflag)
+		errx(1, "-U: only root may clean other users' segments");
+	errx(1, "-u %s: only root may clean other users' segments",
+	    util_quote(user, strlen(user)));
 }
 
 int
 main(int argc, char *argv[])
 {
-	const char *opts = "fhN:ns:v";
+	const char *opts = "fhN:ns:u:Uv";
 	int ch, sflag = 0, i;
 
 	util_args(argc, argv, "shm-rm", opts, usage);
@@ -235,6 +330,15 @@ main(int argc, char *argv[])
 				    LONG_MAX);
 			sflag = 1;
 			break;
+		case 'u':
+			user = optarg;
+			if (util_user(optarg, &owner) == -1)
+				util_invalid("user", optarg,
+				    "a login name or numeric user ID");
+			break;
+		case 'U':
+			allflag = 1;
+			break;
 		case 'v':
 			vflag = 1;
 			break;
@@ -244,6 +348,9 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	check_args(sflag, argc);
+	if (user == NULL)
+		owner = geteuid();
+	check_privilege();
 	now = time(NULL);
 	if (sflag && shmids_scan(rm_stale, NULL, 0) == -1)
 		err(1, "segment table");

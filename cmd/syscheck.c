@@ -1,9 +1,11 @@
 /*
  * System settings that matter to segments meant to outlive their writer
- * (kernel.shm_rmid_forced, systemd-logind's RemoveIPC) and to their
- * speed (huge pages, shmem transparent huge pages).  Linux paths; on
+ * (kernel.shm_rmid_forced, systemd-logind's RemoveIPC, and the daily
+ * cleaner that removes them once stale) and to their speed (huge pages, shmem transparent huge pages).  Linux paths; on
  * other systems the files are missing and nothing is said.
  */
+#include <sys/stat.h>
+
 #include <err.h>
 #include <glob.h>
 #include <stdio.h>
@@ -72,6 +74,47 @@ removeipc(char *val, size_t len)
 		globfree(&g);
 	}
 	return r;
+}
+
+/*
+ * Is the daily cleaner (make install-systemd) installed, and enabled?
+ * Read from the unit directories, as systemd would, without systemctl:
+ * the first directory holding the timer, and the symlink that
+ * "systemctl enable" makes.
+ */
+static void
+timer_report(void)
+{
+	static const char *const dirs[] = {
+		"/etc/systemd/system", "/run/systemd/system",
+		"/usr/local/lib/systemd/system", "/usr/lib/systemd/system",
+		"/lib/systemd/system"
+	};
+	static const char unit[] = "shmids-clean.timer";
+	char path[128];
+	struct stat st;
+	const char *dir = NULL;
+	size_t i;
+	int on;
+
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && dir == NULL; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dirs[i], unit);
+		if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+			dir = dirs[i];
+	}
+	snprintf(path, sizeof(path), "/etc/systemd/system/timers.target.wants/%s",
+	    unit);
+	on = lstat(path, &st) == 0;
+	if (dir == NULL) {
+		printf("%-24s not installed\n", unit);
+		printf("hint: 'make install-systemd' installs a daily cleaner of "
+		    "every user's stale segments\n  (shm-rm -v -s 7d -U); "
+		    "or a cron line, see shm-rm(1)\n");
+	} else if (!on) {
+		printf("%-24s installed (%s), not enabled\n", unit, dir);
+		printf("hint: as root, 'systemctl enable --now %s'\n", unit);
+	} else
+		printf("%-24s enabled (%s)\n", unit, dir);
 }
 
 static int
@@ -169,6 +212,7 @@ syscheck_report(void)
 	    "");
 	printf("%-24s %s%s\n", "logind RemoveIPC", removeipc(buf, sizeof(buf)),
 	    logind_running() ? "" : " (logind not running)");
+	timer_report();
 	setting("vm.nr_hugepages", "/proc/sys/vm/nr_hugepages", " pages");
 	setting("vm.hugetlb_shm_group", "/proc/sys/vm/hugetlb_shm_group", "");
 	readline("/sys/kernel/mm/transparent_hugepage/shmem_enabled", thp,

@@ -8,6 +8,7 @@
 #include <err.h>
 #include <errno.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -134,6 +135,39 @@ util_age(const char *s, time_t *secs)
 		return -1;
 	*secs = (time_t)(v * mul);
 	return 0;
+}
+
+/* A name first: an account may be called "1000" and have another uid. */
+int
+util_user(const char *s, uid_t *uid)
+{
+	struct passwd *pw;
+	unsigned long v;
+
+	if ((pw = getpwnam(s)) != NULL)
+		*uid = pw->pw_uid;
+	else if (util_ulong(s, (uid_t)-1 - 1, &v) == 0)
+		*uid = (uid_t)v;
+	else
+		return -1;
+	return 0;
+}
+
+const char *
+util_username(uid_t u)
+{
+	static char buf[24];
+	static uid_t last = (uid_t)-1;
+	struct passwd *pw;
+
+	if (u == last)
+		return buf;
+	last = u;
+	if ((pw = getpwuid(u)) != NULL)
+		snprintf(buf, sizeof(buf), "%s", pw->pw_name);
+	else
+		snprintf(buf, sizeof(buf), "%lu", (unsigned long)u);
+	return buf;
 }
 
 int

@@ -5,6 +5,8 @@
 #ifndef SHMIDS_UTIL_H
 #define SHMIDS_UTIL_H
 
+#include <sys/types.h>
+
 #include <stdio.h>
 #include <time.h>
 
@@ -31,6 +33,16 @@ void	 util_store_error(const struct shmids_info *si);
  * or more than LONG_MAX seconds (ERANGE).
  */
 int	 util_age(const char *s, time_t *secs);
+/*
+ * A user as shm-ls -u and shm-rm -u take one: a login name, else a
+ * numeric user ID (which needs no account); -1 if neither.
+ */
+int	 util_user(const char *s, uid_t *uid);
+/*
+ * uid's login name, or the number where it has none (cut to 23 bytes);
+ * the result lives until the next call with another uid.
+ */
+const char *util_username(uid_t uid);
 /* An octal mode 0..0777; -1 if malformed. */
 int	 util_mode(const char *s, int *mode);
 /* A decimal number 0..max; -1 if malformed (EINVAL) or larger (ERANGE). */

@@ -129,20 +129,109 @@ file_create(size_t size, size_t namelen, char id[SHMIDS_LABEL_MAX + 1],
 }
 
 /*
- * Open a segment's file to read it.  noatime: only to look (O_NOATIME,
- * which only the owner may ask for, so that listing changes nothing);
- * a symlink in its place is not ours (ESTALE).
+ * A directory others may write to (a sticky /tmp) holds names their
+ * owners may change at any moment, and root's cleaner must not be
+ * steered by them (format-spec.md 2.6, as systemd-tmpfiles does it).
+ * So a segment's file is reached relative to its directory's
+ * descriptor: fstatat(2) without following a symlink first, then an
+ * open only if that found a regular file (O_NOFOLLOW, and O_NONBLOCK so
+ * that a FIFO swapped in meanwhile cannot make the open wait), then
+ * fstat(2) of what was opened, which must be that very file.
+ */
+
+/* Open the directory of the absolute path; *base is its last name. */
+static int
+dir_of(const char *path, const char **base)
+{
+	char dir[SHMIDS_LABEL_MAX + 1];
+	const char *slash = strrchr(path, '/');
+	size_t n;
+	int dfd;
+
+	if (slash == NULL || (size_t)(slash - path) >= sizeof(dir)) {
+		errno = ENOENT;
+		return -1;
+	}
+	n = slash == path ? 1 : (size_t)(slash - path);
+	memcpy(dir, path, n);
+	dir[n] = '\0';
+	*base = slash + 1;
+	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1 &&
+	    errno == ENOTDIR)
+		errno = ENOENT;
+	return dfd;
+}
+
+static int
+same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/*
+ * Open name in dfd, which fstatat found as *st: only a regular file, and
+ * only that one, else ESTALE (a symlink, a FIFO, or a file swapped in
+ * meanwhile).  *st becomes what fstat(2) says of the open file.
  */
 static int
-open_seg(const char *id, int noatime)
+open_at(int dfd, const char *name, int flags, struct stat *st)
 {
-	int fd;
+	struct stat fst;
+	int fd, e = ESTALE;
 
-	fd = open(id, OPENFL | (noatime ? O_NOATIME : 0));
-	if (fd == -1 && errno == EPERM && noatime)
-		fd = open(id, OPENFL);
-	if (fd == -1 && errno == ELOOP)
+	if (!S_ISREG(st->st_mode)) {
 		errno = ESTALE;
+		return -1;
+	}
+	if ((fd = openat(dfd, name, flags)) == -1) {
+		if (errno == ELOOP)
+			errno = ESTALE;
+		return -1;
+	}
+	if (fstat(fd, &fst) == -1)
+		e = errno;
+	else if (S_ISREG(fst.st_mode) && same_file(&fst, st)) {
+		*st = fst;
+		return fd;
+	}
+	close(fd);
+	errno = e;
+	return -1;
+}
+
+/* What name in dfd is, never through a symlink; ENOENT if gone. */
+static int
+stat_name(int dfd, const char *name, struct stat *st)
+{
+	if (fstatat(dfd, name, st, AT_SYMLINK_NOFOLLOW) == 0)
+		return 0;
+	if (errno == ENOTDIR)
+		errno = ENOENT;
+	return -1;
+}
+
+/*
+ * Open a segment's file to read it, as above; *st is what fstat(2) says
+ * of it.  noatime: only to look (O_NOATIME, which only the owner may ask
+ * for, so that listing changes nothing).
+ */
+static int
+open_seg(const char *id, int noatime, struct stat *st)
+{
+	const char *base;
+	int dfd, fd, e;
+
+	if ((dfd = dir_of(id, &base)) == -1)
+		return -1;
+	if (stat_name(dfd, base, st) == -1)
+		fd = -1;
+	else if ((fd = open_at(dfd, base,
+	    OPENFL | (noatime ? O_NOATIME : 0), st)) == -1 &&
+	    errno == EPERM && noatime)
+		fd = open_at(dfd, base, OPENFL, st);
+	e = errno;
+	close(dfd);
+	errno = e;
 	return fd;
 }
 
@@ -162,11 +251,9 @@ file_attach(const struct shmids_info *si, int lock, struct att *a)
 	long pg = sysconf(_SC_PAGESIZE);
 	int fd, e;
 
-	if ((fd = open_seg(si->id, !lock)) == -1)
+	if ((fd = open_seg(si->id, !lock, &st)) == -1)
 		return -1;
-	if (fstat(fd, &st) == -1)
-		goto fail;
-	if (!S_ISREG(st.st_mode) || st.st_size < SHMIDS_HEADER ||
+	if (st.st_size < SHMIDS_HEADER ||
 	    (unsigned long long)st.st_size > (size_t)-1) {
 		errno = ESTALE;
 		goto fail;
@@ -286,43 +373,43 @@ file_ready(const struct shmids_info *si, const struct att *a, int state)
 	}
 	if (state == 'r')
 		return 0;
-	if ((fd = open(si->id, OPENFL)) == -1)
+	if ((fd = open_seg(si->id, 0, &st)) == -1)
 		return EAGAIN;
 	h = holder(fd);
 	close(fd);
 	return h == F_WRLCK || h == -1 ? EAGAIN : EOWNERDEAD;
 }
 
-/* Birth time where the file system keeps one, else modification time. */
+/*
+ * Birth time where the file system keeps one, else modification time:
+ * of name in dfd (never through a symlink), or of dfd itself for "".
+ */
 static time_t
-made(const char *path, const struct stat *st)
+made(int dfd, const char *name, const struct stat *st)
 {
 #ifdef STATX_BTIME
 	struct statx sx;
+	int fl = *name == '\0' ? AT_EMPTY_PATH : AT_SYMLINK_NOFOLLOW;
 
-	if (statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_BTIME, &sx) == 0
-	    && (sx.stx_mask & STATX_BTIME))
+	if (statx(dfd, name, fl, STATX_BTIME, &sx) == 0 &&
+	    (sx.stx_mask & STATX_BTIME))
 		return (time_t)sx.stx_btime.tv_sec;
 #else
-	(void)path;
+	(void)dfd;
+	(void)name;
 #endif
 	return st->st_mtime;
 }
 
-/* id may point into si. */
+/* The system part of the file name in dfd, whose path is id. */
 static int
-file_stat(const char *sid, struct shmids_info *si)
+stat_at(int dfd, const char *id, const char *name, struct shmids_info *si)
 {
-	char id[SHMIDS_LABEL_MAX + 1];
 	struct stat st;
 	int fd, h;
 
-	strcpy(id, sid);
-	if (lstat(id, &st) == -1) {
-		if (errno == ENOTDIR)
-			errno = ENOENT;
+	if (stat_name(dfd, name, &st) == -1)
 		return -1;
-	}
 	if (!S_ISREG(st.st_mode)) {
 		errno = ESTALE;
 		return -1;
@@ -335,17 +422,37 @@ file_stat(const char *sid, struct shmids_info *si)
 	si->gid = si->cgid = st.st_gid;
 	si->size = (size_t)st.st_size;
 	si->atime = st.st_atime;
-	si->ctime = made(id, &st);
-	if ((fd = open(id, OPENFL)) == -1) {
+	/* The open file's birth time, where it may be opened: that file's. */
+	if ((fd = open_at(dfd, name, OPENFL, &st)) == -1) {
 		if (errno != EACCES)
 			return -1;
+		si->ctime = made(dfd, name, &st);
 		si->err = EACCES;	/* known, but not ours to read */
 		return 0;
 	}
+	si->ctime = made(fd, "", &st);
 	h = holder(fd);
 	close(fd);
 	si->nattch = h != F_UNLCK;	/* unknown counts as attached */
 	return 0;
+}
+
+/* id may point into si. */
+static int
+file_stat(const char *sid, struct shmids_info *si)
+{
+	char id[SHMIDS_LABEL_MAX + 1];
+	const char *base;
+	int dfd, r, e;
+
+	strcpy(id, sid);
+	if ((dfd = dir_of(id, &base)) == -1)
+		return -1;
+	r = stat_at(dfd, id, base, si);
+	e = errno;
+	close(dfd);
+	errno = e;
+	return r;
 }
 
 static int
@@ -355,32 +462,26 @@ file_remove(const char *id)
 }
 
 /*
- * A write lock needs a descriptor open for writing.  The owner of a file
- * without its write bit (mode 0444, say) lends it one for the open; the
- * readers, who only read, see no difference.
+ * A write lock needs a descriptor open for writing: of name in dfd,
+ * which fstatat found as *st (open_at).  The owner of a file without its
+ * write bit (mode 0444, say) lends it one for the open; the readers, who
+ * only read, see no difference.
  */
 static int
-openrw(const char *path)
+openrw_at(int dfd, const char *name, struct stat *st)
 {
-	struct stat st, rw;
+	struct stat ro_st = *st;
 	int fd, ro, e;
 
-	if ((fd = open(path, RWFL)) != -1 || errno != EACCES)
+	if ((fd = open_at(dfd, name, RWFL, st)) != -1 || errno != EACCES)
 		return fd;
-	if ((ro = open(path, OPENFL)) == -1)
+	if ((ro = open_at(dfd, name, OPENFL, &ro_st)) == -1)
 		return -1;
-	if (fstat(ro, &st) == 0 && st.st_uid == geteuid() &&
-	    !(st.st_mode & S_IWUSR) &&
-	    fchmod(ro, (st.st_mode & 07777) | S_IWUSR) == 0) {
-		fd = open(path, RWFL);
+	if (ro_st.st_uid == geteuid() && !(ro_st.st_mode & S_IWUSR) &&
+	    fchmod(ro, (ro_st.st_mode & 07777) | S_IWUSR) == 0) {
+		fd = open_at(dfd, name, RWFL, st);
 		e = errno;
-		fchmod(ro, st.st_mode & 07777);
-		if (fd != -1 && (fstat(fd, &rw) == -1 ||
-		    rw.st_dev != st.st_dev || rw.st_ino != st.st_ino)) {
-			close(fd);
-			fd = -1;
-			e = ESTALE;
-		}
+		fchmod(ro, ro_st.st_mode & 07777);
 	} else
 		e = EACCES;
 	close(ro);
@@ -389,34 +490,64 @@ openrw(const char *path)
 }
 
 /*
+ * Is the file locked as fd, whose name in dfd is name, still si's, and
+ * one that may go?  It must be the file at that name now (same inode,
+ * never through a symlink), a regular file with no other name (a hard
+ * link planted under a name of ours goes nowhere: its other name is
+ * someone else's), with si's owner, size and creation time.
+ */
+static int
+still_idle(int dfd, const char *name, int fd, const struct shmids_info *si)
+{
+	struct stat st, pst;
+
+	if (fstat(fd, &st) == -1 || stat_name(dfd, name, &pst) == -1)
+		return -1;
+	if (!same_file(&st, &pst) || !S_ISREG(st.st_mode) ||
+	    st.st_nlink != 1 || st.st_uid != si->uid ||
+	    (size_t)st.st_size != si->size || made(fd, "", &st) != si->ctime) {
+		errno = ESTALE;
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Our write lock excludes the readers' read locks and a writer's: while
  * we hold it nobody attaches, and one who opened the file before its
  * unlink finds it unlinked once its lock is granted (file_ready).  What
- * is unlinked is the file locked, still si's: same inode at the path,
- * owner, size and creation time.
+ * is unlinked is the file locked, checked just before (still_idle).  A
+ * file with another name or another owner is not even opened for
+ * writing: that would lock, or (for its owner) chmod, someone else's.
  */
 static int
 file_remove_idle(const struct shmids_info *si)
 {
-	struct stat st, pst;
-	int fd, r = -1, e;
+	struct stat st;
+	const char *base;
+	int dfd, fd = -1, r = -1, e;
 
-	if ((fd = openrw(si->id)) == -1)
+	if ((dfd = dir_of(si->id, &base)) == -1)
 		return -1;
+	if (stat_name(dfd, base, &st) == -1)
+		goto out;
+	if (st.st_nlink != 1 || st.st_uid != si->uid) {
+		errno = ESTALE;
+		goto out;
+	}
+	if ((fd = openrw_at(dfd, base, &st)) == -1)
+		goto out;
 	if (setlock(fd, F_WRLCK) == -1) {
 		if (errno == EAGAIN || errno == EACCES)
 			errno = EBUSY;
-	} else if (fstat(fd, &st) == 0 && lstat(si->id, &pst) == 0) {
-		if (st.st_dev != pst.st_dev || st.st_ino != pst.st_ino ||
-		    st.st_uid != si->uid || (size_t)st.st_size != si->size ||
-		    made(si->id, &pst) != si->ctime)
-			errno = ESTALE;
-		else
-			r = unlink(si->id);
-	}
+	} else if (still_idle(dfd, base, fd, si) == 0)
+		r = unlinkat(dfd, base, 0);
+out:
 	e = errno;
-	close(fd);
-	errno = e == ENOTDIR ? ENOENT : e;
+	if (fd != -1)
+		close(fd);
+	close(dfd);
+	errno = e;
 	return r;
 }
 
@@ -448,7 +579,7 @@ file_scan(int (*fn)(struct shmids_info *, void *), void *arg)
 		strcpy(path + n + 1, de->d_name);
 		if (shmids_id_check(path, strlen(path), &shmid) == -1)
 			continue;
-		if (file_stat(path, &si) == 0)
+		if (stat_at(dirfd(dp), path, de->d_name, &si) == 0)
 			r = fn(&si, arg);
 		else if (errno != ENOENT && errno != ESTALE && failed == 0)
 			failed = errno;	/* gone meanwhile, or not a file: skip */
@@ -478,12 +609,14 @@ file_peek(const struct shmids_info *si, char *h, size_t *size)
 	ssize_t n = 0, r;
 	int fd, e;
 
-	if ((fd = open_seg(si->id, 1)) == -1)
+	if ((fd = open_seg(si->id, 1, &st)) == -1)
 		return -1;
-	if (fstat(fd, &st) == -1)
+	/* More names than this one: someone else's file (file_remove_idle). */
+	if (st.st_nlink != 1) {
+		errno = EMLINK;
 		goto fail;
-	if (!S_ISREG(st.st_mode) ||
-	    (unsigned long long)st.st_size > (size_t)-1) {
+	}
+	if ((unsigned long long)st.st_size > (size_t)-1) {
 		errno = ESTALE;
 		goto fail;
 	}
@@ -505,11 +638,23 @@ fail:
 	return -1;
 }
 
+/*
+ * The name was checked before anything else; a file with another name
+ * too (a hard link planted under a name of ours) is someone else's.
+ */
 static int
 file_isours(const struct shmids_info *si)
 {
-	(void)si;
-	return 1;		/* the name was checked before anything else */
+	struct stat st;
+	const char *base;
+	int dfd, r;
+
+	if ((dfd = dir_of(si->id, &base)) == -1)
+		return 0;
+	r = stat_name(dfd, base, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_nlink == 1;
+	close(dfd);
+	return r;
 }
 
 

@@ -27,8 +27,9 @@ fill_header(const struct shmids_backend *be, struct shmids_info *si)
 	int e;
 
 	if ((n = be->peek(si, h, &size)) == -1) {
-		si->ours = -1;
-		si->err = errno;
+		/* A file with other names is not ours (format-spec.md 2.6). */
+		si->ours = errno == EMLINK ? 0 : -1;
+		si->err = errno == EMLINK ? 0 : errno;
 		return;
 	}
 	if (shmids_hdr_residue(h, (size_t)n, size) && be->isours(si)) {

@@ -114,7 +114,8 @@ struct shmids_backend {
 	 * SHMIDS_HEADER, to h, and its size to *size, without keeping it
 	 * attached; returns how many were copied (fewer if it is smaller).
 	 * A file is read, not mapped: one truncated meanwhile gives a short
-	 * copy, never SIGBUS.
+	 * copy, never SIGBUS; one with more than one name is EMLINK (not
+	 * ours, format-spec.md 2.6).
 	 */
 	ssize_t	(*peek)(const struct shmids_info *si, char *h, size_t *size);
 };

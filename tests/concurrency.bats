@@ -92,7 +92,7 @@ race_result() {
 	track "${fl[@]}"
 	is "$fails" "" "cleaner failures"
 	is "$(cat rm.*.err fresh.err)" "" "stderr"
-	removed=$(cat rm.*.a rm.*.b)
+	removed=$(cat rm.*.a rm.*.b | vlabels)
 	# Only the stale, unattached one went, and only once.
 	is "$removed" "$old" "removed by age"
 	is "$(shmtool open "$held")" "$sum" "the reader's segment"
@@ -104,5 +104,5 @@ race_result() {
 	shmid_exists "${held%% *}"
 	run --separate-stderr shm_rm -v -s 0 -N "$P*"
 	status_is 0
-	is "$(sort <<< "$output")" "$(sort fresh)" "removed by -s 0"
+	is "$(vlabels <<< "$output" | sort)" "$(sort fresh)" "removed by -s 0"
 }

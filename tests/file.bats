@@ -192,7 +192,7 @@ ipcs_ours() {
 	done
 	SHMIDS_DIR=$D run shm_rm -v -s 0 -N "${P}*"
 	status_is 0
-	is "$output" "$l"
+	is "$(vlabels <<< "$output")" "$l"
 	gone "$l"
 }
 
@@ -207,7 +207,7 @@ ipcs_ours() {
 	exists "$a"
 	run shm_rm -v "$a" "${b%% *}"
 	status_is 0
-	is "$output" "$a"$'\n'"$b"
+	is "$(vlabels <<< "$output")" "$a"$'\n'"$b"
 	gone "$a"
 	gone "$b"
 	SHMIDS_DIR=$D run shm_rm -n -s 1h
@@ -401,7 +401,7 @@ ipcs_ours() {
 	is "$fails" "" "failures"
 	SHMIDS_DIR=$D run --separate-stderr shm_rm -v -s 0 -N "${k#* }"
 	status_is 0
-	is "$output" "$k"
+	is "$(vlabels <<< "$output")" "$k"
 	[ ! -e "${k%% *}" ]
 }
 
@@ -427,7 +427,7 @@ ipcs_ours() {
 	done
 	SHMIDS_DIR=$D/none run --separate-stderr as_user "$BIN/shm-rm" -v -s 0 -N "${P}sv"
 	status_is 1
-	is "$output" "$l" "removed"
+	is "$(vlabels <<< "$output")" "$l" "removed"
 	gone "$l"
 	exists "$m"
 }
@@ -461,7 +461,7 @@ $rd/shmids.Zeros0	4096	-	-	broken	-" "residue listed"
 	is "$output" "" "-N never matches residue"
 	SHMIDS_DIR=$D run --separate-stderr as_user "$BIN/shm-rm" -v -s 0
 	status_is 0
-	is "$output" "$rd/shmids.Empty0"$'\n'"$rd/shmids.Zeros0" "removed"
+	is "$(vlabels <<< "$output")" "$rd/shmids.Empty0"$'\n'"$rd/shmids.Zeros0" "removed"
 	[ -e "$D/shmids.Small0" ] && [ -e "$D/shmids.Xxxxx0" ]
 	[ ! -e "$D/shmids.Empty0" ] && [ ! -e "$D/shmids.Zeros0" ]
 }
@@ -479,7 +479,7 @@ $rd/shmids.Zeros0	4096	-	-	broken	-" "residue listed"
 	run shmtool open "$l"
 	is "$output" EAGAIN "reader"
 	wait "$DELAYED" || true
-	is "$(cat "$T/rm.out" "$T/rm.err")" "$l" "shm-rm output"
+	is "$(cat "$T/rm.out" "$T/rm.err" | vlabels)" "$l" "shm-rm output"
 	[ ! -e "${l%% *}" ]
 }
 
@@ -492,7 +492,7 @@ $rd/shmids.Zeros0	4096	-	-	broken	-" "residue listed"
 	entered rd 1 F_OFD_SETLK	# opened, its lock held back
 	SHMIDS_DIR=$D run shm_rm -v -s 0 -N "$P*"
 	status_is 0
-	is "$output" "$l" "removed"
+	is "$(vlabels <<< "$output")" "$l" "removed"
 	wait "$DELAYED" || true
 	is "$(cat "$T/rd.out")" ENOENT "reader"
 }
@@ -516,7 +516,7 @@ $rd/shmids.Zeros0	4096	-	-	broken	-" "residue listed"
 	done
 	SHMIDS_DIR=$D run as_user "$BIN/shm-rm" -v -s 0 -N "$P*"
 	status_is 0
-	is "$output" "$l" "removed once idle"
+	is "$(vlabels <<< "$output")" "$l" "removed once idle"
 	[ ! -e "${l%% *}" ]
 }
 

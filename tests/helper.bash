@@ -346,6 +346,13 @@ python_with() {
 	return 1
 }
 
+# vlabels: shm-rm -v's lines "removed 'LABEL' (owner USER, age AGE)" on
+# stdin, as the bare labels; any other line is kept as it is, so that
+# a comparison shows it.
+vlabels() {
+	sed -E "s/^removed '(.*)'( \(owner [^ ,]+, age [0-9]+[dhms]( [0-9]+[hms])?\))?$/\1/"
+}
+
 # why_of TEXT LABEL: TEXT with @label, @id and @pid (the creator's, from
 # /proc/sysvipc/shm) of LABEL's segment, and @P ($P), filled in: the words of
 # shmids_explain() that a test expects after "prog: what: ".

@@ -168,3 +168,31 @@ man_names() {
 	is "$missing" "" "exported, without a .Nm"
 	[ -n "$(nm -D --defined-only "$so" | grep -w shmids_open)" ]
 }
+
+@test "install-systemd: the cleaner's units, with the prefix's shm-rm; plain install leaves units alone" {
+	local root=$T/root unit=$T/root/usr/local/lib/systemd/system
+	make_install install DESTDIR="$root" PREFIX=/usr/local
+	status_is 0
+	[ ! -e "$root/usr/local/lib/systemd" ] ||
+	    { echo "make install installed units: $(find "$root" -name '*.timer')" >&2; false; }
+	make_install uninstall DESTDIR="$root" PREFIX=/usr/local
+	make_install install-systemd DESTDIR="$root" PREFIX=/usr/local
+	status_is 0
+	is "$(cat "$T/make.out")" "install-systemd: to start it: systemctl daemon-reload; systemctl enable --now shmids-clean.timer"
+	is "$(grep '^ExecStart=' "$unit/shmids-clean.service")" \
+	    "ExecStart=/usr/local/bin/shm-rm -v -s 7d -U"
+	grep -qx 'EnvironmentFile=-/etc/default/shmids' "$unit/shmids-clean.service"
+	grep -qx 'OnCalendar=daily' "$unit/shmids-clean.timer"
+	grep -qx 'WantedBy=timers.target' "$unit/shmids-clean.timer"
+	make_install uninstall-systemd DESTDIR="$root" PREFIX=/usr/local
+	status_is 0
+	is "$(find "$root" ! -type d)" "" "left after uninstall-systemd"
+	# The units as systemd reads them, with this build's shm-rm.
+	command -v systemd-analyze > /dev/null || skip "systemd-analyze missing"
+	make_install install-systemd SYSTEMDDIR="$T/units" BINDIR="$TOP/${SHMIDS_BUILD:-build}/bin"
+	status_is 0
+	run systemd-analyze verify --man=no "$T/units/shmids-clean.service" \
+	    "$T/units/shmids-clean.timer"
+	status_is 0
+	is "$output" ""
+}

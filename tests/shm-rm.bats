@@ -5,7 +5,7 @@
 
 load helper
 
-SYNOPSIS='shm-rm [-fnv] [-N pattern] [-s age] [label | id ...]'
+SYNOPSIS='shm-rm [-fnUv] [-N pattern] [-s age] [-u user] [label | id ...]'
 
 # As the test user: make a segment, print its label.
 usermk() {
@@ -73,7 +73,7 @@ shmid_exists() {
 	gone "$b"
 	run --separate-stderr shm_rm -v "$c" "${d%% *}"
 	status_is 0
-	is "$output" "$c"$'\n'"$d"
+	is "$(vlabels <<< "$output")" "$c"$'\n'"$d"
 	gone "$c"
 	gone "$d"
 }
@@ -180,7 +180,7 @@ shmid_exists() {
 	exists "$b"
 	run --separate-stderr as_user "$BIN/shm-rm" -v -s 0
 	status_is 0
-	is "$(sort <<< "$output")" "$(printf '%s\n' "$b" "$dead" | sort)" "removed"
+	is "$(vlabels <<< "$output" | sort)" "$(printf '%s\n' "$b" "$dead" | sort)" "removed"
 	exists "$a"
 	gone "$b"
 	gone "$dead"
@@ -283,11 +283,11 @@ as_cleaner() {
 	is "$output" "" "fresh residue stays"
 	run --separate-stderr as_cleaner "$BIN/shm-rm" -v "$r2"
 	status_is 0
-	is "$output" "$r2" "removed by id"
+	is "$(vlabels <<< "$output")" "$r2" "removed by id"
 	! shmid_exists "$r2"
 	run --separate-stderr as_cleaner "$BIN/shm-rm" -v -s 0
 	status_is 0
-	is "$(sort <<< "$output")" "$(printf '%s\n' "$r" "$l" | sort)" "removed by age"
+	is "$(vlabels <<< "$output" | sort)" "$(printf '%s\n' "$r" "$l" | sort)" "removed by age"
 	! shmid_exists "$r"
 	shmid_exists "$f"
 }
@@ -335,7 +335,7 @@ as_cleaner() {
 	run as_user "$SHMTOOL" open "$a"
 	is "$output" EACCES "reader"
 	wait "$DELAYED" || true
-	is "$(cat "$T/rm.out" "$T/rm.err")" "$a" "shm-rm output"
+	is "$(cat "$T/rm.out" "$T/rm.err" | vlabels)" "$a" "shm-rm output"
 	gone "$a"
 }
 

@@ -167,12 +167,22 @@ rline_b(char *s)
 		failure("b: bad reader report \"%s\"", s);
 }
 
+/*
+ * One line of shm-rm -v: "removed 'LABEL' (owner USER, age AGE)"
+ * (format-spec.md 7); the label ends at the line's last "' (".
+ */
 void
 rmev_line(const char *s, int run)
 {
+	static const char head[] = "removed '";
 	struct rmev *n;
+	const char *lab = s + sizeof(head) - 1, *end = NULL, *p;
 
-	if (strlen(s) > SHMIDS_LABEL_MAX) {
+	if (strncmp(s, head, sizeof(head) - 1) == 0)
+		for (p = lab; (p = strstr(p, "' (owner ")) != NULL; p++)
+			end = p;
+	if (end == NULL || end[strlen(end) - 1] != ')' ||
+	    (size_t)(end - lab) > SHMIDS_LABEL_MAX) {
 		failure("b: shm-rm printed \"%s\"", s);
 		return;
 	}
@@ -184,6 +194,7 @@ rmev_line(const char *s, int run)
 		}
 		B.ev = n;
 	}
-	strcpy(B.ev[B.nev].label, s);
+	memcpy(B.ev[B.nev].label, lab, (size_t)(end - lab));
+	B.ev[B.nev].label[end - lab] = '\0';
 	B.ev[B.nev++].run = run;
 }
