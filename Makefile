@@ -69,12 +69,42 @@ $(B)/libshmids.so: $(LIBOBJ)
 	ln -sf libshmids.so.$(VERSION) $(B)/libshmids.so.$(SOMAJOR)
 	ln -sf libshmids.so.$(VERSION) $@
 
-# Tools, examples, tests and benchmarks link the static library, so that
-# they run from the build tree without LD_LIBRARY_PATH.
-CMDLIB	= cmd/util.c cmd/syscheck.c cmd/fmt.c
-$(B)/bin/%: cmd/%.c cmd/*.h $(CMDLIB) $(B)/libshmids.a
+# The tools are clients of the shared library, like any program: built
+# from cmd/ with shmids.h alone (tests/install.bats checks that), linked
+# with -lshmids.  In the build tree an rpath relative to the tool itself
+# ($ORIGIN/.. is $(B)) finds $(B)/libshmids.so.1 without
+# LD_LIBRARY_PATH; make install links them again for $(LIBDIR).
+# Examples, tests and benchmarks link the static library, as they may
+# reach inside it.
+# The objects' link flags are kept in $(B)/cmd/ldflags, so that make
+# install links them as they were built (a sanitizer build's need
+# -fsanitize) whatever flags it is given itself.
+# Every file of cmd/ that is no tool is a helper every tool links.
+CMDOBJ	= $(patsubst cmd/%.c,$(B)/cmd/%.o,\
+	    $(filter-out $(CMDS:%=cmd/%.c),$(wildcard cmd/*.c)))
+CMDLINK	= $(CC) $$(cat $(B)/cmd/ldflags) -o $@ $< $(CMDOBJ) -L$(B) -lshmids
+$(B)/cmd/%.o: cmd/%.c cmd/*.h lib/shmids.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Icmd $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(CMDLIB) $(B)/libshmids.a
+	$(CC) $(CPPFLAGS) -Icmd $(WFLAGS) $(CFLAGS) -c -o $@ $<
+	@echo '$(WFLAGS) $(CFLAGS) $(LDFLAGS)' > $(B)/cmd/ldflags
+$(B)/bin/%: $(B)/cmd/%.o $(CMDOBJ) $(B)/libshmids.so
+	@mkdir -p $(@D)
+	$(CMDLINK) -Wl,-rpath,'$$ORIGIN/..'
+
+# Installed tools use the installed library: their rpath is $(LIBDIR),
+# unless that is a directory the loader searches anyway (an rpath to
+# /usr/lib is against Debian's policy and useless), or INSTALL_RPATH= is
+# given (a package whose LIBDIR the loader knows).
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+SYSLIBDIRS = /lib /lib64 /usr/lib /usr/lib64 \
+	     $(if $(MULTIARCH),/lib/$(MULTIARCH) /usr/lib/$(MULTIARCH))
+INSTALL_RPATH ?= $(if $(filter $(SYSLIBDIRS),$(LIBDIR)),,$(LIBDIR))
+$(B)/inst/%: $(B)/cmd/%.o $(CMDOBJ) $(B)/libshmids.so FORCE
+	@mkdir -p $(@D)
+	$(CMDLINK) $(if $(INSTALL_RPATH),-Wl$(comma)-rpath$(comma)$(INSTALL_RPATH))
+comma	:= ,
+FORCE:
+.SECONDARY: $(CMDS:%=$(B)/cmd/%.o) $(CMDOBJ)
 
 $(EXBINS): $(B)/examples/%: examples/%.c $(B)/libshmids.a
 	@mkdir -p $(@D)
@@ -214,11 +244,11 @@ numcmp-maybe: $(B)/libshmids.a
 		    "g++ 11 or later)" > $(B)/bench/numcmp.skip; \
 	fi
 
-install: all
+install: all $(CMDS:%=$(B)/inst/%)
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) \
 	    $(DESTDIR)$(PKGDIR) $(DESTDIR)$(MANPREFIX)/man1 \
 	    $(DESTDIR)$(MANPREFIX)/man3 $(DESTDIR)$(MANPREFIX)/man5
-	cp $(BINS) $(DESTDIR)$(BINDIR)/
+	cp $(CMDS:%=$(B)/inst/%) $(DESTDIR)$(BINDIR)/
 	cp $(B)/libshmids.a $(B)/libshmids.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
 	ln -sf libshmids.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libshmids.so.$(SOMAJOR)
 	ln -sf libshmids.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libshmids.so
@@ -270,4 +300,4 @@ clean:
 include tests/fuzz/fuzz.mk
 
 .PHONY: all demo check check-asan check-valgrind stress lint bench install \
-	uninstall install-systemd uninstall-systemd clean numcmp-maybe
+	uninstall install-systemd uninstall-systemd clean numcmp-maybe FORCE

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "shmids.h"
 #include "util.h"
 
 static int	 dflag;		/* remove each segment once written */
@@ -162,10 +162,10 @@ view(void *h, struct shmids_array *a)
 /* Returns 0 if expanded, -1 (after a diagnostic) if the line must stay. */
 static int
 expand(const char *fname, unsigned long lineno, const struct line *l,
-    const struct ref *r)
+    const struct shmids_ref *r)
 {
 	struct shmids_array a;
-	struct emit e;
+	struct shmids_layout e;
 	void *h;
 
 	if ((h = open_wait(r->label)) == NULL) {
@@ -184,13 +184,13 @@ expand(const char *fname, unsigned long lineno, const struct line *l,
 		shmids_close(h);
 		return -1;
 	}
-	memset(&e, 0, sizeof(e));
+	shmids_layout_init(&e, NULL);
 	e.lead = l->buf + l->fake;
-	e.leadlen = r->fieldpos + r->fieldlen - l->fake;
+	e.leadlen = r->field + r->fieldlen - l->fake;
 	e.col0 = l->sent;
 	e.indent = e.col0 + e.leadlen + 1;
 	e.cols = cols;
-	e.eol = l->buf + r->eolpos;
+	e.eol = l->buf + r->eol;
 	memcpy(e.style, style, sizeof(style));
 	if (shmids_emit(stdout, &e, a.type, a.data, a.count) == -1)
 		err(1, "stdout");
@@ -263,15 +263,15 @@ keep_malformed(const char *b, size_t n, const char *fname,
 static void
 expand_line(const char *fname, unsigned long lineno, const struct line *l)
 {
-	struct ref r;
+	struct shmids_ref r;
 	int k = shmids_ref_parse(l->buf, l->n, &r);
 
 	if (k == -1 && dflag)
 		keep_malformed(l->buf, l->n, fname, lineno);
 	if (fields != NULL && !l->longfield)
-		util_fields_note(&want, l->buf + r.fieldpos, r.fieldlen, k != 0);
+		util_fields_note(&want, l->buf + r.field, r.fieldlen, k != 0);
 	if (k != 0 && fields != NULL && (l->longfield ||
-	    !util_inlist(fields, l->buf + r.fieldpos, r.fieldlen))) {
+	    !util_inlist(fields, l->buf + r.field, r.fieldlen))) {
 		if (k == 1 && dflag)
 			keep(r.label, fname, lineno);
 		k = 0;

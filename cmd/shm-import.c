@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "shmids.h"
 #include "syscheck.h"
 #include "util.h"
 
@@ -245,18 +245,18 @@ text_add(struct text *t, const char *s, size_t n, const char *fname,
 /* Make the segment for v and write the reference line for first. */
 static int
 store(const char *fname, unsigned long lineno, const char *first,
-    size_t firstlen, const struct ref *r, const struct vbuf *v)
+    size_t firstlen, const struct shmids_ref *r, const struct shmids_values *v)
 {
 	char name[SHMIDS_NAME_MAX + 2];
 	char *h;
 	int n;
 
 	n = snprintf(name, sizeof(name), "%s%.*s", prefix, (int)r->fieldlen,
-	    first + r->fieldpos);
+	    first + r->field);
 	if (n < 0 || (size_t)n >= sizeof(name) ||
 	    shmids_name_check(name, (size_t)n) == -1) {
 		warnx("%s:%lu: %s: %s", fname, lineno,
-		    util_quote(first + r->fieldpos, r->fieldlen),
+		    util_quote(first + r->field, r->fieldlen),
 		    n >= 0 && (size_t)n > SHMIDS_NAME_MAX ?
 		    "segment name too long: the prefix (-P) and the field "
 		    "make more than 64 bytes" : "the field cannot be a "
@@ -268,7 +268,7 @@ store(const char *fname, unsigned long lineno, const char *first,
 	if ((h = shmids_create_array(name, mode, v->type, v->count)) ==
 	    NULL) {
 		warnx("%s:%lu: %s: %s", fname, lineno,
-		    util_quote(first + r->fieldpos, r->fieldlen),
+		    util_quote(first + r->field, r->fieldlen),
 		    util_create_error(errno));
 		rval = 1;
 		return -1;
@@ -278,11 +278,11 @@ store(const char *fname, unsigned long lineno, const char *first,
 		    v->count * shmids_type_size(v->type));
 	util_labels_add(&made, h);
 	nconverted++;
-	out(first, r->fieldpos + r->fieldlen);
+	out(first, r->field + r->fieldlen);
 	out(" shmids ", 8);
 	out(h, strlen(h));
 	/* The first line's end only: its continuations are replaced too. */
-	out(first + r->eolpos, firstlen - r->eolpos);
+	out(first + r->eol, firstlen - r->eol);
 	shmids_close(h);
 	return 0;
 }
@@ -326,16 +326,6 @@ report_missed(void)
 	    util_quote(f, strlen(f)));
 }
 
-/* Does a line that is not being parsed end with the "/" of section 6? */
-static int
-continued(const char *s, size_t n)
-{
-	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r' ||
-	    shmids_isblank(s[n - 1])))
-		n--;
-	return n > 0 && s[n - 1] == '/' && (n == 1 || shmids_isblank(s[n - 2]));
-}
-
 /*
  * One array line and its continuations, read into t; converted or passed
  * through verbatim.
@@ -344,8 +334,8 @@ static void
 import_line(FILE *fp, const char *fname, unsigned long *lineno,
     struct text *t)
 {
-	struct vbuf v;
-	struct ref r;
+	struct shmids_values v;
+	struct shmids_ref r;
 	const char *bad = NULL;
 	char *line = NULL;
 	size_t cap = 0, firstlen = t->len;
@@ -356,31 +346,31 @@ import_line(FILE *fp, const char *fname, unsigned long *lineno,
 	k = shmids_ref_parse(t->buf, t->len, &r);
 	if (k != 0 || r.fieldlen == 0) {
 		if (fields != NULL && r.fieldlen > 0)
-			util_fields_note(&want, t->buf + r.fieldpos,
+			util_fields_note(&want, t->buf + r.field,
 			    r.fieldlen, 0);
 		out(t->buf, t->len);
 		return;
 	}
-	sel = fields != NULL && util_inlist(fields, t->buf + r.fieldpos,
+	sel = fields != NULL && util_inlist(fields, t->buf + r.field,
 	    r.fieldlen);
 	if (sel)
-		util_fields_note(&want, t->buf + r.fieldpos, r.fieldlen, 1);
+		util_fields_note(&want, t->buf + r.field, r.fieldlen, 1);
 	else if (fields != NULL)
-		util_fields_note(&want, t->buf + r.fieldpos, r.fieldlen, 0);
+		util_fields_note(&want, t->buf + r.field, r.fieldlen, 0);
 	memset(&v, 0, sizeof(v));
-	v.type = type_of(t->buf + r.fieldpos, r.fieldlen);
-	k = shmids_values(&v, t->buf + r.fieldpos + r.fieldlen,
-	    firstlen - r.fieldpos - r.fieldlen, &more, &bad);
+	v.type = type_of(t->buf + r.field, r.fieldlen);
+	k = shmids_values_parse(&v, t->buf + r.field + r.fieldlen,
+	    firstlen - r.field - r.fieldlen, &more, &bad);
 	while (more && (n = getline(&line, &cap, fp)) != -1) {
 		size_t off = t->len;
 
 		(*lineno)++;
 		text_add(t, line, (size_t)n, fname, *lineno);
 		if (k == 0)
-			k = shmids_values(&v, t->buf + off, (size_t)n, &more,
-			    &bad);
+			k = shmids_values_parse(&v, t->buf + off, (size_t)n,
+			    &more, &bad);
 		else
-			more = continued(line, (size_t)n);
+			more = shmids_continued(line, (size_t)n);
 	}
 	if (more)
 		check_eof(fp, fname, *lineno + 1);
@@ -388,7 +378,7 @@ import_line(FILE *fp, const char *fname, unsigned long *lineno,
 	if (k == -1 && bad == NULL) {
 		/* No room for the values: no array may be cut short. */
 		warnx("%s:%lu: %s: out of memory for the values", fname,
-		    first, util_quote(t->buf + r.fieldpos, r.fieldlen));
+		    first, util_quote(t->buf + r.field, r.fieldlen));
 		undo_all();
 		exit(1);
 	}
@@ -398,13 +388,13 @@ import_line(FILE *fp, const char *fname, unsigned long *lineno,
 		return;
 	}
 	if (k == 0 && fields == NULL && v.count < minvals)
-		missed(fname, first, t->buf + r.fieldpos, r.fieldlen, v.count,
+		missed(fname, first, t->buf + r.field, r.fieldlen, v.count,
 		    (int)(*lineno - first + 1));
 	if (k == -1 && sel) {
 		size_t blen = strcspn(bad, " \t\r\n");
 
 		warnx("%s:%lu: %s: bad value \"%s\"", fname, first,
-		    util_quote(t->buf + r.fieldpos, r.fieldlen),
+		    util_quote(t->buf + r.field, r.fieldlen),
 		    util_quote(bad, blen));
 	}
 	if (sel)

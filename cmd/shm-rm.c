@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "shmids.h"
 #include "util.h"
 
 static int	 fflag, nflag, vflag;
@@ -133,7 +133,7 @@ rm_forced(const char *arg)
 		tell(arg, NULL);
 		return;
 	}
-	if (shmids_be_of(arg)->remove(arg) == -1) {
+	if (shmids_remove_id(arg) == -1) {
 		warnx("%s: %s", arg, util_why(arg, errno));
 		rval = 1;
 		return;

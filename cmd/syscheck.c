@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "shmids.h"
 #include "syscheck.h"
 
 #define SYS_UID_MAX	999	/* logind spares system users */
@@ -130,8 +131,8 @@ logind_running(void)
 void
 syscheck_warn(void)
 {
-	const char *dir = getenv("SHMIDS_DIR");
-	int files = dir != NULL && *dir != '\0';
+	const char *dir = shmids_dir();
+	int files = dir != NULL;
 	char buf[64];
 
 	if (!files && strcmp(readline("/proc/sys/kernel/shm_rmid_forced",
@@ -173,12 +174,12 @@ page_reporting(void)
 static void
 filesetting(void)
 {
-	const char *dir = getenv("SHMIDS_DIR");
+	const char *dir = shmids_dir();
 	int fpr = page_reporting();
 
 	printf("%-24s %s\n", "free page reporting", fpr ?
 	    "on (virtio balloon: idle memory goes back to the host)" : "off");
-	if (dir != NULL && *dir != '\0') {
+	if (dir != NULL) {
 		printf("%-24s %s (file segments)\n", "SHMIDS_DIR", dir);
 		return;
 	}

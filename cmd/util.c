@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "shmids.h"
 #include "util.h"
 
 int
@@ -45,19 +45,16 @@ bad:
 int
 util_operand(const char *arg, char *id, char *label)
 {
-	const char *sp = strchr(arg, ' '), *name;
+	const char *sp = strchr(arg, ' ');
 	size_t n = sp ? (size_t)(sp - arg) : strlen(arg), len = strlen(arg);
-	size_t idlen, namelen;
-	int shmid;
 
-	if (n > SHMIDS_LABEL_MAX || shmids_id_check(arg, n, &shmid) == -1)
+	if (n > SHMIDS_LABEL_MAX || shmids_id_check(arg, n, NULL) == -1)
 		return -1;
 	memcpy(id, arg, n);
 	id[n] = '\0';
 	if (sp == NULL)
 		return 0;
-	if (len > SHMIDS_LABEL_MAX ||
-	    shmids_label_parse(arg, len, &idlen, &name, &namelen) == -1)
+	if (len > SHMIDS_LABEL_MAX || shmids_label_check(arg, len) == -1)
 		return -1;
 	strcpy(label, arg);
 	return 1;
@@ -98,7 +95,7 @@ util_unreadable(const struct shmids_info *si)
 void
 util_store_error(const struct shmids_info *si)
 {
-	const char *dir = getenv("SHMIDS_DIR");
+	const char *dir = shmids_dir();
 
 	errno = si->err;
 	if (si->shmid == -1)
@@ -207,12 +204,12 @@ util_inlist(const char *list, const char *tok, size_t len)
 const char *
 util_create_error(int e)
 {
-	const char *dir = getenv("SHMIDS_DIR");
+	const char *dir = shmids_dir();
 
 	static char buf[400];
 
 	/* File segments: the directory is the likelier culprit than the input. */
-	if (dir != NULL && *dir != '\0' && e != ENOSPC && e != ENOSYS) {
+	if (dir != NULL && e != ENOSPC && e != ENOSYS) {
 		if (e == EINVAL)
 			return "SHMIDS_DIR cannot go into a label (blanks?)";
 		snprintf(buf, sizeof(buf), "SHMIDS_DIR %s: %s",

@@ -1,6 +1,7 @@
 /*
- * Which backend an id names, which one new segments go to, and the
- * tuning threshold they share (format-spec.md 2.5, 2.6).
+ * The table of backends: which one an id names, which one new segments
+ * go to (the one reading of SHMIDS_DIR), and the tuning threshold they
+ * share (format-spec.md 2.5, 2.6).
  */
 #define _DEFAULT_SOURCE		/* MADV_POPULATE_* on glibc */
 #include <sys/mman.h>
@@ -8,23 +9,48 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "internal.h"
 
-/* A path starts with "/", a shmid with a digit: the label says where. */
+/* System V first: shmids_scan() reports in this order. */
+const struct shmids_backend *const shmids_stores[SHMIDS_NSTORES + 1] = {
+	&shmids_sysv, &shmids_file, NULL
+};
+
+/* The label says where: the first store whose ids look like id. */
 const struct shmids_backend *
 shmids_be_of(const char *id)
 {
-	return id[0] == '/' ? &shmids_file : &shmids_sysv;
+	const struct shmids_backend *const *be;
+
+	for (be = shmids_stores; (*be)->names(id) == 0 && be[1] != NULL; be++)
+		;
+	return *be;
+}
+
+/* The one reading of SHMIDS_DIR: set and not empty, or none. */
+const char *
+shmids_dir(void)
+{
+	const char *dir = getenv("SHMIDS_DIR");
+
+	return dir != NULL && *dir != '\0' ? dir : NULL;
 }
 
 const struct shmids_backend *
 shmids_be_new(void)
 {
-	const char *dir = getenv("SHMIDS_DIR");
+	return shmids_dir() != NULL ? &shmids_file : &shmids_sysv;
+}
 
-	return dir != NULL && *dir != '\0' ? &shmids_file : &shmids_sysv;
+int
+shmids_remove_id(const char *id)
+{
+	if (id == NULL || shmids_id_check(id, strlen(id), NULL) == -1)
+		return -1;
+	return shmids_be_of(id)->remove(id);
 }
 
 /*

@@ -37,49 +37,23 @@ struct dec {
 	int		e;
 };
 
-/* High 64 bits of the 128-bit product a b. */
-static uint64_t
-umulh(uint64_t a, uint64_t b)
-{
-#ifdef __SIZEOF_INT128__
-	__extension__ typedef unsigned __int128 u128;
-
-	return (uint64_t)(((u128)a * b) >> 64);
-#else
-	uint64_t al = a & M32, ah = a >> 32, bl = b & M32, bh = b >> 32;
-	uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
-	uint64_t mid = (ll >> 32) + (lh & M32) + (hl & M32);
-
-	return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
-#endif
-}
-
-/* floor(x / 2^s) without relying on >> of negative numbers. */
-static int
-floor_shift(int64_t x, int s)
-{
-	if (x >= 0)
-		return (int)(x >> s);
-	return (int)-(((-x - 1) >> s) + 1);
-}
-
 /* floor(log10(2^q)), floor(log10(3/4 2^q)), floor(log2(10^e)); paper 6.3 */
 static int
 flog10pow2(int q)
 {
-	return floor_shift((int64_t)q * 661971961083, 41);
+	return (int)shmids_floor_shift((int64_t)q * 661971961083, 41);
 }
 
 static int
 flog10tqpow2(int q)
 {
-	return floor_shift((int64_t)q * 661971961083 - 274743187321, 41);
+	return (int)shmids_floor_shift((int64_t)q * 661971961083 - 274743187321, 41);
 }
 
 static int
 flog2pow10(int e)
 {
-	return floor_shift((int64_t)e * 913124641741, 38);
+	return (int)shmids_floor_shift((int64_t)e * 913124641741, 38);
 }
 
 /*
@@ -90,9 +64,9 @@ flog2pow10(int e)
 static uint64_t
 rop64(const uint64_t g[2], uint64_t cp)
 {
-	uint64_t x1 = umulh(g[1], cp);
+	uint64_t x1 = shmids_umulh(g[1], cp);
 	uint64_t y0 = g[0] * cp;
-	uint64_t y1 = umulh(g[0], cp);
+	uint64_t y1 = shmids_umulh(g[0], cp);
 	uint64_t z = (y0 >> 1) + x1;
 
 	return (y1 + (z >> 63)) | (((z & M63) + M63) >> 63);
@@ -101,7 +75,7 @@ rop64(const uint64_t g[2], uint64_t cp)
 static uint64_t
 rop32(uint64_t g, uint64_t cp)
 {
-	uint64_t x1 = umulh(g, cp);
+	uint64_t x1 = shmids_umulh(g, cp);
 
 	return (x1 >> 31) | (((x1 & M32) + M32) >> 32);
 }

@@ -1,12 +1,14 @@
 /*
  * Write an array in its ASCII form (format-spec.md section 6): the lead
  * (blanks and field), then the values, wrapped with " /" so that no line
- * passes e->cols, continuation lines indented to the first value.
- * Output goes through a local buffer: one fwrite per 64 KiB, not one
- * stdio call per value; each value is formatted straight into it (a
- * copy of every value cost shm-expand a tenth of its time).
+ * passes l->cols, continuation lines indented to the first value.
+ * Output goes through a buffer of the call's own: one fwrite per 64 KiB,
+ * not one stdio call per value, and no static state (thread-safe); each
+ * value is formatted straight into it (a copy of every value cost
+ * shm-expand a tenth of its time).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -15,8 +17,8 @@
 
 struct out {
 	FILE		*fp;
-	char		 buf[OUTBUF];
-	size_t		 n;
+	char		*buf;
+	size_t		 n, cap;	/* bytes */
 	int		 err;
 };
 
@@ -31,9 +33,9 @@ flush(struct out *o)
 static void
 put(struct out *o, const char *s, size_t len)
 {
-	if (o->n + len > OUTBUF)
+	if (o->n + len > o->cap)
 		flush(o);
-	if (len > OUTBUF) {
+	if (len > o->cap) {
 		if (!o->err && fwrite(s, 1, len, o->fp) != len)
 			o->err = 1;
 		return;
@@ -54,44 +56,71 @@ spaces(struct out *o, size_t k)
 
 /* Room left on a line for one more value of len bytes at column col. */
 static int
-fits(const struct emit *e, size_t col, size_t len, int last)
+fits(const struct shmids_layout *l, size_t col, size_t len, int last)
 {
-	return e->cols == 0 || col + 1 + len + (last ? 0 : 2) <= e->cols;
+	return l->cols == 0 || col + 1 + len + (last ? 0 : 2) <= l->cols;
+}
+
+void
+shmids_layout_init(struct shmids_layout *l, const char *field)
+{
+	memset(l, 0, sizeof(*l));
+	l->version = SHMIDS_LAYOUT_V1;
+	l->lead = field != NULL ? field : "";
+	l->leadlen = strlen(l->lead);
+	l->indent = l->leadlen + 1;
+	l->cols = 80;
+	l->eol = "\n";
 }
 
 int
-shmids_emit(FILE *fp, const struct emit *e, int type, const void *data,
-    size_t count)
+shmids_emit(FILE *fp, const struct shmids_layout *l, int type,
+    const void *data, size_t count)
 {
-	static struct out o;	/* 64 KiB: too big for some stacks */
+	char small[512];	/* if 64 KiB cannot be had: slower, not failed */
+	struct out o;
 	const char *p = data;
-	size_t esz = shmids_type_size(type), eollen = strlen(e->eol);
-	/* A last line without newline still needs them between its lines. */
-	const char *weol = eollen ? e->eol : "\n";
-	size_t weollen = eollen ? eollen : 1;
-	size_t i, col, len, online = 0;
+	size_t esz = shmids_type_size(type), eollen;
+	const char *weol;
+	size_t weollen, i, col, len, online = 0;
 	char num[SHMIDS_NUM_MAX], *at;
+	int r = 0, e;
 
+	if (l == NULL || l->version != SHMIDS_LAYOUT_V1 || esz == 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	eollen = strlen(l->eol);
+	/* A last line without newline still needs them between its lines. */
+	weol = eollen ? l->eol : "\n";
+	weollen = eollen ? eollen : 1;
 	o.fp = fp;
 	o.n = 0;
 	o.err = 0;
-	put(&o, e->lead, e->leadlen);
-	col = e->col0 + e->leadlen;
+	o.cap = OUTBUF;
+	if ((o.buf = malloc(OUTBUF)) == NULL) {
+		o.buf = small;
+		o.cap = sizeof(small);
+	}
+	put(&o, l->lead, l->leadlen);
+	col = l->col0 + l->leadlen;
 	for (i = 0; i < count; i++, p += esz) {
 		/* Formatted in place after a blank; moved out on a wrap. */
-		if (o.n + 1 + SHMIDS_NUM_MAX > OUTBUF)
+		if (o.n + 1 + SHMIDS_NUM_MAX > o.cap)
 			flush(&o);
 		at = o.buf + o.n;
 		if ((len = shmids_format(at + 1, type, p,
-		    e->style[type])) == 0)
-			return -1;
-		if (online > 0 && !fits(e, col, len, i + 1 == count)) {
+		    l->style[type])) == 0) {
+			r = -1;
+			break;
+		}
+		if (online > 0 && !fits(l, col, len, i + 1 == count)) {
 			memcpy(num, at + 1, len);
 			put(&o, " /", 2);
 			put(&o, weol, weollen);
-			spaces(&o, e->indent);
+			spaces(&o, l->indent);
 			put(&o, num, len);
-			col = e->indent;
+			col = l->indent;
 			online = 0;
 		} else {
 			*at = ' ';
@@ -101,8 +130,16 @@ shmids_emit(FILE *fp, const struct emit *e, int type, const void *data,
 		col += len;
 		online++;
 	}
-	put(&o, e->eol, eollen);
-	flush(&o);
+	if (r == 0) {
+		put(&o, l->eol, eollen);
+		flush(&o);
+	}
+	e = errno;
+	if (o.buf != small)
+		free(o.buf);
+	errno = e;
+	if (r == -1)
+		return -1;
 	if (o.err) {
 		if (errno == 0)
 			errno = EIO;

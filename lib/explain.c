@@ -140,8 +140,8 @@ add_strerror(struct out *o, int errnum)
 static int
 explain_store(struct out *o, int errnum)
 {
-	const char *dir = getenv("SHMIDS_DIR");
-	int file = dir != NULL && *dir != '\0';
+	const char *dir = shmids_dir();
+	int file = dir != NULL;
 
 	switch (errnum) {
 	case ENOSPC:
@@ -372,7 +372,7 @@ explain_seg(struct out *o, const char *id, const char *label, int errnum)
 static int
 find_label(const char *s, char *out, const char **why, int *toolong)
 {
-	struct ref r;
+	struct shmids_ref r;
 	size_t len = strlen(s);
 
 	*toolong = 0;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "num.h"
 
 static int
 field_ok(const char *field)
@@ -15,8 +16,7 @@ field_ok(const char *field)
 	size_t i;
 
 	for (i = 0; field[i] != '\0'; i++)
-		if (shmids_isblank(field[i]) || field[i] == '\r' ||
-		    field[i] == '\n')
+		if (shmids_isend(field[i]))
 			return 0;
 	return i > 0;
 }
@@ -48,7 +48,7 @@ int
 shmids_put(FILE *fp, const char *field, int type, const void *data,
     size_t count, const char *name, int mode)
 {
-	struct emit e;
+	struct shmids_layout l;
 
 	if (fp == NULL || field == NULL || !field_ok(field) ||
 	    shmids_type_size(type) == 0 || (data == NULL && count > 0)) {
@@ -57,13 +57,8 @@ shmids_put(FILE *fp, const char *field, int type, const void *data,
 	}
 	if (name != NULL)
 		return put_ref(fp, field, type, data, count, name, mode);
-	memset(&e, 0, sizeof(e));
-	e.lead = field;
-	e.leadlen = strlen(field);
-	e.indent = e.leadlen + 1;
-	e.cols = 80;
-	e.eol = "\n";
-	return shmids_emit(fp, &e, type, data, count);
+	shmids_layout_init(&l, field);
+	return shmids_emit(fp, &l, type, data, count);
 }
 
 /* A segment's array as type: the same type, or raw of a fitting size. */
@@ -100,7 +95,7 @@ static int
 get_inline(const char *line, size_t start, FILE *fp, int type,
     struct shmids_array *a)
 {
-	struct vbuf v;
+	struct shmids_values v;
 	const char *bad;
 	char *buf = NULL;
 	size_t cap = 0;
@@ -109,10 +104,11 @@ get_inline(const char *line, size_t start, FILE *fp, int type,
 
 	memset(&v, 0, sizeof(v));
 	v.type = type;
-	r = shmids_values(&v, line + start, strlen(line + start), &more, &bad);
+	r = shmids_values_parse(&v, line + start, strlen(line + start), &more,
+	    &bad);
 	while (r == 0 && more && fp != NULL &&
 	    (n = getline(&buf, &cap, fp)) != -1)
-		r = shmids_values(&v, buf, (size_t)n, &more, &bad);
+		r = shmids_values_parse(&v, buf, (size_t)n, &more, &bad);
 	/*
 	 * Only the end of the file ends an array early: getline(3) fails
 	 * with ENOMEM, on a line too long, without setting the error flag.
@@ -126,7 +122,7 @@ get_inline(const char *line, size_t start, FILE *fp, int type,
 	if (r == -1) {
 		int e = errno;
 
-		free(v.data);
+		shmids_values_free(&v);
 		errno = e;
 		return -1;
 	}
@@ -140,7 +136,7 @@ get_inline(const char *line, size_t start, FILE *fp, int type,
 int
 shmids_get(const char *line, FILE *fp, int type, struct shmids_array *a)
 {
-	struct ref r;
+	struct shmids_ref r;
 
 	if (line == NULL || a == NULL || shmids_type_size(type) == 0) {
 		errno = EINVAL;
@@ -155,7 +151,7 @@ shmids_get(const char *line, FILE *fp, int type, struct shmids_array *a)
 			errno = EINVAL;
 			return -1;
 		}
-		return get_inline(line, r.fieldpos + r.fieldlen, fp, type, a);
+		return get_inline(line, r.field + r.fieldlen, fp, type, a);
 	default:
 		return -1;
 	}

@@ -98,7 +98,7 @@ file_create(size_t size, size_t namelen, char id[SHMIDS_LABEL_MAX + 1],
 	size_t n;
 	int fd, e, shmid;
 
-	if (realpath(getenv("SHMIDS_DIR"), dir) == NULL)
+	if (realpath(shmids_dir(), dir) == NULL)
 		return -1;
 	n = strcmp(dir, "/") == 0 ? 0 : strlen(dir);
 	if (n + 14 + 1 + namelen > SHMIDS_LABEL_MAX) {
@@ -427,8 +427,7 @@ stat_at(int dfd, const char *id, const char *name, struct shmids_info *si)
 		if (errno != EACCES)
 			return -1;
 		si->ctime = made(dfd, name, &st);
-		si->err = EACCES;	/* known, but not ours to read */
-		return 0;
+		return 1;	/* known, but not ours to read */
 	}
 	si->ctime = made(fd, "", &st);
 	h = holder(fd);
@@ -556,17 +555,17 @@ out:
  * directory that cannot be read to its end is -1, after the files read.
  */
 static int
-file_scan(int (*fn)(struct shmids_info *, void *), void *arg)
+file_scan(int (*fn)(struct shmids_info *, int, void *), void *arg)
 {
-	const char *env = getenv("SHMIDS_DIR");
+	const char *env = shmids_dir();
 	struct shmids_info si;
 	char dir[PATH_MAX], path[SHMIDS_LABEL_MAX + 1];
 	struct dirent *de;
 	DIR *dp;
 	size_t n;
-	int r = 0, shmid, e, failed = 0;
+	int r = 0, shmid, e, k, failed = 0;
 
-	if (env == NULL || *env == '\0')
+	if (env == NULL)
 		return 0;
 	if (realpath(env, dir) == NULL || (dp = opendir(dir)) == NULL)
 		return -1;
@@ -579,8 +578,8 @@ file_scan(int (*fn)(struct shmids_info *, void *), void *arg)
 		strcpy(path + n + 1, de->d_name);
 		if (shmids_id_check(path, strlen(path), &shmid) == -1)
 			continue;
-		if (stat_at(dirfd(dp), path, de->d_name, &si) == 0)
-			r = fn(&si, arg);
+		if ((k = stat_at(dirfd(dp), path, de->d_name, &si)) != -1)
+			r = fn(&si, k, arg);
 		else if (errno != ENOENT && errno != ESTALE && failed == 0)
 			failed = errno;	/* gone meanwhile, or not a file: skip */
 	}
@@ -658,7 +657,16 @@ file_isours(const struct shmids_info *si)
 }
 
 
+/* A file segment's id is its absolute path. */
+static int
+file_names(const char *id)
+{
+	return id[0] == '/';
+}
+
 const struct shmids_backend shmids_file = {
+	.store = -1,
+	.names = file_names,
 	.create = file_create,
 	.attach = file_attach,
 	.narrow = file_narrow,

@@ -47,9 +47,12 @@ shmids_hdr_write(char *h, const char *id, const char *name, int type,
  * Check the label area of copy c against the id it must carry.  Its
  * padding is checked with the other fields, once the magic says the
  * header is ours: bad padding is a corrupt header, not a stale label.
+ * want (wantlen bytes, or NULL) is the label the caller named, parsed
+ * already: a header that carries it needs no parse of its own.
  */
 static int
-check_label(const char *c, const char *id, struct hdr *out)
+check_label(const char *c, const char *id, const char *want, size_t wantlen,
+    struct hdr *out)
 {
 	const char *name;
 	size_t len, namelen, idlen;
@@ -57,6 +60,11 @@ check_label(const char *c, const char *id, struct hdr *out)
 	len = strnlen(c, HDR_LABELSZ);
 	if (len > SHMIDS_LABEL_MAX || c[len + 1] != '\n')
 		return ESTALE;
+	if (want != NULL && len == wantlen && memcmp(c, want, len) == 0) {
+		memcpy(out->label, c, len + 1);
+		out->namepos = strlen(id) + 1;
+		return 0;
+	}
 	if (shmids_label_parse(c, len, &idlen, &name, &namelen) == -1 ||
 	    strlen(id) != idlen || memcmp(c, id, idlen) != 0)
 		return ESTALE;
@@ -103,14 +111,15 @@ check_fields(const char *c, struct hdr *out)
 }
 
 /*
- * Check the header at h of a segment of size bytes whose id is id.
- * Returns 0 or the errno of format-spec.md 2.3 (ESTALE, EBADMSG).  The
+ * Check the header at h of a segment of size bytes whose id is id (and,
+ * unless want is NULL, expected to carry label want of wantlen bytes:
+ * the caller still compares out->label with it).  Returns 0 or the errno of format-spec.md 2.3 (ESTALE, EBADMSG).  The
  * state is read first, with acquire order, so that a reader that sees 'r'
  * also sees the payload the writer stored before sealing.
  */
 int
 shmids_hdr_read(const volatile char *h, size_t size, const char *id,
-    struct hdr *out)
+    const char *want, size_t wantlen, struct hdr *out)
 {
 	char c[SHMIDS_HEADER];
 	size_t i;
@@ -121,7 +130,7 @@ shmids_hdr_read(const volatile char *h, size_t size, const char *id,
 	state = shmids_hdr_state(h);
 	for (i = 0; i < SHMIDS_HEADER; i++)
 		c[i] = h[i];
-	if ((e = check_label(c, id, out)) != 0)
+	if ((e = check_label(c, id, want, wantlen, out)) != 0)
 		return e;
 	if (memcmp(c + HDR_MAGIC, magic, 7) != 0 || c[HDR_MAGIC + 7] != ' ')
 		return ESTALE;

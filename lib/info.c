@@ -37,7 +37,7 @@ fill_header(const struct shmids_backend *be, struct shmids_info *si)
 		return;
 	}
 	memset(&hd, 0, sizeof(hd));
-	e = shmids_hdr_read(h, size, si->id, &hd);
+	e = shmids_hdr_read(h, size, si->id, NULL, 0, &hd);
 	si->err = e;
 	if (e != 0 && e != EBADMSG) {
 		si->ours = 0;
@@ -58,11 +58,11 @@ fill_header(const struct shmids_backend *be, struct shmids_info *si)
 }
 
 /* scan: si comes from a scan, which attaches only what is ours by key. */
+/* unreadable: the backend's stat said 1 (known, but not ours to read). */
 static void
-look(struct shmids_info *si, int flags, int scan)
+look(struct shmids_info *si, int unreadable, int flags, int scan)
 {
 	const struct shmids_backend *be = shmids_be_of(si->id);
-	int unreadable = si->err == EACCES;
 
 	si->ours = 0;
 	si->err = 0;
@@ -86,34 +86,40 @@ look(struct shmids_info *si, int flags, int scan)
 int
 shmids_stat(const char *id, struct shmids_info *si, int flags)
 {
-	int shmid;
+	int shmid, k;
 
 	if (id == NULL || strlen(id) > SHMIDS_LABEL_MAX ||
 	    shmids_id_check(id, strlen(id), &shmid) == -1) {
 		errno = EINVAL;
 		return -1;
 	}
-	if (shmids_be_of(id)->stat(id, si) == -1)
+	if ((k = shmids_be_of(id)->stat(id, si)) == -1)
 		return -1;
 	if (si->removed) {	/* gone, as shmids_open() says */
 		errno = ENOENT;
 		return -1;
 	}
-	look(si, flags, 0);
+	look(si, k, flags, 0);
 	return 0;
 }
 
+/* What a scan found: si first, so that byid() sorts entries too. */
+struct entry {
+	struct shmids_info si;
+	int		 unreadable;	/* the store's stat would say 1 */
+};
+
 struct list {
-	struct shmids_info *v;
+	struct entry	*v;
 	size_t		 n, cap;
 	int		 nomem;	/* the scan's failure was ours */
 };
 
 static int
-collect(struct shmids_info *si, void *arg)
+collect(struct shmids_info *si, int unreadable, void *arg)
 {
 	struct list *l = arg;
-	struct shmids_info *n;
+	struct entry *n;
 
 	if (l->n == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 64;
@@ -123,7 +129,8 @@ collect(struct shmids_info *si, void *arg)
 		}
 		l->v = n;
 	}
-	l->v[l->n++] = *si;
+	l->v[l->n].si = *si;
+	l->v[l->n++].unreadable = unreadable;
 	return 0;
 }
 
@@ -151,18 +158,15 @@ int
 shmids_scan(int (*fn)(const struct shmids_info *, void *), void *arg,
     int flags)
 {
-	static const struct shmids_backend *const stores[] = {
-		&shmids_sysv, &shmids_file
-	};
 	struct shmids_info bad;
 	struct list l;
-	int err[2] = { 0, 0 };
+	int err[SHMIDS_NSTORES] = { 0 };
 	size_t i;
 	int r = 0;
 
 	memset(&l, 0, sizeof(l));
-	for (i = 0; i < 2; i++)
-		if (stores[i]->scan(collect, &l) != 0) {
+	for (i = 0; shmids_stores[i] != NULL; i++)
+		if (shmids_stores[i]->scan(collect, &l) != 0) {
 			if (l.nomem) {
 				free(l.v);
 				errno = ENOMEM;
@@ -173,15 +177,15 @@ shmids_scan(int (*fn)(const struct shmids_info *, void *), void *arg,
 	if (l.n > 1)
 		qsort(l.v, l.n, sizeof(*l.v), byid);
 	for (i = 0; i < l.n && r == 0; i++) {
-		look(&l.v[i], flags, 1);
-		if (l.v[i].ours != 0 || (flags & SHMIDS_ALL))
-			r = fn(&l.v[i], arg);
+		look(&l.v[i].si, l.v[i].unreadable, flags, 1);
+		if (l.v[i].si.ours != 0 || (flags & SHMIDS_ALL))
+			r = fn(&l.v[i].si, arg);
 	}
 	free(l.v);
-	for (i = 0; i < 2 && r == 0; i++)
+	for (i = 0; shmids_stores[i] != NULL && r == 0; i++)
 		if (err[i] != 0) {
 			memset(&bad, 0, sizeof(bad));
-			bad.shmid = stores[i] == &shmids_file ? -1 : 0;
+			bad.shmid = shmids_stores[i]->store;
 			bad.ours = -2;
 			bad.err = err[i];
 			r = fn(&bad, arg);
@@ -201,9 +205,9 @@ shmids_remove_info(const struct shmids_info *si, int flags)
 {
 	const struct shmids_backend *be = shmids_be_of(si->id);
 	struct shmids_info now;
-	int idle = (flags & SHMIDS_IDLE) != 0;
+	int idle = (flags & SHMIDS_IDLE) != 0, unreadable;
 
-	if (be->stat(si->id, &now) == -1)
+	if ((unreadable = be->stat(si->id, &now)) == -1)
 		return -1;
 	if (now.removed) {
 		errno = ENOENT;
@@ -216,7 +220,7 @@ shmids_remove_info(const struct shmids_info *si, int flags)
 	}
 	if (!idle)
 		return be->remove(si->id);
-	if (now.ctime != si->ctime || now.nattch != 0 || now.err != 0) {
+	if (now.ctime != si->ctime || now.nattch != 0 || unreadable) {
 		errno = EBUSY;
 		return -1;
 	}

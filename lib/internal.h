@@ -1,6 +1,7 @@
 /*
- * Internal interfaces shared by lib/ and cmd/; not installed.  Every
- * symbol here is hidden from the shared library's dynamic symbol table.
+ * Internal interfaces of lib/; not installed, and no program outside
+ * lib/ but its tests includes it.  Every symbol here is hidden from the
+ * shared library's dynamic symbol table.
  */
 #ifndef SHMIDS_INTERNAL_H
 #define SHMIDS_INTERNAL_H
@@ -15,8 +16,7 @@
 #endif
 
 /* Header layout: format-spec.md section 2. */
-#define HDR_LABEL	0	/* label area, 80 bytes */
-#define HDR_LABELSZ	80
+#define HDR_LABELSZ	80	/* label area at offset 0 */
 #define HDR_MAGIC	80	/* "shmids1" */
 #define HDR_TYPE	88
 #define HDR_ORDER	92
@@ -58,6 +58,13 @@ struct att {
  * the store says.
  */
 struct shmids_backend {
+	/*
+	 * The shmid of the shmids_info by which shmids_scan() reports this
+	 * store unreadable (0 the System V table, -1 SHMIDS_DIR).
+	 */
+	int	 store;
+	/* Does id, a label's first token, name a segment of this store? */
+	int	(*names)(const char *id);
 	/*
 	 * Make a segment of size bytes, mode 0600, attached read-write;
 	 * id gets its id.  ENAMETOOLONG if a name of namelen bytes would
@@ -106,8 +113,14 @@ struct shmids_backend {
 	 * says what remains).
 	 */
 	int	(*remove_idle)(const struct shmids_info *si);
-	int	(*stat)(const char *id, struct shmids_info *si);	/* system part */
-	int	(*scan)(int (*fn)(struct shmids_info *, void *), void *arg);
+	/*
+	 * The system part of si (its err untouched: info.c alone fills
+	 * it).  0, or 1 when the segment is known but the caller may not
+	 * read it (EACCES: no attach should be tried), or -1.
+	 */
+	int	(*stat)(const char *id, struct shmids_info *si);
+	/* fn(si, what stat would return, arg) for each segment of the store. */
+	int	(*scan)(int (*fn)(struct shmids_info *, int, void *), void *arg);
 	int	(*isours)(const struct shmids_info *si);	/* by key or file name */
 	/*
 	 * For tools that only look: copy si's first bytes, up to
@@ -121,6 +134,14 @@ struct shmids_backend {
 };
 SHMIDS_HIDDEN extern const struct shmids_backend shmids_sysv;
 SHMIDS_HIDDEN extern const struct shmids_backend shmids_file;
+/*
+ * backend.c: every store, in the order shmids_scan() reads and reports
+ * them, NULL-terminated; SHMIDS_NSTORES of them.  A new backend is one
+ * more entry there.
+ */
+#define SHMIDS_NSTORES	2
+SHMIDS_HIDDEN extern const struct shmids_backend *const
+			shmids_stores[SHMIDS_NSTORES + 1];
 /* The backend an id names, and the one new segments go to (SHMIDS_DIR). */
 SHMIDS_HIDDEN const struct shmids_backend *shmids_be_of(const char *id);
 SHMIDS_HIDDEN const struct shmids_backend *shmids_be_new(void);
@@ -131,13 +152,7 @@ SHMIDS_HIDDEN int	shmids_populate(const struct att *a, int rdonly);
 #define HUGE_GRAIN	((size_t)2 << 20)	/* a transparent huge page */
 SHMIDS_HIDDEN void	shmids_advise_huge(void *p, size_t len);
 
-/* label.c */
-SHMIDS_HIDDEN int	shmids_name_check(const char *name, size_t len);
-/*
- * An id of len bytes: 0 and *shmid (-1 for a path), or -1 with EINVAL;
- * a path over 73 bytes is refused, as no label could hold it.
- */
-SHMIDS_HIDDEN int	shmids_id_check(const char *s, size_t len, int *shmid);
+/* label.c; shmids_name_check() and shmids_id_check() are public. */
 SHMIDS_HIDDEN int	shmids_label_parse(const char *s, size_t len,
 			    size_t *idlen, const char **name, size_t *namelen);
 SHMIDS_HIDDEN size_t	shmids_label_make(char *buf, const char *id,
@@ -147,7 +162,8 @@ SHMIDS_HIDDEN size_t	shmids_label_make(char *buf, const char *id,
 SHMIDS_HIDDEN void	shmids_hdr_write(char *h, const char *id,
 			    const char *name, int type, size_t count);
 SHMIDS_HIDDEN int	shmids_hdr_read(const volatile char *h, size_t size,
-			    const char *id, struct hdr *out);
+			    const char *id, const char *want, size_t wantlen,
+			    struct hdr *out);
 SHMIDS_HIDDEN int	shmids_hdr_residue(const char *h, size_t n, size_t size);
 SHMIDS_HIDDEN int	shmids_hdr_state(const volatile char *h);
 SHMIDS_HIDDEN void	shmids_hdr_seal(char *h);
@@ -168,54 +184,22 @@ struct seg {
 	const struct shmids_backend *be;
 	pid_t		 writer;	/* pid that made it here, or 0 */
 	char		 id[SHMIDS_LABEL_MAX + 1];
-	/* checked at attach; the header itself may be rewritten later */
+	/*
+	 * What the header said at attach (or what the writer wrote): one
+	 * snapshot for shmids_label() and shmids_array(), whatever a
+	 * writer rewrites later.
+	 */
 	char		 label[SHMIDS_LABEL_MAX + 1];
+	int		 type;
+	size_t		 count;		/* elements */
 };
 SHMIDS_HIDDEN struct seg *shmids_reg_find(const void *addr);
 SHMIDS_HIDDEN int	shmids_reg_add(const struct shmids_backend *be,
 			    const struct att *a, pid_t writer, const char *id,
-			    const char *label);
+			    const char *label, int type, size_t count);
 SHMIDS_HIDDEN void	shmids_reg_del(struct seg *s);
 SHMIDS_HIDDEN void	shmids_reg_seal(struct seg *s);
 SHMIDS_HIDDEN void	shmids_reg_sealall(void);
-
-/* refline.c: reference lines, format-spec.md section 5 */
-struct ref {
-	size_t		 fieldpos, fieldlen;	/* field token in line */
-	int		 shmid;			/* -1 for a file segment */
-	char		 label[SHMIDS_LABEL_MAX + 1];
-	size_t		 eolpos;		/* CR, LF or len */
-	const char	*why;			/* reason when malformed */
-};
-SHMIDS_HIDDEN int	shmids_ref_parse(const char *line, size_t len,
-			    struct ref *r);
-SHMIDS_HIDDEN int	shmids_isblank(int c);
-
-/* emit.c: the ASCII form of an array, format-spec.md section 6 */
-struct emit {
-	const char	*lead;		/* blanks and field, written first */
-	size_t		 leadlen;
-	size_t		 col0;		/* bytes the caller wrote before lead */
-	size_t		 indent;	/* column of the first value */
-	size_t		 cols;		/* wrap column, 0 for never */
-	const char	*eol;		/* "\n", "\r\n" or "" */
-	int		 style[5];	/* per enum shmids_type */
-};
-SHMIDS_HIDDEN int	shmids_emit(FILE *fp, const struct emit *e, int type,
-			    const void *data, size_t count);
-
-/*
- * values.c: inline arrays read back.  s[len] must be a NUL, blank, CR or
- * LF: values are parsed up to their terminator (callers pass lines from
- * getline(3), which are NUL-terminated).
- */
-struct vbuf {
-	char		*data;
-	size_t		 count, cap;	/* elements */
-	int		 type;
-};
-SHMIDS_HIDDEN int	shmids_values(struct vbuf *v, const char *s, size_t len,
-			    int *more, const char **bad);
 
 /*
  * number.c: shmids_parse(), where the bytes from s up to lim (excluded)

@@ -104,6 +104,10 @@ id_parse(const char *s, size_t len, int *shmid)
 int
 shmids_id_check(const char *s, size_t len, int *shmid)
 {
+	int dummy;
+
+	if (shmid == NULL)
+		shmid = &dummy;
 	if (len > SHMIDS_LABEL_MAX - 2 || id_parse(s, len, shmid) == -1) {
 		errno = EINVAL;
 		return -1;
@@ -133,6 +137,15 @@ shmids_label_parse(const char *s, size_t len, size_t *idlen,
 	*name = sp + 1;
 	*namelen = len - *idlen - 1;
 	return 0;
+}
+
+int
+shmids_label_check(const char *s, size_t len)
+{
+	const char *name;
+	size_t idlen, namelen;
+
+	return shmids_label_parse(s, len, &idlen, &name, &namelen);
 }
 
 /* buf holds SHMIDS_LABEL_MAX + 1 bytes; id and name are already checked. */

@@ -6,6 +6,7 @@
 #define SHMIDS_NUM_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifndef SHMIDS_HIDDEN
 #define SHMIDS_HIDDEN __attribute__((visibility("hidden")))
@@ -49,5 +50,72 @@ SHMIDS_HIDDEN int shmids_strtod_lim(const char *s, const char *lim,
     const char **end, double *v);
 SHMIDS_HIDDEN int shmids_strtof_lim(const char *s, const char *lim,
     const char **end, float *v);
+
+/*
+ * Small helpers the conversions share, here once.  static inline: each
+ * is a few instructions on the hot paths of both directions.
+ */
+
+/* Does a token end at c: blank, CR, LF or NUL (one test, mostly)?  */
+static inline int
+shmids_isend(int c)
+{
+	unsigned u = (unsigned char)c;
+
+	return u <= ' ' && (UINT64_C(1) << u & (UINT64_C(1) << ' ' |
+	    1 << '\t' | 1 << '\r' | 1 << '\n' | 1)) != 0;
+}
+
+/* The value of hex digit c, or -1. */
+static inline int
+shmids_hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* 64x64 -> 128-bit product: returns the low half, *hi the high one. */
+static inline uint64_t
+shmids_umul128(uint64_t a, uint64_t b, uint64_t *hi)
+{
+#ifdef __SIZEOF_INT128__
+	__extension__ typedef unsigned __int128 u128;
+	u128 p = (u128)a * b;
+
+	*hi = (uint64_t)(p >> 64);
+	return (uint64_t)p;
+#else
+	const uint64_t m32 = (UINT64_C(1) << 32) - 1;
+	uint64_t al = a & m32, ah = a >> 32, bl = b & m32, bh = b >> 32;
+	uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+	uint64_t mid = (ll >> 32) + (lh & m32) + (hl & m32);
+
+	*hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+	return (mid << 32) | (ll & m32);
+#endif
+}
+
+/* High 64 bits of the 128-bit product a b. */
+static inline uint64_t
+shmids_umulh(uint64_t a, uint64_t b)
+{
+	uint64_t hi;
+
+	(void)shmids_umul128(a, b, &hi);
+	return hi;
+}
+
+/* floor(x / 2^s) without relying on >> of negative numbers. */
+static inline int64_t
+shmids_floor_shift(int64_t x, int s)
+{
+	if (x >= 0)
+		return x >> s;
+	return -(((-x - 1) >> s) + 1);
+}
 
 #endif /* SHMIDS_NUM_H */

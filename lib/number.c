@@ -115,24 +115,6 @@ shmids_format(char *buf, int type, const void *elem, int style)
 	return n;
 }
 
-static int
-isend(int c)
-{
-	return c == '\0' || c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
-
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /*
  * An integer token: [+-]decimal, or 0x hex giving the two's-complement
  * bits of a bits-wide integer.  lo/hi bound the decimal form.
@@ -145,12 +127,12 @@ int_parse(const char *s, const char **end, int bits, int64_t lo, uint64_t hi,
 	int neg = 0, digits = 0, v;
 
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		for (s += 2; (v = hexval(*s)) >= 0; s++, digits++)
+		for (s += 2; (v = shmids_hexval(*s)) >= 0; s++, digits++)
 			if (digits >= bits / 4)
 				return (errno = ERANGE), -1;
 			else
 				u = u << 4 | (uint64_t)v;
-		if (digits == 0 || !isend(*s))
+		if (digits == 0 || !shmids_isend(*s))
 			return (errno = EINVAL), -1;
 		/* Sign-extend: 0xffffffff is -1 for a 32-bit type. */
 		if (bits < 64 && lo < 0 && (u >> (bits - 1)) & 1)
@@ -169,11 +151,11 @@ int_parse(const char *s, const char **end, int bits, int64_t lo, uint64_t hi,
 			/* Too big if it is a number at all. */
 			while (*s >= '0' && *s <= '9')
 				s++;
-			return (errno = isend(*s) ? ERANGE : EINVAL), -1;
+			return (errno = shmids_isend(*s) ? ERANGE : EINVAL), -1;
 		}
 		u = u * 10 + dig;
 	}
-	if (digits == 0 || !isend(*s))
+	if (digits == 0 || !shmids_isend(*s))
 		return (errno = EINVAL), -1;
 	*out = neg ? (int64_t)((uint64_t)0 - u) : (int64_t)u;
 	*end = s;

@@ -12,6 +12,18 @@ shmids_isblank(int c)
 	return c == ' ' || c == '\t';
 }
 
+/* s[0..len), CRs and LF at its end ignored: is its last token "/"? */
+int
+shmids_continued(const char *s, size_t len)
+{
+	while (len > 0 && (s[len - 1] == '\n' || s[len - 1] == '\r'))
+		len--;
+	while (len > 0 && shmids_isblank(s[len - 1]))
+		len--;
+	return len > 0 && s[len - 1] == '/' &&
+	    (len == 1 || shmids_isblank(s[len - 2]));
+}
+
 /* Next blank-separated token of line[*pos..end); 0 at the end. */
 static size_t
 token(const char *line, size_t end, size_t *pos, size_t *start)
@@ -28,31 +40,26 @@ token(const char *line, size_t end, size_t *pos, size_t *start)
 }
 
 static int
-malformed(struct ref *r, const char *why)
+malformed(struct shmids_ref *r, const char *why)
 {
 	r->why = why;
 	errno = EINVAL;
 	return -1;
 }
 
-/*
- * Returns 1 for a reference line (r filled), 0 for any other line, -1 for
- * a malformed reference line (r->why says why).  The line ends at the
- * first LF, or at len; one CR before it is not part of the last token.
- */
+/* The contract is in shmids.h. */
 int
-shmids_ref_parse(const char *line, size_t len, struct ref *r)
+shmids_ref_parse(const char *line, size_t len, struct shmids_ref *r)
 {
 	const char *nl;
 	size_t end, pos = 0, s, n, x, idlen, namelen;
-	int id;
 
 	if ((nl = memchr(line, '\n', len)) != NULL)
 		len = (size_t)(nl - line);
 	end = len > 0 && line[len - 1] == '\r' ? len - 1 : len;
-	r->eolpos = end;
+	r->eol = end;
 	r->why = NULL;
-	if ((r->fieldlen = token(line, end, &pos, &r->fieldpos)) == 0)
+	if ((r->fieldlen = token(line, end, &pos, &r->field)) == 0)
 		return 0;
 	if (token(line, end, &pos, &s) != 6 || memcmp(line + s, "shmids", 6))
 		return 0;
@@ -71,7 +78,7 @@ shmids_ref_parse(const char *line, size_t len, struct ref *r)
 		return malformed(r, "name longer than 64 bytes");
 	if (idlen + 1 + namelen > SHMIDS_LABEL_MAX)
 		return malformed(r, "label longer than 75 bytes");
-	if (shmids_id_check(line + s, idlen, &id) == -1)
+	if (shmids_id_check(line + s, idlen, NULL) == -1)
 		return malformed(r, "bad shmid or path");
 	if (shmids_name_check(line + n, namelen) == -1)
 		return malformed(r, "bad name");
@@ -79,6 +86,5 @@ shmids_ref_parse(const char *line, size_t len, struct ref *r)
 	r->label[idlen] = ' ';
 	memcpy(r->label + idlen + 1, line + n, namelen);
 	r->label[idlen + 1 + namelen] = '\0';
-	r->shmid = id;
 	return 1;
 }

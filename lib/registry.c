@@ -1,6 +1,6 @@
 /*
- * The segments this process attached through the library.  shmids_array()
- * needs each one's size, shmids_close() must know whether to seal, and
+ * The segments this process attached through the library.  shmids_label()
+ * and shmids_array() answer from what each one's header said at attach, shmids_close() must know whether to seal, and
  * the exit handler must find every segment a writer left unsealed.
  */
 #include <errno.h>
@@ -27,7 +27,7 @@ shmids_reg_find(const void *addr)
 
 int
 shmids_reg_add(const struct shmids_backend *be, const struct att *a,
-    pid_t writer, const char *id, const char *label)
+    pid_t writer, const char *id, const char *label, int type, size_t count)
 {
 	struct seg *n;
 	size_t cap;
@@ -44,6 +44,8 @@ shmids_reg_add(const struct shmids_backend *be, const struct att *a,
 	segs[nsegs].writer = writer;
 	strcpy(segs[nsegs].id, id);
 	strcpy(segs[nsegs].label, label);
+	segs[nsegs].type = type;
+	segs[nsegs].count = count;
 	nsegs++;
 	return 0;
 }

@@ -9,12 +9,6 @@
 
 #include "internal.h"
 
-static void
-atexit_seal(void)
-{
-	shmids_reg_sealall();
-}
-
 /* Undo a half-made segment without losing the errno that caused it. */
 static void *
 undo(const struct shmids_backend *be, struct att *a, const char *id)
@@ -47,7 +41,7 @@ shmids_create_array(const char *name, int mode, int type, size_t count)
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (!atexit_done && atexit(atexit_seal) != 0) {
+	if (!atexit_done && atexit(shmids_reg_sealall) != 0) {
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -57,7 +51,7 @@ shmids_create_array(const char *name, int mode, int type, size_t count)
 	shmids_hdr_write(a.addr, id, name, type, count);
 	/* Widen or narrow to the exact mode only once the header is whole. */
 	if (be->setmode(&a, id, mode) == -1 ||
-	    shmids_reg_add(be, &a, getpid(), id, a.addr) == -1)
+	    shmids_reg_add(be, &a, getpid(), id, a.addr, type, count) == -1)
 		return undo(be, &a, id);
 	/*
 	 * Last, as it may take a second for a big segment: a writer killed
@@ -103,7 +97,7 @@ check_hdr(const volatile char *h, size_t size, const char *id,
 
 	if (len > 0 && label[len - 1] == '\n')
 		len--;
-	e = shmids_hdr_read(h, size, id, hd);
+	e = shmids_hdr_read(h, size, id, label, len, hd);
 	if (e == 0 && (strlen(hd->label) != len ||
 	    memcmp(hd->label, label, len) != 0))
 		e = ESTALE;
@@ -117,6 +111,7 @@ stat_label(const char *label, struct shmids_info *si)
 	const struct shmids_backend *be;
 	const char *name;
 	size_t len, idlen, namelen;
+	int k;
 
 	if (label == NULL) {
 		errno = EINVAL;
@@ -130,10 +125,10 @@ stat_label(const char *label, struct shmids_info *si)
 	memcpy(si->id, label, idlen);
 	si->id[idlen] = '\0';
 	be = shmids_be_of(si->id);
-	if (be->stat(si->id, si) == -1)
+	if ((k = be->stat(si->id, si)) == -1)
 		return NULL;
-	if (si->removed || si->err != 0) {
-		errno = si->removed ? ENOENT : si->err;
+	if (si->removed || k == 1) {
+		errno = si->removed ? ENOENT : EACCES;
 		return NULL;
 	}
 	return be;
@@ -182,7 +177,8 @@ hand_out(const struct shmids_backend *be, const struct shmids_info *si,
 	if (e == 0 && be->narrow(a, SHMIDS_HEADER +
 	    hd->count * shmids_type_size(hd->type)) == -1)
 		e = errno;
-	if (e == 0 && shmids_reg_add(be, a, 0, si->id, hd->label) == -1)
+	if (e == 0 && shmids_reg_add(be, a, 0, si->id, hd->label, hd->type,
+	    hd->count) == -1)
 		e = ENOMEM;
 	if (e == EAGAIN && held != NULL) {
 		*held = be;
@@ -347,26 +343,20 @@ shmids_label(const void *shm)
 }
 
 /*
- * The typed view is checked against what the header declared when the
- * segment was opened, the bytes mapped and populated, not against the
- * header now: a writer may rewrite its header.
+ * What the header declared when the segment was attached (the bytes
+ * mapped and populated), not what it says now: a writer may rewrite its
+ * header, and shmids_label() answers from the same snapshot.
  */
 int
 shmids_array(const void *shm, struct shmids_array *a)
 {
 	struct seg *s;
-	struct hdr hd;
-	int e;
 
 	if ((s = shmids_reg_find(shm)) == NULL)
 		return -1;
-	if ((e = shmids_hdr_read(s->a.addr, s->a.size, s->id, &hd)) != 0) {
-		errno = e == ESTALE ? EBADMSG : e;
-		return -1;
-	}
 	memset(a, 0, sizeof(*a));
-	a->type = hd.type;
-	a->count = hd.count;
-	a->data = hd.count ? s->a.addr + SHMIDS_HEADER : NULL;
+	a->type = s->type;
+	a->count = s->count;
+	a->data = s->count ? s->a.addr + SHMIDS_HEADER : NULL;
 	return 0;
 }

@@ -42,9 +42,9 @@ extern "C" {
  * This header's version, major.minor.patch; the Makefile takes the
  * library's version (its file name, shmids.pc) from SHMIDS_VERSION.
  */
-#define SHMIDS_VERSION		"1.0.0"
+#define SHMIDS_VERSION		"1.1.0"
 #define SHMIDS_VERSION_MAJOR	1
-#define SHMIDS_VERSION_MINOR	0
+#define SHMIDS_VERSION_MINOR	1
 #define SHMIDS_VERSION_PATCH	0
 
 #define SHMIDS_HEADER		128	/* bytes of header before the payload */
@@ -216,11 +216,12 @@ int	 shmids_remove(const char *label);
 const char *shmids_label(const void *shm);
 
 /*
- * shmids_array: fill a with the payload's address, element type and count,
- * checked again against the bytes the header declared when shmids_open()
- * checked it, the only ones it hands out.  a does not own anything: do not
- * pass it to shmids_array_free().
- * Errors: EINVAL (shm not attached by this library), EBADMSG.
+ * shmids_array: fill a with the payload's address, element type and count
+ * as the header declared them when the segment was attached (made, or
+ * checked by shmids_open()): the same snapshot as shmids_label(), and the
+ * only bytes mapped, whatever a writer rewrites later.  a does not own
+ * anything: do not pass it to shmids_array_free().
+ * Errors: EINVAL (shm not attached by this library).
  */
 int	 shmids_array(const void *shm, struct shmids_array *a);
 
@@ -231,7 +232,10 @@ int	 shmids_array(const void *shm, struct shmids_array *a);
  * sealed segment called name with mode, which is then detached.
  * data holds count elements of type.  Returns 0, or -1 with errno from
  * shmids_create_array() or from writing fp (on a write error after the
- * segment was made, the segment is removed).
+ * segment was made, the segment is removed).  Inline, it is
+ * shmids_emit() with shmids_layout_init(field)'s layout.  Thread-safe
+ * for distinct fp (it keeps no static buffer); creating a segment is not
+ * (see the conventions at the top).
  */
 int	 shmids_put(FILE *fp, const char *field, int type, const void *data,
 	    size_t count, const char *name, int mode);
@@ -325,6 +329,167 @@ int	 shmids_remove_info(const struct shmids_info *si, int flags);
  */
 int	 shmids_scan(int (*fn)(const struct shmids_info *, void *), void *arg,
 	    int flags);
+
+/*
+ * The ASCII side: what any filter needs to read and write the lines of
+ * format-spec.md sections 5 and 6, as shm-expand and shm-import do.
+ * None of these functions touches a segment, except shmids_remove_id();
+ * all are thread-safe (no static state) and never print.
+ */
+
+/*
+ * shmids_isblank: 1 if c is a blank of the ASCII form (space or tab, the
+ * only token separators: format-spec.md 5, 6), else 0.  A token also ends
+ * at CR, LF and NUL; a value does (shmids_parse()).
+ */
+int	 shmids_isblank(int c);
+
+/*
+ * shmids_dir: where file segments live: SHMIDS_DIR as the environment
+ * holds it (not resolved), or NULL when it is unset or empty, when new
+ * segments are System V ones and shmids_scan() reads no directory
+ * (format-spec.md 2.6).  The one place that rule is decided.  The string
+ * is getenv(3)'s: valid until the environment changes; not thread-safe
+ * against setenv(3).
+ */
+const char *shmids_dir(void);
+
+/*
+ * Reference lines (format-spec.md 5): "field shmids id name".  Offsets
+ * and lengths are in bytes from the start of the line handed to
+ * shmids_ref_parse(); nothing points into it but why.
+ */
+struct shmids_ref {
+	size_t		 field, fieldlen;	/* first token: offset, bytes */
+	size_t		 eol;			/* offset of the CR or LF ending it, or len */
+	const char	*why;			/* malformed: static text, else NULL */
+	char		 label[SHMIDS_LABEL_MAX + 1]; /* "id name", NUL-terminated */
+};
+
+/*
+ * shmids_ref_parse: is line[0..len) (a NUL inside is a byte like any
+ * other; the line ends at its first LF, or at len, and one CR before that
+ * is not part of the last token) a reference line?  Returns 1 if so (r
+ * filled: field, fieldlen, eol and label, the label as "id SP name"
+ * whatever blanks the line has); 0 for any other line (field, fieldlen
+ * and eol filled, fieldlen 0 for a blank line; label unset), and -1 for
+ * a line whose second token is "shmids" but which is no valid reference
+ * (errno EINVAL, r->why a static English phrase such as "bad name";
+ * field, fieldlen and eol filled).  r is the caller's; nothing is
+ * allocated.
+ */
+int	 shmids_ref_parse(const char *line, size_t len, struct shmids_ref *r);
+
+/*
+ * How shmids_emit() lays out an array: lead (the line's leading blanks
+ * and field, leadlen bytes, not NUL-terminated), then each value after
+ * one space, wrapped with " /" and eol so that no line passes column
+ * cols (0: never wrap; a value longer than the room still gets a line of
+ * its own), continuation lines indented with indent spaces.  Columns are
+ * bytes, counted from the start of the output line, of which col0 bytes
+ * were written by the caller before lead.  eol is a C string: "\n",
+ * "\r\n" or "" (the last line of a file without newline; lines still
+ * break with "\n").  style[t] is the enum shmids_style for values of
+ * type t.  Versioned: fill it with shmids_layout_init(), then change
+ * fields; a later minor version adds fields at the end only, and
+ * accepts a struct whose version is older.
+ */
+#define SHMIDS_LAYOUT_V1	1
+struct shmids_layout {
+	int		 version;	/* SHMIDS_LAYOUT_V1 */
+	const char	*lead;		/* leadlen bytes, written first */
+	size_t		 leadlen;	/* bytes */
+	size_t		 col0;		/* bytes on the line before lead */
+	size_t		 indent;	/* column of a continuation's first value */
+	size_t		 cols;		/* wrap column, 0 = one line */
+	const char	*eol;		/* "\n", "\r\n" or "" */
+	int		 style[5];	/* enum shmids_style, per enum shmids_type */
+};
+
+/*
+ * shmids_layout_init: l becomes the layout of shmids_put(): lead field
+ * (NULL: none), col0 0, indent strlen(field) + 1, cols 80, eol "\n",
+ * SHMIDS_SHORT for every type.  l keeps field's address, not a copy.
+ */
+void	 shmids_layout_init(struct shmids_layout *l, const char *field);
+
+/*
+ * shmids_emit: write count elements of type at data (native order) to fp
+ * in the ASCII form of format-spec.md 6, laid out as l says, then l->eol.
+ * Written through a buffer of its own in blocks of 64 KiB (never more
+ * than one line of values late: all is written on return).  Returns 0,
+ * or -1 with errno: EINVAL (l->version unknown, unknown type, or a style
+ * the type lacks; part of the array may have been written), or that of the failed
+ * write (EIO when stdio set none).  Thread-safe for distinct fp.
+ */
+int	 shmids_emit(FILE *fp, const struct shmids_layout *l, int type,
+	    const void *data, size_t count);
+
+/*
+ * An inline array read back, line by line (format-spec.md 6).  Zero it,
+ * set type, then call shmids_values_parse() on the values of the first
+ * line (the bytes after the field) and on each continuation line while
+ * it sets *more.  data is malloc'd and grown by the library; it holds
+ * count elements of type (cap: elements it has room for).  The caller
+ * owns it: shmids_values_free() (or free(3) of data) releases it, also
+ * after an error.
+ */
+struct shmids_values {
+	void		*data;		/* count elements of type, malloc'd */
+	size_t		 count, cap;	/* elements */
+	int		 type;		/* enum shmids_type; set it first */
+};
+
+/*
+ * shmids_values_parse: append the values of s[0..len) to v.  s[len] must
+ * be NUL, blank, CR or LF (a line from getline(3) is fine): a value may
+ * be read up to its end.  The line's CRs and LF at its end are ignored;
+ * *more is set to 1 if its last token is "/" (shmids_continued()) and
+ * every value before it was read, else 0.  Returns 0, or -1: EINVAL or ERANGE (as shmids_parse(); *bad points
+ * at the value in s, v keeps the values before it), ENOMEM (*bad
+ * untouched, v unchanged), EINVAL also for an unknown v->type.
+ */
+int	 shmids_values_parse(struct shmids_values *v, const char *s,
+	    size_t len, int *more, const char **bad);
+
+/* shmids_values_free: free v->data and zero v but its type. */
+void	 shmids_values_free(struct shmids_values *v);
+
+/*
+ * shmids_continued: 1 if line s[0..len), CRs and LF at its end ignored,
+ * ends with the blank-separated token "/" (more values on the next line,
+ * format-spec.md 6), else 0.  The rule shmids_values_parse() applies; a
+ * filter that passes a line through unparsed asks it here.
+ */
+int	 shmids_continued(const char *s, size_t len);
+
+/*
+ * Checks of a label's parts (format-spec.md 1), on s[0..len) (no NUL
+ * needed).  Each returns 0, or -1 with errno.
+ * shmids_name_check: 1 to 64 printable ASCII bytes other than space;
+ * EINVAL (empty, or another byte), ENAMETOOLONG (longer).
+ * shmids_id_check: a shmid (decimal, no sign, no leading zero, at most
+ * INT_MAX) or a file segment's absolute path ".../shmids.XXXXXX" short
+ * enough for a label to hold it beside a name (73 bytes at most);
+ * *shmid (if shmid is not NULL) is the shmid, or -1 for a path; EINVAL.
+ * shmids_label_check: "id SP name", at most 75 bytes; EINVAL (a part
+ * malformed, no space), ENAMETOOLONG (too long).
+ */
+int	 shmids_name_check(const char *s, size_t len);
+int	 shmids_id_check(const char *s, size_t len, int *shmid);
+int	 shmids_label_check(const char *s, size_t len);
+
+/*
+ * shmids_remove_id: remove the segment id names (a shmid, or a file
+ * segment's path: a label's first token, NUL-terminated) at once,
+ * without reading its header: whatever it is, the system decides
+ * whether the caller may (the segment's owner or creator for System V,
+ * the directory's permissions for a file).  For what a label or a
+ * header was checked against, use shmids_remove() or
+ * shmids_remove_info().  Errors: EINVAL (id malformed), ENOENT (no such
+ * segment), EPERM, EACCES, and those of shmctl(2) IPC_RMID or unlink(2).
+ */
+int	 shmids_remove_id(const char *id);
 
 /*
  * shmids_explain: the text a program needs to report that a call failed

@@ -64,31 +64,10 @@ struct num {
 	int64_t		 exp;		/* explicit exponent, saturated */
 };
 
-/* Would a token end here: blank, CR, LF or NUL (one test, mostly). */
-static HOT int
-at_end(const char *p)
-{
-	unsigned c = (unsigned char)*p;
-
-	return c <= ' ' && (UINT64_C(1) << c & (UINT64_C(1) << ' ' |
-	    1 << '\t' | 1 << '\r' | 1 << '\n' | 1)) != 0;
-}
-
 static HOT int
 isdig(int c)
 {
 	return c >= '0' && c <= '9';
-}
-
-static int
-hexval(int c)
-{
-	if (isdig(c))
-		return c - '0';
-	c |= 0x20;
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
 }
 
 /* Case-insensitive match of lower-case word at p. */
@@ -99,35 +78,6 @@ word(const char *p, const char *w)
 		if ((*p++ | 0x20) != *w++)
 			return 0;
 	return 1;
-}
-
-/* 64x64 -> 128-bit product, returning the low half. */
-static uint64_t
-umul128(uint64_t a, uint64_t b, uint64_t *hi)
-{
-#ifdef __SIZEOF_INT128__
-	__extension__ typedef unsigned __int128 u128;
-	u128 p = (u128)a * b;
-
-	*hi = (uint64_t)(p >> 64);
-	return (uint64_t)p;
-#else
-	uint64_t al = a & M32, ah = a >> 32, bl = b & M32, bh = b >> 32;
-	uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
-	uint64_t mid = (ll >> 32) + (lh & M32) + (hl & M32);
-
-	*hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
-	return (mid << 32) | (ll & M32);
-#endif
-}
-
-/* floor(x / 2^s) without relying on >> of negative numbers. */
-static int64_t
-floor_shift(int64_t x, int s)
-{
-	if (x >= 0)
-		return x >> s;
-	return -(((-x - 1) >> s) + 1);
 }
 
 static int
@@ -173,10 +123,10 @@ lemire(const struct bfmt *f, int64_t q, uint64_t w, uint64_t *bits)
 	lz = clz64(w);
 	w <<= lz;
 	p5 = shmids_p5[q - SHMIDS_P5_MIN];
-	lo = umul128(w, p5[0], &hi);
+	lo = shmids_umul128(w, p5[0], &hi);
 	/* low bits all ones: the next 64 bits of 5^q may carry into them */
 	if ((hi & (M64 >> (f->tbits + 3))) == M64 >> (f->tbits + 3)) {
-		umul128(w, p5[1], &hi2);
+		shmids_umul128(w, p5[1], &hi2);
 		lo += hi2;
 		hi += lo < hi2;
 		if (lo == M64 && (q < -27 || q > 55))
@@ -186,7 +136,7 @@ lemire(const struct bfmt *f, int64_t q, uint64_t w, uint64_t *bits)
 	shift = upper + 64 - f->tbits - 3;
 	m = hi >> shift;
 	/* floor(log2(10^q)) + 63 + ..., the exponent of the product */
-	e2 = floor_shift((152170 + 65536) * q, 16) + 63 + upper - lz +
+	e2 = shmids_floor_shift((152170 + 65536) * q, 16) + 63 + upper - lz +
 	    f->bias;
 	if (e2 <= 0) {
 		/* subnormal, or zero */
@@ -543,7 +493,7 @@ scan_hex(const struct bfmt *f, const char *p, uint64_t *bits)
 			frac = 1;
 			continue;
 		}
-		if ((d = hexval(*p)) < 0)
+		if ((d = shmids_hexval(*p)) < 0)
 			break;
 		any = 1;
 		if (nd < 16 && (nd != 0 || d != 0)) {
@@ -595,7 +545,7 @@ scan_word(const struct bfmt *f, const char *p, uint64_t *bits)
 		return p;
 	if (p[1] != '0' || (p[2] | 0x20) != 'x')
 		return NULL;
-	for (p += 3; (d = hexval(*p)) >= 0; p++) {
+	for (p += 3; (d = shmids_hexval(*p)) >= 0; p++) {
 		if (m >> (f->tbits - 4) != 0)
 			return NULL;		/* more bits than the field */
 		m = m << 4 | (uint64_t)d;
@@ -659,7 +609,7 @@ scan(const struct bfmt *f, const char *s, const char *lim, const char **end,
 		p = scan_dec(p, n);
 	} else
 		p = scan_word(f, p, bits);
-	if (p == NULL || !at_end(p)) {
+	if (p == NULL || !shmids_isend(*p)) {
 		errno = EINVAL;
 		return -1;
 	}

@@ -175,12 +175,18 @@ sysv_setmode(const struct att *a, const char *id, int mode)
 	return shmctl(shmid, IPC_SET, &ds);
 }
 
+/*
+ * Nothing to do: a System V segment has no lock to hand over.  Readers
+ * learn the seal from the state byte and the futex (wake.c), and the
+ * writer's liveness from its pid (shmids_writer_state()), not a lock.
+ */
 static void
 sysv_sealed(const struct att *a)
 {
 	(void)a;
 }
 
+/* Nothing to do: a System V reader holds no lock to ask for again. */
 static void
 sysv_relock(struct att *a)
 {
@@ -250,7 +256,7 @@ from_proc(struct shmids_info *si, const char *line)
 }
 
 static int
-scan_proc(FILE *fp, int (*fn)(struct shmids_info *, void *), void *arg)
+scan_proc(FILE *fp, int (*fn)(struct shmids_info *, int, void *), void *arg)
 {
 	struct shmids_info si;
 	char *line = NULL;
@@ -259,7 +265,7 @@ scan_proc(FILE *fp, int (*fn)(struct shmids_info *, void *), void *arg)
 
 	while (r == 0 && getline(&line, &cap, fp) != -1)
 		if (from_proc(&si, line) == 0)
-			r = fn(&si, arg);
+			r = fn(&si, 0, arg);
 	/* getline(3) says ENOMEM with -1 and no error flag: only EOF is EOF. */
 	if (r == 0 && !feof(fp))
 		r = -1;
@@ -269,7 +275,7 @@ scan_proc(FILE *fp, int (*fn)(struct shmids_info *, void *), void *arg)
 
 #ifdef SHM_STAT
 static int
-scan_stat(int (*fn)(struct shmids_info *, void *), void *arg)
+scan_stat(int (*fn)(struct shmids_info *, int, void *), void *arg)
 {
 	struct shmid_ds ds;
 	struct shmids_info si;
@@ -281,7 +287,7 @@ scan_stat(int (*fn)(struct shmids_info *, void *), void *arg)
 		if ((id = shmctl(i, SHM_STAT, &ds)) == -1)
 			continue;
 		from_ds(&si, id, &ds);
-		r = fn(&si, arg);
+		r = fn(&si, 0, arg);
 	}
 	return r;
 }
@@ -289,7 +295,7 @@ scan_stat(int (*fn)(struct shmids_info *, void *), void *arg)
 
 /* Records come in the kernel's order; shmids_scan() sorts if it cares. */
 static int
-sysv_scan(int (*fn)(struct shmids_info *, void *), void *arg)
+sysv_scan(int (*fn)(struct shmids_info *, int, void *), void *arg)
 {
 	FILE *fp;
 	int r, e;
@@ -315,10 +321,11 @@ struct find {
 };
 
 static int
-find_one(struct shmids_info *si, void *arg)
+find_one(struct shmids_info *si, int unreadable, void *arg)
 {
 	struct find *f = arg;
 
+	(void)unreadable;
 	if (si->shmid != f->id)
 		return 0;
 	*f->si = *si;
@@ -349,16 +356,15 @@ stat_any(int id, struct shmids_info *si)
 	for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
 		if (shmctl(id & ((1 << bits[i]) - 1), SHM_STAT_ANY, &ds) == id) {
 			from_ds(si, id, &ds);
-			si->err = EACCES;	/* known, but not ours to read */
-			return 0;
+			return 1;	/* known, but not ours to read */
 		}
 	return -1;
 }
 
 /*
  * IPC_STAT needs read permission; the segment table does not.  A segment
- * found only in the table comes back with err EACCES, so that callers do
- * not try to attach it (valgrind, for one, turns that shmat's EACCES into
+ * found only in the table comes back as 1, so that callers do not try to
+ * attach it (valgrind, for one, turns that shmat's EACCES into
  * EINVAL).
  */
 static int
@@ -376,8 +382,8 @@ sysv_stat(const char *sid, struct shmids_info *si)
 		errno = noent(errno);
 		return -1;
 	}
-	if (stat_any(id, si) == 0)
-		return 0;
+	if (stat_any(id, si) == 1)
+		return 1;
 	f.id = id;
 	f.si = si;
 	f.found = 0;
@@ -385,8 +391,7 @@ sysv_stat(const char *sid, struct shmids_info *si)
 		errno = EACCES;
 		return -1;
 	}
-	si->err = EACCES;	/* known, but not ours to read */
-	return 0;
+	return 1;	/* known, but not ours to read */
 }
 
 static int
@@ -474,7 +479,16 @@ sysv_isours(const struct shmids_info *si)
 	return ((unsigned)si->key & KEY_MASK) == KEY_PREFIX;
 }
 
+/* A shmid is digits: every id that is not a path. */
+static int
+sysv_names(const char *id)
+{
+	return id[0] != '/';
+}
+
 const struct shmids_backend shmids_sysv = {
+	.store = 0,
+	.names = sysv_names,
 	.create = sysv_create,
 	.attach = sysv_attach,
 	.narrow = sysv_narrow,

@@ -1,7 +1,7 @@
 /*
  * Inline arrays read back: the values of one line (format-spec.md
- * section 6), appended to a growing buffer.  A last token "/" means the
- * array goes on on the next line.
+ * section 6), appended to a growing buffer.  A last token "/"
+ * (shmids_continued()) means the array goes on on the next line.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 #include "internal.h"
 
 static int
-grow(struct vbuf *v)
+grow(struct shmids_values *v)
 {
 	size_t esz = shmids_type_size(v->type), cap;
 	char *n;
@@ -29,39 +29,51 @@ grow(struct vbuf *v)
 }
 
 int
-shmids_values(struct vbuf *v, const char *s, size_t len, int *more,
-    const char **bad)
+shmids_values_parse(struct shmids_values *v, const char *s, size_t len,
+    int *more, const char **bad)
 {
 	size_t esz = shmids_type_size(v->type), i = 0;
 	const char *end;
+	int cont;
 
 	*more = 0;
+	if (esz == 0) {
+		errno = EINVAL;
+		return -1;
+	}
 	while (len > 0 && (s[len - 1] == '\n' || s[len - 1] == '\r'))
 		len--;
+	if ((cont = shmids_continued(s, len)) != 0) {
+		while (shmids_isblank(s[len - 1]))
+			len--;
+		len--;		/* the "/" */
+	}
 	for (;;) {
 		while (i < len && shmids_isblank(s[i]))
 			i++;
-		if (i == len)
+		if (i == len) {
+			*more = cont;	/* only once every value is read */
 			return 0;
-		if (s[i] == '/' && (i + 1 == len || shmids_isblank(s[i + 1]))) {
-			size_t j = i + 1;
-
-			while (j < len && shmids_isblank(s[j]))
-				j++;
-			if (j == len) {
-				*more = 1;
-				return 0;
-			}
 		}
 		if (v->count == v->cap && grow(v) == -1)
 			return -1;
 		/* s[0..len) is there: the digits may go 8 at a time */
 		if (shmids_parse_lim(s + i, s + len, &end, v->type,
-		    v->data + v->count * esz) == -1) {
+		    (char *)v->data + v->count * esz) == -1) {
 			*bad = s + i;
 			return -1;
 		}
 		v->count++;
 		i = (size_t)(end - s);
 	}
+}
+
+void
+shmids_values_free(struct shmids_values *v)
+{
+	int type = v->type;
+
+	free(v->data);
+	memset(v, 0, sizeof(*v));
+	v->type = type;
 }

@@ -36,7 +36,6 @@ import ctypes.util
 import errno as _errno
 import io
 import os
-import re
 import threading
 import weakref
 
@@ -139,11 +138,10 @@ def _load_library():
         "shmids_get": (i, [cp, vp, i, ctypes.POINTER(_Array)]),
         "shmids_array_free": (None, [ctypes.POINTER(_Array)]),
         "shmids_scan": (i, [_SCANFN, vp, i]),
+        "shmids_ref_parse": (i, [cp, sz, ctypes.POINTER(_Ref)]),
+        "shmids_continued": (i, [cp, sz]),
+        "shmids_explain": (i, [cp, sz, cp, i]),
     }
-    if hasattr(lib, "shmids_ref_parse"):
-        protos["shmids_ref_parse"] = (i, [cp, sz, ctypes.POINTER(_Ref)])
-    if hasattr(lib, "shmids_explain"):
-        protos["shmids_explain"] = (i, [cp, sz, cp, i])
     for name, (res, args) in protos.items():
         f = getattr(lib, name)
         f.restype, f.argtypes = res, args
@@ -159,22 +157,9 @@ _lib, _libc = _load_library()
 _lock = threading.RLock()
 _SHMIDS_ALL = 0x1
 
-# The format's own errors, in the user's terms (format-spec.md 2.3),
-# where the library is older than shmids_explain(); the system's
-# strerror for the rest.
-_MESSAGES = {
-    _errno.ESTALE: "stale reference: the segment is gone, or its id now "
-                   "names another",
-    _errno.EBADMSG: "corrupt segment header",
-    _errno.EAGAIN: "the writer is still filling the segment",
-    _errno.EOWNERDEAD: "the writer died before sealing the segment",
-    _errno.EPROTOTYPE: "segment of another element type",
-}
-
-
 def _error(e, filename=None):
-    """OSError (the subclass errno e picks) with the library's message."""
-    return OSError(e, _MESSAGES.get(e) or os.strerror(e), filename)
+    """OSError (the subclass errno e picks) with the system's message."""
+    return OSError(e, os.strerror(e), filename)
 
 
 def _fail(filename=None, label=False):
@@ -185,7 +170,7 @@ def _fail(filename=None, label=False):
     "segment 11 is labelled '11 coeff'"); False: no segment involved.
     """
     e = ctypes.get_errno() or _errno.EIO
-    if label is False or not hasattr(_lib, "shmids_explain"):
+    if label is False:
         return _error(e, filename)
     buf = ctypes.create_string_buffer(1024)    # SHMIDS_EXPLAIN_MAX
     _lib.shmids_explain(buf, len(buf), label, e)
@@ -368,38 +353,15 @@ def _ref_parse(line):
     """(k, field start, field end, label or why) of one line without its
     LF: k 1 for a reference line, 0 for any other (an empty field when
     blank), -1 for a malformed one (why, str)."""
-    if hasattr(_lib, "shmids_ref_parse"):
-        r = _Ref()
-        k = _lib.shmids_ref_parse(line, len(line), ctypes.byref(r))
-        what = r.label if k == 1 else r.why and _str(r.why)
-        return k, r.field, r.field + r.fieldlen, what
-    return _ref_parse_interim(line)
-
-
-def _ref_parse_interim(line):
-    # Interim, until shmids_ref_parse() is exported (library 1.1, the
-    # "door" branch): remove this function then.  shmids_open() checks
-    # the label anyway.
-    body = line[:-1] if line.endswith(b"\r") else line
-    toks = body.replace(b"\t", b" ").split(b" ")
-    toks = [t for t in toks if t]
-    start = len(body) - len(body.lstrip(_BLANKS))
-    end = start + (len(toks[0]) if toks else 0)
-    if len(toks) < 2 or toks[1] != b"shmids":
-        return 0, start, end, None
-    if len(toks) != 4 or b"\0" in body or b"\r" in body:
-        return -1, start, end, "not field shmids id name"
-    if not re.fullmatch(rb"0|[1-9][0-9]{0,9}|/[!-~]*", toks[2]):
-        return -1, start, end, "bad shmid or path"
-    if not re.fullmatch(rb"[!-~]{1,64}", toks[3]):
-        return -1, start, end, "bad name"
-    return 1, start, end, toks[2] + b" " + toks[3]
+    r = _Ref()
+    k = _lib.shmids_ref_parse(line, len(line), ctypes.byref(r))
+    what = r.label if k == 1 else r.why and _str(r.why)
+    return k, r.field, r.field + r.fieldlen, what
 
 
 def _continued(s):
     """Does s (one line, no LF) end with the token "/" (section 6)?"""
-    s = s.rstrip(b"\r\n \t")
-    return s.endswith(b"/") and (len(s) == 1 or s[-2:-1] in (b" ", b"\t"))
+    return _lib.shmids_continued(s, len(s)) == 1
 
 
 def _values(text, tname):

@@ -62,7 +62,7 @@ check_hello() {
 	is "$(cat "$T/make.out")" \
 	    "install: staged in $root: run ldconfig once installed in /usr/local/lib"
 	[ ! -e "$T/ldlog" ] || { echo "ran ldconfig with DESTDIR: $(cat "$T/ldlog")" >&2; false; }
-	[ -f "$lib/libshmids.so.1.0.0" ] && [ -L "$lib/libshmids.so.1" ] &&
+	[ -f "$lib/libshmids.so.1.1.0" ] && [ -L "$lib/libshmids.so.1" ] &&
 	    [ -f "$lib/pkgconfig/shmids.pc" ] && [ -f "$root/usr/local/include/shmids.h" ]
 
 	mkdir work && cd work
@@ -167,6 +167,90 @@ man_names() {
 	    sort | comm -23 - <(man_names | sort))
 	is "$missing" "" "exported, without a .Nm"
 	[ -n "$(nm -D --defined-only "$so" | grep -w shmids_open)" ]
+}
+
+# The tools are clients of shmids.h: no file of cmd/ includes a header
+# of lib/ but the public ones.
+@test "install: no file of cmd/ includes a library-internal header" {
+	local h bad=
+	for h in $(sed -n 's/^#include "\(.*\)".*/\1/p' "$TOP"/cmd/*.[ch] | sort -u); do
+		[ "$h" = shmids.h ] || [ -f "$TOP/cmd/$h" ] || bad+="$h "
+	done
+	is "$bad" "" "includes other than shmids.h and cmd/'s own"
+	run grep -rln 'internal\.h' "$TOP"/cmd/
+	is "$output" "" "cmd/ files naming internal.h or num.h"
+}
+
+@test "install: libshmids.so exports every library function the tools call" {
+	local so=$TOP/${SHMIDS_BUILD:-build}/libshmids.so f missing
+	[ -f "$so" ] || { echo "no $so: run make" >&2; false; }
+	for f in shm-ls shm-rm shm-expand shm-import; do
+		# linked against the shared library, not a copy of it
+		run readelf -d "$BIN/$f"
+		like "$output" "*NEEDED*libshmids.so.1*" "$f needs libshmids.so.1"
+		missing=$(nm -D --undefined-only "$BIN/$f" | awk '{ print $2 }' |
+		    grep '^shm' | sort | comm -23 - \
+		    <(nm -D --defined-only "$so" | awk '{ print $3 }' | sort))
+		is "$missing" "" "$f calls, the library does not export"
+		[ -n "$(nm -D --undefined-only "$BIN/$f" | grep -w shmids_ref_parse\\\|shmids_scan)" ]
+	done
+	# the build tree's tools find the build tree's library by themselves
+	run env -u LD_LIBRARY_PATH ldd "$BIN/shm-ls"
+	like "$output" "*libshmids.so.1 => $BIN/../libshmids.so.1 *" "ldd build tree"
+}
+
+# roundtrip DIR: DIR's shm-import then shm-expand give back the input.
+roundtrip() {
+	local l
+	awk 'BEGIN { printf "# kept\nx"; for (i = 0; i < 100; i++) printf " %d.5", i; print ""; print "tail line" }' > in.txt
+	run --separate-stderr "$1/shm-import" in.txt
+	status_is 0
+	printf '%s\n' "$output" > ref.txt
+	l=$(sed -n 's/^x shmids //p' ref.txt)
+	[ -n "$l" ] || { echo "no reference line: $output" >&2; false; }
+	track "$l"
+	run --separate-stderr "$1/shm-expand" -c 0 -d ref.txt
+	status_is 0
+	printf '%s\n' "$output" > out.txt
+	same_file in.txt out.txt
+	gone "$l"
+}
+
+@test "install: each tool builds from cmd/ against the installed header and libshmids.so, and round-trips" {
+	local p=$T/p f san helpers
+	make_install install PREFIX="$p" INSTALL_RPATH="$p/lib"
+	status_is 0
+	san=$(san_flags "$p/lib/libshmids.so.1")
+	# the installed tools use the installed library
+	for f in shm-ls shm-rm shm-expand shm-import; do
+		run readelf -d "$p/bin/$f"
+		like "$output" "*RUNPATH*\[$p/lib\]*" "$f runpath"
+		run env -u LD_LIBRARY_PATH ldd "$p/bin/$f"
+		like "$output" "*libshmids.so.1 => $p/lib/libshmids.so.1 *" "ldd $f"
+	done
+	mkdir work && cd work
+	roundtrip "$p/bin"
+
+	# cmd/ alone, away from lib/, with the installed header
+	mkdir -p src/cmd bin
+	cp "$TOP"/cmd/*.c "$TOP"/cmd/*.h src/cmd/
+	# the tools' shared helpers: every file of cmd/ that is no tool
+	helpers=$(ls src/cmd/*.c | grep -v '/shm-[a-z]*\.c$')
+	for f in shm-ls shm-rm shm-expand shm-import; do
+		run env PKG_CONFIG_PATH="$p/lib/pkgconfig" sh -c \
+		    'cc -std=c99 -D_XOPEN_SOURCE=700 -o bin/$0 src/cmd/$0.c $3 $(pkg-config --cflags --libs shmids) -Wl,-rpath,$1 $2' \
+		    "$f" "$p/lib" "$san" "$helpers"
+		status_is 0
+		run env -u LD_LIBRARY_PATH ldd "bin/$f"
+		like "$output" "*libshmids.so.1 => $p/lib/libshmids.so.1 *" "ldd $f"
+	done
+	roundtrip "$PWD/bin"
+	run bin/shm-ls --version
+	status_is 0
+
+	make_install uninstall PREFIX="$p"
+	status_is 0
+	is "$(find "$p" ! -type d)" "" "left after uninstall"
 }
 
 @test "install-systemd: the cleaner's units, with the prefix's shm-rm; plain install leaves units alone" {

@@ -109,7 +109,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	memcpy(h, data, size);
 	memset(&out, 0xa5, sizeof(out));
-	e = shmids_hdr_read(h, size, id, &out);
+	e = shmids_hdr_read(h, size, id, NULL, 0, &out);
 	re = reference(h, size, id, &badblank);
 	CHECK(e == 0 || e == ESTALE || e == EBADMSG, "returned %d", e);
 	CHECK(e == re || (badblank && e == EBADMSG),

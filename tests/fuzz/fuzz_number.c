@@ -226,7 +226,7 @@ libc_int(int t, const char *s, size_t toklen, int r, int e,
 static void
 values(const char *s, size_t size, int t)
 {
-	struct vbuf v;
+	struct shmids_values v;
 	const char *bad = NULL;
 	size_t esz = shmids_type_size(t), len = size, i, ntok = 0, ts;
 	unsigned char elem[8];
@@ -234,7 +234,7 @@ values(const char *s, size_t size, int t)
 
 	memset(&v, 0, sizeof(v));
 	v.type = t;
-	r = shmids_values(&v, s, size, &more, &bad);
+	r = shmids_values_parse(&v, s, size, &more, &bad);
 	CHECK(r == 0 || r == -1, "values returned %d", r);
 	CHECK(v.count <= v.cap, "count %zu > cap %zu", v.count, v.cap);
 	if (r == -1) {
@@ -265,7 +265,7 @@ values(const char *s, size_t size, int t)
 			CHECK(ntok < v.count, "fewer values than tokens");
 			CHECK(shmids_parse(s + ts, NULL, t, elem) == 0,
 			    "value token does not parse alone");
-			CHECK(memcmp(elem, v.data + ntok * esz, esz) == 0,
+			CHECK(memcmp(elem, (char *)v.data + ntok * esz, esz) == 0,
 			    "value %zu differs", ntok);
 			ntok++;
 		}

@@ -91,7 +91,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *line = (const char *)data;
 	char rlabel[SHMIDS_LABEL_MAX + 1];
-	struct ref r;
+	struct shmids_ref r;
 	size_t fpos, flen, eol;
 	int k, rk, rid = -2, id = -2, np_ok;
 	const char *name;
@@ -100,26 +100,26 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&r, 0xa5, sizeof(r));
 	k = shmids_ref_parse(line, size, &r);
 	CHECK(k == 1 || k == 0 || k == -1, "returned %d", k);
-	CHECK(r.eolpos <= size, "eolpos %zu > size %zu", r.eolpos, size);
-	CHECK(r.eolpos == size || line[r.eolpos] == '\r' ||
-	    line[r.eolpos] == '\n', "eolpos %zu at byte 0x%02x", r.eolpos,
-	    (unsigned char)line[r.eolpos]);
+	CHECK(r.eol <= size, "eol %zu > size %zu", r.eol, size);
+	CHECK(r.eol == size || line[r.eol] == '\r' ||
+	    line[r.eol] == '\n', "eol %zu at byte 0x%02x", r.eol,
+	    (unsigned char)line[r.eol]);
 	known = 0;
 	rk = reference(line, size, rlabel, &rid, &fpos, &flen, &eol);
 #ifdef FUZZ_SKIP_KNOWN
 	if (known && rk == -1 && k == 1)
 		return 0;
 #endif
-	CHECK(r.eolpos == eol, "eolpos %zu, spec says %zu", r.eolpos, eol);
+	CHECK(r.eol == eol, "eol %zu, spec says %zu", r.eol, eol);
 	if (k == -1)
 		CHECK(r.why != NULL && strlen(r.why) > 0, "malformed, no reason");
 	if (k != 0 || r.fieldlen != 0) {
 		/* shm-import reads the field of lines that are not references */
-		CHECK(r.fieldpos + r.fieldlen <= size, "field %zu+%zu > %zu",
-		    r.fieldpos, r.fieldlen, size);
-		CHECK(r.fieldpos + r.fieldlen <= r.eolpos, "field past eol");
-		CHECK(r.fieldpos == fpos && r.fieldlen == flen,
-		    "field %zu+%zu, spec says %zu+%zu", r.fieldpos,
+		CHECK(r.field + r.fieldlen <= size, "field %zu+%zu > %zu",
+		    r.field, r.fieldlen, size);
+		CHECK(r.field + r.fieldlen <= r.eol, "field past eol");
+		CHECK(r.field == fpos && r.fieldlen == flen,
+		    "field %zu+%zu, spec says %zu+%zu", r.field,
 		    r.fieldlen, fpos, flen);
 	}
 	if (k == 1) {
@@ -129,17 +129,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		np_ok = shmids_label_parse(r.label, L, &idlen, &name,
 		    &namelen);
 		CHECK(np_ok == 0, "label \"%s\" does not parse", r.label);
-		CHECK(shmids_id_check(r.label, idlen, &id) == 0 &&
-		    id == r.shmid, "shmid %d, label says %d", r.shmid, id);
+		CHECK(shmids_id_check(r.label, idlen, &id) == 0,
+		    "id of \"%s\"", r.label);
 		/* -1 is the mark of a path, never a shmid */
-		CHECK((r.shmid == -1) == (r.label[0] == '/'),
-		    "shmid %d for \"%s\"", r.shmid, r.label);
+		CHECK((id == -1) == (r.label[0] == '/'),
+		    "shmid %d for \"%s\"", id, r.label);
 		CHECK(r.fieldlen > 0, "empty field");
 	}
 	CHECK(k == rk, "returned %d, spec says %d (why: %s)", k, rk,
 	    k == -1 ? r.why : "-");
 	if (k == 1)
-		CHECK(strcmp(r.label, rlabel) == 0 && r.shmid == rid,
+		CHECK(strcmp(r.label, rlabel) == 0 &&
+		    shmids_id_check(r.label, strcspn(r.label, " "), &id) == 0 &&
+		    id == rid,
 		    "label \"%s\", spec says \"%s\"", r.label, rlabel);
 	return 0;
 }

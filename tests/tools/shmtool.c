@@ -653,7 +653,8 @@ cmd_mimic(int argc, char **argv)
  * A reader opens LABEL; then a writer (this process, through a second,
  * read-write attach) rewrites the header as KIND says; then the reader
  * asks for the array again and reads every element it is given.  Prints
- * the errno name if shmids_array() refuses, else "TYPE COUNT"; exits 3
+ * the errno name if shmids_array() refuses, else "TYPE COUNT" (the
+ * header checked at open: format-spec.md 2.3); exits 3
  * if the view reaches past the segment (it would also fault or trip
  * ASan/valgrind while reading).  Kinds: bigcount (count + 1), bigtype
  * (f64 over i32/f32/raw), wrapcount (2^61 + 1), hugecount (10^20 - 1),

@@ -1,0 +1,176 @@
+/*
+ * ascii_test: the ASCII side of shmids.h (reference lines, the wrapped
+ * form, inline values read back, the label checks) through the public
+ * header alone, as any filter would call it.  No segment is made.  TAP.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shmids.h"
+
+static int	ntest, nfail;
+
+static void
+ok(int cond, const char *what)
+{
+	ntest++;
+	if (!cond)
+		nfail++;
+	printf("%sok %d - %s\n", cond ? "" : "not ", ntest, what);
+}
+
+static void
+refs(void)
+{
+	static const struct {
+		const char	*line;
+		int		 want;
+		const char	*label;
+	} t[] = {
+		{ "coeff shmids 402 simdat\n", 1, "402 simdat" },
+		{ "  coeff\tshmids  402\t simdat \r\n", 1, "402 simdat" },
+		{ "x shmids /tmp/shmids.AbC123 n", 1, "/tmp/shmids.AbC123 n" },
+		{ "coeff 1 2 3 /\n", 0, NULL },
+		{ "\n", 0, NULL },
+		{ "coeff shmids 0402 simdat\n", -1, NULL },
+		{ "coeff shmids 402\n", -1, NULL },
+		{ "coeff shmids 402 a b\n", -1, NULL },
+	};
+	struct shmids_ref r;
+	size_t i;
+	int k, good = 1;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		errno = 0;
+		k = shmids_ref_parse(t[i].line, strlen(t[i].line), &r);
+		if (k != t[i].want || (k == 1 && strcmp(r.label, t[i].label)) ||
+		    (k == -1 && (errno != EINVAL || r.why == NULL)) ||
+		    r.eol > strlen(t[i].line)) {
+			printf("# \"%s\": %d\n", t[i].line, k);
+			good = 0;
+		}
+	}
+	k = shmids_ref_parse("  coeff shmids 5 n\r\n", 20, &r);
+	ok(good && k == 1 && r.field == 2 && r.fieldlen == 5 && r.eol == 18,
+	    "shmids_ref_parse: 1, 0 and -1 (EINVAL, why), offsets in bytes");
+}
+
+/* What shmids_emit() writes for l, in buf. */
+static int
+emit(const struct shmids_layout *l, int type, const void *data, size_t n,
+    char *buf, size_t cap)
+{
+	FILE *fp = tmpfile();
+	size_t len;
+	int r;
+
+	if (fp == NULL)
+		return -1;
+	r = shmids_emit(fp, l, type, data, n);
+	rewind(fp);
+	len = fread(buf, 1, cap - 1, fp);
+	buf[len] = '\0';
+	fclose(fp);
+	return r;
+}
+
+static void
+layout(void)
+{
+	static const double d[] = { 1.5, 2, -0.25, 1e300 };
+	static const int i32[] = { 1, -2, 300 };
+	struct shmids_layout l;
+	char buf[512];
+	int r;
+
+	shmids_layout_init(&l, "coeff");
+	r = emit(&l, SHMIDS_F64, d, 4, buf, sizeof(buf));
+	ok(r == 0 && strcmp(buf, "coeff 1.5 2 -0.25 1e+300\n") == 0,
+	    "shmids_emit: shmids_layout_init's layout is shmids_put's");
+	l.cols = 12;
+	r = emit(&l, SHMIDS_F64, d, 4, buf, sizeof(buf));
+	ok(r == 0 && strcmp(buf, "coeff 1.5 /\n      2 /\n      -0.25 /\n"
+	    "      1e+300\n") == 0, "shmids_emit: wrapped with \" /\", indented");
+	l.cols = 0;
+	l.eol = "\r\n";
+	l.style[SHMIDS_I32] = SHMIDS_HEX;
+	r = emit(&l, SHMIDS_I32, i32, 3, buf, sizeof(buf));
+	ok(r == 0 && strcmp(buf, "coeff 0x1 0xfffffffe 0x12c\r\n") == 0,
+	    "shmids_emit: eol and per-type style");
+	l.version = 99;
+	errno = 0;
+	r = emit(&l, SHMIDS_I32, i32, 3, buf, sizeof(buf));
+	ok(r == -1 && errno == EINVAL && buf[0] == '\0',
+	    "shmids_emit: an unknown layout version is EINVAL, nothing written");
+}
+
+static void
+values(void)
+{
+	struct shmids_values v;
+	const char *bad = NULL;
+	int more = -1, r1, r2, m1, m2;
+	const char *l3 = "  4 x /\n";
+
+	memset(&v, 0, sizeof(v));
+	v.type = SHMIDS_I32;
+	r1 = shmids_values_parse(&v, " 1 2 /\n", 7, &more, &bad);
+	m1 = more;
+	r2 = shmids_values_parse(&v, "  3\r\n", 5, &more, &bad);
+	m2 = more;
+	ok(r1 == 0 && m1 == 1 && r2 == 0 && m2 == 0 && v.count == 3 &&
+	    ((int *)v.data)[0] == 1 && ((int *)v.data)[2] == 3,
+	    "shmids_values_parse: continuation, then the last line");
+	errno = 0;
+	r1 = shmids_values_parse(&v, l3, strlen(l3), &more, &bad);
+	ok(r1 == -1 && errno == EINVAL && bad == l3 + 4 && more == 0 &&
+	    v.count == 4, "shmids_values_parse: a bad value, *bad at it");
+	shmids_values_free(&v);
+	ok(v.data == NULL && v.count == 0 && v.type == SHMIDS_I32,
+	    "shmids_values_free: zeroed but the type");
+	ok(shmids_continued("a 1 /  \r\n", 9) == 1 &&
+	    shmids_continued("/", 1) == 1 && shmids_continued("a 1/\n", 5) == 0 &&
+	    shmids_continued("a / 1\n", 6) == 0,
+	    "shmids_continued: a last token \"/\"");
+}
+
+static void
+checks(void)
+{
+	char longname[70];
+	int shmid = -2, e1, e2;
+
+	memset(longname, 'a', sizeof(longname));
+	ok(shmids_name_check("ab", 2) == 0 &&
+	    shmids_name_check("a b", 3) == -1 && errno == EINVAL &&
+	    shmids_name_check(longname, 65) == -1 && errno == ENAMETOOLONG,
+	    "shmids_name_check");
+	e1 = shmids_id_check("402", 3, &shmid) == 0 && shmid == 402;
+	e2 = shmids_id_check("/tmp/shmids.AbC123", 18, &shmid) == 0 &&
+	    shmid == -1;
+	ok(e1 && e2 && shmids_id_check("0402", 4, NULL) == -1 &&
+	    errno == EINVAL && shmids_id_check("-1", 2, NULL) == -1,
+	    "shmids_id_check: shmid, path, NULL shmid");
+	ok(shmids_label_check("402 n", 5) == 0 &&
+	    shmids_label_check("402", 3) == -1 && errno == EINVAL &&
+	    shmids_label_check("402  n", 6) == -1,
+	    "shmids_label_check");
+	ok(shmids_isblank(' ') && shmids_isblank('\t') && !shmids_isblank('\r'),
+	    "shmids_isblank");
+	errno = 0;
+	ok(shmids_remove_id("04") == -1 && errno == EINVAL,
+	    "shmids_remove_id: a malformed id is EINVAL");
+}
+
+int
+main(void)
+{
+	refs();
+	layout();
+	values();
+	checks();
+	printf("1..%d\n", ntest);
+	return nfail != 0;
+}
