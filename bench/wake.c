@@ -259,8 +259,10 @@ main(int argc, char **argv)
 	row("shmids_open_wait, System V", sysv, p90v);
 	file = run(FILESEG, n, &p90f);
 	row("shmids_open_wait, file segment", file, p90f);
-	printf("  target <= 1 ms (median): System V %s, file %s\n",
-	    verdict(sysv), verdict(file));
+	printf("target 5: reader wakes after the seal, median: System V "
+	    "%.3f ms, file %.3f ms, semaphore %.3f ms (<= 1 ms): %s\n",
+	    (double)sysv / 1e6, (double)file / 1e6, (double)sem / 1e6,
+	    strcmp(verdict(sysv), "met") == 0 ? verdict(file) : "not met");
 	if (rmdir(dir) == -1)
 		warn("%s", dir);
 	return sem < 0 || sysv < 0 || file < 0;

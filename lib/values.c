@@ -22,6 +22,7 @@ grow(struct shmids_values *v)
 	}
 	if ((n = realloc(v->data, cap * esz)) == NULL)
 		return -1;
+	shmids_advise_huge(n, cap * esz);
 	v->data = n;
 	v->cap = cap;
 	return 0;

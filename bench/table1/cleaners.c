@@ -155,6 +155,10 @@ count_attach(const char *const *s, struct attaches *c)
 	unlink(out);
 }
 
+/* The worst ratio to ipcs -m of any round, and the most segments. */
+static double	 worst_all = -1;
+static size_t	 most;
+
 /*
  * ipcs -m, shm-ls, shm-rm -n -s 0 and shm-rm -s 0 over made segments,
  * per segment; the cleaners' worst against target 6 of issue 9: within
@@ -196,9 +200,12 @@ timed(const char *const *lsv, const char *const *rmv, size_t made,
 		}
 		printf("\n");
 	}
-	if (cpu[0] > 0)
+	if (cpu[0] > 0) {
 		printf("  target <= 3x ipcs -m per segment (CPU): %.1fx, %s\n",
 		    worst, worst <= 3 ? "met" : "not met");
+		worst_all = worst > worst_all ? worst : worst_all;
+		most = made > most ? made : most;
+	}
 	return bad;
 }
 
@@ -304,5 +311,13 @@ cleaners(void)
 	bad |= cleaners_rounds(pfx, want, fd);
 	unsetenv("SHMIDS_DIR");
 	fdir_remove(fd);	/* emptied already by each round */
+	if (worst_all < 0)
+		printf("target 6: cleaners against ipcs -m: not measured "
+		    "(no ipcs?): not met\n");
+	else
+		printf("target 6: cleaners against ipcs -m per System V "
+		    "segment, CPU, worst up to %zu segments: %.1fx (<= 3x): "
+		    "%s\n", most, worst_all, worst_all <= 3 ? "met" :
+		    "not met");
 	return bad;
 }

@@ -1,14 +1,19 @@
 /*
  * table1: Grosse's Table 1 ("How Shall We Connect Our Software Tools?",
- * 1990) with this library, plus the cleaners' scale and shm-expand's
- * memory.  A writer process sets n doubles, x[i] = i * 0.5, and hands
- * them over; a reader process reads and sums them, and checks the sum.
+ * 1990) with this library, plus the cleaners' scale, shm-expand's
+ * speed and memory against a hand-written best and shm-import's, and
+ * the page fault cost of the run (faults.c), printed after each block
+ * of ratios, since at large N the totals are mostly page faults.  A
+ * writer process sets n doubles, x[i] = i * 0.5, and hands them over;
+ * a reader process reads and sums them, and checks the sum.
  *
  *	table1 table [-c csv]		every row, every size: the driver
  *	table1 write row n		one writer; stdout: its handle or data
  *	table1 read row n [label]	one reader; stdin: the data
  *	table1 cleaners			shm-ls and shm-rm over many segments
- *	table1 expand			shm-expand's throughput and peak RSS
+ *	table1 expand			shm-expand and shm-import (expand.c)
+ *	table1 faults			what one page fault costs now
+ *	table1 handexpand label		expand.c's hand-written best
  *
  * Writer and reader columns are the time inside each process, from the
  * start of its work to after its detach or free(); the total is the wall
@@ -93,7 +98,8 @@ usage(void)
 	    "       table1 write row n\n"
 	    "       table1 read row n [label]\n"
 	    "       table1 cleaners\n"
-	    "       table1 expand\n");
+	    "       table1 expand\n"
+	    "       table1 faults\n");
 	exit(2);
 }
 
@@ -152,6 +158,8 @@ main(int argc, char *argv[])
 	if (strcmp(argv[1], "read") == 0 && (argc == 4 || argc == 5))
 		return child(0, argv[2], parse_n(argv[3]),
 		    argc == 5 ? argv[4] : NULL);
+	if (strcmp(argv[1], "handexpand") == 0 && argc == 3)
+		return handexpand(argv[2]);
 	driver_init(argv[0]);
 	if (strcmp(argv[1], "table") == 0) {
 		if (argc == 4 && strcmp(argv[2], "-c") == 0)
@@ -164,6 +172,8 @@ main(int argc, char *argv[])
 		return cleaners();
 	if (strcmp(argv[1], "expand") == 0 && argc == 2)
 		return expand();
+	if (strcmp(argv[1], "faults") == 0 && argc == 2)
+		return faults();
 	usage();
 	return 2;
 }

@@ -86,5 +86,5 @@ print_block(size_t n, int runs, const struct meas *med, FILE *csv)
 	print_ratio("shm:pipe", med, "pipe-bin", 0.375);
 	print_ratio("shm:ascii", med, "ascii-pipe", 0.028);
 	print_ratio("shm:malloc", med, "malloc", 1.5);
-	fflush(stdout);
+	print_faultcost("right after");
 }

@@ -256,6 +256,7 @@ table(const char *csvpath)
 	if (fclose(csv) == EOF)
 		err(1, "%s", csvpath);
 	printf("\nCSV: %s\n", csvpath);
+	target_faults();
 	if (sweep(prefix, 0) != 0)
 		warnx("segments were left behind (removed now)");
 	if (sweep_files(prefix) != 0)

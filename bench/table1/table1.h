@@ -169,6 +169,13 @@ int	 cleaners(void);
 
 /* expand.c */
 int	 expand(void);
+int	 handexpand(const char *label);
+
+/* faults.c */
+void	 faultcost(double f[4]);
+void	 print_faultcost(const char *when);
+void	 target_faults(void);
+int	 faults(void);
 
 /* filedir.c */
 size_t	 fdir_empty(const struct filedir *d);
