@@ -148,8 +148,9 @@ count_attach(const char *const *s, struct attaches *c)
 		c->shmat += strstr(line, "shmat(") != NULL;
 		c->mmap += strstr(line, "mmap(") != NULL &&
 		    strstr(line, "MAP_SHARED") != NULL;
+		/* by path, or by name against the directory's descriptor */
 		c->open += strstr(line, "openat(") != NULL &&
-		    strstr(line, "/shmids.") != NULL;
+		    strstr(line, "shmids.") != NULL;
 	}
 	fclose(fp);
 	unlink(out);
