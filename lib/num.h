@@ -109,10 +109,17 @@ shmids_umulh(uint64_t a, uint64_t b)
 	return hi;
 }
 
-/* floor(x / 2^s) without relying on >> of negative numbers. */
+/*
+ * floor(x / 2^s) without relying on >> of negative numbers.  Where >>
+ * is arithmetic (a constant test: gcc, clang) it is that shift alone: a
+ * branch on the sign of x, as random as the signs of decimal exponents,
+ * cost the parser a mispredicted jump on every other number.
+ */
 static inline int64_t
 shmids_floor_shift(int64_t x, int s)
 {
+	if ((INT64_C(-1) >> 1) == INT64_C(-1))
+		return x >> s;
 	if (x >= 0)
 		return x >> s;
 	return -(((-x - 1) >> s) + 1);
