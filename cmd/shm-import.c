@@ -235,7 +235,7 @@ text_add(struct text *t, const char *s, size_t n, const char *fname,
 		cap = (t->len + n + 1) * 2;
 		if ((b = realloc(t->buf, cap)) == NULL)
 			fail_input(fname, lineno);
-		util_advise_huge(b, cap);
+		shmids_advise_huge(b, cap);
 		t->buf = b;
 		t->cap = cap;
 	}

@@ -2,9 +2,6 @@
  * Helpers shared by the tools.  Numbers are parsed with strtoul and an
  * end pointer: trailing junk, signs and overflow are errors.
  */
-#define _DEFAULT_SOURCE		/* MADV_HUGEPAGE on glibc */
-#include <sys/mman.h>
-
 #include <err.h>
 #include <errno.h>
 #include <limits.h>
@@ -556,30 +553,4 @@ util_close_stdout(void)
 		return -1;
 	}
 	return 0;
-}
-
-/*
- * The copy of an array's text that shm-import keeps in case the line
- * must pass through grows to many MiB: huge pages where the system
- * gives them on request, as the library does for the values (its
- * shmids_advise_huge says why the whole pages; the tools use only the
- * public API).  Below 4 MiB, or with SHMIDS_NOTUNE set, nothing; errno
- * kept.
- */
-void
-util_advise_huge(void *p, size_t len)
-{
-#ifdef MADV_HUGEPAGE
-	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t a = (uintptr_t)p & ~(pg - 1);
-	uintptr_t e = ((uintptr_t)p + len + pg - 1) & ~(pg - 1);
-	int err = errno;
-
-	if (len >= ((size_t)4 << 20) && getenv("SHMIDS_NOTUNE") == NULL)
-		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
-	errno = err;
-#else
-	(void)p;
-	(void)len;
-#endif
 }

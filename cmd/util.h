@@ -148,6 +148,5 @@ void	 util_misuse(const char *msg);
 /* Flush and close stdout; 0, or -1 after a diagnostic. */
 int	 util_close_stdout(void);
 /* madvise(2) MADV_HUGEPAGE on a big growing buffer (util.c says why). */
-void	 util_advise_huge(void *p, size_t len);
 
 #endif /* SHMIDS_UTIL_H */

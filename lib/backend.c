@@ -84,15 +84,7 @@ shmids_populate(const struct att *a, int rdonly)
 	return 0;
 }
 
-/*
- * A malloc'd buffer that grows by doubling to many MiB (the values of an
- * inline array): transparent huge pages where the system gives them on
- * request (THP "madvise"), for 512 times fewer page faults; a fault cost
- * shm-import as much as its parsing.  The advice covers the buffer's
- * whole pages, which for a buffer this big is the whole mapping malloc
- * made for it: advice on part of it would split the mapping, and realloc
- * could no longer move it with mremap(2) but would copy.  errno kept.
- */
+/* shmids_advise_huge: the contract is in shmids.h. */
 void
 shmids_advise_huge(void *p, size_t len)
 {

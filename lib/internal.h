@@ -150,7 +150,6 @@ SHMIDS_HIDDEN int	shmids_tuned(size_t size, size_t min);
 #define TUNE_MIN	(1u << 20)	/* bytes; below this faults are cheap */
 SHMIDS_HIDDEN int	shmids_populate(const struct att *a, int rdonly);
 #define HUGE_GRAIN	((size_t)2 << 20)	/* a transparent huge page */
-SHMIDS_HIDDEN void	shmids_advise_huge(void *p, size_t len);
 
 /* label.c; shmids_name_check() and shmids_id_check() are public. */
 SHMIDS_HIDDEN int	shmids_label_parse(const char *s, size_t len,

@@ -456,6 +456,21 @@ int	 shmids_values_parse(struct shmids_values *v, const char *s,
 void	 shmids_values_free(struct shmids_values *v);
 
 /*
+ * shmids_advise_huge: advise transparent huge pages (madvise(2)
+ * MADV_HUGEPAGE) for the malloc'd buffer p of len bytes that a filter
+ * grows by doubling to many MiB (shmids_values_parse() does it for its
+ * values; shm-import for the text it keeps): 512 times fewer page
+ * faults where the system gives huge pages on request (THP "madvise").
+ * The advice covers the buffer's whole pages, which for a buffer this
+ * big is the whole mapping malloc made: advice on part of it would
+ * split the mapping, and realloc(3) could no longer move it with
+ * mremap(2) but would copy.  Nothing below 4 MiB, with SHMIDS_NOTUNE set
+ * in the environment, or where the system lacks MADV_HUGEPAGE.  Never
+ * fails; errno is left unchanged.
+ */
+void	 shmids_advise_huge(void *p, size_t len);
+
+/*
  * shmids_continued: 1 if line s[0..len), CRs and LF at its end ignored,
  * ends with the blank-separated token "/" (more values on the next line,
  * format-spec.md 6), else 0.  The rule shmids_values_parse() applies; a
