@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "shmids.h"
+#include "lines.h"
 #include "syscheck.h"
 #include "util.h"
 
@@ -50,7 +51,7 @@ static struct {
 	size_t		 count;
 } longest_miss;
 
-/* The lines of one array (first line and continuations), kept verbatim. */
+/* An array's first line, kept for its reference line. */
 struct text {
 	char		*buf;
 	size_t		 len, cap;
@@ -200,9 +201,8 @@ out(const char *s, size_t n)
 
 /*
  * Input that cannot be read to its end (a read error, or a line too long
- * for the memory: getline(3) fails with ENOMEM without setting the
- * stream's error flag) takes back every segment made so far, as output
- * that cannot be written does: the output is not whole.
+ * for the memory: ENOMEM) takes back every segment made so far, as
+ * output that cannot be written does: the output is not whole.
  */
 static void
 fail_input(const char *fname, unsigned long lineno)
@@ -214,14 +214,6 @@ fail_input(const char *fname, unsigned long lineno)
 	util_read_error(fname, lineno);
 	undo_all();
 	exit(1);
-}
-
-/* After getline(3) returned -1: only feof() means the end of the file. */
-static void
-check_eof(FILE *fp, const char *fname, unsigned long lineno)
-{
-	if (!feof(fp))
-		fail_input(fname, lineno);
 }
 
 static void
@@ -328,104 +320,150 @@ report_missed(void)
 	    util_quote(f, strlen(f)));
 }
 
+/* The next line, or 0 at the end; input that cannot be read ends the run. */
+static ssize_t
+next(struct lines *l, const char **s, const char *fname,
+    unsigned long lineno)
+{
+	ssize_t n;
+
+	while ((n = lines_next(l, s)) == -1) {
+		if (errno != EINTR)
+			fail_input(fname, lineno);
+		check_stop();
+	}
+	return n;
+}
+
 /*
- * One array line and its continuations, read into t; converted or passed
- * through verbatim.
+ * The array's lines as they were read.  A regular file's are read again
+ * (lines.h): if it is shorter now, the copy could not be whole.
  */
 static void
-import_line(FILE *fp, const char *fname, unsigned long *lineno,
-    struct text *t)
+pass_kept(struct lines *l, const char *fname, unsigned long first)
 {
-	struct shmids_values v;
-	struct shmids_ref r;
-	const char *bad = NULL;
-	char *line = NULL;
-	size_t cap = 0, firstlen = t->len;
-	unsigned long first = *lineno;
-	ssize_t n;
-	int more, k, sel;
-
-	k = shmids_ref_parse(t->buf, t->len, &r);
-	if (k != 0 || r.fieldlen == 0) {
-		if (fields != NULL && r.fieldlen > 0)
-			util_fields_note(&want, t->buf + r.field,
-			    r.fieldlen, 0);
-		out(t->buf, t->len);
+	if (lines_kept(l, out) == 0)
 		return;
-	}
-	sel = fields != NULL && util_inlist(fields, t->buf + r.field,
-	    r.fieldlen);
-	if (sel)
-		util_fields_note(&want, t->buf + r.field, r.fieldlen, 1);
-	else if (fields != NULL)
-		util_fields_note(&want, t->buf + r.field, r.fieldlen, 0);
-	memset(&v, 0, sizeof(v));
-	v.type = type_of(t->buf + r.field, r.fieldlen);
-	k = shmids_values_parse(&v, t->buf + r.field + r.fieldlen,
-	    firstlen - r.field - r.fieldlen, &more, &bad);
-	while (more && (n = getline(&line, &cap, fp)) != -1) {
-		size_t off = t->len;
+	if (errno == ENODATA)
+		warnx("%s:%lu: the file shrank while it was read: its lines "
+		    "cannot be copied unchanged", fname, first);
+	else
+		warn("%s:%lu: read error", fname, first);
+	undo_all();
+	exit(1);
+}
 
+/* A bad value, quoted now: the line it is in does not stay. */
+static void
+bad_value(const char *fname, unsigned long lineno, const struct text *f,
+    const struct shmids_ref *r, const char *bad)
+{
+	warnx("%s:%lu: %s: bad value \"%s\"", fname, lineno,
+	    util_quote(f->buf + r->field, r->fieldlen),
+	    util_quote(bad, strcspn(bad, " \t\r\n")));
+}
+
+/*
+ * One array line s[0..n) (first, kept in f) and its continuations:
+ * converted, or passed through as read.  An array -f does not name is
+ * copied line by line, unparsed.
+ */
+static void
+import_array(struct lines *l, const char *fname, unsigned long *lineno,
+    const char *s, size_t n, const struct shmids_ref *r, int sel)
+{
+	static struct text f;	/* the first line, for the reference line */
+	struct shmids_values v;
+	const char *bad = NULL;
+	unsigned long first = *lineno;
+	int more, k;
+
+	f.len = 0;
+	text_add(&f, s, n, fname, first);
+	lines_keep(l, s);
+	memset(&v, 0, sizeof(v));
+	v.type = type_of(s + r->field, r->fieldlen);
+	k = shmids_values_parse(&v, s + r->field + r->fieldlen,
+	    n - r->field - r->fieldlen, &more, &bad);
+	if (k == -1 && bad != NULL && sel)
+		bad_value(fname, first, &f, r, bad);
+	while (more && (n = (size_t)next(l, &s, fname, *lineno + 1)) > 0) {
 		(*lineno)++;
-		text_add(t, line, (size_t)n, fname, *lineno);
-		if (k == 0)
-			k = shmids_values_parse(&v, t->buf + off, (size_t)n,
-			    &more, &bad);
-		else
-			more = shmids_continued(line, (size_t)n);
+		if (k == 0) {
+			k = shmids_values_parse(&v, s, n, &more, &bad);
+			if (k == -1 && bad != NULL && sel)
+				bad_value(fname, *lineno, &f, r, bad);
+		} else
+			more = shmids_continued(s, n);
 	}
-	if (more)
-		check_eof(fp, fname, *lineno + 1);
-	free(line);
 	if (k == -1 && bad == NULL) {
 		/* No room for the values: no array may be cut short. */
 		warnx("%s:%lu: %s: out of memory for the values", fname,
-		    first, util_quote(t->buf + r.field, r.fieldlen));
+		    first, util_quote(f.buf + r->field, r->fieldlen));
 		undo_all();
 		exit(1);
 	}
 	/* A field alone is a word, not an array, unless -f names it. */
 	if (k == 0 && (sel || (fields == NULL && v.count >= minvals &&
 	    v.count > 0)) &&
-	    store(fname, first, t->buf, firstlen, &r, &v) == 0) {
-		free(v.data);
+	    store(fname, first, f.buf, f.len, r, &v) == 0) {
+		shmids_values_free(&v);
+		lines_release(l);
 		return;
 	}
 	if (k == 0 && fields == NULL && v.count < minvals)
-		missed(fname, first, t->buf + r.field, r.fieldlen, v.count,
+		missed(fname, first, f.buf + r->field, r->fieldlen, v.count,
 		    (int)(*lineno - first + 1));
-	if (k == -1 && sel) {
-		size_t blen = strcspn(bad, " \t\r\n");
-
-		warnx("%s:%lu: %s: bad value \"%s\"", fname, first,
-		    util_quote(t->buf + r.field, r.fieldlen),
-		    util_quote(bad, blen));
-	}
 	if (sel)
 		rval = 1;
-	free(v.data);
-	out(t->buf, t->len);
+	shmids_values_free(&v);
+	pass_kept(l, fname, first);
+	lines_release(l);
+}
+
+/* Lines that are no array, and arrays -f leaves, go out as they are. */
+static void
+import_line(struct lines *l, const char *fname, unsigned long *lineno,
+    const char *s, size_t n)
+{
+	struct shmids_ref r;
+	int k, sel, more;
+
+	k = shmids_ref_parse(s, n, &r);
+	sel = k == 0 && r.fieldlen > 0 && fields != NULL &&
+	    util_inlist(fields, s + r.field, r.fieldlen);
+	if (fields != NULL && r.fieldlen > 0)
+		util_fields_note(&want, s + r.field, r.fieldlen, sel);
+	if (k == 0 && r.fieldlen > 0 && (fields == NULL || sel)) {
+		import_array(l, fname, lineno, s, n, &r, sel);
+		return;
+	}
+	out(s, n);
+	/* An unnamed array's continuations are no lines of their own. */
+	more = k == 0 && r.fieldlen > 0 && shmids_continued(s, n);
+	while (more && (n = (size_t)next(l, &s, fname, *lineno + 1)) > 0) {
+		(*lineno)++;
+		out(s, n);
+		more = shmids_continued(s, n);
+	}
 }
 
 static void
 import_file(FILE *fp, const char *fname)
 {
-	struct text t = { NULL, 0, 0 };
-	char *line = NULL;
-	size_t cap = 0;
+	struct lines l;
+	const char *s;
 	unsigned long lineno = 0;
 	ssize_t n;
 
-	while ((n = getline(&line, &cap, fp)) != -1) {
+	if (lines_init(&l, fileno(fp)) == -1)
+		fail_input(fname, 1);
+	while ((n = next(&l, &s, fname, lineno + 1)) > 0) {
 		check_stop();
 		lineno++;
-		t.len = 0;
-		text_add(&t, line, (size_t)n, fname, lineno);
-		import_line(fp, fname, &lineno, &t);
+		import_line(&l, fname, &lineno, s, (size_t)n);
 	}
-	check_eof(fp, fname, lineno + 1);
-	free(line);
-	free(t.buf);
+	lines_end(&l);
 }
 
 int

@@ -82,7 +82,7 @@ shmids_emit(FILE *fp, const struct shmids_layout *l, int type,
 	const char *p = data;
 	size_t esz = shmids_type_size(type), eollen;
 	const char *weol;
-	size_t weollen, i, col, len, online = 0;
+	size_t weollen, wrap, i, col, len, online = 0;
 	char num[SHMIDS_NUM_MAX], *at;
 	int r = 0, e;
 
@@ -94,6 +94,7 @@ shmids_emit(FILE *fp, const struct shmids_layout *l, int type,
 	/* A last line without newline still needs them between its lines. */
 	weol = eollen ? l->eol : "\n";
 	weollen = eollen ? eollen : 1;
+	wrap = 2 + weollen + l->indent;
 	o.fp = fp;
 	o.n = 0;
 	o.err = 0;
@@ -114,7 +115,17 @@ shmids_emit(FILE *fp, const struct shmids_layout *l, int type,
 			r = -1;
 			break;
 		}
-		if (online > 0 && !fits(l, col, len, i + 1 == count)) {
+		if (online > 0 && !fits(l, col, len, i + 1 == count) &&
+		    o.n + wrap + len <= o.cap) {
+			/* The common wrap: moved along in the buffer. */
+			memmove(at + wrap, at + 1, len);
+			memcpy(at, " /", 2);
+			memcpy(at + 2, weol, weollen);
+			memset(at + 2 + weollen, ' ', l->indent);
+			o.n += wrap + len;
+			col = l->indent;
+			online = 0;
+		} else if (online > 0 && !fits(l, col, len, i + 1 == count)) {
 			memcpy(num, at + 1, len);
 			put(&o, " /", 2);
 			put(&o, weol, weollen);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "num.h"
 
 static int
 grow(struct shmids_values *v)
@@ -28,12 +29,55 @@ grow(struct shmids_values *v)
 	return 0;
 }
 
+/* Blanks between values: inline, not a call per byte. */
+static int
+blank(int c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/*
+ * The values of s[0..len), continuation and line end already cut off.
+ * f64, nearly every array, calls the parser itself into place: the
+ * type switch of shmids_parse_lim() and a copy per value were a tenth of
+ * shm-import's time.
+ */
+static int
+each(struct shmids_values *v, const char *s, size_t len, size_t esz,
+    const char **bad)
+{
+	const char *end;
+	size_t i = 0;
+	int r;
+
+	for (;;) {
+		while (i < len && blank(s[i]))
+			i++;
+		if (i == len)
+			return 0;
+		if (v->count == v->cap && grow(v) == -1)
+			return -1;
+		/* s[0..len) is there: the digits may go 8 at a time */
+		if (v->type == SHMIDS_F64)
+			r = shmids_strtod_lim(s + i, s + len, &end,
+			    (double *)v->data + v->count);
+		else
+			r = shmids_parse_lim(s + i, s + len, &end, v->type,
+			    (char *)v->data + v->count * esz);
+		if (r == -1) {
+			*bad = s + i;
+			return -1;
+		}
+		v->count++;
+		i = (size_t)(end - s);
+	}
+}
+
 int
 shmids_values_parse(struct shmids_values *v, const char *s, size_t len,
     int *more, const char **bad)
 {
-	size_t esz = shmids_type_size(v->type), i = 0;
-	const char *end;
+	size_t esz = shmids_type_size(v->type);
 	int cont;
 
 	*more = 0;
@@ -44,28 +88,14 @@ shmids_values_parse(struct shmids_values *v, const char *s, size_t len,
 	while (len > 0 && (s[len - 1] == '\n' || s[len - 1] == '\r'))
 		len--;
 	if ((cont = shmids_continued(s, len)) != 0) {
-		while (shmids_isblank(s[len - 1]))
+		while (blank(s[len - 1]))
 			len--;
 		len--;		/* the "/" */
 	}
-	for (;;) {
-		while (i < len && shmids_isblank(s[i]))
-			i++;
-		if (i == len) {
-			*more = cont;	/* only once every value is read */
-			return 0;
-		}
-		if (v->count == v->cap && grow(v) == -1)
-			return -1;
-		/* s[0..len) is there: the digits may go 8 at a time */
-		if (shmids_parse_lim(s + i, s + len, &end, v->type,
-		    (char *)v->data + v->count * esz) == -1) {
-			*bad = s + i;
-			return -1;
-		}
-		v->count++;
-		i = (size_t)(end - s);
-	}
+	if (each(v, s, len, esz, bad) == -1)
+		return -1;
+	*more = cont;	/* only once every value is read */
+	return 0;
 }
 
 void

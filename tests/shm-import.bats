@@ -396,6 +396,76 @@ refpat() {
 	no_segments_named "$P"
 }
 
+# bigarray FILE LAST: a line, then array x of 200000 values over 25001
+# lines (CRLF, " /" continuations, 1.8 MB: more than one read), whose
+# last token, on line 25002, is LAST; then a line.
+bigarray() {
+	awk -v last="$2" 'BEGIN { printf "head\n  x"
+		for (i = 1; i <= 200000; i++) {
+			printf " %d.5", i
+			if (i % 8 == 0) printf " /\r\n   "
+		}
+		printf " %s\ntail\n", last }' > "$1"
+}
+
+# Issue 9: the lines of an array are no longer copied as they are read;
+# a regular file's are read again, a pipe's kept in the read buffer.
+@test "shm-import: an array longer than a read that fails at its end comes out byte for byte, from a file and a pipe" {
+	bigarray in bad
+	runio in shm_import -f x -P "$P"
+	status_is 1
+	err_is 'shm-import: stdin:25002: x: bad value "bad"'
+	same_file in out
+	status=0
+	cat in | shm_import -f x -P "$P" > out 2> err || status=$?
+	status_is 1
+	err_is 'shm-import: stdin:25002: x: bad value "bad"'
+	same_file in out
+	runio in shm_import -k 1 -P "$P"
+	status_is 0
+	same_file in out
+	no_segments_named "$P"
+}
+
+@test "shm-import: an array longer than a read converts whole, from a file and a pipe" {
+	bigarray in 0.5
+	runio in shm_import -f x -P "$P"
+	status_is 0
+	printf 'head\n  x shmids %s\r\ntail\n' "$(label_of out)" | same_file /dev/stdin out
+	# 1.5 + 2.5 + ... + 200000.5, and 0.5
+	is "$(shmtool open "$(label_of out)")" "f64 200001 20000200000.5"
+	cat in | shm_import -f x -P "$P" > out
+	is "$(shmtool open "$(label_of out)")" "f64 200001 20000200000.5"
+	# and one line of 100000 values, longer than a read
+	{ printf 'y '; seq 1 100000 | tr '\n' ' '; printf '\n'; } > in
+	runio in shm_import -f y -P "$P"
+	status_is 0
+	is "$(shmtool open "$(label_of out)")" "f64 100000 5000050000"
+}
+
+@test "shm-import: an input file that shrinks before an array is read again: error, no segment stays" {
+	local so=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload/shrinkpread.so
+	[ -f "$so" ] || { echo "$so missing: make check builds it" >&2; false; }
+	bigarray big bad
+	{ printf 'a 1 2\n'; cat big; } > in
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+	status=0
+	LD_PRELOAD=$so SHMIDS_SHRINK=$T/in "$BIN/shm-import" -f a,x -P "$P" in \
+	    > out 2> err || status=$?
+	status_is 1
+	printf 'shm-import: in:25003: x: bad value "bad"\nshm-import: in:3: the file shrank while it was read: its lines cannot be copied unchanged\n' |
+	    same_file /dev/stdin err
+	no_segments_named "$P"
+}
+
+@test "shm-import: leaves its standard input's offset at the end, as a filter that read it all" {
+	printf 'a 1 2\nb 3 4 /\n5 x\nc\n' > in
+	{ shm_import -f a,b -P "$P"; cat; } < in > out 2> err || true
+	is "$(sed -n 3p out)" "5 x"
+	is "$(sed -n 4p out)" "c"
+	is "$(wc -l < out)" 4 "lines"
+}
+
 # Attack finding (review-attack): format-spec.md 7 says SIGINT, SIGTERM
 # and SIGHUP remove this run's segments and kill the tool by that signal,
 # without a diagnostic.  Blocked writing to a reader that does not read

@@ -1,0 +1,182 @@
+/*
+ * Lines in big blocks (see lines.h).  Issue 9: shm-import read 4 KiB
+ * lines through getline(3) and copied every array line once more, in
+ * case it had to pass through; now a line is parsed where read(2) put
+ * it, and a regular file's array text is read again only when the array
+ * does pass through.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "shmids.h"
+#include "lines.h"
+
+#define BLOCK	((size_t)256 << 10)	/* bytes per read(2); L2-sized */
+#define CHUNK	((size_t)64 << 10)	/* kept text read again, per pread */
+
+int
+lines_init(struct lines *l, int fd)
+{
+	struct stat st;
+
+	memset(l, 0, sizeof(*l));
+	l->fd = fd;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (l->off = lseek(fd, 0, SEEK_CUR)) != -1)
+		l->reg = 1;
+	else
+		l->off = 0;
+	l->cap = BLOCK + 1;
+	if ((l->buf = malloc(l->cap)) == NULL)
+		return -1;
+	l->buf[0] = '\0';
+	return 0;
+}
+
+/* Room for one more block: slide what must stay to the front, or grow. */
+static int
+room(struct lines *l)
+{
+	size_t from = l->keeping && !l->reg ? l->mark : l->pos, cap;
+	char *b;
+
+	if (from > 0 && l->cap - 1 - l->end < BLOCK) {
+		memmove(l->buf, l->buf + from, l->end - from);
+		l->end -= from;
+		l->pos -= from;
+		l->scan -= from;
+		if (l->keeping && !l->reg)
+			l->mark -= from;
+	}
+	if (l->cap - 1 - l->end >= BLOCK / 2)
+		return 0;
+	if (l->cap > ((size_t)-1 >> 1) - 1) {
+		errno = ENOMEM;
+		return -1;
+	}
+	cap = 2 * (l->cap - 1) + 1;
+	if ((b = realloc(l->buf, cap)) == NULL)
+		return -1;
+	shmids_advise_huge(b, cap);
+	l->buf = b;
+	l->cap = cap;
+	return 0;
+}
+
+static int
+fill(struct lines *l)
+{
+	size_t want;
+	ssize_t n;
+
+	if (room(l) == -1)
+		return -1;
+	want = l->cap - 1 - l->end;
+	n = l->reg ? pread(l->fd, l->buf + l->end, want, l->off) :
+	    read(l->fd, l->buf + l->end, want);
+	if (n == -1)
+		return -1;
+	if (n == 0)
+		l->eof = 1;
+	l->end += (size_t)n;
+	l->off += n;
+	l->buf[l->end] = '\0';
+	return 0;
+}
+
+ssize_t
+lines_next(struct lines *l, const char **line)
+{
+	char *nl;
+	size_t n;
+
+	for (;;) {
+		nl = memchr(l->buf + l->scan, '\n', l->end - l->scan);
+		if (nl != NULL) {
+			n = (size_t)(nl + 1 - (l->buf + l->pos));
+			break;
+		}
+		l->scan = l->end;
+		if (l->eof) {
+			if ((n = l->end - l->pos) == 0)
+				return 0;
+			break;
+		}
+		if (fill(l) == -1)
+			return -1;
+	}
+	*line = l->buf + l->pos;
+	l->pos += n;
+	l->scan = l->pos;
+	return (ssize_t)n;
+}
+
+void
+lines_keep(struct lines *l, const char *line)
+{
+	l->keeping = 1;
+	l->mark = (size_t)(line - l->buf);
+	l->markoff = l->off - (off_t)(l->end - l->mark);
+}
+
+/* A regular file's kept text that has left the buffer: read it again. */
+static int
+reread(struct lines *l, off_t from, off_t to, void (*fn)(const char *,
+    size_t))
+{
+	char *chunk;
+	ssize_t n;
+
+	if ((chunk = malloc(CHUNK)) == NULL)
+		return -1;
+	while (from < to) {
+		n = pread(l->fd, chunk, to - from < (off_t)CHUNK ?
+		    (size_t)(to - from) : CHUNK, from);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = ENODATA;
+			free(chunk);
+			return -1;
+		}
+		fn(chunk, (size_t)n);
+		from += n;
+	}
+	free(chunk);
+	return 0;
+}
+
+int
+lines_kept(struct lines *l, void (*fn)(const char *, size_t))
+{
+	off_t start = l->off - (off_t)l->end;	/* offset of buf[0] */
+	off_t to = l->off - (off_t)(l->end - l->pos);
+
+	if (!l->reg)
+		fn(l->buf + l->mark, l->pos - l->mark);
+	else if (l->markoff >= start)
+		fn(l->buf + (l->markoff - start), (size_t)(to - l->markoff));
+	else
+		return reread(l, l->markoff, to, fn);
+	return 0;
+}
+
+void
+lines_release(struct lines *l)
+{
+	l->keeping = 0;
+}
+
+void
+lines_end(struct lines *l)
+{
+	if (l->reg)
+		(void)lseek(l->fd, l->off - (off_t)(l->end - l->pos),
+		    SEEK_SET);
+	free(l->buf);
+	l->buf = NULL;
+}
