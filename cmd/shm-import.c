@@ -396,12 +396,10 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 	if (k == -1 && bad != NULL && sel)
 		bad_value(fname, first, &f, r, bad);
 	/*
-	 * After a bad value the array still ends where its lines say
-	 * (section 6): its continuations are no lines of their own.
+	 * Section 6: a first line that is not values is text, and its "/"
+	 * continues nothing (more is 0).  A bad value on a continuation
+	 * line does not end the array: the rest is no array of its own.
 	 */
-	if (k == -1)
-		more = bad != NULL && shmids_continued(s + r->field +
-		    r->fieldlen, n - r->field - r->fieldlen);
 	while (more && (n = (size_t)next(l, &s, fname, *lineno + 1)) > 0) {
 		(*lineno)++;
 		if (k == 0) {
