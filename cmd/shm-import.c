@@ -391,8 +391,12 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 		(*lineno)++;
 		if (k == 0) {
 			k = shmids_values_parse(&v, s, n, &more, &bad);
-			if (k == -1 && bad != NULL && sel)
-				bad_value(fname, *lineno, &f, r, bad);
+			if (k == -1 && bad != NULL) {
+				if (sel)
+					bad_value(fname, *lineno, &f, r, bad);
+				/* The rest goes with it, no line of its own. */
+				more = shmids_continued(s, n);
+			}
 		} else
 			more = shmids_continued(s, n);
 	}
