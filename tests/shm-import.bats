@@ -396,13 +396,14 @@ refpat() {
 	no_segments_named "$P"
 }
 
-# bigarray FILE LAST: a line, then array x of 200000 values over 25001
-# lines (CRLF, " /" continuations, 1.8 MB: more than one read), whose
-# last token, on line 25002, is LAST; then a line.
+# bigarray FILE LAST [TYPO]: a line, then array x of 200000 values over
+# 25001 lines (CRLF, " /" continuations, 1.8 MB: more than one read),
+# whose last token, on line 25002, is LAST, and whose value number TYPO
+# (on line 2 + (TYPO - 1) / 8) is 1O0.5; then a line.
 bigarray() {
-	awk -v last="$2" 'BEGIN { printf "head\n  x"
+	awk -v last="$2" -v typo="${3:-0}" 'BEGIN { printf "head\n  x"
 		for (i = 1; i <= 200000; i++) {
-			printf " %d.5", i
+			printf (i == typo ? " 1O0.5" : " %d.5"), i
 			if (i % 8 == 0) printf " /\r\n   "
 		}
 		printf " %s\ntail\n", last }' > "$1"
@@ -455,6 +456,34 @@ bigarray() {
 	status_is 1
 	printf 'shm-import: in:25003: x: bad value "bad"\nshm-import: in:3: the file shrank while it was read: its lines cannot be copied unchanged\n' |
 	    same_file /dev/stdin err
+	no_segments_named "$P"
+}
+
+# A typo deep in a long array ended the array at the typo's line: the
+# continuation lines after it were read as lines of their own, the
+# first value of the next taken for a field, and without -f they made
+# a segment named by that number (71428.6) of the array's tail.
+@test "shm-import: a bad value deep in a continued array: its later continuation lines go with it, never an array of their own" {
+	printf 'x 1 2 /\n 3 O /\n 5 6 /\n 7\ntail\n' > in
+	runio in shm_import -k 1 -P "$P"
+	status_is 0
+	err_is ''
+	same_file in out
+	runio in shm_import -f x,5 -P "$P"
+	status_is 1
+	printf 'shm-import: stdin:2: x: bad value "O"\nshm-import: -f 5: no such field in the input\n' |
+	    same_file /dev/stdin err
+	same_file in out
+	# from a file (read again by offset) and from a pipe
+	bigarray in 0.5 100000
+	runio in shm_import -k 1 -P "$P"
+	status_is 0
+	err_is ''
+	same_file in out
+	runio <(cat in) shm_import -f x -P "$P"
+	status_is 1
+	err_is 'shm-import: stdin:12501: x: bad value "1O0.5"'
+	same_file in out
 	no_segments_named "$P"
 }
 
