@@ -435,6 +435,25 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 	lines_release(l);
 }
 
+/*
+ * Are the tokens of s[0..len) values of type (a "/" at the end aside)?
+ * Where that cannot be told for want of memory, say yes: the line and
+ * its continuations pass through either way.
+ */
+static int
+values_line(const char *s, size_t len, int type)
+{
+	struct shmids_values v;
+	const char *bad = NULL;
+	int more, k;
+
+	memset(&v, 0, sizeof(v));
+	v.type = type;
+	k = shmids_values_parse(&v, s, len, &more, &bad);
+	shmids_values_free(&v);
+	return k == 0 || bad == NULL;
+}
+
 /* Lines that are no array, and arrays -f leaves, go out as they are. */
 static void
 import_line(struct lines *l, const char *fname, unsigned long *lineno,
@@ -455,10 +474,13 @@ import_line(struct lines *l, const char *fname, unsigned long *lineno,
 	out(s, n);
 	/*
 	 * An unnamed array's continuations are no lines of their own.  The
-	 * "/" is a token after the field: a field "/" alone continues nothing.
+	 * "/" is a token after the field: a field "/" alone continues nothing,
+	 * nor does a first line that is text (section 6).
 	 */
 	more = k == 0 && r.fieldlen > 0 && shmids_continued(s + r.field +
-	    r.fieldlen, n - r.field - r.fieldlen);
+	    r.fieldlen, n - r.field - r.fieldlen) && values_line(s + r.field +
+	    r.fieldlen, n - r.field - r.fieldlen, type_of(s + r.field,
+	    r.fieldlen));
 	while (more && (n = (size_t)next(l, &s, fname, *lineno + 1)) > 0) {
 		(*lineno)++;
 		out(s, n);

@@ -590,13 +590,24 @@ bigarray() {
 	printf 'shm-import: stdin:2: x: bad value "q"\nshm-import: -f 4: no such field in the input\n' |
 	    same_file /dev/stdin err
 	no_segments_named "${P}4"
-	# a first line that is text: its "/" continues nothing (section 6)
+	# a first line that is text: its "/" continues nothing (section 6),
+	# whether -f names it or not
 	printf 't a /\ny 1 2 3\n' > in
 	runio in shm_import -k 1 -P "$P"
 	status_is 0
 	is "$(sed -n 1p out)" "t a /"
 	like "$(sed -n 2p out)" "$(refpat y)"
 	is "$(wc -l < out)" 2 "lines"
+	printf 'note see dir /\ncoeff 1 2 3\n' > in
+	runio in shm_import -f coeff -P "$P"
+	status_is 0
+	is "$(sed -n 1p out)" "note see dir /"
+	like "$(sed -n 2p out)" "$(refpat coeff)"
+	# an unnamed array that is values goes on over its continuations
+	printf 'a 1 2 /\ncoeff 3 4\n' > in
+	runio in shm_import -f coeff -P "$P"
+	status_is 1
+	same_file in out
 }
 
 # Attack finding (review-attack): an array -f does not name was followed
