@@ -247,7 +247,9 @@ store(const char *fname, unsigned long lineno, const char *first,
 
 	n = snprintf(name, sizeof(name), "%s%.*s", prefix, (int)r->fieldlen,
 	    first + r->field);
+	/* %.*s stops at a NUL: "a\0b" is no name, not the name "a". */
 	if (n < 0 || (size_t)n >= sizeof(name) ||
+	    memchr(first + r->field, '\0', r->fieldlen) != NULL ||
 	    shmids_name_check(name, (size_t)n) == -1) {
 		warnx("%s:%lu: %s: %s", fname, lineno,
 		    util_quote(first + r->field, r->fieldlen),
@@ -320,13 +322,19 @@ report_missed(void)
 	    util_quote(f, strlen(f)));
 }
 
-/* The next line, or 0 at the end; input that cannot be read ends the run. */
+/*
+ * The next line, or 0 at the end; input that cannot be read ends the run.
+ * A signal that came while no read was blocked (parsing an array's
+ * lines) is acted on before a read that may block: a pipe that then
+ * stays silent must not hold the run.
+ */
 static ssize_t
 next(struct lines *l, const char **s, const char *fname,
     unsigned long lineno)
 {
 	ssize_t n;
 
+	check_stop();
 	while ((n = lines_next(l, s)) == -1) {
 		if (errno != EINTR)
 			fail_input(fname, lineno);
@@ -387,14 +395,20 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 	    n - r->field - r->fieldlen, &more, &bad);
 	if (k == -1 && bad != NULL && sel)
 		bad_value(fname, first, &f, r, bad);
+	/*
+	 * Section 6: a first line that is not values is text, and its "/"
+	 * continues nothing (more is 0).  A bad value on a continuation
+	 * line does not end the array: the rest is no array of its own.
+	 */
 	while (more && (n = (size_t)next(l, &s, fname, *lineno + 1)) > 0) {
 		(*lineno)++;
 		if (k == 0) {
 			k = shmids_values_parse(&v, s, n, &more, &bad);
 			if (k == -1 && bad != NULL && sel)
 				bad_value(fname, *lineno, &f, r, bad);
-		} else
-			more = shmids_continued(s, n);
+		}
+		if (k == -1)
+			more = bad != NULL && shmids_continued(s, n);
 	}
 	if (k == -1 && bad == NULL) {
 		/* No room for the values: no array may be cut short. */
@@ -421,6 +435,25 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 	lines_release(l);
 }
 
+/*
+ * Are the tokens of s[0..len) values of type (a "/" at the end aside)?
+ * Where that cannot be told for want of memory, say yes: the line and
+ * its continuations pass through either way.
+ */
+static int
+values_line(const char *s, size_t len, int type)
+{
+	struct shmids_values v;
+	const char *bad = NULL;
+	int more, k;
+
+	memset(&v, 0, sizeof(v));
+	v.type = type;
+	k = shmids_values_parse(&v, s, len, &more, &bad);
+	shmids_values_free(&v);
+	return k == 0 || bad == NULL;
+}
+
 /* Lines that are no array, and arrays -f leaves, go out as they are. */
 static void
 import_line(struct lines *l, const char *fname, unsigned long *lineno,
@@ -439,8 +472,15 @@ import_line(struct lines *l, const char *fname, unsigned long *lineno,
 		return;
 	}
 	out(s, n);
-	/* An unnamed array's continuations are no lines of their own. */
-	more = k == 0 && r.fieldlen > 0 && shmids_continued(s, n);
+	/*
+	 * An unnamed array's continuations are no lines of their own.  The
+	 * "/" is a token after the field: a field "/" alone continues nothing,
+	 * nor does a first line that is text (section 6).
+	 */
+	more = k == 0 && r.fieldlen > 0 && shmids_continued(s + r.field +
+	    r.fieldlen, n - r.field - r.fieldlen) && values_line(s + r.field +
+	    r.fieldlen, n - r.field - r.fieldlen, type_of(s + r.field,
+	    r.fieldlen));
 	while (more && (n = (size_t)next(l, &s, fname, *lineno + 1)) > 0) {
 		(*lineno)++;
 		out(s, n);

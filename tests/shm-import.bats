@@ -396,13 +396,14 @@ refpat() {
 	no_segments_named "$P"
 }
 
-# bigarray FILE LAST: a line, then array x of 200000 values over 25001
-# lines (CRLF, " /" continuations, 1.8 MB: more than one read), whose
-# last token, on line 25002, is LAST; then a line.
+# bigarray FILE LAST [TYPO]: a line, then array x of 200000 values over
+# 25001 lines (CRLF, " /" continuations, 1.8 MB: more than one read),
+# whose last token, on line 25002, is LAST, and whose value number TYPO
+# (on line 2 + (TYPO - 1) / 8) is 1O0.5; then a line.
 bigarray() {
-	awk -v last="$2" 'BEGIN { printf "head\n  x"
+	awk -v last="$2" -v typo="${3:-0}" 'BEGIN { printf "head\n  x"
 		for (i = 1; i <= 200000; i++) {
-			printf " %d.5", i
+			printf (i == typo ? " 1O0.5" : " %d.5"), i
 			if (i % 8 == 0) printf " /\r\n   "
 		}
 		printf " %s\ntail\n", last }' > "$1"
@@ -455,6 +456,34 @@ bigarray() {
 	status_is 1
 	printf 'shm-import: in:25003: x: bad value "bad"\nshm-import: in:3: the file shrank while it was read: its lines cannot be copied unchanged\n' |
 	    same_file /dev/stdin err
+	no_segments_named "$P"
+}
+
+# A typo deep in a long array ended the array at the typo's line: the
+# continuation lines after it were read as lines of their own, the
+# first value of the next taken for a field, and without -f they made
+# a segment named by that number (71428.6) of the array's tail.
+@test "shm-import: a bad value deep in a continued array: its later continuation lines go with it, never an array of their own" {
+	printf 'x 1 2 /\n 3 O /\n 5 6 /\n 7\ntail\n' > in
+	runio in shm_import -k 1 -P "$P"
+	status_is 0
+	err_is ''
+	same_file in out
+	runio in shm_import -f x,5 -P "$P"
+	status_is 1
+	printf 'shm-import: stdin:2: x: bad value "O"\nshm-import: -f 5: no such field in the input\n' |
+	    same_file /dev/stdin err
+	same_file in out
+	# from a file (read again by offset) and from a pipe
+	bigarray in 0.5 100000
+	runio in shm_import -k 1 -P "$P"
+	status_is 0
+	err_is ''
+	same_file in out
+	runio <(cat in) shm_import -f x -P "$P"
+	status_is 1
+	err_is 'shm-import: stdin:12501: x: bad value "1O0.5"'
+	same_file in out
 	no_segments_named "$P"
 }
 
@@ -535,4 +564,110 @@ bigarray() {
 	same_file in2 out
 	err_is "shm-import: -f coeff: no inline array has this field (a reference line already?)"
 	shm_expand -d < in2 > /dev/null
+}
+
+# Attack and new-user findings (issue 9 reviews): after a bad value on a
+# continuation line shm-import ended the array at once, so the rest of
+# it became lines of their own, and one was converted (a typo on line
+# 50001 of a 10^6-value array made a segment "71428.6" of the rest).
+# Section 6 now says how a bad value bears on continuation: on the first
+# line it makes the line text (its "/" continues nothing, as
+# shmids.load() reads it); later it does not end the array.
+@test "shm-import: a bad value on a continuation line does not end the array; a first line that is not values continues nothing" {
+	# a typo deep in an array: the rest stays with it, no array of its own
+	printf 'x 1 2 /\n3 q /\n 4 5 6\ny 7 8\n' > in
+	runio in shm_import -k 1 -P "$P"
+	status_is 0
+	is "$(sed -n 1,3p out)" "$(sed -n 1,3p in)"
+	like "$(sed -n 4p out)" "$(refpat y)"
+	is "$(wc -l < out)" 4 "lines"
+	no_segments_named "${P}4"
+	# with -f, which names it: one error, all unchanged
+	printf 'x 1 2 /\n3 q /\n 4 5 6\n' > in
+	runio in shm_import -f x,4 -P "$P"
+	status_is 1
+	same_file in out
+	printf 'shm-import: stdin:2: x: bad value "q"\nshm-import: -f 4: no such field in the input\n' |
+	    same_file /dev/stdin err
+	no_segments_named "${P}4"
+	# a first line that is text: its "/" continues nothing (section 6),
+	# whether -f names it or not
+	printf 't a /\ny 1 2 3\n' > in
+	runio in shm_import -k 1 -P "$P"
+	status_is 0
+	is "$(sed -n 1p out)" "t a /"
+	like "$(sed -n 2p out)" "$(refpat y)"
+	is "$(wc -l < out)" 2 "lines"
+	printf 'note see dir /\ncoeff 1 2 3\n' > in
+	runio in shm_import -f coeff -P "$P"
+	status_is 0
+	is "$(sed -n 1p out)" "note see dir /"
+	like "$(sed -n 2p out)" "$(refpat coeff)"
+	# an unnamed array that is values goes on over its continuations
+	printf 'a 1 2 /\ncoeff 3 4\n' > in
+	runio in shm_import -f coeff -P "$P"
+	status_is 1
+	same_file in out
+}
+
+# Attack finding (review-attack): an array -f does not name was followed
+# through its continuations with the "/" looked for in the whole line,
+# field included: a line "/" (a field "/", nothing after it) swallowed
+# the next line, and the array there was not converted.
+@test "shm-import -f: a line that is a lone \"/\" continues nothing" {
+	printf '/\nx 1 2 3\n  /\r\ny 4 5\n' > in
+	runio in shm_import -f x,y -P "$P"
+	status_is 0
+	is "$(sed -n 1p out)" "/"
+	like "$(sed -n 2p out)" "$(refpat x)"
+	is "$(sed -n 3p out)" "$(printf '  /\r')"
+	like "$(sed -n 4p out)" "$(refpat y)"
+	is "$(shmtool open "$(label_of out)")" "f64 3 6"
+}
+
+# Attack finding (review-attack): the segment name was made with
+# "%.*s", which stops at a NUL: a field "a<NUL>b" made a segment named
+# "a" (the prefix alone, with an empty field before the NUL) and a
+# reference line no reader takes (a NUL in a reference).
+@test "shm-import: a field with a NUL byte is no segment name: lines unchanged, exit 1" {
+	printf 'a\000b 1 2 3\n\000 4 5 6\n' > in
+	runio in shm_import -k 1 -P "$P"
+	status_is 1
+	same_file in out
+	printf 'shm-import: stdin:1: a\\000b: the field cannot be a segment name (printable ASCII only)\nshm-import: stdin:2: \\000: the field cannot be a segment name (printable ASCII only)\n' |
+	    same_file /dev/stdin err
+	no_segments_named "$P"
+}
+
+# Attack finding (review-attack): a SIGTERM that came while shm-import
+# parsed an array's lines (no read blocked, so none interrupted) was only
+# looked at once the array ended: a pipe that then fell silent mid-array
+# held the run, segments and all, until its writer went on.
+@test "shm-import: SIGTERM while parsing an array from a pipe that then falls silent: dies at once" {
+	local i pid wpid st=0
+	awk 'BEGIN { print "a 1 2 3"; printf "x"
+		for (i = 0; i < 1500000; i++) printf " 1.5 2.5 3.5 /\n" }' > in
+	mkfifo fifo
+	{ cat in; exec sleep 60; } > fifo &
+	wpid=$!
+	echo "$wpid" >> "$T/.pids"
+	"$BIN/shm-import" -k 1 -P "$P" < fifo > out 2> err &
+	pid=$!
+	echo "$pid" >> "$T/.pids"
+	# a few MB read: busy parsing, the pipe full behind it
+	for i in $(seq 200); do
+		[ "$(awk '$1 == "rchar:" { print $2 }' "/proc/$pid/io")" -gt \
+		    4000000 ] && break
+		sleep 0.05
+	done
+	kill -TERM "$pid"
+	for i in $(seq 100); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	kill -0 "$pid" 2>/dev/null && { echo "still running 5 s after SIGTERM" >&2; false; }
+	wait "$pid" || st=$?
+	is "$st" 143 "exit status"
+	is "$(cat err)" "" "stderr"
+	no_segments_named "$P"
 }
