@@ -378,6 +378,10 @@ def _values(text, tname):
     line = b"- " + text
     if text.lstrip(_BLANKS).startswith(b"shmids"):  # not a value anyway
         return None
+    # Each line's marker is cut off already: a "/" left at the end is
+    # no value (shmids_get() without a file would drop it as a marker).
+    if _continued(text):
+        return None
     with _lock:
         if _lib.shmids_get(line, None, _TYPES[tname][0],
                            ctypes.byref(a)) == -1:

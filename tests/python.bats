@@ -323,6 +323,35 @@ assert list(shmids.load(io.BytesIO(b"a 3\n"))["a"]) == [3]
 print("ok")'
 }
 
+# Attack finding (issue 9 attack2): load() read a joined line through
+# shmids_get() without a file, which drops a last "/" as a continuation
+# with nothing to follow.  So "c 1 / /" (a "/" that is not the marker:
+# no value) was the array [1] and swallowed the next line, and an
+# array's last line "2 / /" at the end of the file gave [1, 2]; shm-import
+# reads both as text (section 6), and converted the line below.
+@test "python: a '/' before the continuation marker is no value: the line is text and continues nothing, as in shm-import" {
+	need_python
+	printf 'c 1 / /
+y 2 3
+x 1 /
+2 / /
+' > in.txt
+	run "$BIN/shm-import" -k 1 -P "$P" < in.txt
+	[[ "${lines[1]-}" != "y shmids "* ]] || track "${lines[1]#y shmids }"
+	status_is 0
+	is "${lines[0]}" "c 1 / /"
+	[[ "${lines[1]}" == "y shmids "* ]]
+	is "${lines[2]}" "x 1 /"
+	is "${lines[3]}" "2 / /"
+	both "$COMMON"'
+d = shmids.load("in.txt")
+assert list(d) == ["c", "y", "x"], d
+assert d["c"] == "1 / /", d
+assert list(d["y"]) == [2, 3], d
+assert d["x"] == "1 /\n2 / /", d
+print("ok")'
+}
+
 @test "python: load attaches reference lines; a malformed one raises EINVAL with file and line" {
 	need_python
 	local l
