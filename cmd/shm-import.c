@@ -366,9 +366,12 @@ static void
 bad_value(const char *fname, unsigned long lineno, const struct text *f,
     const struct shmids_ref *r, const char *bad)
 {
+	size_t n = strcspn(bad, " \t\r\n");
+
+	/* A token that a NUL byte ends at once is shown as that byte. */
 	warnx("%s:%lu: %s: bad value \"%s\"", fname, lineno,
 	    util_quote(f->buf + r->field, r->fieldlen),
-	    util_quote(bad, strcspn(bad, " \t\r\n")));
+	    util_quote(bad, n > 0 ? n : 1));
 }
 
 /*
