@@ -106,7 +106,10 @@ shmids_emit(FILE *fp, const struct shmids_layout *l, int type,
 	put(&o, l->lead, l->leadlen);
 	col = l->col0 + l->leadlen;
 	for (i = 0; i < count; i++, p += esz) {
-		/* Formatted in place after a blank; moved out on a wrap. */
+		/*
+		 * Formatted in place after a blank; on a wrap moved along in
+		 * the buffer, or out of it where the buffer has no room.
+		 */
 		if (o.n + 1 + SHMIDS_NUM_MAX > o.cap)
 			flush(&o);
 		at = o.buf + o.n;
@@ -115,22 +118,20 @@ shmids_emit(FILE *fp, const struct shmids_layout *l, int type,
 			r = -1;
 			break;
 		}
-		if (online > 0 && !fits(l, col, len, i + 1 == count) &&
-		    o.n + wrap + len <= o.cap) {
-			/* The common wrap: moved along in the buffer. */
-			memmove(at + wrap, at + 1, len);
-			memcpy(at, " /", 2);
-			memcpy(at + 2, weol, weollen);
-			memset(at + 2 + weollen, ' ', l->indent);
-			o.n += wrap + len;
-			col = l->indent;
-			online = 0;
-		} else if (online > 0 && !fits(l, col, len, i + 1 == count)) {
-			memcpy(num, at + 1, len);
-			put(&o, " /", 2);
-			put(&o, weol, weollen);
-			spaces(&o, l->indent);
-			put(&o, num, len);
+		if (online > 0 && !fits(l, col, len, i + 1 == count)) {
+			if (o.n + wrap + len <= o.cap) {
+				memmove(at + wrap, at + 1, len);
+				memcpy(at, " /", 2);
+				memcpy(at + 2, weol, weollen);
+				memset(at + 2 + weollen, ' ', l->indent);
+				o.n += wrap + len;
+			} else {
+				memcpy(num, at + 1, len);
+				put(&o, " /", 2);
+				put(&o, weol, weollen);
+				spaces(&o, l->indent);
+				put(&o, num, len);
+			}
 			col = l->indent;
 			online = 0;
 		} else {

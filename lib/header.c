@@ -113,9 +113,10 @@ check_fields(const char *c, struct hdr *out)
 /*
  * Check the header at h of a segment of size bytes whose id is id (and,
  * unless want is NULL, expected to carry label want of wantlen bytes:
- * the caller still compares out->label with it).  Returns 0 or the errno of format-spec.md 2.3 (ESTALE, EBADMSG).  The
- * state is read first, with acquire order, so that a reader that sees 'r'
- * also sees the payload the writer stored before sealing.
+ * the caller still compares out->label with it).  Returns 0 or the
+ * errno of format-spec.md 2.3 (ESTALE, EBADMSG).  The state is read
+ * first, with acquire order, so that a reader that sees 'r' also sees
+ * the payload the writer stored before sealing.
  */
 int
 shmids_hdr_read(const volatile char *h, size_t size, const char *id,

@@ -56,6 +56,16 @@ SHMIDS_HIDDEN int shmids_strtof_lim(const char *s, const char *lim,
  * is a few instructions on the hot paths of both directions.
  */
 
+/*
+ * A blank between tokens (format-spec.md 6): space or tab.  Inline for
+ * the per-byte loops; shmids_isblank() exports the same test.
+ */
+static inline int
+shmids_blank(int c)
+{
+	return c == ' ' || c == '\t';
+}
+
 /* Does a token end at c: blank, CR, LF or NUL (one test, mostly)?  */
 static inline int
 shmids_isend(int c)

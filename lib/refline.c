@@ -5,11 +5,12 @@
 #include <string.h>
 
 #include "internal.h"
+#include "num.h"
 
 int
 shmids_isblank(int c)
 {
-	return c == ' ' || c == '\t';
+	return shmids_blank(c);
 }
 
 /* s[0..len), CRs and LF at its end ignored: is its last token "/"? */
@@ -18,10 +19,10 @@ shmids_continued(const char *s, size_t len)
 {
 	while (len > 0 && (s[len - 1] == '\n' || s[len - 1] == '\r'))
 		len--;
-	while (len > 0 && shmids_isblank(s[len - 1]))
+	while (len > 0 && shmids_blank(s[len - 1]))
 		len--;
 	return len > 0 && s[len - 1] == '/' &&
-	    (len == 1 || shmids_isblank(s[len - 2]));
+	    (len == 1 || shmids_blank(s[len - 2]));
 }
 
 /* Next blank-separated token of line[*pos..end); 0 at the end. */
@@ -30,10 +31,10 @@ token(const char *line, size_t end, size_t *pos, size_t *start)
 {
 	size_t i = *pos;
 
-	while (i < end && shmids_isblank(line[i]))
+	while (i < end && shmids_blank(line[i]))
 		i++;
 	*start = i;
-	while (i < end && !shmids_isblank(line[i]))
+	while (i < end && !shmids_blank(line[i]))
 		i++;
 	*pos = i;
 	return i - *start;

@@ -1,7 +1,8 @@
 /*
  * The segments this process attached through the library.  shmids_label()
- * and shmids_array() answer from what each one's header said at attach, shmids_close() must know whether to seal, and
- * the exit handler must find every segment a writer left unsealed.
+ * and shmids_array() answer from what each one's header said at attach,
+ * shmids_close() must know whether to seal, and the exit handler must
+ * find every segment a writer left unsealed.
  */
 #include <errno.h>
 #include <stdlib.h>

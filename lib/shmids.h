@@ -165,16 +165,16 @@ int	 shmids_seal(void *shm);
 /*
  * shmids_open: attach read-only the segment named by label ("<shmid>
  * <name>" or "<path> <name>", optionally followed by one "\n"; a file
- * segment holds one file descriptor while attached) after checking that its header
- * carries exactly that label and is whole (format-spec.md 2.3).  Returns the
- * header's address; the memory is not writable, and only the header and
- * the payload it declares are mapped (files) or populated, whatever the
- * segment's size.  Errors: EINVAL (label
- * malformed), ENAMETOOLONG, ENOENT (no such segment, or removed), EACCES,
- * ESTALE (the shmid names a segment whose header does not carry this
- * label, or no shmids header at all: a stale reference), EBADMSG (header corrupt or claims more than the segment
- * holds), EAGAIN (writer still filling), EOWNERDEAD (writer died before
- * sealing), ENOMEM.
+ * segment holds one file descriptor while attached) after checking that
+ * its header carries exactly that label and is whole (format-spec.md
+ * 2.3).  Returns the header's address; the memory is not writable, and
+ * only the header and the payload it declares are mapped (files) or
+ * populated, whatever the segment's size.  Errors: EINVAL (label
+ * malformed), ENAMETOOLONG, ENOENT (no such segment, or removed),
+ * EACCES, ESTALE (the shmid names a segment whose header does not carry
+ * this label, or no shmids header at all: a stale reference), EBADMSG
+ * (header corrupt or claims more than the segment holds), EAGAIN (writer
+ * still filling), EOWNERDEAD (writer died before sealing), ENOMEM.
  */
 void	*shmids_open(const char *label);
 
@@ -419,8 +419,8 @@ void	 shmids_layout_init(struct shmids_layout *l, const char *field);
  * Written through a buffer of its own in blocks of 64 KiB (never more
  * than one line of values late: all is written on return).  Returns 0,
  * or -1 with errno: EINVAL (l->version unknown, unknown type, or a style
- * the type lacks; part of the array may have been written), or that of the failed
- * write (EIO when stdio set none).  Thread-safe for distinct fp.
+ * the type lacks; part of the array may have been written), or that of
+ * the failed write (EIO when stdio set none).  Thread-safe for distinct fp.
  */
 int	 shmids_emit(FILE *fp, const struct shmids_layout *l, int type,
 	    const void *data, size_t count);
@@ -445,9 +445,10 @@ struct shmids_values {
  * be NUL, blank, CR or LF (a line from getline(3) is fine): a value may
  * be read up to its end.  The line's CRs and LF at its end are ignored;
  * *more is set to 1 if its last token is "/" (shmids_continued()) and
- * every value before it was read, else 0.  Returns 0, or -1: EINVAL or ERANGE (as shmids_parse(); *bad points
- * at the value in s, v keeps the values before it), ENOMEM (*bad
- * untouched, v unchanged), EINVAL also for an unknown v->type.
+ * every value before it was read, else 0.  Returns 0, or -1: EINVAL or
+ * ERANGE (as shmids_parse(); *bad points at the value in s, v keeps the
+ * values before it), ENOMEM (*bad untouched, v unchanged), EINVAL also
+ * for an unknown v->type.
  */
 int	 shmids_values_parse(struct shmids_values *v, const char *s,
 	    size_t len, int *more, const char **bad);
@@ -459,7 +460,8 @@ void	 shmids_values_free(struct shmids_values *v);
  * shmids_advise_huge: advise transparent huge pages (madvise(2)
  * MADV_HUGEPAGE) for the malloc'd buffer p of len bytes that a filter
  * grows by doubling to many MiB (shmids_values_parse() does it for its
- * values; shm-import for the text it keeps): 512 times fewer page
+ * values; shm-import for its read buffer, which holds an array's text
+ * read from a pipe): 512 times fewer page
  * faults where the system gives huge pages on request (THP "madvise").
  * The advice covers the buffer's whole pages, which for a buffer this
  * big is the whole mapping malloc made: advice on part of it would

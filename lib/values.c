@@ -29,13 +29,6 @@ grow(struct shmids_values *v)
 	return 0;
 }
 
-/* Blanks between values: inline, not a call per byte. */
-static int
-blank(int c)
-{
-	return c == ' ' || c == '\t';
-}
-
 /*
  * The values of s[0..len), continuation and line end already cut off.
  * f64, nearly every array, calls the parser itself into place: the
@@ -51,7 +44,7 @@ each(struct shmids_values *v, const char *s, size_t len, size_t esz,
 	int r;
 
 	for (;;) {
-		while (i < len && blank(s[i]))
+		while (i < len && shmids_blank(s[i]))
 			i++;
 		if (i == len)
 			return 0;
@@ -88,7 +81,7 @@ shmids_values_parse(struct shmids_values *v, const char *s, size_t len,
 	while (len > 0 && (s[len - 1] == '\n' || s[len - 1] == '\r'))
 		len--;
 	if ((cont = shmids_continued(s, len)) != 0) {
-		while (blank(s[len - 1]))
+		while (shmids_blank(s[len - 1]))
 			len--;
 		len--;		/* the "/" */
 	}
