@@ -273,7 +273,7 @@ expand_line(const char *fname, unsigned long lineno, const struct line *l)
 	if (fields != NULL && !l->longfield)
 		util_fields_note(&want, l->buf + r.field, r.fieldlen, k != 0);
 	if (k != 0 && fields != NULL && (l->longfield ||
-	    !util_inlist(fields, l->buf + r.field, r.fieldlen))) {
+	    !util_fields_has(&want, l->buf + r.field, r.fieldlen))) {
 		if (k == 1 && dflag)
 			keep(r.label, fname, lineno);
 		k = 0;
@@ -440,21 +440,21 @@ unheld(FILE *fp, const char *fname, unsigned long lineno, struct line *l)
 	return c == '\n' ? 0 : copy_rest(fp);
 }
 
-/* -f: the field of a line known not to be a reference line. */
+/*
+ * -f: the field of a line known not to be a reference line, as
+ * shmids_ref_parse() tokenizes a line for every tool.
+ */
 static void
 note_plain(const struct line *l)
 {
-	const char *b = l->buf + l->fake, *e = l->buf + l->n;
-	const char *s;
+	struct shmids_ref r;
 
 	if (fields == NULL || l->longfield)
 		return;
-	while (b < e && shmids_isblank(*b))
-		b++;
-	for (s = b; b < e && !shmids_isblank(*b) && *b != '\n'; b++)
-		;
-	if (b > s)
-		util_fields_note(&want, s, (size_t)(b - s), 0);
+	(void)shmids_ref_parse(l->buf + l->fake, l->n - l->fake, &r);
+	if (r.fieldlen > 0)
+		util_fields_note(&want, l->buf + l->fake + r.field,
+		    r.fieldlen, 0);
 }
 
 static void

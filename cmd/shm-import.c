@@ -227,7 +227,6 @@ text_add(struct text *t, const char *s, size_t n, const char *fname,
 		cap = (t->len + n + 1) * 2;
 		if ((b = realloc(t->buf, cap)) == NULL)
 			fail_input(fname, lineno);
-		shmids_advise_huge(b, cap);
 		t->buf = b;
 		t->cap = cap;
 	}
@@ -467,7 +466,7 @@ import_line(struct lines *l, const char *fname, unsigned long *lineno,
 
 	k = shmids_ref_parse(s, n, &r);
 	sel = k == 0 && r.fieldlen > 0 && fields != NULL &&
-	    util_inlist(fields, s + r.field, r.fieldlen);
+	    util_fields_has(&want, s + r.field, r.fieldlen);
 	if (fields != NULL && r.fieldlen > 0)
 		util_fields_note(&want, s + r.field, r.fieldlen, sel);
 	if (k == 0 && r.fieldlen > 0 && (fields == NULL || sel)) {
@@ -502,7 +501,6 @@ import_file(FILE *fp, const char *fname)
 	if (lines_init(&l, fileno(fp)) == -1)
 		fail_input(fname, 1);
 	while ((n = next(&l, &s, fname, lineno + 1)) > 0) {
-		check_stop();
 		lineno++;
 		import_line(&l, fname, &lineno, s, (size_t)n);
 	}

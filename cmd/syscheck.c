@@ -1,8 +1,9 @@
 /*
  * System settings that matter to segments meant to outlive their writer
  * (kernel.shm_rmid_forced, systemd-logind's RemoveIPC, and the daily
- * cleaner that removes them once stale) and to their speed (huge pages, shmem transparent huge pages).  Linux paths; on
- * other systems the files are missing and nothing is said.
+ * cleaner that removes them once stale) and to their speed (huge pages,
+ * shmem transparent huge pages).  Linux paths; on other systems the
+ * files are missing and nothing is said.
  */
 #include <sys/stat.h>
 

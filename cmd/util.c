@@ -198,23 +198,6 @@ util_mode(const char *s, int *mode)
 	return 0;
 }
 
-int
-util_inlist(const char *list, const char *tok, size_t len)
-{
-	const char *p = list, *c;
-	size_t n;
-
-	for (;;) {
-		c = strchr(p, ',');
-		n = c ? (size_t)(c - p) : strlen(p);
-		if (n == len && memcmp(p, tok, len) == 0)
-			return 1;
-		if (c == NULL)
-			return 0;
-		p = c + 1;
-	}
-}
-
 /* The kernel's limits give terse errno values; say which limit it was. */
 const char *
 util_create_error(int e)
@@ -294,6 +277,17 @@ util_fields(struct fields *f, const char *list)
 		if (c != NULL)
 			p = c + 1;
 	}
+}
+
+int
+util_fields_has(const struct fields *f, const char *tok, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < f->n; i++)
+		if (f->v[i].len == len && memcmp(f->v[i].name, tok, len) == 0)
+			return 1;
+	return 0;
 }
 
 void

@@ -45,16 +45,14 @@ int	 util_age(const char *s, time_t *secs);
  */
 int	 util_user(const char *s, uid_t *uid);
 /*
- * uid's login name, or the number where it has none (cut to 23 bytes);
- * the result lives until the next call with another uid.
+ * uid's login name (whole: up to 255 bytes), or the number where it has
+ * none; the result lives until the next call with another uid.
  */
 const char *util_username(uid_t uid);
 /* An octal mode 0..0777; -1 if malformed. */
 int	 util_mode(const char *s, int *mode);
 /* A decimal number 0..max; -1 if malformed (EINVAL) or larger (ERANGE). */
 int	 util_ulong(const char *s, unsigned long max, unsigned long *out);
-/* Is the token tok[0..len) one of the comma-separated list? */
-int	 util_inlist(const char *list, const char *tok, size_t len);
 /*
  * Report that line lineno of fname could not be read (errno): a line
  * too long for the memory (ENOMEM, which getline(3) returns without
@@ -97,6 +95,8 @@ struct fields {
  * as util_invalid() (exit 2) if the list has a blank.
  */
 void	 util_fields(struct fields *f, const char *list);
+/* Is tok[0..len) one of f's fields? */
+int	 util_fields_has(const struct fields *f, const char *tok, size_t len);
 /* Note a line whose field is tok[0..len), used or only seen. */
 void	 util_fields_note(struct fields *f, const char *tok, size_t len,
 	    int used);
@@ -147,6 +147,5 @@ void	 util_misuse(const char *msg);
 
 /* Flush and close stdout; 0, or -1 after a diagnostic. */
 int	 util_close_stdout(void);
-/* madvise(2) MADV_HUGEPAGE on a big growing buffer (util.c says why). */
 
 #endif /* SHMIDS_UTIL_H */
