@@ -87,6 +87,12 @@ class _Array(ctypes.Structure):
                 ("buf_", ctypes.c_void_p)]
 
 
+class _Values(ctypes.Structure):
+    """struct shmids_values of lib/shmids.h (library 1.1)."""
+    _fields_ = [("data", ctypes.c_void_p), ("count", ctypes.c_size_t),
+                ("cap", ctypes.c_size_t), ("type", ctypes.c_int)]
+
+
 class _Info(ctypes.Structure):
     """struct shmids_info of lib/shmids.h: its 1.0 layout, frozen (ABI)."""
     _fields_ = [
@@ -136,11 +142,13 @@ def _load_library():
         "shmids_label": (cp, [vp]),
         "shmids_array": (i, [vp, ctypes.POINTER(_Array)]),
         "shmids_put": (i, [vp, cp, i, vp, sz, cp, i]),
-        "shmids_get": (i, [cp, vp, i, ctypes.POINTER(_Array)]),
-        "shmids_array_free": (None, [ctypes.POINTER(_Array)]),
         "shmids_scan": (i, [_SCANFN, vp, i]),
         "shmids_ref_parse": (i, [cp, sz, ctypes.POINTER(_Ref)]),
         "shmids_continued": (i, [cp, sz]),
+        "shmids_values_parse": (i, [ctypes.POINTER(_Values), cp, sz,
+                                    ctypes.POINTER(i),
+                                    ctypes.POINTER(cp)]),
+        "shmids_values_free": (None, [ctypes.POINTER(_Values)]),
         "shmids_explain": (i, [cp, sz, cp, i]),
     }
     for name, (res, args) in protos.items():
@@ -353,8 +361,6 @@ def remove(label):
 
 # Reference lines (format-spec.md section 5).
 
-_BLANKS = b" \t"
-
 
 def _ref_parse(line):
     """(k, field start, field end, label or why) of one line without its
@@ -369,35 +375,6 @@ def _ref_parse(line):
 def _continued(s):
     """Does s (one line, no LF) end with the token "/" (section 6)?"""
     return _lib.shmids_continued(s, len(s)) == 1
-
-
-def _values(text, tname):
-    """The values of one joined line as an array of tname, or None if a
-    token is not a value of the type (EINVAL, ERANGE)."""
-    a = _Array()
-    line = b"- " + text
-    if text.lstrip(_BLANKS).startswith(b"shmids"):  # not a value anyway
-        return None
-    # Each line's marker is cut off already: a "/" left at the end is
-    # no value (shmids_get() without a file would drop it as a marker).
-    if _continued(text):
-        return None
-    with _lock:
-        if _lib.shmids_get(line, None, _TYPES[tname][0],
-                           ctypes.byref(a)) == -1:
-            e = ctypes.get_errno()
-            if e in (_errno.EINVAL, _errno.ERANGE):
-                return None
-            raise _error(e)
-        try:
-            n = a.count * _TYPES[tname][3]
-            out = bytearray(n)
-            if n:
-                ctypes.memmove((ctypes.c_char * n).from_buffer(out),
-                               a.data, n)
-        finally:
-            _lib.shmids_array_free(ctypes.byref(a))
-    return _wrap(out, tname)
 
 
 def _read_all(file):
@@ -457,43 +434,60 @@ def load(file, type="f64"):
                           "%s:%d" % (fname, lineno))
         if start == end:
             continue
-        group = [line[end:]]
-        # As shm-import reads it: a first line that is not values has
-        # no continuation lines (the next line is a field of its own).
-        if _continued(line) and _record(field, group, type, strict=True) \
-                is None:
-            out[field] = _text(group)
-            continue
-        # A reference line is never a continuation (section 6 holds
-        # only values there): shm-expand expands it, and the line
-        # before stays as it is, text.
-        while (_continued(group[-1]) and i < len(lines) and
-               _ref_parse(lines[i])[0] == 0):
-            group.append(lines[i])
-            i += 1
-        if _continued(group[-1]) and i < len(lines):
-            out[field] = _text(group)
-        else:
-            out[field] = _record(field, group, type)
+        i, out[field] = _array_or_text(field, line[end:], lines, i, type)
     return out
 
 
-def _record(field, group, type, strict=False):
-    """group's values as an array of field's type; text if a token is
-    not a value (None instead if strict)."""
+def _array_or_text(field, first, lines, i, type):
+    """field's values, first (the rest of its line) and the continuation
+    lines from lines[i] on, read as shm-import reads them, with the
+    library's shmids_values_parse(): a first line that is not values is
+    text and continues nothing; a bad value on a continuation line does
+    not end the array, which is then text through its last continuation.
+    A reference line is never a continuation line: an array cut short by
+    one is text too.  Returns the index of the next line, and the array
+    (of field's type) or the text."""
     tname = type.get(field, "f64") if isinstance(type, dict) else type
     if tname not in _TYPES:
         raise ValueError("shmids: type %r is none of %s"
                          % (tname, ", ".join(TYPES)))
-    parts = []
-    for g in group:
-        g = g.rstrip(b"\r")
-        parts.append(g.rstrip(b" \t")[:-1] if _continued(g) else g)
-    joined = b" ".join(parts)
-    arr = None if b"\0" in joined else _values(joined, tname)
-    if arr is not None or strict:
-        return arr
-    return _text(group)
+    v = _Values(type=_TYPES[tname][0])
+    more, bad = ctypes.c_int(), ctypes.c_char_p()
+    group = [first]
+    try:
+        k = _values_parse(v, first, more, bad)
+        while more.value and i < len(lines) and \
+                _ref_parse(lines[i])[0] == 0:
+            group.append(lines[i])
+            i += 1
+            if k == 0:
+                k = _values_parse(v, group[-1], more, bad)
+            if k == -1:
+                more.value = _continued(group[-1])
+        if k == 0 and not (more.value and i < len(lines)):
+            n = v.count * _TYPES[tname][3]
+            arr = bytearray(n)
+            if n:
+                ctypes.memmove((ctypes.c_char * n).from_buffer(arr),
+                               v.data, n)
+            return i, _wrap(arr, tname)
+    finally:
+        _lib.shmids_values_free(ctypes.byref(v))
+    return i, _text(group)
+
+
+def _values_parse(v, line, more, bad):
+    """shmids_values_parse() of one line (no LF); 0, or -1 for a token
+    that is not a value of the type; MemoryError where the values do not
+    fit (no array may be cut short)."""
+    bad.value = None
+    if _lib.shmids_values_parse(ctypes.byref(v), line, len(line),
+                                ctypes.byref(more), ctypes.byref(bad)) == 0:
+        return 0
+    if not bad:
+        raise MemoryError("shmids: out of memory for the values")
+    more.value = 0
+    return -1
 
 
 def _text(group):
