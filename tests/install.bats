@@ -177,7 +177,7 @@ man_names() {
 		[ "$h" = shmids.h ] || [ -f "$TOP/cmd/$h" ] || bad+="$h "
 	done
 	is "$bad" "" "includes other than shmids.h and cmd/'s own"
-	run grep -rln 'internal\.h' "$TOP"/cmd/
+	run grep -rln 'internal\.h\|num\.h' "$TOP"/cmd/
 	is "$output" "" "cmd/ files naming internal.h or num.h"
 }
 

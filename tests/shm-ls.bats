@@ -361,7 +361,7 @@ if not s["key"].startswith("0x5348"): print("key", s["key"])
 }
 
 @test "shm-ls: reads times before attaching; ctime and nattch unchanged" {
-	local l before after
+	local l before after kern
 	l=$(mkseg aged f64 3)
 	sleep 2
 	# the kernel's attach and detach times just before the listing (the

@@ -387,10 +387,28 @@ as_cleaner() {
 }
 
 @test "shm-rm -s: nothing stale is an empty listing, as ls says nothing (-v, -n)" {
+	local a
+	a=$(mkseg fresh f64 1)
 	run --separate-stderr shm_rm -v -s 1d -N "${P}*"
 	status_is 0
 	is "$output$stderr" ""
 	run --separate-stderr shm_rm -n -s 1d -N "${P}*"
 	status_is 0
 	is "$output$stderr" ""
+	exists "$a"
+}
+
+# tests/helper.bash's vlabels also takes a bare label (-f's lines); the
+# owner and age that -v adds for -s are pinned here, for any caller.
+@test "shm-rm -v -s: one line per removal, with its owner and age" {
+	local a
+	a=$(mkseg old f64 1)
+	run --separate-stderr shm_rm -n -v -s 0 -N "${P}*"
+	status_is 0
+	like "$output" "would remove '$a' (owner $(id -un), age [0-9]s)"
+	exists "$a"
+	run --separate-stderr shm_rm -v -s 0 -N "${P}*"
+	status_is 0
+	like "$output" "removed '$a' (owner $(id -un), age [0-9]s)"
+	gone "$a"
 }

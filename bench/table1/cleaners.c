@@ -148,9 +148,13 @@ count_attach(const char *const *s, struct attaches *c)
 		c->shmat += strstr(line, "shmat(") != NULL;
 		c->mmap += strstr(line, "mmap(") != NULL &&
 		    strstr(line, "MAP_SHARED") != NULL;
-		/* by path, or by name against the directory's descriptor */
+		/*
+		 * By path, or by name against the directory's descriptor;
+		 * not the loader's opens of libshmids.so.
+		 */
 		c->open += strstr(line, "openat(") != NULL &&
-		    strstr(line, "shmids.") != NULL;
+		    (strstr(line, "/shmids.") != NULL ||
+		    strstr(line, "\"shmids.") != NULL);
 	}
 	fclose(fp);
 	unlink(out);
