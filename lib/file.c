@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -313,11 +314,13 @@ file_narrow(struct att *a, size_t len)
 /*
  * Always for a writer, whatever the tuning: populating is where a full
  * file system shows up as an error (EFAULT from the kernel) instead of
- * SIGBUS in the middle of filling.
+ * SIGBUS in the middle of filling.  A reader populates what is there:
+ * a file with holes only its resident pages (format-spec.md 2.3).
  */
 static int
 file_prefault(const struct att *a, int rdonly)
 {
+	struct stat st;
 	int e = errno;
 
 	if (!rdonly) {
@@ -325,8 +328,14 @@ file_prefault(const struct att *a, int rdonly)
 			errno = errno == EFAULT ? ENOSPC : errno;
 			return -1;
 		}
-	} else if (shmids_tuned(a->size, TUNE_MIN))
-		shmids_populate(a, 1);
+	} else if (shmids_tuned(a->size, TUNE_MIN)) {
+		/* No hole anywhere: populating allocates nothing. */
+		if (fstat(a->fd, &st) == 0 && st.st_blocks >= 0 &&
+		    (uintmax_t)st.st_blocks * 512 >= (uintmax_t)st.st_size)
+			shmids_populate(a, 1);
+		else
+			shmids_populate_resident(a);
+	}
 	errno = e;
 	return 0;
 }

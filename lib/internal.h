@@ -149,6 +149,8 @@ SHMIDS_HIDDEN const struct shmids_backend *shmids_be_new(void);
 SHMIDS_HIDDEN int	shmids_tuned(size_t size, size_t min);
 #define TUNE_MIN	(1u << 20)	/* bytes; below this faults are cheap */
 SHMIDS_HIDDEN int	shmids_populate(const struct att *a, int rdonly);
+/* A reader's populate: only the pages someone wrote (backend.c). */
+SHMIDS_HIDDEN void	shmids_populate_resident(const struct att *a);
 #define HUGE_GRAIN	((size_t)2 << 20)	/* a transparent huge page */
 
 /* label.c; shmids_name_check() and shmids_id_check() are public. */

@@ -169,7 +169,9 @@ int	 shmids_seal(void *shm);
  * its header carries exactly that label and is whole (format-spec.md
  * 2.3).  Returns the header's address; the memory is not writable, and
  * only the header and the payload it declares are mapped (files) or
- * populated, whatever the segment's size.  Errors: EINVAL (label
+ * populated, whatever the segment's size; of those, only pages someone
+ * wrote are populated (a sparse segment's holes read as zeros and are
+ * allocated only as the caller reads them).  Errors: EINVAL (label
  * malformed), ENAMETOOLONG, ENOENT (no such segment, or removed),
  * EACCES, ESTALE (the shmid names a segment whose header does not carry
  * this label, or no shmids header at all: a stale reference), EBADMSG

@@ -46,7 +46,10 @@ sysv_prefault(const struct att *a, int rdonly)
 	if (!rdonly)
 		madvise(a->addr, a->size, MADV_HUGEPAGE);
 #endif
-	shmids_populate(a, rdonly);
+	if (rdonly)
+		shmids_populate_resident(a);
+	else
+		shmids_populate(a, 0);
 	errno = e;
 	return 0;
 }

@@ -547,6 +547,7 @@ header(char *h, int id, const char *name, const char *type, size_t count,
  * bigtype 2 i32 retyped f64, wrapcount 2^61 + 1 f64 (8 bytes once the
  * product wraps), hugecount 10^20 - 1.  roomy (none) is good with 256 MiB
  * more than it declares, of which only the header's page is touched.
+ * sparse (none) declares 2^27 f64 (1 GiB) that no one ever wrote.
  */
 static int
 cmd_hostile(int argc, char **argv)
@@ -565,6 +566,8 @@ cmd_hostile(int argc, char **argv)
 		size = 64;
 	else if (strcmp(kind, "roomy") == 0)
 		size += (size_t)256 << 20;
+	else if (strcmp(kind, "sparse") == 0)
+		size = HDR + ((size_t)1 << 30);
 	h = forge(size, &id, strcmp(kind, "nokey") != 0);
 	if (strcmp(kind, "small") == 0) {
 		memset(h, 0, size);
@@ -576,6 +579,8 @@ cmd_hostile(int argc, char **argv)
 	if (strcmp(kind, "good") == 0 || strcmp(kind, "roomy") == 0 ||
 	    strcmp(kind, "nokey") == 0)
 		;
+	else if (strcmp(kind, "sparse") == 0)
+		header(h, id, name, "f64", (size_t)1 << 27, 'r');
 	else if (strcmp(kind, "nonul") == 0)
 		memset(h + strlen(h), 'x', 80 - strlen(h));
 	else if (strcmp(kind, "nonl") == 0)

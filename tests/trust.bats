@@ -1,0 +1,63 @@
+#!/usr/bin/env bats
+# What a hostile writer, a fork or the caller's locale must not break
+# (issue 18): sparse segments cost a reader nothing (format-spec.md 2.3,
+# 2.5), a fork's filler is sealed by the last of its family (2.2), and
+# numbers are written in the C locale's form (3).  File segments are made
+# in a directory of the test's own, which teardown removes.
+
+load helper
+
+eval "helper_$(declare -f teardown)"
+
+teardown() {
+	[ -s "$T/.dir" ] && rm -rf "$(cat "$T/.dir")"
+	helper_teardown
+}
+
+# tmpfs_dir: D, a directory of this test's on tmpfs, or skip.
+tmpfs_dir() {
+	[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] ||
+	    skip "/dev/shm is not tmpfs"
+	D=$(mktemp -d /dev/shm/shmids-trust.XXXXXX)
+	echo "$D" > "$T/.dir"
+}
+
+# The segment's resident bytes, from the rss column of /proc/sysvipc/shm.
+seg_rss() {
+	awk -v id="$1" '$2 == id && NF >= 16 { print $15 }' /proc/sysvipc/shm
+}
+
+@test "a sparse System V segment (1 GiB declared, never written): readers allocate none of it" {
+	local l id rss
+	l=$(mkhostile sparse s)
+	id=${l%% *}
+	[ -n "$(seg_rss "$id")" ] || skip "no rss column in /proc/sysvipc/shm"
+	printf 'x shmids %s\n' "$l" > ref
+	run bash -c '"$1" < ref | head -c 100' - "$BIN/shm-expand"
+	is "$output" "x 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 /
+  0 0 0 0 0 0 0 0 0 "
+	run shmtool hold "$l" 0
+	status_is 0
+	rss=$(seg_rss "$id")
+	[ "$rss" -lt $((16 << 20)) ] ||
+	    { echo "segment resident after the readers: $rss bytes" >&2; false; }
+}
+
+@test "a sparse file segment on tmpfs (1 GiB declared, never written): readers allocate none of it" {
+	local l f kb
+	tmpfs_dir
+	l=$(SHMIDS_DIR=$D _mk create "${P}s" f64 1)
+	f=${l%% *}
+	# The count field (offsets 95 to 114) says 2^27 f64: 1 GiB of holes.
+	printf '%020d' $((1 << 27)) |
+	    dd of="$f" bs=1 seek=95 conv=notrunc status=none
+	truncate -s $((128 + (1 << 30))) "$f"
+	printf 'x shmids %s\n' "$l" > ref
+	run bash -c '"$1" < ref | head -c 20' - "$BIN/shm-expand"
+	is "$output" "x 0 0 0 0 0 0 0 0 0 "
+	run shmtool hold "$l" 0
+	status_is 0
+	kb=$(( $(stat -c '%b * %B' "$f") / 1024 ))
+	[ "$kb" -lt 16384 ] ||
+	    { echo "file allocated after the readers: $kb kB" >&2; false; }
+}
