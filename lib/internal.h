@@ -98,9 +98,10 @@ struct shmids_backend {
 	void	(*relock)(struct att *a);
 	/*
 	 * May si's segment, whose header says state, be handed out?  0, or
-	 * EAGAIN (writer filling, or busy), EOWNERDEAD (writer died), ENOENT
-	 * (removed as it was attached); a is the caller's attachment, or
-	 * NULL for one that only looks.
+	 * EAGAIN (writer filling, or busy), EINPROGRESS (maybe filling, by
+	 * a fork of the writer: wait without holding a), EOWNERDEAD (writer
+	 * died), ENOENT (removed as it was attached); a is the caller's
+	 * attachment, or NULL for one that only looks.
 	 */
 	int	(*ready)(const struct shmids_info *si, const struct att *a,
 		    int state);
@@ -193,7 +194,14 @@ struct seg {
 	char		 label[SHMIDS_LABEL_MAX + 1];
 	int		 type;
 	size_t		 count;		/* elements */
+	/*
+	 * A writer's family pipe (registry.c), made at its first fork:
+	 * -1 -1 never forked; fam[1] FAM_LOST once let go, or if none
+	 * could be made.
+	 */
+	int		 fam[2];
 };
+#define FAM_LOST	(-2)
 SHMIDS_HIDDEN struct seg *shmids_reg_find(const void *addr);
 SHMIDS_HIDDEN int	shmids_reg_add(const struct shmids_backend *be,
 			    const struct att *a, pid_t writer, const char *id,
@@ -201,6 +209,9 @@ SHMIDS_HIDDEN int	shmids_reg_add(const struct shmids_backend *be,
 SHMIDS_HIDDEN void	shmids_reg_del(struct seg *s);
 SHMIDS_HIDDEN void	shmids_reg_seal(struct seg *s);
 SHMIDS_HIDDEN void	shmids_reg_sealall(void);
+/* Exit and fork handlers, once; -1 with ENOMEM. */
+SHMIDS_HIDDEN int	shmids_reg_init(void);
+SHMIDS_HIDDEN int	shmids_reg_last(struct seg *s);
 
 /*
  * number.c: shmids_parse(), where the bytes from s up to lim (excluded)

@@ -24,7 +24,6 @@ undo(const struct shmids_backend *be, struct att *a, const char *id)
 void *
 shmids_create_array(const char *name, int mode, int type, size_t count)
 {
-	static int atexit_done;
 	const struct shmids_backend *be = shmids_be_new();
 	char id[SHMIDS_LABEL_MAX + 1];
 	size_t esz = shmids_type_size(type), namelen;
@@ -41,11 +40,8 @@ shmids_create_array(const char *name, int mode, int type, size_t count)
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (!atexit_done && atexit(shmids_reg_sealall) != 0) {
-		errno = ENOMEM;
+	if (shmids_reg_init() == -1)
 		return NULL;
-	}
-	atexit_done = 1;
 	if (be->create(SHMIDS_HEADER + count * esz, namelen, id, &a) == -1)
 		return NULL;
 	shmids_hdr_write(a.addr, id, name, type, count);
@@ -187,6 +183,8 @@ hand_out(const struct shmids_backend *be, const struct shmids_info *si,
 	}
 	if (held != NULL)
 		*held = NULL;
+	if (e == EINPROGRESS)
+		e = EAGAIN;	/* filling, but not held: sysv.c */
 	if (e != 0) {
 		be->detach(a);
 		errno = e;
@@ -300,7 +298,7 @@ shmids_close(void *shm)
 
 	if ((s = shmids_reg_find(shm)) == NULL)
 		return -1;
-	if (s->writer == getpid())
+	if (s->writer == getpid() && shmids_reg_last(s))
 		shmids_reg_seal(s);
 	s->be->detach(&s->a);
 	shmids_reg_del(s);

@@ -156,9 +156,10 @@ void	*shmids_create_array(const char *name, int mode, int type,
 	    size_t count);
 
 /*
- * shmids_seal: mark a segment this process made as ready (state 'r') after
- * filling it; readers never see a segment before it is sealed.  Idempotent.
- * Errors: EINVAL (shm not from shmids_create*() in this process).
+ * shmids_seal: mark a segment this process made (or inherited by fork
+ * from its writer) as ready (state 'r') after filling it; readers never
+ * see a segment before it is sealed.  Idempotent.  Errors: EINVAL (shm
+ * not from shmids_create*() in this process or its forked parent).
  */
 int	 shmids_seal(void *shm);
 
@@ -196,7 +197,9 @@ void	*shmids_open_wait(const char *label, double seconds);
 
 /*
  * shmids_close: detach shm (from shmids_open() or shmids_create*()); a
- * segment this process made is sealed first.  The segment itself stays.
+ * segment this process made is sealed first, unless a process forked
+ * from its writer may still fill it (the last writer to let go seals,
+ * format-spec.md 2.2).  The segment itself stays.
  * Errors: EINVAL (shm not attached by this library).
  */
 int	 shmids_close(void *shm);

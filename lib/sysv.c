@@ -196,11 +196,26 @@ sysv_relock(struct att *a)
 	(void)a;
 }
 
+/*
+ * The creator gone, a segment still attached may be filled by its fork
+ * (format-spec.md 2.2): EINPROGRESS, which the caller treats as EAGAIN
+ * without keeping its attachment, so that readers waiting together do
+ * not keep each other's writer alive.  si->nattch was read before the
+ * caller attached.
+ */
+static int
+heir_state(const struct shmids_info *si)
+{
+	int e = shmids_writer_state(si->cpid);
+
+	return e == EOWNERDEAD && si->nattch > 0 ? EINPROGRESS : e;
+}
+
 static int
 sysv_ready(const struct shmids_info *si, const struct att *a, int state)
 {
 	(void)a;
-	return state == 'r' ? 0 : shmids_writer_state(si->cpid);
+	return state == 'r' ? 0 : heir_state(si);
 }
 
 static void

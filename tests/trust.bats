@@ -61,3 +61,42 @@ seg_rss() {
 	[ "$kb" -lt 16384 ] ||
 	    { echo "file allocated after the readers: $kb kB" >&2; false; }
 }
+
+# forkfill BACKEND HOW: a writer whose forked child fills 200000 f64
+# for a second, the parent ending as HOW says (exit, _exit) at once;
+# shm-expand -w 5 must get every value, and till then the segment is
+# filling, never dead (format-spec.md 2.2).
+forkfill() {
+	local l
+	if [ "$1" = file ]; then
+		D=$(mktemp -d /tmp/shmids-trust.XXXXXX)
+		echo "$D" > "$T/.dir"
+		export SHMIDS_DIR=$D
+	fi
+	l=$(_mk forkfill "${P}f" 200000 1 "$2" 3>&-)
+	run shmtool open "$l"
+	status_is 1
+	is "$output" EAGAIN "a fork's filling segment, opened at once"
+	printf 'x shmids %s\n' "$l" > ref
+	runio ref shm_expand -w 5
+	status_is 0
+	is "$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+$/) {
+		n++; s += $i } } END { printf "%d %.0f\n", n, s }' out)" \
+	    "200000 19999900000"
+}
+
+@test "a writer returns from main while its fork fills (System V): sealed by the child, -w gets every value" {
+	forkfill sysv exit
+}
+
+@test "a writer returns from main while its fork fills (file): sealed by the child, -w gets every value" {
+	forkfill file exit
+}
+
+@test "a writer _exits while its fork fills (System V): filling, not dead; -w gets every value" {
+	forkfill sysv _exit
+}
+
+@test "a writer _exits while its fork fills (file): filling, not dead; -w gets every value" {
+	forkfill file _exit
+}

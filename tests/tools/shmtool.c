@@ -71,6 +71,7 @@ usage(void)
 	    "       shmtool rewrite LABEL KIND\n"
 	    "       shmtool rdonly LABEL\n"
 	    "       shmtool writer NAME SECONDS\n"
+	    "       shmtool forkfill NAME COUNT SECONDS exit|_exit\n"
 	    "       shmtool foreign NAME SECONDS\n"
 	    "       shmtool killwriter NAME\n"
 	    "       shmtool hold LABEL SECONDS\n"
@@ -796,6 +797,42 @@ cmd_writer(int argc, char **argv)
 }
 
 /*
+ * A writer that forks its filler (format-spec.md 2.2): the child fills
+ * COUNT f64 with 0 .. COUNT-1 over SECONDS and exits normally; the
+ * parent at once ends as HOW says (exit, _exit).
+ */
+static int
+cmd_forkfill(int argc, char **argv)
+{
+	size_t i, n;
+	double secs;
+	char *shm;
+	pid_t pid;
+
+	if (argc != 5)
+		usage();
+	n = (size_t)number(argv[2], 10);
+	secs = seconds(argv[3]);
+	shm = make(argv[1], SHMIDS_F64, n, 0600);
+	printf("%s\n", shmids_label(shm));
+	fflush(stdout);
+	if ((pid = fork()) == -1)
+		fail();
+	if (pid == 0) {
+		/* Off the caller's pipe: $(...) waits for no filler. */
+		if (freopen("/dev/null", "w", stdout) == NULL)
+			_exit(1);
+		snooze(secs);
+		for (i = 0; i < n; i++)
+			fill_value(shm + HDR, SHMIDS_F64, i);
+		return 0;
+	}
+	if (strcmp(argv[4], "_exit") == 0)
+		_exit(0);
+	return 0;
+}
+
+/*
  * As writer, but sealed as a program that knows only format-spec.md 2.2
  * would: state 'r' stored by hand, nobody woken, then _exit(2), which
  * seals nothing more (for a file segment, the writer's lock goes).
@@ -1007,6 +1044,7 @@ main(int argc, char **argv)
 		{ "bits", cmd_bits }, { "cmp", cmd_cmp },
 		{ "header", cmd_header }, { "raw", cmd_raw },
 		{ "hostile", cmd_hostile }, { "writer", cmd_writer },
+		{ "forkfill", cmd_forkfill },
 		{ "killwriter", cmd_killwriter }, { "hold", cmd_hold },
 		{ "openwait", cmd_openwait }, { "foreign", cmd_foreign },
 		{ "find", cmd_find }, { "mimic", cmd_mimic },
