@@ -267,7 +267,9 @@ void	 shmids_array_free(struct shmids_array *a);
  * shmids_format: write one element (at elem, native order) as ASCII in
  * style to buf, which holds at least SHMIDS_NUM_MAX bytes; returns the
  * length, NUL excluded.  Exact: shmids_parse() gives the same bits back.
- * Returns 0 with EINVAL for an unknown type or a style the type lacks.
+ * The C locale's form in any locale (radix '.', format-spec.md 6), as
+ * shmids_parse() reads it.  Returns 0 with EINVAL for an unknown type or
+ * a style the type lacks.
  */
 size_t	 shmids_format(char *buf, int type, const void *elem, int style);
 

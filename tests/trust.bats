@@ -100,3 +100,36 @@ forkfill() {
 @test "a writer _exits while its fork fills (file): filling, not dead; -w gets every value" {
 	forkfill file _exit
 }
+
+# comma_locale: a locale whose radix is a comma, or skip.
+comma_locale() {
+	local l
+	for l in de_DE.UTF-8 de_DE.utf8 fr_FR.UTF-8; do
+		if [ "$(LC_ALL=$l locale decimal_point 2>/dev/null)" = , ]; then
+			LOC=$l
+			return 0
+		fi
+	done
+	skip "no comma-decimal locale installed (locale-gen de_DE.UTF-8)"
+}
+
+@test "a comma-decimal locale: shm-expand -F exp and hex write '.', shm-import reads '.' back" {
+	local l
+	comma_locale
+	l=$(mkset c f64 3ff8000000000000 bfd0000000000000)
+	printf 'x shmids %s\n' "$l" > ref
+	LC_ALL=$LOC runio ref shm_expand -F f64=exp
+	status_is 0
+	is "$(cat out)" "x 1.5000000000000000e+00 -2.5000000000000000e-01"
+	LC_ALL=$LOC runio ref shm_expand -F f64=hex
+	status_is 0
+	is "$(cat out)" "x 0x1.8p+0 -0x1p-2"
+	cp out hex
+	LC_ALL=$LOC runio hex shm_import -k 1 -P "$P" -t f64
+	status_is 0
+	like "$(cat out)" "x shmids * ${P}x"
+	cp out back
+	LC_ALL=$LOC runio back shm_expand -F f64=exp
+	status_is 0
+	is "$(cat out)" "x 1.5000000000000000e+00 -2.5000000000000000e-01"
+}
