@@ -499,7 +499,7 @@ import_file(FILE *fp, const char *fname)
 	ssize_t n;
 
 	if (lines_init(&l, fileno(fp)) == -1)
-		fail_input(fname, 1);
+		fail_input(fname, 0);
 	while ((n = next(&l, &s, fname, lineno + 1)) > 0) {
 		lineno++;
 		import_line(&l, fname, &lineno, s, (size_t)n);

@@ -391,7 +391,9 @@ util_quote(const char *s, size_t len)
 void
 util_read_error(const char *fname, unsigned long lineno)
 {
-	if (errno == ENOMEM)
+	if (errno == ENOMEM && lineno == 0)
+		warnx("%s: out of memory: no buffer to read it in", fname);
+	else if (errno == ENOMEM)
 		warnx("%s:%lu: line too long to read: out of memory", fname,
 		    lineno);
 	else

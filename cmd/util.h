@@ -56,7 +56,8 @@ int	 util_ulong(const char *s, unsigned long max, unsigned long *out);
 /*
  * Report that line lineno of fname could not be read (errno): a line
  * too long for the memory (ENOMEM, which getline(3) returns without
- * setting the stream's error flag) or a read error.
+ * setting the stream's error flag) or a read error.  lineno 0: no
+ * buffer could be had to read fname in at all.
  */
 void	 util_read_error(const char *fname, unsigned long lineno);
 /* The name diagnostics give a file: "stdin" for "-". */

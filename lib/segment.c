@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -100,6 +101,20 @@ check_hdr(const volatile char *h, size_t size, const char *id,
 	return e;
 }
 
+/*
+ * Mode 0 is a cleaner's moment (format-spec.md 7): it sets the mode
+ * back within milliseconds unless it removes the segment.  Look once
+ * more before refusing.
+ */
+static int
+stat_again(const struct shmids_backend *be, struct shmids_info *si)
+{
+	struct timespec ts = { 0, 20000000 };	/* 20 ms */
+
+	nanosleep(&ts, NULL);
+	return be->stat(si->id, si);
+}
+
 /* The segment label names, as the system has it now; NULL with errno. */
 static const struct shmids_backend *
 stat_label(const char *label, struct shmids_info *si)
@@ -121,7 +136,9 @@ stat_label(const char *label, struct shmids_info *si)
 	memcpy(si->id, label, idlen);
 	si->id[idlen] = '\0';
 	be = shmids_be_of(si->id);
-	if ((k = be->stat(si->id, si)) == -1)
+	if ((k = be->stat(si->id, si)) == 1 && si->mode == 0)
+		k = stat_again(be, si);
+	if (k == -1)
 		return NULL;
 	if (si->removed || k == 1) {
 		errno = si->removed ? ENOENT : EACCES;

@@ -172,10 +172,17 @@ sysv_setmode(const struct att *a, const char *id, int mode)
 	int shmid = atoi(id);
 
 	(void)a;
-	if (shmctl(shmid, IPC_STAT, &ds) == -1)
+	/* Removed meanwhile, by a cleaner: ENOENT, not the kernel's EINVAL. */
+	if (shmctl(shmid, IPC_STAT, &ds) == -1) {
+		errno = noent(errno);
 		return -1;
+	}
 	ds.shm_perm.mode = (unsigned short)mode;
-	return shmctl(shmid, IPC_SET, &ds);
+	if (shmctl(shmid, IPC_SET, &ds) == -1) {
+		errno = noent(errno);
+		return -1;
+	}
+	return 0;
 }
 
 /*

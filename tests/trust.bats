@@ -133,3 +133,34 @@ comma_locale() {
 	status_is 0
 	is "$(cat out)" "x 1.5000000000000000e+00 -2.5000000000000000e-01"
 }
+
+@test "a file segment renamed or hard-linked: the message names what happened, not 'not a shmids segment' or 'too many links'" {
+	local l f
+	D=$(mktemp -d /tmp/shmids-trust.XXXXXX)
+	echo "$D" > "$T/.dir"
+	l=$(SHMIDS_DIR=$D _mk create "${P}m" f64 3)
+	f=${l%% *}
+	mv "$f" "$D/shmids.Moved0"
+	printf 'x shmids %s %sm\n' "$D/shmids.Moved0" "$P" > ref
+	runio ref shm_expand
+	status_is 1
+	is "$(cat err)" "shm-expand: stdin:1: $D/shmids.Moved0 ${P}m: $D/shmids.Moved0 is a segment made as $f (its label says so): renamed or linked from there, it is not taken for a segment"
+	mv "$D/shmids.Moved0" "$f"
+	ln "$f" "$D/shmids.Linked"
+	run --separate-stderr shm_rm -f "$l"
+	status_is 1
+	is "$stderr" "shm-rm: $l: $f has more than one name (someone linked it): a file segment has exactly one, so this is not taken for one"
+	[ -e "$f" ] || { echo "shm-rm removed a linked file" >&2; false; }
+}
+
+@test "shm-import out of memory for its first buffer: out of memory, not 'line too long'" {
+	local so=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload/failbig.so
+	[ -f "$so" ] || { echo "$so missing: make check builds it" >&2; false; }
+	ldd "$BIN/shm-import" | grep -q 'libasan\|libtsan' &&
+	    skip "a malloc shim cannot go under a sanitizer's"
+	printf 'abc\n' > in
+	status=0
+	LD_PRELOAD=$so "$BIN/shm-import" -P "$P" < in > out 2> err || status=$?
+	status_is 1
+	is "$(cat err)" "shm-import: stdin: out of memory: no buffer to read it in"
+}
