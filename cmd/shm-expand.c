@@ -2,6 +2,8 @@
  * shm-expand: turn shmids reference lines back into ASCII numbers ("the
  * master copy is ASCII"); every other byte passes through unchanged.
  */
+#include <sys/stat.h>
+
 #include <err.h>
 #include <errno.h>
 #include <signal.h>
@@ -75,19 +77,33 @@ usage(FILE *fp, int status)
 	exit(status);
 }
 
+/* The file segment being written out, for onbus(): path, bytes declared. */
+static char busid[SHMIDS_LABEL_MAX + 1];
+static off_t busneed;
+static volatile sig_atomic_t busset;
+
 /*
  * A file segment truncated under us (format-spec.md 2.6) faults on the
- * pages it lost: say so, and exit 1 without removing anything.
+ * pages it lost; a sparse one whose file system is full, on a page that
+ * cannot be had.  Its size tells which: say so, and exit 1 without
+ * removing anything.
  */
 static void
 onbus(int sig)
 {
-	static const char msg[] =
+	static const char cut[] =
 	    "shm-expand: a file segment was truncated while being read\n";
+	static const char full[] = "shm-expand: a file segment's pages "
+	    "never written cannot be read: the file system holding it is "
+	    "full\n";
+	struct stat st;
 	ssize_t n;
 
 	(void)sig;
-	n = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	if (busset && stat(busid, &st) == 0 && st.st_size >= busneed)
+		n = write(STDERR_FILENO, full, sizeof(full) - 1);
+	else
+		n = write(STDERR_FILENO, cut, sizeof(cut) - 1);
 	(void)n;
 	_exit(1);
 }
@@ -194,8 +210,15 @@ expand(const char *fname, unsigned long lineno, const struct line *l,
 	e.cols = cols;
 	e.eol = l->buf + r->eol;
 	memcpy(e.style, style, sizeof(style));
+	if (r->label[0] == '/') {
+		snprintf(busid, sizeof(busid), "%.*s",
+		    (int)strcspn(r->label, " "), r->label);
+		busneed = (off_t)(SHMIDS_HEADER + a.count * shmids_type_size(a.type));
+		busset = 1;
+	}
 	if (shmids_emit(stdout, &e, a.type, a.data, a.count) == -1)
 		err(1, "stdout");
+	busset = 0;
 	shmids_close(h);
 	if (dflag)
 		util_labels_add(&done, r->label);

@@ -164,3 +164,51 @@ comma_locale() {
 	status_is 1
 	is "$(cat err)" "shm-import: stdin: out of memory: no buffer to read it in"
 }
+
+@test "a sparse file segment on a full tmpfs: shm-expand says the file system is full, not that the file was truncated" {
+	local D
+	[ "$(id -u)" = 0 ] && command -v unshare > /dev/null ||
+	    skip "needs root and unshare for a small tmpfs"
+	D=$(mktemp -d /tmp/shmids-trust.XXXXXX)
+	echo "$D" > "$T/.dir"
+	# 1 MiB of tmpfs, full; a file segment declaring 2 MiB, 4 KiB written
+	run unshare --mount sh -c "mount -t tmpfs -o size=1m none '$D' &&
+	    l=\$(SHMIDS_DIR='$D' '$SHMTOOL' create '${P}s' f64 1) &&
+	    f=\${l%% *} &&
+	    printf '%020d' 262144 | dd of=\"\$f\" bs=1 seek=95 conv=notrunc status=none &&
+	    truncate -s 2097280 \"\$f\" &&
+	    { head -c 2m /dev/zero > '$D/fill' 2>/dev/null; true; } &&
+	    printf 'x shmids %s\n' \"\$l\" | '$BIN/shm-expand' > /dev/null;
+	    echo rc=\$?"
+	is "$output" "shm-expand: a file segment's pages never written cannot be read: the file system holding it is full
+rc=1"
+}
+
+@test "a segment a cleaner removes as it is made: said so, not 'no such file or directory'" {
+	local so=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload/rmbeforeat.so
+	[ -f "$so" ] || { echo "$so missing: make check builds it" >&2; false; }
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+	printf 'a 1 2 3\n' > in
+	status=0
+	LD_PRELOAD=$so "$BIN/shm-import" -k 1 -P "$P" < in > out 2> err ||
+	    status=$?
+	status_is 1
+	is "$(cat err)" "shm-import: stdin:1: a: the new segment was removed before it could be used (by a cleaner, shm-rm -s, given too short an age?)"
+	same_file in out
+}
+
+@test "a reader that looks in a cleaner's mode-0 moment looks again: read, not 'you may not read it'" {
+	local so=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload/modezero.so l
+	[ -f "$so" ] || { echo "$so missing: make check builds it" >&2; false; }
+	need_user
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+	l=$(as_user "$SHMTOOL" create "${P}z" f64 3 0644)
+	track "$l"
+	run as_user env LD_PRELOAD="$so" "$SHMTOOL" open "$l"
+	status_is 0
+	is "$output" "f64 3 3"
+	printf 'x shmids %s\n' "$l" > ref
+	run as_user env LD_PRELOAD="$so" "$BIN/shm-expand" < ref
+	status_is 0
+	is "$output" "x 0 1 2"
+}
