@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -340,7 +341,12 @@ explain_writer(struct out *o, int errnum, const char *label,
 {
 	if (errnum == EAGAIN) {
 		add(o, "still being written");
-		if (si->ours == 1 && si->cpid > 0)
+		/* Its maker gone, a fork of it fills (format-spec.md 2.2). */
+		if (si->ours == 1 && si->cpid > 0 && kill(si->cpid, 0) == -1 &&
+		    errno == ESRCH)
+			add(o, " by a process forked from its writer (pid %ld, "
+			    "gone)", (long)si->cpid);
+		else if (si->ours == 1 && si->cpid > 0)
 			add(o, " by pid %ld", (long)si->cpid);
 		return;
 	}

@@ -78,6 +78,11 @@ forkfill() {
 	status_is 1
 	is "$output" EAGAIN "a fork's filling segment, opened at once"
 	printf 'x shmids %s\n' "$l" > ref
+	if [ "$1$2" = sysv_exit ]; then
+		runio ref shm_expand -w 0
+		status_is 1
+		like "$(cat err)" "shm-expand: stdin:1: $l: still being written by a process forked from its writer (pid *, gone) (-w 0: not waited for)"
+	fi
 	runio ref shm_expand -w 5
 	status_is 0
 	is "$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+$/) {
