@@ -294,8 +294,9 @@ explain_moved(struct out *o, const struct shmids_info *si)
 	    (len = strnlen(h, HDR_LABELSZ)) > SHMIDS_LABEL_MAX || h[0] != '/')
 		return 0;
 	idlen = strcspn(h, " ");
-	if (idlen >= len || (idlen == strlen(si->id) &&
-	    memcmp(h, si->id, idlen) == 0))
+	/* Another user's bytes: printed only if a path of ours (printable). */
+	if (idlen >= len || shmids_id_check(h, idlen, NULL) == -1 ||
+	    (idlen == strlen(si->id) && memcmp(h, si->id, idlen) == 0))
 		return 0;
 	add(o, "%s is a segment made as %.*s (its label says so): renamed or "
 	    "linked from there, it is not taken for a segment", si->id,

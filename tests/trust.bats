@@ -156,6 +156,15 @@ comma_locale() {
 	status_is 1
 	is "$stderr" "shm-rm: $l: $f has more than one name (someone linked it): a file segment has exactly one, so this is not taken for one"
 	[ -e "$f" ] || { echo "shm-rm removed a linked file" >&2; false; }
+	# a label whose path holds an escape is another user's bytes: not shown
+	rm "$D/shmids.Linked"
+	cp "$f" "$D/shmids.Evil00"
+	printf '/tmp/\033[2J/shmids.abcdef %sm\0\n' "$P" |
+	    dd of="$D/shmids.Evil00" conv=notrunc status=none
+	printf 'x shmids %s %sm\n' "$D/shmids.Evil00" "$P" > ref
+	runio ref shm_expand
+	status_is 1
+	is "$(cat err)" "shm-expand: stdin:1: $D/shmids.Evil00 ${P}m: segment $D/shmids.Evil00 is not a shmids segment"
 }
 
 @test "shm-import out of memory for its first buffer: out of memory, not 'line too long'" {
