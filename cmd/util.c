@@ -425,11 +425,17 @@ static const struct {
 	{ "shm-import", 'p', 'P', "name prefix" },
 };
 
-/* Long options that are another spelling of a letter. */
+/*
+ * Long options that are another spelling of a letter.  A long option
+ * that has no letter is given a control character, which nobody types.
+ */
 static const struct {
 	const char	*prog, *word, *letter;
 } aliases[] = {
 	{ "shm-ls", "--json", "-J" },
+	{ "shm-ls", "--bytes", "-b" },
+	{ "shm-ls", "--output", "-o" },
+	{ "shm-ls", "--noheadings", "-\001" },
 };
 
 static void
@@ -446,19 +452,44 @@ moved_letter(const char *prog, char c)
 		}
 }
 
-/* An alias is replaced in argv by its letter, for getopt(3). */
+/*
+ * An alias is replaced in argv by its letter, for getopt(3); its
+ * argument, "--word=value", by "-Xvalue".  1 if the next argument is
+ * the option's own, else 0; -1 if *arg is no alias.
+ */
 static int
-alias(char **arg, const char *prog)
+alias(char **arg, const char *prog, const char *optstring)
 {
-	size_t i;
+	const char *o;
+	char *a;
+	size_t i, n;
 
-	for (i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
-		if (strcmp(aliases[i].word, *arg) == 0 &&
-		    strcmp(aliases[i].prog, prog) == 0) {
+	for (i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++) {
+		n = strlen(aliases[i].word);
+		if (strncmp(aliases[i].word, *arg, n) != 0 ||
+		    strcmp(aliases[i].prog, prog) != 0)
+			continue;
+		o = strchr(optstring, aliases[i].letter[1]);
+		if ((*arg)[n] == '\0') {
 			*arg = (char *)(uintptr_t)aliases[i].letter;
-			return 1;
+			return o != NULL && o[1] == ':';
 		}
-	return 0;
+		if ((*arg)[n] != '=' || o == NULL || o[1] != ':')
+			continue;
+		if ((*arg)[n + 1] == '\0') {
+			warnx("option '%s' requires an argument",
+			    aliases[i].word);
+			usagefn(stderr, 2);
+			exit(2);
+		}
+		/* Shorter than the word it replaces: written in place. */
+		a = *arg;
+		memmove(a + 2, a + n + 1, strlen(a + n + 1) + 1);
+		a[0] = '-';
+		a[1] = aliases[i].letter[1];
+		return 0;
+	}
+	return -1;
 }
 
 static void
@@ -484,7 +515,7 @@ util_args(int argc, char *argv[], const char *prog, const char *optstring,
     void (*usage)(FILE *, int))
 {
 	const char *a, *o;
-	int i, posix = getenv("POSIXLY_CORRECT") != NULL;
+	int i, k, posix = getenv("POSIXLY_CORRECT") != NULL;
 
 	usagefn = usage;
 	/* getopt(3) names argv[0] in its messages: the name, as err(3) does. */
@@ -497,8 +528,9 @@ util_args(int argc, char *argv[], const char *prog, const char *optstring,
 			continue;
 		}
 		if (a[1] == '-') {
-			if (!alias(&argv[i], prog))
+			if ((k = alias(&argv[i], prog, optstring)) == -1)
 				long_option(a, prog);
+			i += k == 1;
 			continue;
 		}
 		for (a++; *a != '\0'; a++) {

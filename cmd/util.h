@@ -131,8 +131,10 @@ const char *util_quote(const char *s, size_t len);
  * getopt's, so that option arguments are not taken for these.  A
  * letter of the tool's old spelling that moved (issue 12: shm-ls -n and
  * -s, shm-rm -m, shm-import -n and -p) is a usage error saying where it
- * went; a long alias (shm-ls --json) becomes its letter in argv.  usage
- * is remembered for util_invalid().
+ * went; a long alias (shm-ls --json) becomes its letter in argv, and
+ * one with an argument (--output=list or --output list) "-olist" or
+ * "-o" "list"; a long option without a letter (--noheadings) becomes
+ * "-\001".  usage is remembered for util_invalid().
  */
 void	 util_args(int argc, char *argv[], const char *prog,
 	    const char *optstring, void (*usage)(FILE *, int));

@@ -446,7 +446,7 @@ ipcs_ours() {
 	is "$(grep -F "$rd/" <<< "$output" | cut -f 1,6,13-16)" \
 	    "$rd/shmids.Empty0	0	-	-	broken	-
 $rd/shmids.Zeros0	4096	-	-	broken	-" "residue listed"
-	SHMIDS_DIR=$D run --separate-stderr shm_ls
+	SHMIDS_DIR=$D run --separate-stderr shm_ls -b
 	status_is 0
 	like "$(grep -F "$rd/shmids.Zeros0" <<< "$output")" \
 	    "$TESTUSER *4096 - *- broken * $rd/shmids.Zeros0" "long format"
