@@ -952,7 +952,7 @@ test_na(void)
 int
 main(void)
 {
-	printf("1..16\n");
+	printf("1..17\n");
 	test_special();
 	test_expect();
 	test_random_rt();
