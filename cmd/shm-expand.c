@@ -15,6 +15,7 @@
 #include "shmids.h"
 #include "util.h"
 
+static int	 bflag;		/* values only: no other line, no field */
 static int	 dflag;		/* remove each segment once written */
 static size_t	 cols = 80;
 static const char *fields;	/* -f list, NULL for all */
@@ -23,6 +24,7 @@ static int	 rawtype = -1;	/* -t: how to read raw segments */
 static int	 rawseen;	/* -t applied to a segment */
 static unsigned long waitsecs = 60;
 static int	 style[5];
+static int	 nanplain;	/* -F nan=nan: SHMIDS_NANPLAIN, or 0 */
 static int	 rval;
 
 /*
@@ -71,7 +73,7 @@ static void
 usage(FILE *fp, int status)
 {
 	/* two lines, as BSD's usages: an 80-column terminal */
-	fprintf(fp, "usage: shm-expand [-d] [-c cols] [-f fields] "
+	fprintf(fp, "usage: shm-expand [-bd] [-c cols] [-f fields] "
 	    "[-F type=style] [-t type]\n"
 	    "                  [-w seconds] [file ...]\n");
 	exit(status);
@@ -108,7 +110,10 @@ onbus(int sig)
 	_exit(1);
 }
 
-/* -F type=style: which styles each type has is format-spec.md 6. */
+/*
+ * -F type=style: which styles each type has is format-spec.md 6; and
+ * -F nan=NA or nan, how NaNs are spelt in every float style.
+ */
 static int
 set_style(const char *arg)
 {
@@ -122,6 +127,12 @@ set_style(const char *arg)
 		return -1;
 	memcpy(t, arg, (size_t)(eq - arg));
 	t[eq - arg] = '\0';
+	if (strcmp(t, "nan") == 0) {
+		if (strcmp(eq + 1, "NA") != 0 && strcmp(eq + 1, "nan") != 0)
+			return -1;
+		nanplain = strcmp(eq + 1, "nan") == 0 ? SHMIDS_NANPLAIN : 0;
+		return 0;
+	}
 	if ((type = shmids_type_parse(t)) == -1)
 		return -1;
 	isfloat = type == SHMIDS_F64 || type == SHMIDS_F32;
@@ -177,6 +188,34 @@ view(void *h, struct shmids_array *a)
 	return 0;
 }
 
+/*
+ * -b: the values alone on one line.  shmids_emit() puts a blank before
+ * each value: the first goes out here, so that the line starts with it,
+ * as the values of an inline array do after the field.
+ */
+static void
+emit_bare(struct shmids_layout *e, const struct shmids_array *a)
+{
+	char num[SHMIDS_NUM_MAX];
+	size_t n;
+
+	e->lead = "";
+	e->leadlen = 0;
+	e->col0 = 0;
+	e->cols = 0;
+	e->eol = "\n";
+	if (a->count == 0) {
+		if (putchar('\n') == EOF)
+			err(1, "stdout");
+		return;
+	}
+	if ((n = shmids_format(num, a->type, a->data,
+	    e->style[a->type])) == 0 || fwrite(num, 1, n, stdout) != n ||
+	    shmids_emit(stdout, e, a->type, (const char *)a->data +
+	    shmids_type_size(a->type), a->count - 1) == -1)
+		err(1, "stdout");
+}
+
 /* Returns 0 if expanded, -1 (after a diagnostic) if the line must stay. */
 static int
 expand(const char *fname, unsigned long lineno, const struct line *l,
@@ -216,7 +255,11 @@ expand(const char *fname, unsigned long lineno, const struct line *l,
 		busneed = (off_t)(SHMIDS_HEADER + a.count * shmids_type_size(a.type));
 		busset = 1;
 	}
-	if (shmids_emit(stdout, &e, a.type, a.data, a.count) == -1)
+	e.style[SHMIDS_F64] |= nanplain;
+	e.style[SHMIDS_F32] |= nanplain;
+	if (bflag)
+		emit_bare(&e, &a);
+	else if (shmids_emit(stdout, &e, a.type, a.data, a.count) == -1)
 		err(1, "stdout");
 	busset = 0;
 	shmids_close(h);
@@ -225,10 +268,11 @@ expand(const char *fname, unsigned long lineno, const struct line *l,
 	return 0;
 }
 
+/* Bytes of the input copied to the output: none with -b. */
 static void
 put(const char *s, size_t n)
 {
-	if (fwrite(s, 1, n, stdout) != n)
+	if (!bflag && fwrite(s, 1, n, stdout) != n)
 		err(1, "stdout");
 }
 
@@ -290,20 +334,21 @@ expand_line(const char *fname, unsigned long lineno, const struct line *l)
 {
 	struct shmids_ref r;
 	int k = shmids_ref_parse(l->buf, l->n, &r);
+	int copied = dflag && !bflag;	/* may keep a segment (-d) */
 
-	if (k == -1 && dflag)
+	if (k == -1 && copied)
 		keep_malformed(l->buf, l->n, fname, lineno);
 	if (fields != NULL && !l->longfield)
 		util_fields_note(&want, l->buf + r.field, r.fieldlen, k != 0);
 	if (k != 0 && fields != NULL && (l->longfield ||
 	    !util_fields_has(&want, l->buf + r.field, r.fieldlen))) {
-		if (k == 1 && dflag)
+		if (k == 1 && copied)
 			keep(r.label, fname, lineno);
 		k = 0;
 	}
 	if (k == 1 && expand(fname, lineno, l, &r) == 0)
 		return;
-	if (k == 1 && dflag)
+	if (k == 1 && copied)
 		keep(r.label, fname, lineno);
 	if (k == -1)
 		warnx("%s:%lu: malformed reference: %s", fname, lineno, r.why);
@@ -588,13 +633,16 @@ matched_nothing(void)
 int
 main(int argc, char *argv[])
 {
-	const char *opts = "c:dF:f:ht:w:";
+	const char *opts = "bc:dF:f:ht:w:";
 	unsigned long v;
 	int ch;
 
 	util_args(argc, argv, "shm-expand", opts, usage);
 	while ((ch = getopt(argc, argv, opts)) != -1)
 		switch (ch) {
+		case 'b':
+			bflag = 1;
+			break;
 		case 'c':
 			if (util_ulong(optarg, 1000000, &v) == -1)
 				util_invalid("width", optarg,
@@ -607,7 +655,8 @@ main(int argc, char *argv[])
 		case 'F':
 			if (set_style(optarg) == -1)
 				util_invalid("style", optarg, "f64 or f32="
-				    "short, exp or hex; i64, i32 or raw=dec or hex");
+				    "short, exp or hex; i64, i32 or raw=dec or hex;"
+				    " nan=NA or nan");
 			break;
 		case 'f':
 			fields = optarg;

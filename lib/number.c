@@ -5,6 +5,7 @@
  * shm-expand put together.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -111,6 +112,36 @@ f32_format(char *buf, float f, int style)
 	    style == SHMIDS_EXP ? "%.8e" : "%a", (double)f));
 }
 
+/*
+ * A float style with SHMIDS_NANPLAIN: any NaN as nan or -nan, its payload
+ * lost, for readers of no other form.  Or no style at all (0).  Out of
+ * the way of the styles without it, which every value takes.
+ */
+static size_t
+nanplain_format(char *buf, int type, const void *elem, int style)
+{
+	double d;
+	float f;
+	int neg;
+
+	style &= ~SHMIDS_NANPLAIN;
+	if (style < SHMIDS_SHORT || style > SHMIDS_HEX)
+		return 0;
+	if (type == SHMIDS_F64) {
+		memcpy(&d, elem, 8);
+		if (d == d)
+			return f64_format(buf, d, style);
+		neg = signbit(d) != 0;
+	} else {
+		memcpy(&f, elem, 4);
+		if (f == f)
+			return f32_format(buf, f, style);
+		neg = signbit(f) != 0;
+	}
+	strcpy(buf, neg ? "-nan" : "nan");
+	return 3 + (size_t)neg;
+}
+
 size_t
 shmids_format(char *buf, int type, const void *elem, int style)
 {
@@ -124,12 +155,14 @@ shmids_format(char *buf, int type, const void *elem, int style)
 	case SHMIDS_F64:
 		memcpy(&d, elem, 8);
 		n = (style >= SHMIDS_SHORT && style <= SHMIDS_HEX) ?
-		    f64_format(buf, d, style) : 0;
+		    f64_format(buf, d, style) :
+		    nanplain_format(buf, type, elem, style);
 		break;
 	case SHMIDS_F32:
 		memcpy(&f, elem, 4);
 		n = (style >= SHMIDS_SHORT && style <= SHMIDS_HEX) ?
-		    f32_format(buf, f, style) : 0;
+		    f32_format(buf, f, style) :
+		    nanplain_format(buf, type, elem, style);
 		break;
 	case SHMIDS_I64:
 		memcpy(&i64, elem, 8);

@@ -67,6 +67,12 @@ enum shmids_style {
 	SHMIDS_EXP,		/* %.16e / %.8e; floats only */
 	SHMIDS_HEX		/* %a for floats, 0x two's complement for integers */
 };
+/*
+ * Or'ed into a float style: every NaN as "nan" or "-nan" (R's NA and
+ * payloads lost: not exact), for readers such as numpy's loadtxt that
+ * read no other NaN.  Without it R's NA is "NA" and payloads are kept.
+ */
+#define SHMIDS_NANPLAIN	0x100
 
 /*
  * A typed view of an array, filled by shmids_array() or shmids_get().
@@ -266,17 +272,20 @@ void	 shmids_array_free(struct shmids_array *a);
 /*
  * shmids_format: write one element (at elem, native order) as ASCII in
  * style to buf, which holds at least SHMIDS_NUM_MAX bytes; returns the
- * length, NUL excluded.  Exact: shmids_parse() gives the same bits back.
- * The C locale's form in any locale (radix '.', format-spec.md 6), as
- * shmids_parse() reads it.  Returns 0 with EINVAL for an unknown type or
- * a style the type lacks.
+ * length, NUL excluded.  Exact: shmids_parse() gives the same bits back
+ * (R's NA, bits 7ff00000000007a2 or f32 7f8007a2, is "NA"), but for a
+ * NaN with a payload under SHMIDS_NANPLAIN.  The C locale's form in any
+ * locale (radix '.', format-spec.md 6), as shmids_parse() reads it.
+ * Returns 0 with EINVAL for an unknown type or a style the type lacks
+ * (SHMIDS_NANPLAIN: floats only).
  */
 size_t	 shmids_format(char *buf, int type, const void *elem, int style);
 
 /*
  * shmids_parse: read one value of type from s into elem (native order).
  * The value ends at the first blank, CR, LF or NUL; *end (if end is not
- * NULL) is set there.  Returns 0, or -1 with EINVAL (not a value of the
+ * NULL) is set there.  "NA" is R's NA for f64 and f32, and no value of
+ * the other types.  Returns 0, or -1 with EINVAL (not a value of the
  * type) or ERANGE (integer out of range, or a finite decimal too large
  * for the float type).
  */

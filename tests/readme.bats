@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # The README's commands, run as written: the quick start on the sample
-# file examples/data.txt, and the numpy example (-c 0); and what the
-# man pages' examples say of shm-ls -a and shm-expand -c 0.
+# file examples/data.txt, and the numpy and R examples (-b); and what the
+# man pages' examples say of shm-ls -a and shm-expand -b.
 
 load helper
 
@@ -149,7 +149,17 @@ quick_start() {
 	is "$output" "100 1 -0.000108 "
 }
 
-@test "readme: shm-expand(1) and the README show the same -c 0 example" {
+@test "readme: the R example runs as written: R reads coeff from the pipe" {
+	command -v Rscript > /dev/null || skip "no Rscript"
+	mktop
+	PATH=$BIN:$PATH run_block R
+	status_is 0
+	gone "$(awk '$2 == "shmids" { print $3 " " $4 }' data.shm)"
+	like "$output" "*Min.*Max.*"
+	like "$stderr" "Read 100 items"
+}
+
+@test "readme: shm-expand(1) and the README show the same -b example" {
 	local line
 	line=$(readme_block numpy | sed -n 2,3p)
 	is "$(printf '%s\n' "$line" | wc -l)" 2

@@ -186,6 +186,29 @@ refpat() {
 	no_segments_named "$P"
 }
 
+@test "shm-import: R's NA is a value of f64 and f32, with R's bits, and stays NA" {
+	printf 'Ozone 41 36 12 18 NA 28\nw 1 NA\n' > in
+	runio in shm_import -k 6 -P "$P"
+	status_is 0
+	is "$(cat err)" "" "stderr"
+	like "$(sed -n 1p out)" "$(refpat Ozone)"
+	is "$(sed -n 2p out)" "w 1 NA"
+	run shmtool bits "$(label_of out)"
+	is "$output" "4044800000000000 4042000000000000 4028000000000000 4032000000000000 7ff00000000007a2 403c000000000000"
+	mv out refs
+	runio refs shm_expand -d
+	status_is 0
+	same_file in out
+	printf 'x NA 2\n' > in
+	runio in shm_import -f x -t f32 -P "$P"
+	status_is 0
+	run shmtool bits "$(label_of out)"
+	is "$output" "7f8007a2 40000000"
+	runio in shm_import -k 2 -t i32 -P "$P"
+	status_is 0
+	same_file in out
+}
+
 @test "shm-import -f: a bad or out-of-range value is an error, lines unchanged" {
 	local type line tok fails=
 	while IFS='|' read -r type line tok; do
@@ -207,6 +230,11 @@ refpat() {
 	i32|x 1.5|1.5
 	raw|x 256|256
 	raw|x -1|-1
+	f64|x 1 -NA|-NA
+	f64|x 1 na|na
+	i64|x 1 NA|NA
+	i32|x NA 1|NA
+	raw|x 1 NA|NA
 	EOF
 	is "$fails" "" "failures"
 	no_segments_named "$P"
