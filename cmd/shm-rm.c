@@ -18,6 +18,8 @@
 #include "shmids.h"
 #include "util.h"
 
+#define AGE_FORM	"a number and a unit: 30s, 90m, 24h or 7d"
+
 static int	 fflag, nflag, vflag;
 static const char *pattern;	/* -N: only names matching */
 static int	 allflag;	/* -U: every user's stale segments */
@@ -327,7 +329,7 @@ main(int argc, char *argv[])
 		case 's':
 			if (util_age(optarg, &minage) == -1)
 				util_invalid("age", optarg, errno == ERANGE ?
-				    "N[smhd], at most %lds" : "N[smhd]",
+				    AGE_FORM ", at most %lds" : AGE_FORM,
 				    LONG_MAX);
 			sflag = 1;
 			break;

@@ -119,6 +119,11 @@ util_store_error(const struct shmids_info *si)
 		warn("segment table");
 }
 
+/*
+ * A bare number is refused: tmpreaper's habit (hours) or find's (days)
+ * read as seconds would clean nearly everything (issue 19).  0 is the
+ * same in every unit and needs none.
+ */
 int
 util_age(const char *s, time_t *secs)
 {
@@ -127,13 +132,13 @@ util_age(const char *s, time_t *secs)
 		unsigned long	 mul;
 	} units[] = { { 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 } };
 	char buf[32];
-	unsigned long v, mul = 1;
+	unsigned long v, mul = 0;
 	size_t n = strlen(s), i;
 
 	if (n == 0 || n >= sizeof(buf)) {
 		i = strspn(s, "0123456789");
-		errno = i > 0 && (i == n || (i == n - 1 &&
-		    strchr("smhd", s[i]) != NULL)) ? ERANGE : EINVAL;
+		errno = i > 0 && i == n - 1 && strchr("smhd", s[i]) != NULL ?
+		    ERANGE : EINVAL;
 		return -1;
 	}
 	memcpy(buf, s, n + 1);
@@ -143,6 +148,13 @@ util_age(const char *s, time_t *secs)
 			buf[--n] = '\0';
 			break;
 		}
+	if (mul == 0) {
+		if (strcmp(buf, "0") != 0) {
+			errno = EINVAL;
+			return -1;
+		}
+		mul = 1;
+	}
 	if (util_ulong(buf, LONG_MAX / mul, &v) == -1)
 		return -1;
 	*secs = (time_t)(v * mul);

@@ -35,8 +35,8 @@ const char *util_unreadable(const struct shmids_info *si);
 /* Report a store shmids_scan() could not read (si->ours -2). */
 void	 util_store_error(const struct shmids_info *si);
 /*
- * "90", "90s", "15m", "2h", "1d" into seconds; -1 if malformed (EINVAL)
- * or more than LONG_MAX seconds (ERANGE).
+ * "90s", "15m", "2h", "1d" (or "0") into seconds; -1 if malformed or
+ * without a unit (EINVAL), or more than LONG_MAX seconds (ERANGE).
  */
 int	 util_age(const char *s, time_t *secs);
 /*

@@ -28,26 +28,29 @@ shmid_exists() {
 @test "shm-rm: bad options, ages, combinations: what is wrong, then usage, exit 2" {
 	local l big
 	l=$(mkseg keep f64 1)
-	big="N[smhd], at most 9223372036854775807s"
+	big="a number and a unit: 30s, 90m, 24h or 7d, at most 9223372036854775807s"
 	bad_args shm-rm "$SYNOPSIS" <<-EOF
 	-x|invalid option -- 'x'
 	-s|option requires an argument -- 's'
 	--foo|unrecognized option '--foo'
 	--help=1|unrecognized option '--help=1'
-	-n -s 5x|invalid age '5x' (expected N[smhd])
-	-n -s 1H|invalid age '1H' (expected N[smhd])
-	-n -s abc|invalid age 'abc' (expected N[smhd])
-	-n -s -1|invalid age '-1' (expected N[smhd])
-	-n -s +1|invalid age '+1' (expected N[smhd])
-	-n -s 1y|invalid age '1y' (expected N[smhd])
-	-n -s 1hh|invalid age '1hh' (expected N[smhd])
-	-n -s ''|invalid age '' (expected N[smhd])
-	-n -s \$'1\\th'|invalid age '1\\011h' (expected N[smhd])
+	-n -s 5x|invalid age '5x' (expected a number and a unit: 30s, 90m, 24h or 7d)
+	-n -s 1H|invalid age '1H' (expected a number and a unit: 30s, 90m, 24h or 7d)
+	-n -s abc|invalid age 'abc' (expected a number and a unit: 30s, 90m, 24h or 7d)
+	-n -s -1|invalid age '-1' (expected a number and a unit: 30s, 90m, 24h or 7d)
+	-n -s +1|invalid age '+1' (expected a number and a unit: 30s, 90m, 24h or 7d)
+	-n -s 1y|invalid age '1y' (expected a number and a unit: 30s, 90m, 24h or 7d)
+	-n -s 1hh|invalid age '1hh' (expected a number and a unit: 30s, 90m, 24h or 7d)
+	-n -s ''|invalid age '' (expected a number and a unit: 30s, 90m, 24h or 7d)
+	-n -s \$'1\\th'|invalid age '1\\011h' (expected a number and a unit: 30s, 90m, 24h or 7d)
 	-n -s 99999999999999999999d|invalid age '99999999999999999999d' (expected $big)
 	-n -s 106751991167301d|invalid age '106751991167301d' (expected $big)
-	-n -s 9223372036854775808|invalid age '9223372036854775808' (expected $big)
-	-n -s $(printf '1%.0s' {1..90})|invalid age '$(printf '1%.0s' {1..80})...' (expected $big)
-	-n -s $(printf 'x%.0s' {1..90})|invalid age '$(printf 'x%.0s' {1..80})...' (expected N[smhd])
+	-n -s 9223372036854775808s|invalid age '9223372036854775808s' (expected $big)
+	-n -s $(printf '1%.0s' {1..90})s|invalid age '$(printf '1%.0s' {1..80})...' (expected $big)
+	-n -s 24|invalid age '24' (expected a number and a unit: 30s, 90m, 24h or 7d)
+	-n -s 1|invalid age '1' (expected a number and a unit: 30s, 90m, 24h or 7d)
+	-n -s 00|invalid age '00' (expected a number and a unit: 30s, 90m, 24h or 7d)
+	-n -s $(printf 'x%.0s' {1..90})|invalid age '$(printf 'x%.0s' {1..80})...' (expected a number and a unit: 30s, 90m, 24h or 7d)
 	-s 0 '$l'|operands are not allowed with -s
 	-s 0 ${l%% *}|operands are not allowed with -s
 	-f -s 1h|-f is not allowed with -s
@@ -191,13 +194,26 @@ shmid_exists() {
 	need_user
 	local a age fails=
 	a=$(usermk create "${P}fresh" f64 1)
-	for age in 1d 2h 30m 100s 100; do
+	for age in 1d 2h 30m 100s; do
 		run --separate-stderr as_user "$BIN/shm-rm" -v -s "$age"
 		[ "$status" = 0 ] || fails+="[-s $age: exit $status $stderr] "
 		[ -z "$output" ] || fails+="[-s $age: removed $output] "
 	done
 	is "$fails" "" "failures"
 	exists "$a"
+}
+
+@test "shm-rm -s 24: an age without a unit is a usage error; nothing goes" {
+	local a
+	a=$(mkseg old f64 1)
+	sleep 1
+	run --separate-stderr shm_rm -s 1 -N "$P*"
+	status_is 2
+	is "${stderr%%$'\n'*}" "shm-rm: invalid age '1' (expected a number and a unit: 30s, 90m, 24h or 7d)"
+	exists "$a"
+	run --separate-stderr shm_rm -s 0 -N "${P}old"
+	status_is 0
+	gone "$a"
 }
 
 @test "shm-rm -s: other programs' segments are never removed by age" {
@@ -220,7 +236,7 @@ shmid_exists() {
 	shm_ls > /dev/null
 	shm_ls -p "$a" > /dev/null
 	printf 'x shmids %s\n' "$a" | as_user "$BIN/shm-expand" > /dev/null
-	run --separate-stderr as_user "$BIN/shm-rm" -n -s 1
+	run --separate-stderr as_user "$BIN/shm-rm" -n -s 1s
 	status_is 0
 	is "$output" "$a"
 	run --separate-stderr as_user "$BIN/shm-rm" -n -s 1h
