@@ -80,6 +80,20 @@ tell(const char *what, const struct shmids_info *si)
 	putchar('\n');
 }
 
+/*
+ * -f as rm -f: what is not there (ENOENT) is what was wanted, silently;
+ * any other failure (another segment under that shmid, no permission) is
+ * reported.
+ */
+static void
+forced_failed(const char *what)
+{
+	if (errno == ENOENT)
+		return;
+	warnx("%s: %s", what, util_why(what, errno));
+	rval = 1;
+}
+
 /* -f with a label: the library checks the label, the kernel the rest. */
 static void
 rm_label(const char *label)
@@ -89,8 +103,7 @@ rm_label(const char *label)
 		return;
 	}
 	if (shmids_remove(label) == -1) {
-		warnx("%s: %s", label, util_why(label, errno));
-		rval = 1;
+		forced_failed(label);
 		return;
 	}
 	if (vflag)
@@ -136,8 +149,7 @@ rm_forced(const char *arg)
 		return;
 	}
 	if (shmids_remove_id(arg) == -1) {
-		warnx("%s: %s", arg, util_why(arg, errno));
-		rval = 1;
+		forced_failed(arg);
 		return;
 	}
 	if (vflag)

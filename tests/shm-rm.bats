@@ -106,6 +106,36 @@ shmid_exists() {
 	exists "$a"
 }
 
+@test "shm-rm -f: what names nothing goes silently, exit 0, as rm -f; other errors still said" {
+	local a gone
+	a=$(mkseg a f64 1)
+	gone=$(mkseg gone f64 1)
+	ipcrm -m "${gone%% *}"
+	run --separate-stderr shm_rm -f "$gone" "${gone%% *}" "$a"
+	status_is 0
+	is "$output" ""
+	is "$stderr" ""
+	gone "$a"
+	run --separate-stderr shm_rm -f -v "$gone"
+	status_is 0
+	is "$output$stderr" ""
+	a=$(mkseg a f64 1)
+	run --separate-stderr shm_rm -f "${a%% *} ${P}other"
+	status_is 1
+	is "$stderr" "shm-rm: ${a%% *} ${P}other: segment ${a%% *} is labelled '$a'"
+	exists "$a"
+}
+
+@test "shm-rm -f: permission denied is still an error" {
+	need_user
+	local mine
+	mine=$(mkseg mine f64 1 644)
+	run --separate-stderr as_user "$BIN/shm-rm" -f "$mine"
+	status_is 1
+	is "$stderr" "shm-rm: $mine: segment ${mine%% *} is root's: only its owner, its creator or root may remove it"
+	exists "$mine"
+}
+
 @test "shm-rm: refuses segments not ours (shmget, ipcmk, our key) without -f" {
 	local rid iid fid id fails=
 	rid=$(mkraw 100)
