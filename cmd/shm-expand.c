@@ -65,6 +65,18 @@ struct line {
 };
 static size_t	 hold = HOLD;	/* HOLD, or more for a long -f list */
 
+static const struct opt opts[] = {
+	{ 'c', "width", "cols", "wrap at cols columns; 0: one array a line" },
+	{ 'd', "remove", NULL, "remove each segment once its expansion is out" },
+	{ 'F', "style", "type=style", "number style: f64=exp, i32=hex, ..." },
+	{ 'f', "fields", "fields", "only these fields' references (as cut -f: a,b)" },
+	{ 'h', "help", NULL, "print this help and exit" },
+	{ 't', "type", "type", "the element type of raw segments" },
+	{ 'w', "wait", "seconds", "wait so long for writers still filling" },
+	{ OPT_VERSION, "version", NULL, "print the version and exit" },
+	{ 0, NULL, NULL, NULL }
+};
+
 static void
 usage(FILE *fp, int status)
 {
@@ -72,7 +84,7 @@ usage(FILE *fp, int status)
 	fprintf(fp, "usage: shm-expand [-d] [-c cols] [-f fields] "
 	    "[-F type=style] [-t type]\n"
 	    "                  [-w seconds] [file ...]\n");
-	exit(status);
+	util_usage_end(fp, status);
 }
 
 /*
@@ -565,12 +577,11 @@ matched_nothing(void)
 int
 main(int argc, char *argv[])
 {
-	const char *opts = "c:dF:f:ht:w:";
 	unsigned long v;
 	int ch;
 
 	util_args(argc, argv, "shm-expand", opts, usage);
-	while ((ch = getopt(argc, argv, opts)) != -1)
+	while ((ch = util_getopt(argc, argv)) != -1)
 		switch (ch) {
 		case 'c':
 			if (util_ulong(optarg, 1000000, &v) == -1)

@@ -57,6 +57,17 @@ struct text {
 	size_t		 len, cap;
 };
 
+static const struct opt opts[] = {
+	{ 'f', "fields", "fields", "only these fields' arrays (as cut -f: a,b)" },
+	{ 'h', "help", NULL, "print this help and exit" },
+	{ 'k', "min-count", "min", "arrays of min values or more (default 64)" },
+	{ 'm', "mode", "mode", "the segments' octal permissions (default 0600)" },
+	{ 'P', "prefix", "prefix", "names are prefix and the field" },
+	{ 't', "type", "[field=]type", "f64, f32, i64, i32 or raw (default f64)" },
+	{ OPT_VERSION, "version", NULL, "print the version and exit" },
+	{ 0, NULL, NULL, NULL }
+};
+
 static void
 usage(FILE *fp, int status)
 {
@@ -64,7 +75,7 @@ usage(FILE *fp, int status)
 	fprintf(fp, "usage: shm-import [-f fields] [-k min] [-m mode] "
 	    "[-P prefix]\n"
 	    "                  [-t [field=]type] [file ...]\n");
-	exit(status);
+	util_usage_end(fp, status);
 }
 
 /* A prefix that no field can complete into a name is a usage error. */
@@ -510,11 +521,10 @@ import_file(FILE *fp, const char *fname)
 int
 main(int argc, char *argv[])
 {
-	const char *opts = "f:hk:m:P:t:";
 	int ch;
 
 	util_args(argc, argv, "shm-import", opts, usage);
-	while ((ch = getopt(argc, argv, opts)) != -1)
+	while ((ch = util_getopt(argc, argv)) != -1)
 		switch (ch) {
 		case 'f':
 			fields = optarg;

@@ -40,12 +40,26 @@ static size_t	 nrows, rowcap;
 /* For -T: as ipcs -m -u, what the listed segments add up to. */
 static unsigned long long nsegs, nbytes, nattached;
 
+static const struct opt opts[] = {
+	{ 'a', "all", NULL, "other programs' segments too" },
+	{ 'H', "human-readable", NULL, "sizes for people: 1.5K, 8.0M (as ls -h)" },
+	{ 'h', "help", NULL, "print this help and exit" },
+	{ 'J', "json", NULL, "JSON listing (as lsipc -J)" },
+	{ 'l', "limits", NULL, "the kernel's limits and system report (ipcs -l)" },
+	{ 'N', "name", "pattern", "only names matching pattern (fnmatch)" },
+	{ 'p', "parsable", NULL, "one tab-separated line a segment, all fields" },
+	{ 'T', "total", NULL, "end with the totals (as ipcs -u)" },
+	{ 'u', "user", "user", "only that user's segments" },
+	{ OPT_VERSION, "version", NULL, "print the version and exit" },
+	{ 0, NULL, NULL, NULL }
+};
+
 static void
 usage(FILE *fp, int status)
 {
 	fprintf(fp, "usage: shm-ls [-aHJlpT] [-N pattern] [-u user] "
 	    "[label | id ...]\n");
-	exit(status);
+	util_usage_end(fp, status);
 }
 
 static const char *
@@ -380,11 +394,10 @@ check_flags(void)
 int
 main(int argc, char *argv[])
 {
-	const char *opts = "aHhJlN:pTu:";
 	int ch, i;
 
 	util_args(argc, argv, "shm-ls", opts, usage);
-	while ((ch = getopt(argc, argv, opts)) != -1)
+	while ((ch = util_getopt(argc, argv)) != -1)
 		switch (ch) {
 		case 'a':
 			aflag = 1;

@@ -28,12 +28,25 @@ static uid_t	 owner;		/* whose stale segments -s cleans */
 static time_t	 minage, now;
 static int	 rval;
 
+static const struct opt opts[] = {
+	{ 'f', "force", NULL, "others' segments too; one not there is no error" },
+	{ 'h', "help", NULL, "print this help and exit" },
+	{ 'N', "name", "pattern", "with -s: only names matching pattern (fnmatch)" },
+	{ 'n', "dry-run", NULL, "print what would be removed, remove nothing" },
+	{ 's', "stale", "age", "remove stale segments made age ago (30s, 24h, 7d)" },
+	{ 'u', "user", "user", "with -s: that user's segments (root only)" },
+	{ 'U', "all-users", NULL, "with -s: every user's segments (root only)" },
+	{ 'v', "verbose", NULL, "print a line for each removed (owner, age)" },
+	{ OPT_VERSION, "version", NULL, "print the version and exit" },
+	{ 0, NULL, NULL, NULL }
+};
+
 static void
 usage(FILE *fp, int status)
 {
 	fprintf(fp, "usage: shm-rm [-fnUv] [-N pattern] [-s age] [-u user] "
 	    "[label | id ...]\n");
-	exit(status);
+	util_usage_end(fp, status);
 }
 
 /*
@@ -320,11 +333,10 @@ check_privilege(void)
 int
 main(int argc, char *argv[])
 {
-	const char *opts = "fhN:ns:u:Uv";
 	int ch, sflag = 0, i;
 
 	util_args(argc, argv, "shm-rm", opts, usage);
-	while ((ch = getopt(argc, argv, opts)) != -1)
+	while ((ch = util_getopt(argc, argv)) != -1)
 		switch (ch) {
 		case 'f':
 			fflag = 1;

@@ -1,6 +1,6 @@
 /*
- * Small helpers the tools share: operand and option parsing, and the
- * final check that standard output was really written.
+ * Small helpers the tools share: operand parsing, and the final check
+ * that standard output was really written; options are in opts.h.
  */
 #ifndef SHMIDS_UTIL_H
 #define SHMIDS_UTIL_H
@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "shmids.h"
+#include "opts.h"
 
 /*
  * A label or a bare id (shmid or path): 1 label, 0 id only, -1 neither.
@@ -122,28 +123,6 @@ void	 util_labels_sort(struct labels *l);
  * longer.  The result lives until the next call but one.
  */
 const char *util_quote(const char *s, size_t len);
-
-/*
- * Before getopt(3), which knows no long options: --help runs
- * usage(stdout, 0), --version prints "prog (shmids) VERSION" and exits
- * 0, any other --word is reported, then usage(stderr, 2).  optstring is
- * getopt's, so that option arguments are not taken for these.  A
- * letter of the tool's old spelling that moved (issue 12: shm-ls -n and
- * -s, shm-rm -m, shm-import -n and -p) is a usage error saying where it
- * went; a long alias (shm-ls --json) becomes its letter in argv.  usage
- * is remembered for util_invalid().
- */
-void	 util_args(int argc, char *argv[], const char *prog,
-	    const char *optstring, void (*usage)(FILE *, int));
-/*
- * A usage error naming the bad value: "invalid what 'value' (expected
- * form)", form printf-style with the arguments after it; then
- * usage(stderr, 2).  Needs util_args() first.
- */
-void	 util_invalid(const char *what, const char *value, const char *form,
-	    ...);
-/* A usage error that no single value causes: message, then usage. */
-void	 util_misuse(const char *msg);
 
 /* Flush and close stdout; 0, or -1 after a diagnostic. */
 int	 util_close_stdout(void);

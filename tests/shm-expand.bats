@@ -46,7 +46,10 @@ wrap() {
 	-x|invalid option -- 'x'
 	-c|option requires an argument -- 'c'
 	-t|option requires an argument -- 't'
-	--version=1|unrecognized option '--version=1'
+	--version=1|option '--version' doesn't allow an argument
+	--foo|unrecognized option '--foo'
+	--wait|option '--wait' requires an argument
+	--w 5|option '--w' is ambiguous; possibilities: '--width' '--wait'
 	-f 'coeff grid'|invalid field list 'coeff grid' (expected fields separated by commas: a,b)
 	-c abc|invalid width 'abc' (expected $cols)
 	-c -1|invalid width '-1' (expected $cols)

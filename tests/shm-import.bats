@@ -27,7 +27,9 @@ refpat() {
 	-x|invalid option -- 'x'
 	-t|option requires an argument -- 't'
 	-f|option requires an argument -- 'f'
-	--fields=x|unrecognized option '--fields=x'
+	--fields|option '--fields' requires an argument
+	--fields=x --mode=999|invalid mode '999' (expected octal 0 to 0777)
+	--jason|unrecognized option '--jason'
 	-t f16|invalid type 'f16' (expected $types)
 	-m 8|invalid mode '8' (expected octal 0 to 0777)
 	-m abc|invalid mode 'abc' (expected octal 0 to 0777)

@@ -35,8 +35,10 @@ procfield() {
 	-u|option requires an argument -- 'u'
 	-N|option requires an argument -- 'N'
 	-z|invalid option -- 'z'
-	--all|unrecognized option '--all'
-	--jso|unrecognized option '--jso'
+	--everything|unrecognized option '--everything'
+	--h|option '--h' is ambiguous; possibilities: '--human-readable' '--help'
+	--all=1|option '--all' doesn't allow an argument
+	--user|option '--user' requires an argument
 	-n 'x*'|-n is now -N (name pattern)
 	-a -s|-s is now -l (limits and system report)
 	-an 'x*'|-n is now -N (name pattern)

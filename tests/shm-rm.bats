@@ -33,7 +33,10 @@ shmid_exists() {
 	-x|invalid option -- 'x'
 	-s|option requires an argument -- 's'
 	--foo|unrecognized option '--foo'
-	--help=1|unrecognized option '--help=1'
+	--help=1|option '--help' doesn't allow an argument
+	--stale|option '--stale' requires an argument
+	--stale=24|invalid age '24' (expected a number and a unit: 30s, 90m, 24h or 7d)
+	--force-all|unrecognized option '--force-all'
 	-n -s 5x|invalid age '5x' (expected a number and a unit: 30s, 90m, 24h or 7d)
 	-n -s 1H|invalid age '1H' (expected a number and a unit: 30s, 90m, 24h or 7d)
 	-n -s abc|invalid age 'abc' (expected a number and a unit: 30s, 90m, 24h or 7d)
