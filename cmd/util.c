@@ -2,6 +2,8 @@
  * Helpers shared by the tools.  Numbers are parsed with strtoul and an
  * end pointer: trailing junk, signs and overflow are errors.
  */
+#include <sys/stat.h>
+
 #include <err.h>
 #include <errno.h>
 #include <limits.h>
@@ -243,6 +245,39 @@ util_why(const char *label, int e)
 	return buf[which];
 }
 
+/*
+ * cat's rule: a regular file that is stdout too, with bytes still to
+ * read, grows by what we write as we read it (shm-import < f >> f never
+ * ends).  One the shell truncated (> f) is empty: nothing to refuse.
+ */
+static int
+is_stdout(FILE *fp)
+{
+	static int known, isreg;
+	static struct stat out;
+	struct stat in;
+
+	if (!known) {
+		known = 1;
+		isreg = fstat(STDOUT_FILENO, &out) == 0 && S_ISREG(out.st_mode);
+	}
+	if (!isreg || fstat(fileno(fp), &in) == -1 ||
+	    in.st_dev != out.st_dev || in.st_ino != out.st_ino)
+		return 0;
+	return lseek(fileno(fp), 0, SEEK_CUR) < in.st_size;
+}
+
+static int
+each(FILE *fp, const char *fname, void (*fn)(FILE *, const char *))
+{
+	if (is_stdout(fp)) {
+		warnx("%s: input file is output file", fname);
+		return 1;
+	}
+	fn(fp, fname);
+	return 0;
+}
+
 int
 util_each_file(int argc, char *argv[], void (*fn)(FILE *, const char *))
 {
@@ -250,7 +285,7 @@ util_each_file(int argc, char *argv[], void (*fn)(FILE *, const char *))
 	int i, r = 0;
 
 	if (argc == 0)
-		fn(stdin, "stdin");
+		return each(stdin, "stdin", fn);
 	for (i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "-") == 0)
 			fp = stdin;
@@ -259,7 +294,7 @@ util_each_file(int argc, char *argv[], void (*fn)(FILE *, const char *))
 			r = 1;
 			continue;
 		}
-		fn(fp, util_fname(argv[i]));
+		r |= each(fp, util_fname(argv[i]), fn);
 		if (fp != stdin)
 			fclose(fp);
 	}

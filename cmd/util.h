@@ -72,8 +72,9 @@ const char *util_create_error(int e);
 const char *util_why(const char *label, int e);
 /*
  * Run fn on each file operand ("-" or none: stdin), as a filter does;
- * a file that cannot be opened is reported.  Returns 0, or 1 if any
- * could not be opened.
+ * a file that cannot be opened, or that is stdout with bytes left to
+ * read (cat's "input file is output file"), is reported and skipped.
+ * Returns 0, or 1 if any was.
  */
 int	 util_each_file(int argc, char *argv[],
 	    void (*fn)(FILE *fp, const char *fname));

@@ -687,3 +687,27 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 	is "$(cat out)" "x 0 1"
 	err_is "shm-expand: -t f64: no raw segment in the input (-t applies to raw segments only)"
 }
+
+@test "shm-expand < f >> f: input file is output file, as cat says; exit 1, nothing written" {
+	local l
+	l=$(mkseg big i32 100000)
+	printf 'x shmids %s\n' "$l" > f
+	cp f orig
+	run --separate-stderr timeout 10 sh -c '"$0" < f >> f' "$BIN/shm-expand"
+	status_is 1
+	is "$output" ""
+	is "$stderr" "shm-expand: stdin: input file is output file"
+	same_file orig f
+	run --separate-stderr timeout 10 sh -c '"$0" -d f - f < f >> f' "$BIN/shm-expand"
+	status_is 1
+	is "$stderr" "shm-expand: f: input file is output file
+shm-expand: stdin: input file is output file
+shm-expand: f: input file is output file"
+	same_file orig f
+	exists "$l"
+	# truncated by the shell first: empty, nothing to read or refuse
+	run --separate-stderr timeout 10 sh -c '"$0" < f > f' "$BIN/shm-expand"
+	status_is 0
+	is "$stderr" ""
+	[ ! -s f ]
+}

@@ -671,3 +671,18 @@ bigarray() {
 	is "$(cat err)" "" "stderr"
 	no_segments_named "$P"
 }
+
+@test "shm-import < f >> f: input file is output file, as cat says; exit 1, nothing written or made" {
+	seq -s ' ' 1 100000 | sed "s/^/${P}x /" > f
+	cp f orig
+	run --separate-stderr timeout 10 sh -c '"$0" -k 1000000 < f >> f' "$BIN/shm-import"
+	status_is 1
+	is "$output" ""
+	is "$stderr" "shm-import: stdin: input file is output file"
+	same_file orig f
+	run --separate-stderr timeout 10 sh -c '"$0" f >> f' "$BIN/shm-import"
+	status_is 1
+	is "$stderr" "shm-import: f: input file is output file"
+	same_file orig f
+	is "$(shm_ls -p -N "${P}x")" "" "segments made"
+}
