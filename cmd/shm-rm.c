@@ -176,14 +176,16 @@ rm_forced(const char *arg)
 static const char *
 not_yours(const struct shmids_info *si)
 {
-	static char buf[192];
-	struct passwd *pw;
+	static char buf[1200];
+	const char *who;
 
 	if (geteuid() != 0 && geteuid() != si->cuid)
 		return util_why(si->id, EPERM);
-	if ((pw = getpwuid(si->uid)) != NULL)
-		snprintf(buf, sizeof(buf), "segment %.64s is %.32s's, not "
-		    "yours: -f removes it all the same", si->id, pw->pw_name);
+	/* util_username() gives the number where there is no account. */
+	who = util_username(si->uid);
+	if (getpwuid(si->uid) != NULL)
+		snprintf(buf, sizeof(buf), "segment %.64s is %s's, not "
+		    "yours: -f removes it all the same", si->id, who);
 	else
 		snprintf(buf, sizeof(buf), "segment %.64s is uid %lu's, not "
 		    "yours: -f removes it all the same", si->id,

@@ -7,6 +7,7 @@
 #include <err.h>
 #include <errno.h>
 #include <limits.h>
+#include <grp.h>
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,8 @@
 
 #include "shmids.h"
 #include "util.h"
+
+#define NAME_MAX_BYTES	255	/* a login name whole (LOGIN_NAME_MAX) */
 
 int
 util_ulong(const char *s, unsigned long max, unsigned long *out)
@@ -177,20 +180,86 @@ util_user(const char *s, uid_t *uid)
 	return 0;
 }
 
+/*
+ * At most QUOTE_MAX bytes of s, bytes that are not printable as C
+ * escapes, then "..." if s was longer: a 100 MB token must not be echoed
+ * whole.  Two buffers in turn, so that one message may quote two things.
+ */
+#define QUOTE_MAX	80	/* a label (75) or a name (64) stays whole */
+
+/* s[0..len) into b (max * 4 + 4 bytes), as util_quote() says. */
+static void
+quote_into(char *b, const char *s, size_t len, size_t max)
+{
+	char *p = b;
+	size_t i;
+
+	for (i = 0; i < len && i < max; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c >= 0x20 && c < 0x7f && c != '\\')
+			*p++ = (char)c;
+		else
+			p += sprintf(p, "\\%03o", c);
+	}
+	if (len > max)
+		strcpy(p, "...");
+	else
+		*p = '\0';
+}
+
+const char *
+util_quote(const char *s, size_t len)
+{
+	static char buf[2][QUOTE_MAX * 4 + 4];
+	static int which;
+
+	quote_into(buf[which ^= 1], s, len, QUOTE_MAX);
+	return buf[which];
+}
+
+/*
+ * The password and group databases are anyone's to fill (NIS, LDAP, an
+ * admin's typo): a name is written as a label is quoted, other bytes
+ * than printable ASCII as \ooo, so that no ESC or BEL reaches a terminal
+ * or the journal.
+ */
+static void
+name_copy(char *buf, size_t size, const char *name, unsigned long id)
+{
+	if (name == NULL)
+		snprintf(buf, size, "%lu", id);
+	else
+		quote_into(buf, name, strlen(name), NAME_MAX_BYTES);
+}
+
 const char *
 util_username(uid_t u)
 {
-	static char buf[256];	/* a login name whole (LOGIN_NAME_MAX) */
+	static char buf[NAME_MAX_BYTES * 4 + 4];
 	static uid_t last = (uid_t)-1;
 	struct passwd *pw;
 
 	if (u == last)
 		return buf;
 	last = u;
-	if ((pw = getpwuid(u)) != NULL)
-		snprintf(buf, sizeof(buf), "%s", pw->pw_name);
-	else
-		snprintf(buf, sizeof(buf), "%lu", (unsigned long)u);
+	pw = getpwuid(u);
+	name_copy(buf, sizeof(buf), pw ? pw->pw_name : NULL, (unsigned long)u);
+	return buf;
+}
+
+const char *
+util_groupname(gid_t g)
+{
+	static char buf[NAME_MAX_BYTES * 4 + 4];
+	static gid_t last = (gid_t)-1;
+	struct group *gr;
+
+	if (g == last)
+		return buf;
+	last = g;
+	gr = getgrgid(g);
+	name_copy(buf, sizeof(buf), gr ? gr->gr_name : NULL, (unsigned long)g);
 	return buf;
 }
 
@@ -401,36 +470,6 @@ util_labels_sort(struct labels *l)
 		if (strcmp(l->v[i], l->v[j - 1]) != 0)
 			memmove(l->v[j++], l->v[i], sizeof(*l->v));
 	l->n = j;
-}
-
-/*
- * At most QUOTE_MAX bytes of s, bytes that are not printable as C
- * escapes, then "..." if s was longer: a 100 MB token must not be echoed
- * whole.  Two buffers in turn, so that one message may quote two things.
- */
-#define QUOTE_MAX	80	/* a label (75) or a name (64) stays whole */
-
-const char *
-util_quote(const char *s, size_t len)
-{
-	static char buf[2][QUOTE_MAX * 4 + 4];
-	static int which;
-	char *b = buf[which ^= 1], *p = b;
-	size_t i;
-
-	for (i = 0; i < len && i < QUOTE_MAX; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c >= 0x20 && c < 0x7f && c != '\\')
-			*p++ = (char)c;
-		else
-			p += sprintf(p, "\\%03o", c);
-	}
-	if (len > QUOTE_MAX)
-		strcpy(p, "...");
-	else
-		*p = '\0';
-	return b;
 }
 
 void

@@ -47,9 +47,12 @@ int	 util_age(const char *s, time_t *secs);
 int	 util_user(const char *s, uid_t *uid);
 /*
  * uid's login name (whole: up to 255 bytes), or the number where it has
- * none; the result lives until the next call with another uid.
+ * none; bytes other than printable ASCII written \ooo, as util_quote()
+ * does, for the database is not ours.  The result lives until the next
+ * call with another uid.  util_groupname: the same for a group.
  */
 const char *util_username(uid_t uid);
+const char *util_groupname(gid_t gid);
 /* An octal mode 0..0777; -1 if malformed. */
 int	 util_mode(const char *s, int *mode);
 /* A decimal number 0..max; -1 if malformed (EINVAL) or larger (ERANGE). */

@@ -461,3 +461,32 @@ as_cleaner() {
 	like "$output" "removed '$a' (owner $(id -un), age [0-9]s)"
 	gone "$a"
 }
+
+@test "shm-rm -v: an owner name of ESC, BEL, invalid UTF-8 from the user database is escaped" {
+	local so a name=$'\033[2Jx\a\377y\\' want='\033[2Jx\007\377y\134'
+	so=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload/hostilepw.so
+	[ -f "$so" ] || { echo "$so missing: make check builds it" >&2; false; }
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+	a=$(mkseg a f64 1)
+	run --separate-stderr env LD_PRELOAD="$so" SHMIDS_PWNAME="$name" \
+	    "$BIN/shm-rm" -v "$a"
+	status_is 0
+	is "${output%, age *}" "removed '$a' (owner $want"
+	like "${output#*, age }" "[0-9]s)"
+	is "$stderr" ""
+	gone "$a"
+}
+
+@test "shm-rm: another user's segment: a hostile owner name is escaped in the refusal" {
+	need_user
+	local so theirs name=$'\033]0;x\a' want='\033]0;x\007'
+	so=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload/hostilepw.so
+	[ -f "$so" ] || { echo "$so missing: make check builds it" >&2; false; }
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+	theirs=$(usermk create "${P}theirs" f64 1)
+	run --separate-stderr env LD_PRELOAD="$so" SHMIDS_PWNAME="$name" \
+	    "$BIN/shm-rm" "$theirs"
+	status_is 1
+	is "$stderr" "shm-rm: $theirs: segment ${theirs%% *} is $want's, not yours: -f removes it all the same"
+	exists "$theirs"
+}
