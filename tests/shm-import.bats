@@ -538,6 +538,23 @@ bigarray() {
 	is "$(shm_expand -d < out)" "$(printf 'title x\ncoeff 0 1 2 3 4 5 6 7 8 9')" "round trip"
 }
 
+@test "shm-import -t i32 on float data: nothing converted says which type, exit 0" {
+	printf 'title x\ncoeff 0.5 1 2 3 4 5 /\n      6 7 8 9 10 11\n' > in
+	runio in shm_import -P "$P" -t i32
+	status_is 0
+	same_file in out
+	err_is "shm-import: no array converted: coeff (stdin:2) holds values that are not i32 (-t i32)"
+	runio in shm_import -P "$P" -t coeff=i64
+	status_is 0
+	same_file in out
+	err_is "shm-import: no array converted: coeff (stdin:2) holds values that are not i64 (-t coeff=i64)"
+	# a setting is no array: nothing to say
+	printf 'dt 0.5\n' > in
+	runio in shm_import -P "$P" -t i32
+	status_is 0
+	is "$(cat err)" "" "stderr"
+}
+
 @test "shm-import: no word where nothing looked like an array, or something was converted" {
 	local in
 	for in in 'grid 100\ndt 0.5\nsize 3 4\n' '1 2 3 4 5 6 7 8 9 10 11\n2 3 4 5 6 7 8 9 10 11 12\n' \
