@@ -711,3 +711,27 @@ shm-expand: f: input file is output file"
 	is "$stderr" ""
 	[ ! -s f ]
 }
+
+@test "shm-expand -d | head: removed if all was written before head left; killed by SIGPIPE (or EPIPE), nothing removed" {
+	local big small st
+	big=$(mkseg big f64 1000000)
+	small=$(mkseg small f64 10)
+	# more than any pipe buffer: head leaves, the next write fails
+	printf 'x shmids %s\n' "$big" > in
+	run bash -c '"$0" -d < in | head -c 10 > /dev/null; echo "${PIPESTATUS[0]}"' \
+	    "$BIN/shm-expand"
+	is "$output" 141 "exit status"
+	exists "$big"
+	run bash -c 'trap "" PIPE; "$0" -d < in 2> err | head -c 10 > /dev/null
+	    echo "${PIPESTATUS[0]}"' "$BIN/shm-expand"
+	is "$output" 1 "exit status, SIGPIPE ignored"
+	is "$(cat err)" "shm-expand: stdout: Broken pipe"
+	exists "$big"
+	# all of it in the pipe before head reads: written, so removed
+	printf 'x shmids %s\n' "$small" > in
+	run bash -c '{ "$0" -d < in; echo $? > st; } |
+	    { while [ ! -s st ]; do sleep 0.05; done; head -c 10 > /dev/null; }' \
+	    "$BIN/shm-expand"
+	is "$(cat st)" 0 "exit status"
+	gone "$small"
+}

@@ -424,3 +424,17 @@ if not s["key"].startswith("0x5348"): print("key", s["key"])
 	n3=$(grep -c localtime "$T/z3.st")
 	is "$n3" "$n1" "system calls naming the zone file, 3 segments against 1"
 }
+
+@test "shm-ls(1): the R example reads -p as pasted, a file segment's '-' fields too" {
+	command -v Rscript > /dev/null || skip "no Rscript"
+	local l
+	mkdir d
+	l=$(SHMIDS_DIR=$T/d mkseg r i32 20)
+	awk '/^shm-ls -p \| Rscript/ { on = 1 } on && /^\.Ed/ { exit } on' \
+	    "$BATS_TEST_DIRNAME/../man/shm-ls.1" > r.sh
+	[ -s r.sh ] || { echo "shm-ls(1) has no R example" >&2; false; }
+	run --separate-stderr env SHMIDS_DIR="$T/d" PATH="$BIN:$PATH" bash r.sh
+	status_is 0
+	is "$(grep -F " $l " <<< "$output" | tr -s ' ' | sed 's/^ *[0-9]* //')" \
+	    "$l 208 20 ready"
+}
