@@ -39,13 +39,12 @@ static const struct {
 };
 
 void
-util_args(int argc, char *argv[], const char *prog, const struct opt *opts,
+util_args(char *argv[], const char *prog, const struct opt *opts,
     void (*usage)(FILE *, int))
 {
 	char *s = shortopts;
 	size_t i;
 
-	(void)argc;
 	progname = prog;
 	table = opts;
 	usagefn = usage;

@@ -27,7 +27,7 @@ struct opt {
  * usage(), which prints the usage line and ends with util_usage_end().
  * argv[0] becomes prog, the name err(3) gives.
  */
-void	 util_args(int argc, char *argv[], const char *prog,
+void	 util_args(char *argv[], const char *prog,
 	    const struct opt *opts, void (*usage)(FILE *, int));
 /*
  * getopt_long(3) over the table: the next option's letter (optarg set

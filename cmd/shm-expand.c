@@ -580,7 +580,7 @@ main(int argc, char *argv[])
 	unsigned long v;
 	int ch;
 
-	util_args(argc, argv, "shm-expand", opts, usage);
+	util_args(argv, "shm-expand", opts, usage);
 	while ((ch = util_getopt(argc, argv)) != -1)
 		switch (ch) {
 		case 'c':

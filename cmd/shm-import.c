@@ -587,7 +587,7 @@ main(int argc, char *argv[])
 {
 	int ch;
 
-	util_args(argc, argv, "shm-import", opts, usage);
+	util_args(argv, "shm-import", opts, usage);
 	while ((ch = util_getopt(argc, argv)) != -1)
 		switch (ch) {
 		case 'f':

@@ -396,7 +396,7 @@ main(int argc, char *argv[])
 {
 	int ch, i;
 
-	util_args(argc, argv, "shm-ls", opts, usage);
+	util_args(argv, "shm-ls", opts, usage);
 	while ((ch = util_getopt(argc, argv)) != -1)
 		switch (ch) {
 		case 'a':

@@ -337,7 +337,7 @@ main(int argc, char *argv[])
 {
 	int ch, sflag = 0, i;
 
-	util_args(argc, argv, "shm-rm", opts, usage);
+	util_args(argv, "shm-rm", opts, usage);
 	while ((ch = util_getopt(argc, argv)) != -1)
 		switch (ch) {
 		case 'f':
