@@ -1,7 +1,8 @@
 /*
- * Options by getopt_long(3), in glibc and musl alike, from one table per
- * tool (opts.h).  opterr is 0 and the messages are ours, in glibc's
- * words, so that they do not change with the libc.
+ * Options by getopt_long(3), from one table per tool (opts.h).  glibc's
+ * and musl's <getopt.h> declare it with no feature macro.  opterr is 0
+ * and the messages are ours, in glibc's words, so that they do not
+ * change with the libc.
  */
 #include <err.h>
 #include <getopt.h>
