@@ -14,7 +14,7 @@
 #include "shmids.h"
 #include "util.h"
 
-#define NOPTS	40	/* options of one tool, --help and --version too */
+#define NOPTS	40	/* options of a tool, --help and --version too */
 
 static const char	*progname;
 static const struct opt	*table;

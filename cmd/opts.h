@@ -16,11 +16,11 @@
 struct opt {
 	int		 letter;
 	const char	*name;	/* the long form, without "--" */
-	const char	*arg;	/* its argument's name, or NULL for none */
-	const char	*help;	/* --help's line, at most 52 columns */
+	const char	*arg;	/* its argument's name, or NULL */
+	const char	*help;	/* --help's line: 52 columns */
 };
 #define OPT_LONG	0x100
-#define OPT_VERSION	0x1ff	/* --version: util_getopt() answers it */
+#define OPT_VERSION	0x1ff	/* util_getopt() answers it */
 
 /*
  * Before util_getopt(): remember the tool's name, its table and its

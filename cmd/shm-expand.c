@@ -67,9 +67,11 @@ static size_t	 hold = HOLD;	/* HOLD, or more for a long -f list */
 
 static const struct opt opts[] = {
 	{ 'c', "width", "cols", "wrap at cols columns; 0: one array a line" },
-	{ 'd', "remove", NULL, "remove each segment once its expansion is out" },
+	{ 'd', "remove", NULL,
+	    "remove each segment once its expansion is out" },
 	{ 'F', "style", "type=style", "number style: f64=exp, i32=hex, ..." },
-	{ 'f', "fields", "fields", "only these fields' references (as cut -f: a,b)" },
+	{ 'f', "fields", "fields",
+	    "only these fields' references (as cut -f: a,b)" },
 	{ 'h', "help", NULL, "print this help and exit" },
 	{ 't', "type", "type", "the element type of raw segments" },
 	{ 'w', "wait", "seconds", "wait so long for writers still filling" },

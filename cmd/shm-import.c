@@ -60,12 +60,16 @@ struct text {
 };
 
 static const struct opt opts[] = {
-	{ 'f', "fields", "fields", "only these fields' arrays (as cut -f: a,b)" },
+	{ 'f', "fields", "fields",
+	    "only these fields' arrays (as cut -f: a,b)" },
 	{ 'h', "help", NULL, "print this help and exit" },
-	{ 'k', "min-count", "min", "arrays of min values or more (default 64)" },
-	{ 'm', "mode", "mode", "the segments' octal permissions (default 0600)" },
+	{ 'k', "min-count", "min",
+	    "arrays of min values or more (default 64)" },
+	{ 'm', "mode", "mode",
+	    "the segments' octal permissions (default 0600)" },
 	{ 'P', "prefix", "prefix", "names are prefix and the field" },
-	{ 't', "type", "[field=]type", "f64, f32, i64, i32 or raw (default f64)" },
+	{ 't', "type", "[field=]type",
+	    "f64, f32, i64, i32 or raw (default f64)" },
 	{ OPT_VERSION, "version", NULL, "print the version and exit" },
 	{ 0, NULL, NULL, NULL }
 };

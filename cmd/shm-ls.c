@@ -42,12 +42,15 @@ static unsigned long long nsegs, nbytes, nattached;
 
 static const struct opt opts[] = {
 	{ 'a', "all", NULL, "other programs' segments too" },
-	{ 'H', "human-readable", NULL, "sizes for people: 1.5K, 8.0M (as ls -h)" },
+	{ 'H', "human-readable", NULL,
+	    "sizes for people: 1.5K, 8.0M (as ls -h)" },
 	{ 'h', "help", NULL, "print this help and exit" },
 	{ 'J', "json", NULL, "JSON listing (as lsipc -J)" },
-	{ 'l', "limits", NULL, "the kernel's limits and system report (ipcs -l)" },
+	{ 'l', "limits", NULL,
+	    "the kernel's limits and system report (ipcs -l)" },
 	{ 'N', "name", "pattern", "only names matching pattern (fnmatch)" },
-	{ 'p', "parsable", NULL, "one tab-separated line a segment, all fields" },
+	{ 'p', "parsable", NULL,
+	    "one tab-separated line a segment, all fields" },
 	{ 'T', "total", NULL, "end with the totals (as ipcs -u)" },
 	{ 'u', "user", "user", "only that user's segments" },
 	{ OPT_VERSION, "version", NULL, "print the version and exit" },

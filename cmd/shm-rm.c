@@ -29,13 +29,17 @@ static time_t	 minage, now;
 static int	 rval;
 
 static const struct opt opts[] = {
-	{ 'f', "force", NULL, "others' segments too; one not there is no error" },
+	{ 'f', "force", NULL,
+	    "others' segments too; one not there is no error" },
 	{ 'h', "help", NULL, "print this help and exit" },
-	{ 'N', "name", "pattern", "with -s: only names matching pattern (fnmatch)" },
+	{ 'N', "name", "pattern",
+	    "with -s: only names matching pattern (fnmatch)" },
 	{ 'n', "dry-run", NULL, "print what would be removed, remove nothing" },
-	{ 's', "stale", "age", "remove stale segments made age ago (30s, 24h, 7d)" },
+	{ 's', "stale", "age",
+	    "remove stale segments made age ago (30s, 24h, 7d)" },
 	{ 'u', "user", "user", "with -s: that user's segments (root only)" },
-	{ 'U', "all-users", NULL, "with -s: every user's segments (root only)" },
+	{ 'U', "all-users", NULL,
+	    "with -s: every user's segments (root only)" },
 	{ 'v', "verbose", NULL, "print a line for each removed (owner, age)" },
 	{ OPT_VERSION, "version", NULL, "print the version and exit" },
 	{ 0, NULL, NULL, NULL }
