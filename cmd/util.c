@@ -181,62 +181,72 @@ util_user(const char *s, uid_t *uid)
 }
 
 /*
- * At most QUOTE_MAX bytes of s, bytes that are not printable as C
- * escapes, then "..." if s was longer: a 100 MB token must not be echoed
- * whole.  Two buffers in turn, so that one message may quote two things.
+ * The length of the UTF-8 character s[0..len) begins with, if it is a
+ * valid one and no control (C1, U+0080 to U+009F); else 0.  Shortest
+ * forms only, no surrogates, at most U+10FFFF.
  */
-#define QUOTE_MAX	80	/* a label (75) or a name (64) stays whole */
-
-/* s[0..len) into b (max * 4 + 4 bytes), as util_quote() says. */
-static void
-quote_into(char *b, const char *s, size_t len, size_t max)
+static size_t
+utf8_len(const unsigned char *s, size_t len)
 {
-	char *p = b;
-	size_t i;
+	unsigned long c;
+	size_t n, i;
 
-	for (i = 0; i < len && i < max; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c >= 0x20 && c < 0x7f && c != '\\')
-			*p++ = (char)c;
-		else
-			p += sprintf(p, "\\%03o", c);
-	}
-	if (len > max)
-		strcpy(p, "...");
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, c = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, c = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, c = s[0] & 0x07;
 	else
-		*p = '\0';
-}
-
-const char *
-util_quote(const char *s, size_t len)
-{
-	static char buf[2][QUOTE_MAX * 4 + 4];
-	static int which;
-
-	quote_into(buf[which ^= 1], s, len, QUOTE_MAX);
-	return buf[which];
+		return 0;
+	if (n > len)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000) ||
+	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff || c < 0xa0)
+		return 0;
+	return n;
 }
 
 /*
  * The password and group databases are anyone's to fill (NIS, LDAP, an
- * admin's typo): a name is written as a label is quoted, other bytes
- * than printable ASCII as \ooo, so that no ESC or BEL reaches a terminal
- * or the journal.
+ * admin's typo): control characters and bytes that are not UTF-8 are
+ * written \ooo, so that no ESC or BEL reaches a terminal or the
+ * journal.  UTF-8 and a backslash (a directory service's DOMAIN\user)
+ * stay as they are: the name is for people, who know it so.
  */
 static void
-name_copy(char *buf, size_t size, const char *name, unsigned long id)
+name_copy(char *buf, const char *name, unsigned long id)
 {
-	if (name == NULL)
-		snprintf(buf, size, "%lu", id);
-	else
-		quote_into(buf, name, strlen(name), NAME_MAX_BYTES);
+	const unsigned char *s = (const unsigned char *)name;
+	size_t len, i, n;
+	char *p = buf;
+
+	if (name == NULL) {
+		sprintf(buf, "%lu", id);
+		return;
+	}
+	len = strlen(name);
+	for (i = 0; i < len && i < NAME_MAX_BYTES; i += n) {
+		if (s[i] >= 0x20 && s[i] < 0x7f)
+			n = 1, *p++ = (char)s[i];
+		else if ((n = utf8_len(s + i, len - i)) > 0) {
+			memcpy(p, s + i, n);
+			p += n;
+		} else
+			n = 1, p += sprintf(p, "\\%03o", s[i]);
+	}
+	*p = '\0';
 }
 
 const char *
 util_username(uid_t u)
 {
-	static char buf[NAME_MAX_BYTES * 4 + 4];
+	static char buf[NAME_MAX_BYTES * 4 + 8];
 	static uid_t last = (uid_t)-1;
 	struct passwd *pw;
 
@@ -244,14 +254,14 @@ util_username(uid_t u)
 		return buf;
 	last = u;
 	pw = getpwuid(u);
-	name_copy(buf, sizeof(buf), pw ? pw->pw_name : NULL, (unsigned long)u);
+	name_copy(buf, pw ? pw->pw_name : NULL, (unsigned long)u);
 	return buf;
 }
 
 const char *
 util_groupname(gid_t g)
 {
-	static char buf[NAME_MAX_BYTES * 4 + 4];
+	static char buf[NAME_MAX_BYTES * 4 + 8];
 	static gid_t last = (gid_t)-1;
 	struct group *gr;
 
@@ -259,7 +269,7 @@ util_groupname(gid_t g)
 		return buf;
 	last = g;
 	gr = getgrgid(g);
-	name_copy(buf, sizeof(buf), gr ? gr->gr_name : NULL, (unsigned long)g);
+	name_copy(buf, gr ? gr->gr_name : NULL, (unsigned long)g);
 	return buf;
 }
 
@@ -470,6 +480,36 @@ util_labels_sort(struct labels *l)
 		if (strcmp(l->v[i], l->v[j - 1]) != 0)
 			memmove(l->v[j++], l->v[i], sizeof(*l->v));
 	l->n = j;
+}
+
+/*
+ * At most QUOTE_MAX bytes of s, bytes that are not printable as C
+ * escapes, then "..." if s was longer: a 100 MB token must not be echoed
+ * whole.  Two buffers in turn, so that one message may quote two things.
+ */
+#define QUOTE_MAX	80	/* a label (75) or a name (64) stays whole */
+
+const char *
+util_quote(const char *s, size_t len)
+{
+	static char buf[2][QUOTE_MAX * 4 + 4];
+	static int which;
+	char *b = buf[which ^= 1], *p = b;
+	size_t i;
+
+	for (i = 0; i < len && i < QUOTE_MAX; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c >= 0x20 && c < 0x7f && c != '\\')
+			*p++ = (char)c;
+		else
+			p += sprintf(p, "\\%03o", c);
+	}
+	if (len > QUOTE_MAX)
+		strcpy(p, "...");
+	else
+		*p = '\0';
+	return b;
 }
 
 void

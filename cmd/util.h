@@ -47,9 +47,9 @@ int	 util_age(const char *s, time_t *secs);
 int	 util_user(const char *s, uid_t *uid);
 /*
  * uid's login name (whole: up to 255 bytes), or the number where it has
- * none; bytes other than printable ASCII written \ooo, as util_quote()
- * does, for the database is not ours.  The result lives until the next
- * call with another uid.  util_groupname: the same for a group.
+ * none; control characters and bytes that are not UTF-8 written \ooo,
+ * for the database is not ours.  The result lives until the next call
+ * with another uid.  util_groupname: the same for a group.
  */
 const char *util_username(uid_t uid);
 const char *util_groupname(gid_t gid);

@@ -462,8 +462,11 @@ as_cleaner() {
 	gone "$a"
 }
 
-@test "shm-rm -v: an owner name of ESC, BEL, invalid UTF-8 from the user database is escaped" {
-	local so a name=$'\033[2Jx\a\377y\\' want='\033[2Jx\007\377y\134'
+@test "shm-rm -v: an owner name's ESC, BEL, C1 and invalid UTF-8 from the user database are escaped; UTF-8 and backslash stay" {
+	local so a name want
+	# overlong, a surrogate, a character cut short: not UTF-8
+	name=$'\033[2Jx\a\377y\\z\302\205\303\251\300\257\355\240\200\303'
+	want='\033[2Jx\007\377y\z\302\205'$'\303\251''\300\257\355\240\200\303'
 	so=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload/hostilepw.so
 	[ -f "$so" ] || { echo "$so missing: make check builds it" >&2; false; }
 	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
