@@ -37,13 +37,9 @@ fmt_human(unsigned long long n, char *buf, size_t len)
 	snprintf(buf, len, "%llu%c", whole, units[k]);
 }
 
-/*
- * The length of the well-formed UTF-8 sequence (RFC 3629: shortest
- * form, no surrogates, at most U+10FFFF) of two or more bytes at p, or
- * 0: a name from the password database in UTF-8 stays readable in JSON.
- */
-static size_t
-utf8_len(const char *p, size_t len)
+/* A name from the password database in UTF-8 stays readable in JSON. */
+size_t
+fmt_utf8_len(const char *p, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)p;
 	size_t n, i;
@@ -79,7 +75,7 @@ fmt_json_str(FILE *fp, const char *s, size_t len)
 	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
 
-		if (c >= 0x80 && (n = utf8_len(s + i, len - i)) > 0) {
+		if (c >= 0x80 && (n = fmt_utf8_len(s + i, len - i)) > 0) {
 			fwrite(s + i, 1, n, fp);
 			i += n - 1;
 		} else if (c == '"' || c == '\\')

@@ -20,6 +20,11 @@ void	 fmt_human(unsigned long long n, char *buf, size_t len);
  * valid JSON whatever a hostile header or file name holds.
  */
 void	 fmt_json_str(FILE *fp, const char *s, size_t len);
+/*
+ * The length of the well-formed UTF-8 sequence (RFC 3629: shortest
+ * form, no surrogates, at most U+10FFFF) of two or more bytes at p, or 0.
+ */
+size_t	 fmt_utf8_len(const char *p, size_t len);
 /* t as ISO 8601 in UTC, "2026-11-22T13:45:02Z"; buf holds 32 bytes. */
 void	 fmt_iso(time_t t, char *buf, size_t len);
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "shmids.h"
+#include "fmt.h"
 #include "util.h"
 
 #define NAME_MAX_BYTES	255	/* a login name whole (LOGIN_NAME_MAX) */
@@ -181,38 +182,6 @@ util_user(const char *s, uid_t *uid)
 }
 
 /*
- * The length of the UTF-8 character s[0..len) begins with, if it is a
- * valid one and no control (C1, U+0080 to U+009F); else 0.  Shortest
- * forms only, no surrogates, at most U+10FFFF.
- */
-static size_t
-utf8_len(const unsigned char *s, size_t len)
-{
-	unsigned long c;
-	size_t n, i;
-
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, c = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, c = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, c = s[0] & 0x07;
-	else
-		return 0;
-	if (n > len)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000) ||
-	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff || c < 0xa0)
-		return 0;
-	return n;
-}
-
-/*
  * The password and group databases are anyone's to fill (NIS, LDAP, an
  * admin's typo): control characters and bytes that are not UTF-8 are
  * written \ooo, so that no ESC or BEL reaches a terminal or the
@@ -234,7 +203,8 @@ name_copy(char *buf, const char *name, unsigned long id)
 	for (i = 0; i < len && i < NAME_MAX_BYTES; i += n) {
 		if (s[i] >= 0x20 && s[i] < 0x7f)
 			n = 1, *p++ = (char)s[i];
-		else if ((n = utf8_len(s + i, len - i)) > 0) {
+		else if ((n = fmt_utf8_len(name + i, len - i)) > 0 &&
+		    !(s[i] == 0xc2 && s[i + 1] < 0xa0)) {	/* C1 */
 			memcpy(p, s + i, n);
 			p += n;
 		} else
