@@ -149,9 +149,20 @@ PCSED	= sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 # the loader or pkg-config still cannot find the library.  No rpath in
 # shmids.pc: that would bake this PREFIX into every program, packaged
 # ones too.  README.md, Set-up, says the same.
+# ldconfig caches only what the loader searches: the default directories
+# and those of $(LDSOCONF) and the files it includes; for another LIBDIR
+# running it does nothing but take time, and LDHINT says what to set.
 LDCONFIG ?= ldconfig
+LDSOCONF ?= /etc/ld.so.conf
+LDDIRS	= { echo $(SYSLIBDIRS); \
+	    for f in $(LDSOCONF) $$(sed -n 's/^[[:space:]]*include[[:space:]]//p' \
+		$(LDSOCONF) 2>/dev/null); do \
+		sed -e 's/\#.*//' -e '/^[[:space:]]*include[[:space:]]/d' \
+		    "$$f" 2>/dev/null; \
+	    done; } | tr ' \t,:=' '\n\n\n\n\n' | sed -n 's|/*$$||; /^\//p'
 LDSYNC	= if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && \
-	    command -v $(LDCONFIG) >/dev/null 2>&1; then \
+	    command -v $(LDCONFIG) >/dev/null 2>&1 && \
+	    $(LDDIRS) | grep -qxF "$(patsubst %/,%,$(LIBDIR))"; then \
 		echo $(LDCONFIG); $(LDCONFIG) || exit 1; \
 	fi
 LDHINT	= if [ -n "$(DESTDIR)" ]; then \

@@ -40,11 +40,11 @@ fmt_human(unsigned long long n, char *buf, size_t len)
 /*
  * The length of the well-formed UTF-8 sequence (RFC 3629: shortest
  * form, no surrogates, at most U+10FFFF) of two or more bytes at p, or
- * 0; its code point in *cpp.  A name from the password database in
- * UTF-8 stays readable in JSON and in the long listing.
+ * 0; its code point in *cpp unless cpp is NULL.  A name from the
+ * password database in UTF-8 stays readable in JSON and in the listing.
  */
-static size_t
-utf8_len(const char *p, size_t len, unsigned long *cpp)
+size_t
+fmt_utf8_len(const char *p, size_t len, unsigned long *cpp)
 {
 	const unsigned char *s = (const unsigned char *)p;
 	size_t n, i;
@@ -68,7 +68,8 @@ utf8_len(const char *p, size_t len, unsigned long *cpp)
 	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
 	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
 		return 0;
-	*cpp = cp;
+	if (cpp != NULL)
+		*cpp = cp;
 	return n;
 }
 
@@ -82,7 +83,7 @@ fmt_json_str(FILE *fp, const char *s, size_t len)
 	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
 
-		if (c >= 0x80 && (n = utf8_len(s + i, len - i, &cp)) > 0) {
+		if (c >= 0x80 && (n = fmt_utf8_len(s + i, len - i, &cp)) > 0) {
 			fwrite(s + i, 1, n, fp);
 			i += n - 1;
 		} else if (c == '"' || c == '\\')
@@ -127,7 +128,7 @@ fmt_text(const char *s, size_t cols, char *buf, size_t len)
 		n = 1, cw = 1;
 		if (c >= 0x20 && c < 0x7f)
 			cell[0] = (char)c, cell[1] = '\0';
-		else if (c >= 0x80 && (n = utf8_len(s + i, strlen(s + i),
+		else if (c >= 0x80 && (n = fmt_utf8_len(s + i, strlen(s + i),
 		    &cp)) > 0 && cp >= 0xa0)
 			memcpy(cell, s + i, n), cell[n] = '\0';
 		else {

@@ -78,15 +78,26 @@ lscol_default(struct lscols *c, int json)
 		add(c, json ? jsondef[i] : longdef[i]);
 }
 
+const char *
+lscol_names(void)
+{
+	static char buf[COL_N * 10];
+	size_t i, n = 0;
+
+	if (buf[0] == '\0')
+		for (i = 0; i < COL_N; i++)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s",
+			    i > 0 ? ", " : "", cols[i].head);
+	return buf;
+}
+
 static void
 bad_column(const char *name, size_t len)
 {
 	char buf[LSCOL_CELL];
 
 	snprintf(buf, sizeof(buf), "%.*s", (int)len, name);
-	util_invalid("column", buf, "a list of ID, SHMID, KEY, LABEL, NAME, "
-	    "OWNER, UID, GROUP, GID, MODE, NATTCH, SIZE, TYPE, COUNT, STATE, "
-	    "CREATED, USED, ATTACHED, DETACHED, CPID, LPID, or +list");
+	util_invalid("column", buf, "a list of %s, or +list", lscol_names());
 }
 
 void

@@ -38,6 +38,8 @@ void	 lscol_default(struct lscols *c, int json);
  * error (util_invalid(), exit 2).
  */
 void	 lscol_parse(struct lscols *c, const char *list, int json);
+/* Every column's name for -o, "ID, SHMID, ...", in a static buffer. */
+const char *lscol_names(void);
 /* The column's heading, its name for -o. */
 const char *lscol_head(enum lscol col);
 /* Is the column a number, aligned to the right? */

@@ -15,7 +15,7 @@
 #include "shmids.h"
 #include "util.h"
 
-static int	 bflag;		/* values only: no other line, no field */
+static int	 rflag;		/* values only: no other line, no field */
 static int	 dflag;		/* remove each segment once written */
 static size_t	 cols = 80;
 static const char *fields;	/* -f list, NULL for all */
@@ -69,14 +69,30 @@ struct line {
 };
 static size_t	 hold = HOLD;	/* HOLD, or more for a long -f list */
 
+static const struct opt opts[] = {
+	{ 'c', "width", "cols", "wrap at cols columns; 0: one array a line" },
+	{ 'd', "remove", NULL,
+	    "remove each segment once its expansion is out" },
+	{ 'F', "style", "type=style", "number style: f64=exp, i32=hex, ..." },
+	{ 'f', "fields", "fields",
+	    "only these fields' references (as cut -f: a,b)" },
+	{ 'h', "help", NULL, "print this help and exit" },
+	{ 'r', "rows", NULL,
+	    "values only, one array a line: numpy, R read it" },
+	{ 't', "type", "type", "the element type of raw segments" },
+	{ 'w', "wait", "seconds", "wait so long for writers still filling" },
+	{ OPT_VERSION, "version", NULL, "print the version and exit" },
+	{ 0, NULL, NULL, NULL }
+};
+
 static void
 usage(FILE *fp, int status)
 {
 	/* two lines, as BSD's usages: an 80-column terminal */
-	fprintf(fp, "usage: shm-expand [-bd] [-c cols] [-f fields] "
+	fprintf(fp, "usage: shm-expand [-dr] [-c cols] [-f fields] "
 	    "[-F type=style] [-t type]\n"
 	    "                  [-w seconds] [file ...]\n");
-	exit(status);
+	util_usage_end(fp, status);
 }
 
 /* The file segment being written out, for onbus(): path, bytes declared. */
@@ -189,12 +205,12 @@ view(void *h, struct shmids_array *a)
 }
 
 /*
- * -b: the values alone on one line.  shmids_emit() puts a blank before
+ * -r: the values alone on one line.  shmids_emit() puts a blank before
  * each value: the first goes out here, so that the line starts with it,
  * as the values of an inline array do after the field.
  */
 static void
-emit_bare(struct shmids_layout *e, const struct shmids_array *a)
+emit_rows(struct shmids_layout *e, const struct shmids_array *a)
 {
 	char num[SHMIDS_NUM_MAX];
 	size_t n;
@@ -257,8 +273,8 @@ expand(const char *fname, unsigned long lineno, const struct line *l,
 	}
 	e.style[SHMIDS_F64] |= nanplain;
 	e.style[SHMIDS_F32] |= nanplain;
-	if (bflag)
-		emit_bare(&e, &a);
+	if (rflag)
+		emit_rows(&e, &a);
 	else if (shmids_emit(stdout, &e, a.type, a.data, a.count) == -1)
 		err(1, "stdout");
 	busset = 0;
@@ -272,7 +288,7 @@ expand(const char *fname, unsigned long lineno, const struct line *l,
 static void
 put(const char *s, size_t n)
 {
-	if (!bflag && fwrite(s, 1, n, stdout) != n)
+	if (!rflag && fwrite(s, 1, n, stdout) != n)
 		err(1, "stdout");
 }
 
@@ -334,7 +350,7 @@ expand_line(const char *fname, unsigned long lineno, const struct line *l)
 {
 	struct shmids_ref r;
 	int k = shmids_ref_parse(l->buf, l->n, &r);
-	int copied = dflag && !bflag;	/* may keep a segment (-d) */
+	int copied = dflag && !rflag;	/* may keep a segment (-d) */
 
 	if (k == -1 && copied)
 		keep_malformed(l->buf, l->n, fname, lineno);
@@ -633,15 +649,14 @@ matched_nothing(void)
 int
 main(int argc, char *argv[])
 {
-	const char *opts = "bc:dF:f:ht:w:";
 	unsigned long v;
 	int ch;
 
-	util_args(argc, argv, "shm-expand", opts, usage);
-	while ((ch = getopt(argc, argv, opts)) != -1)
+	util_args(argv, "shm-expand", opts, usage);
+	while ((ch = util_getopt(argc, argv)) != -1)
 		switch (ch) {
-		case 'b':
-			bflag = 1;
+		case 'r':
+			rflag = 1;
 			break;
 		case 'c':
 			if (util_ulong(optarg, 1000000, &v) == -1)

@@ -19,8 +19,8 @@
 #include "syscheck.h"
 #include "util.h"
 
-/* --noheadings has no letter: util_args() gives it this one. */
-#define NOHEADINGS	'\001'
+/* --noheadings has no letter (-n is a 1.0 letter that moved). */
+#define NOHEADINGS	OPT_LONG
 
 static int	 aflag, bflag, Hflag, Jflag, lflag, nohead, pflag, Tflag;
 static const char *pattern, *olist;
@@ -40,12 +40,33 @@ static size_t	 nrows, rowcap;
 /* For -T: as ipcs -m -u, what the listed segments add up to. */
 static unsigned long long nsegs, nbytes, nattached;
 
+static const struct opt opts[] = {
+	{ 'a', "all", NULL, "other programs' segments too" },
+	{ 'b', "bytes", NULL, "sizes in bytes (as lsipc -b)" },
+	{ 'H', "human-readable", NULL,
+	    "sizes for people: 1.5K, 8.0M (the default)" },
+	{ 'h', "help", NULL, "print this help and exit" },
+	{ 'J', "json", NULL, "JSON listing (as lsipc -J)" },
+	{ 'l', "limits", NULL,
+	    "the kernel's limits and system report (ipcs -l)" },
+	{ 'N', "name", "pattern", "only names matching pattern (fnmatch)" },
+	{ NOHEADINGS, "noheadings", NULL, "no header row" },
+	{ 'o', "output", "list",
+	    "these columns, comma-separated; +list adds them" },
+	{ 'p', "parsable", NULL,
+	    "one tab-separated line a segment, all fields" },
+	{ 'T', "total", NULL, "end with the totals (as ipcs -u)" },
+	{ 'u', "user", "user", "only that user's segments" },
+	{ OPT_VERSION, "version", NULL, "print the version and exit" },
+	{ 0, NULL, NULL, NULL }
+};
+
 static void
 usage(FILE *fp, int status)
 {
 	fprintf(fp, "usage: shm-ls [-abHJlpT] [-N pattern] [-o list] "
 	    "[-u user] [label | id ...]\n");
-	exit(status);
+	util_usage_end(fp, status);
 }
 
 static void
@@ -270,11 +291,13 @@ check_flags(int argc)
 int
 main(int argc, char *argv[])
 {
-	const char *opts = "abHhJlN:o:pTu:\001";
+	static char coltail[300];
 	int ch, i;
 
-	util_args(argc, argv, "shm-ls", opts, usage);
-	while ((ch = getopt(argc, argv, opts)) != -1)
+	util_args(argv, "shm-ls", opts, usage);
+	snprintf(coltail, sizeof(coltail), "columns for -o: %s", lscol_names());
+	util_help_tail(coltail);
+	while ((ch = util_getopt(argc, argv)) != -1)
 		switch (ch) {
 		case 'a':
 			aflag = 1;

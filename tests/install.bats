@@ -83,15 +83,13 @@ check_hello() {
 	is "$(find "$root" ! -type d)" "" "left after uninstall"
 }
 
-@test "install: as root without DESTDIR, ldconfig runs, and make says what to set for PREFIX" {
+@test "install: as root for a PREFIX the loader does not search, no ldconfig; make says what to set" {
 	[ "$(id -u)" = 0 ] || skip "ldconfig runs only for root"
 	local p=$T/p
 	make_install install PREFIX="$p"
 	status_is 0
-	is "$(cat "$T/ldlog")" "ldconfig 
-ldconfig -p" "ldconfig calls"
-	is "$(cat "$T/make.out")" "$T/ldconfig
-install: the loader does not look in $p/lib: run programs with LD_LIBRARY_PATH=$p/lib, or link them with -Wl,-rpath,$p/lib
+	is "$(cat "$T/ldlog")" "ldconfig -p" "ldconfig calls"
+	is "$(cat "$T/make.out")" "install: the loader does not look in $p/lib: run programs with LD_LIBRARY_PATH=$p/lib, or link them with -Wl,-rpath,$p/lib
 install: pkg-config does not look in $p/lib/pkgconfig: set PKG_CONFIG_PATH=$p/lib/pkgconfig"
 
 	# The README's other way: an rpath, and no LD_LIBRARY_PATH.
@@ -108,6 +106,27 @@ install: pkg-config does not look in $p/lib/pkgconfig: set PKG_CONFIG_PATH=$p/li
 	make_install uninstall PREFIX="$p"
 	status_is 0
 	is "$(find "$p" ! -type d)" "" "left after uninstall"
+	is "$(cat "$T/ldlog")" "" "ldconfig after uninstall"
+}
+
+# ldsoconf DIR: $T/ld.so.conf, which includes a file that lists DIR.
+ldsoconf() {
+	mkdir -p "$T/ld.so.conf.d"
+	printf '# test\ninclude %s/ld.so.conf.d/*.conf\n' "$T" > "$T/ld.so.conf"
+	printf '# the prefix\n%s/\n' "$1" > "$T/ld.so.conf.d/p.conf"
+}
+
+@test "install: as root, ldconfig runs for a LIBDIR in ld.so.conf or a file it includes" {
+	[ "$(id -u)" = 0 ] || skip "ldconfig runs only for root"
+	local p=$T/p
+	ldsoconf "$p/lib"
+	make_install install PREFIX="$p" LDSOCONF="$T/ld.so.conf"
+	status_is 0
+	is "$(head -n 1 "$T/ldlog")" "ldconfig " "ldconfig calls"
+	is "$(head -n 1 "$T/make.out")" "$T/ldconfig"
+	: > "$T/ldlog"
+	make_install uninstall PREFIX="$p" LDSOCONF="$T/ld.so.conf"
+	status_is 0
 	is "$(cat "$T/ldlog")" "ldconfig " "ldconfig after uninstall"
 }
 
@@ -116,10 +135,12 @@ install: pkg-config does not look in $p/lib/pkgconfig: set PKG_CONFIG_PATH=$p/li
 	local p=$T/p
 	printf '\tlibshmids.so.1 (libc6,x86-64) => %s/lib/libshmids.so.1\n' "$p" \
 	    > "$T/ldcache"
-	PKG_CONFIG_PATH=$p/lib/pkgconfig make_install install PREFIX="$p"
+	ldsoconf "$p/lib"
+	PKG_CONFIG_PATH=$p/lib/pkgconfig make_install install PREFIX="$p" \
+	    LDSOCONF="$T/ld.so.conf"
 	status_is 0
 	is "$(cat "$T/make.out")" "$T/ldconfig"
-	make_install uninstall PREFIX="$p"
+	make_install uninstall PREFIX="$p" LDSOCONF="$T/ld.so.conf"
 	status_is 0
 }
 

@@ -46,7 +46,10 @@ wrap() {
 	-x|invalid option -- 'x'
 	-c|option requires an argument -- 'c'
 	-t|option requires an argument -- 't'
-	--version=1|unrecognized option '--version=1'
+	--version=1|option '--version' doesn't allow an argument
+	--foo|unrecognized option '--foo'
+	--wait|option '--wait' requires an argument
+	--w 5|option '--w' is ambiguous; possibilities: '--width' '--wait'
 	-f 'coeff grid'|invalid field list 'coeff grid' (expected fields separated by commas: a,b)
 	-c abc|invalid width 'abc' (expected $cols)
 	-c -1|invalid width '-1' (expected $cols)
@@ -802,4 +805,52 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 	status_is 1
 	is "$(cat out)" "x 0 1"
 	err_is "shm-expand: -t f64: no raw segment in the input (-t applies to raw segments only)"
+}
+
+@test "shm-expand < f >> f: input file is output file, as cat says; exit 1, nothing written" {
+	local l
+	l=$(mkseg big i32 100000)
+	printf 'x shmids %s\n' "$l" > f
+	cp f orig
+	run --separate-stderr timeout 10 sh -c '"$0" < f >> f' "$BIN/shm-expand"
+	status_is 1
+	is "$output" ""
+	is "$stderr" "shm-expand: stdin: input file is output file"
+	same_file orig f
+	run --separate-stderr timeout 10 sh -c '"$0" -d f - f < f >> f' "$BIN/shm-expand"
+	status_is 1
+	is "$stderr" "shm-expand: f: input file is output file
+shm-expand: stdin: input file is output file
+shm-expand: f: input file is output file"
+	same_file orig f
+	exists "$l"
+	# truncated by the shell first: empty, nothing to read or refuse
+	run --separate-stderr timeout 10 sh -c '"$0" < f > f' "$BIN/shm-expand"
+	status_is 0
+	is "$stderr" ""
+	[ ! -s f ]
+}
+
+@test "shm-expand -d | head: removed if all was written before head left; killed by SIGPIPE (or EPIPE), nothing removed" {
+	local big small st
+	big=$(mkseg big f64 1000000)
+	small=$(mkseg small f64 10)
+	# more than any pipe buffer: head leaves, the next write fails
+	printf 'x shmids %s\n' "$big" > in
+	run bash -c '"$0" -d < in | head -c 10 > /dev/null; echo "${PIPESTATUS[0]}"' \
+	    "$BIN/shm-expand"
+	is "$output" 141 "exit status"
+	exists "$big"
+	run bash -c 'trap "" PIPE; "$0" -d < in 2> err | head -c 10 > /dev/null
+	    echo "${PIPESTATUS[0]}"' "$BIN/shm-expand"
+	is "$output" 1 "exit status, SIGPIPE ignored"
+	is "$(cat err)" "shm-expand: stdout: Broken pipe"
+	exists "$big"
+	# all of it in the pipe before head reads: written, so removed
+	printf 'x shmids %s\n' "$small" > in
+	run bash -c '{ "$0" -d < in; echo $? > st; } |
+	    { while [ ! -s st ]; do sleep 0.05; done; head -c 10 > /dev/null; }' \
+	    "$BIN/shm-expand"
+	is "$(cat st)" 0 "exit status"
+	gone "$small"
 }

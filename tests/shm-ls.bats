@@ -52,8 +52,10 @@ procfield() {
 	-u|option requires an argument -- 'u'
 	-N|option requires an argument -- 'N'
 	-z|invalid option -- 'z'
-	--all|unrecognized option '--all'
-	--jso|unrecognized option '--jso'
+	--everything|unrecognized option '--everything'
+	--h|option '--h' is ambiguous; possibilities: '--human-readable' '--help'
+	--all=1|option '--all' doesn't allow an argument
+	--user|option '--user' requires an argument
 	-n 'x*'|-n is now -N (name pattern)
 	-a -s|-s is now -l (limits and system report)
 	-an 'x*'|-n is now -N (name pattern)
@@ -574,4 +576,18 @@ józef ł\\x   $l"
 	run --separate-stderr pwrun '\033[2J\007' 'x' "$BIN/shm-ls" -J -o owner "$l"
 	grep -Fqx '      {"owner": "\u001b[2J\u0007"}' <<< "$output" ||
 	    { echo "JSON: $output" >&2; false; }
+}
+
+@test "shm-ls(1): the R example reads -p as pasted, a file segment's '-' fields too" {
+	command -v Rscript > /dev/null || skip "no Rscript"
+	local l
+	mkdir d
+	l=$(SHMIDS_DIR=$T/d mkseg r i32 20)
+	awk '/^shm-ls -p \| Rscript/ { on = 1 } on && /^\.Ed/ { exit } on' \
+	    "$BATS_TEST_DIRNAME/../man/shm-ls.1" > r.sh
+	[ -s r.sh ] || { echo "shm-ls(1) has no R example" >&2; false; }
+	run --separate-stderr env SHMIDS_DIR="$T/d" PATH="$BIN:$PATH" bash r.sh
+	status_is 0
+	is "$(grep -F " $l " <<< "$output" | tr -s ' ' | sed 's/^ *[0-9]* //')" \
+	    "$l 208 20 ready"
 }
