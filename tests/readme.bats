@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # The README's commands, run as written: the quick start on the sample
-# file examples/data.txt, and the numpy and R examples (-b); and what the
-# man pages' examples say of shm-ls -a and shm-expand -b.
+# file examples/data.txt, and the numpy and R examples (-r); and what the
+# man pages' examples say of shm-ls -a and shm-expand -r.
 
 load helper
 
@@ -159,7 +159,7 @@ quick_start() {
 	like "$stderr" "Read 100 items"
 }
 
-@test "readme: shm-expand(1) and the README show the same -b example" {
+@test "readme: shm-expand(1) and the README show the same -r example" {
 	local line
 	line=$(readme_block numpy | sed -n 2,3p)
 	is "$(printf '%s\n' "$line" | wc -l)" 2

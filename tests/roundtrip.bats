@@ -302,7 +302,7 @@ write_checker() {
 	runio aq.shm shm_expand -c 0
 	status_is 0
 	sed 's/ $//' aq.txt | same_file /dev/stdin out
-	runio aq.shm shm_expand -b -d
+	runio aq.shm shm_expand -r -d
 	status_is 0
 	cat > r.R <<-'EOF'
 	x <- scan("out", nlines = 1, quiet = TRUE)

@@ -3,7 +3,7 @@
 
 load helper
 
-SYNOPSIS='shm-expand [-bd] [-c cols] [-f fields] [-F type=style] [-t type] [-w seconds] [file ...]'
+SYNOPSIS='shm-expand [-dr] [-c cols] [-f fields] [-F type=style] [-t type] [-w seconds] [file ...]'
 
 # wrap LEAD EOL COLS VALUE...: the layout of format-spec.md section 6.
 # No line is longer than COLS, its trailing " /" included; the first
@@ -268,7 +268,7 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 	printf 'a 0x1p+0\nb 0xffffffff\n' | same_file /dev/stdin out
 }
 
-@test "shm-expand -b: values only, one array a line; every other line dropped" {
+@test "shm-expand -r: values only, one array a line; every other line dropped" {
 	local a e v z want
 	a=$(mkseg a i32 3)
 	e=$(mkseg e f64 0)
@@ -285,60 +285,60 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 		printf 'z shmids %s' "$z"
 	} > in
 	want=$(seq -s ' ' 0 199)
-	runio in shm_expand -b -c 20
+	runio in shm_expand -r -c 20
 	status_is 1
 	printf '0 1 2\n\n%s\n0 1\n' "$want" | same_file /dev/stdin out
 	like "$(sed -n 1p err)" "shm-expand: stdin:6: malformed reference: *"
 	like "$(sed -n 2p err)" "shm-expand: stdin:7: 2147483646 ${P}gone: *"
 	is "$(wc -l < err)" 2 "diagnostics"
-	runio in shm_expand -b -f v,z
+	runio in shm_expand -r -f v,z
 	status_is 0
 	printf '%s\n0 1\n' "$want" | same_file /dev/stdin out
-	runio in shm_expand -b -f n
+	runio in shm_expand -r -f n
 	status_is 1
 	is "$(wc -c < out)" 0 "bytes out"
 	err_is "shm-expand: -f n: no reference line has this field"
 }
 
-@test "shm-expand -b -d: removes what it expanded, keeps what it did not" {
+@test "shm-expand -r -d: removes what it expanded, keeps what it did not" {
 	local a b
 	a=$(mkseg a i32 2)
 	b=$(mkseg b i32 2)
 	printf 'a shmids %s\nb shmids %s\na shmids %s\n' "$a" "$b" "$a" > in
 	if [ -w /dev/full ]; then
 		status=0
-		shm_expand -b -d -f a < in > /dev/full 2> err || status=$?
+		shm_expand -r -d -f a < in > /dev/full 2> err || status=$?
 		status_is 1
 		err_is "shm-expand: stdout: No space left on device"
 		exists "$a"
 	fi
-	runio in shm_expand -b -d -f a
+	runio in shm_expand -r -d -f a
 	status_is 0
 	printf '0 1\n0 1\n' | same_file /dev/stdin out
 	gone "$a"
 	exists "$b"
 }
 
-@test "shm-expand -b: numpy's loadtxt and R's scan and read.table read it, NA as NA" {
+@test "shm-expand -r: numpy's loadtxt and R's scan and read.table read it, NA as NA" {
 	local l py
 	l=$(mkset r f64 3ff0000000000000 7ff00000000007a2 fff8000000000000 3fb999999999999a)
 	printf 'r shmids %s\nr shmids %s\n' "$l" "$l" > in
 	if py=$(python_with numpy); then
-		runio in shm_expand -b -F nan=nan
+		runio in shm_expand -r -F nan=nan
 		status_is 0
 		run "$py" -c 'import sys, numpy; a = numpy.loadtxt(sys.argv[1]); print(a.shape, numpy.isnan(a).sum(), a[0][3].hex())' "$T/out"
 		status_is 0
 		is "$output" "(2, 4) 4 0x1.999999999999ap-4"
 	fi
 	command -v Rscript > /dev/null || skip "no Rscript"
-	runio in shm_expand -b
+	runio in shm_expand -r
 	status_is 0
 	run Rscript -e 'x <- scan("out", quiet = TRUE); t <- read.table("out"); cat(length(x), is.na(x), is.nan(x), dim(t), is.nan(t$V2), x[4] == 0.1, "\n")'
 	status_is 0
 	is "$output" "8 FALSE TRUE TRUE FALSE FALSE TRUE TRUE FALSE FALSE FALSE TRUE FALSE FALSE FALSE TRUE FALSE 2 4 FALSE FALSE TRUE "
 }
 
-@test "shm-expand(1): the -b examples run as written; numpy and R read them" {
+@test "shm-expand(1): the -r examples run as written; numpy and R read them" {
 	local py b out=
 	py=$(python_with numpy) || skip "no python3 with numpy"
 	command -v Rscript > /dev/null || skip "no Rscript"
@@ -346,8 +346,8 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 	ln -s "$(command -v "$py")" pybin/python3
 	awk '/^\.Bd -literal/ { n++; f = "b" n; next } /^\.Ed/ { f = ""; next }
 	    f { print > f }' "$BATS_TEST_DIRNAME/../man/shm-expand.1"
-	grep -l 'shm-expand -b' b* > blocks
-	is "$(wc -l < blocks)" 3 "blocks with -b"
+	grep -l 'shm-expand -r' b* > blocks
+	is "$(wc -l < blocks)" 3 "blocks with -r"
 	for b in $(cat blocks); do
 		shm_import -f coeff -P "$P" < "$BATS_TEST_DIRNAME/../examples/data.txt" > data.shm
 		track "$(label_of data.shm)"
