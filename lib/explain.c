@@ -319,6 +319,9 @@ explain_seg(struct out *o, const char *id, const char *label, int errnum)
 	case ENOENT:
 		explain_gone(o, id);
 		return;
+	case EXDEV:	/* stat_name() in file.c */
+		add(o, "%s is a mount point, not a file segment", id);
+		return;
 	case ESTALE: case EAGAIN: case EOWNERDEAD: case EACCES: case EPERM:
 	case EPROTOTYPE: case EBADMSG: case EBUSY:
 		break;

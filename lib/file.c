@@ -8,6 +8,7 @@
 #include <sys/types.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -206,12 +207,72 @@ open_at(int dfd, const char *name, int flags, struct stat *st)
 	return -1;
 }
 
-/* What name in dfd is, never through a symlink; ENOENT if gone. */
+/*
+ * statx(2)'s flags for a name another user controls: no symlink
+ * followed, no automount triggered, and no question put to the file
+ * system behind the name (AT_STATX_DONT_SYNC: what the kernel has at
+ * hand).  A FUSE daemon mounted on the name may refuse (EACCES) or
+ * never answer (stopped); its mount's root is known without it.
+ */
+#define LOOKFL	(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_STATX_DONT_SYNC)
+
+#ifdef STATX_BASIC_STATS
+static void
+from_statx(const struct statx *sx, struct stat *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->st_dev = makedev(sx->stx_dev_major, sx->stx_dev_minor);
+	st->st_ino = (ino_t)sx->stx_ino;
+	st->st_mode = sx->stx_mode;
+	st->st_nlink = sx->stx_nlink;
+	st->st_uid = sx->stx_uid;
+	st->st_gid = sx->stx_gid;
+	st->st_size = (off_t)sx->stx_size;
+	st->st_atime = (time_t)sx->stx_atime.tv_sec;
+	st->st_mtime = (time_t)sx->stx_mtime.tv_sec;
+	st->st_ctime = (time_t)sx->stx_ctime.tv_sec;
+}
+#endif
+
+/*
+ * What name in dfd is, never through a symlink: ENOENT if gone, EXDEV
+ * for a mount point (its root on another device than dfd, or so marked):
+ * nothing the library made, and nothing to open (format-spec.md 7, files
+ * in a shared directory).  Without statx(2) (Linux before 4.11) the
+ * file system behind a mount point is asked, and may make this wait.
+ */
 static int
 stat_name(int dfd, const char *name, struct stat *st)
 {
-	if (fstatat(dfd, name, st, AT_SYMLINK_NOFOLLOW) == 0)
-		return 0;
+	struct stat dst;
+#ifdef STATX_BASIC_STATS
+	struct statx sx;
+
+	if (statx(dfd, name, LOOKFL, STATX_BASIC_STATS, &sx) == 0) {
+		from_statx(&sx, st);
+#ifdef STATX_ATTR_MOUNT_ROOT
+		/* Told (Linux 5.8): a device test could fail overlayfs. */
+		if (sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) {
+			if (!(sx.stx_attributes & STATX_ATTR_MOUNT_ROOT))
+				return 0;
+			errno = EXDEV;
+			return -1;
+		}
+#endif
+	} else if (errno != ENOSYS)
+		goto fail;
+	else
+#endif
+	if (fstatat(dfd, name, st, AT_SYMLINK_NOFOLLOW) == -1)
+		goto fail;
+	if (fstat(dfd, &dst) == -1)
+		return -1;
+	if (dst.st_dev != st->st_dev) {
+		errno = EXDEV;
+		return -1;
+	}
+	return 0;
+fail:
 	if (errno == ENOTDIR)
 		errno = ENOENT;
 	return -1;
@@ -396,7 +457,7 @@ made(int dfd, const char *name, const struct stat *st)
 {
 #ifdef STATX_BTIME
 	struct statx sx;
-	int fl = *name == '\0' ? AT_EMPTY_PATH : AT_SYMLINK_NOFOLLOW;
+	int fl = *name == '\0' ? AT_EMPTY_PATH : LOOKFL;
 
 	if (statx(dfd, name, fl, STATX_BTIME, &sx) == 0 &&
 	    (sx.stx_mask & STATX_BTIME))
@@ -558,14 +619,41 @@ out:
 }
 
 /*
- * Files named as ours in SHMIDS_DIR; nothing else there is opened.  A
- * directory that cannot be read to its end is -1, after the files read.
+ * What stops a scan is the scanner's own lack (memory, descriptors);
+ * any other error of one name's (EACCES or EIO from a FUSE file system
+ * mounted on it, say) is that name's: skipped, and told to the caller
+ * as not examined (format-spec.md 7).
+ */
+static int
+ours_to_fail(int e)
+{
+	return e == ENOMEM || e == EMFILE || e == ENFILE;
+}
+
+/*
+ * A directory is looked at only to be named if it is a mount point (a
+ * user's FUSE file system); any other type, a FIFO or a socket, not at
+ * all: something may be mounted on it too.
+ */
+static int
+looked_at(unsigned char type)
+{
+	return type == DT_REG || type == DT_DIR || type == DT_UNKNOWN;
+}
+
+/*
+ * Files named as ours in SHMIDS_DIR; nothing else there is opened, and
+ * what getdents(2) says is neither a file nor a directory is not even
+ * looked at.  A
+ * directory that cannot be read to its end, or searched, is -1, after
+ * the files read.
  */
 static int
 file_scan(int (*fn)(struct shmids_info *, int, void *), void *arg)
 {
 	const char *env = shmids_dir();
 	struct shmids_info si;
+	struct stat st;
 	char dir[PATH_MAX], path[SHMIDS_LABEL_MAX + 1];
 	struct dirent *de;
 	DIR *dp;
@@ -576,8 +664,17 @@ file_scan(int (*fn)(struct shmids_info *, int, void *), void *arg)
 		return 0;
 	if (realpath(env, dir) == NULL || (dp = opendir(dir)) == NULL)
 		return -1;
+	/* Listed but not searched: every name fails, which is the directory's. */
+	if (fstatat(dirfd(dp), ".", &st, 0) == -1) {
+		e = errno;
+		closedir(dp);
+		errno = e;
+		return -1;
+	}
 	n = strcmp(dir, "/") == 0 ? 0 : strlen(dir);
 	while (r == 0 && (errno = 0, de = readdir(dp)) != NULL) {
+		if (!looked_at(de->d_type))
+			continue;
 		if (n + 1 + strlen(de->d_name) > SHMIDS_LABEL_MAX - 2)
 			continue;
 		memcpy(path, dir, n);
@@ -587,13 +684,22 @@ file_scan(int (*fn)(struct shmids_info *, int, void *), void *arg)
 			continue;
 		if ((k = stat_at(dirfd(dp), path, de->d_name, &si)) != -1)
 			r = fn(&si, k, arg);
-		else if (errno != ENOENT && errno != ESTALE &&
-		    errno != EBUSY && failed == 0)
-			failed = errno;	/* gone, not a file, leased: skip */
+		else if (errno == ENOENT || errno == ESTALE || errno == EBUSY)
+			continue;	/* gone, not a file, leased: skip */
+		else if (ours_to_fail(errno)) {
+			if (failed == 0)
+				failed = errno;
+		} else {
+			memset(&si, 0, sizeof(si));
+			si.shmid = -1;
+			si.err = errno;
+			strcpy(si.id, path);
+			r = fn(&si, -1, arg);
+		}
 	}
 	if (r == 0 && de == NULL && errno != 0)
 		r = -1;
-	/* A file that could not be looked at is not hidden without a word. */
+	/* Files the scanner could not look at are not hidden without a word. */
 	if (r == 0 && failed != 0) {
 		r = -1;
 		errno = failed;
