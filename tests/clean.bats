@@ -421,3 +421,37 @@ $group" "owner and group in JSON"
 	grep -Eqx 'shmids-clean\.timer +enabled \(/etc/systemd/system\)' <<< "$output" ||
 	    { echo "$output" >&2; false; }
 }
+
+# Issue 19.7: a writer killed but not yet reaped by its parent (a zombie)
+# still answers kill(pid, 0); it fills nothing any more.
+@test "a writer killed while its parent does not reap it: dead, not filling; -w does not wait" {
+	local l wpid i start
+	# The writer's parent becomes sleep(1), which never reaps it.
+	bash -c '"$1" writer "$2" 60 > "$3" & echo $! > "$4"; exec sleep 60' \
+	    _ "$SHMTOOL" "${P}z" "$T/z.out" "$T/z.pid" 3>&- &
+	echo $! >> "$T/.pids"
+	for i in $(seq 100); do
+		[ -s "$T/z.out" ] && break
+		sleep 0.05
+	done
+	l=$(sed -n 1p "$T/z.out")
+	track "$l"
+	wpid=$(cat "$T/z.pid")
+	kill -9 "$wpid"
+	for i in $(seq 100); do
+		[ "$(awk '{ sub(/.*\) /, ""); print $1 }' "/proc/$wpid/stat" \
+		    2> /dev/null)" = Z ] && break
+		sleep 0.05
+	done
+	is "$(awk '{ sub(/.*\) /, ""); print $1 }' "/proc/$wpid/stat")" Z \
+	    "the writer's state"
+	run shm_ls -p -N "${P}z"
+	status_is 0
+	is "$(cut -f 15 <<< "$output")" dead "shm-ls state"
+	printf 'a shmids %s\n' "$l" > ref
+	start=$(date +%s%N)
+	runio ref shm_expand -w 10
+	status_is 1
+	err_is "shm-expand: stdin:1: $l: its writer (pid $wpid) died before sealing it; shm-rm '$l' removes it"
+	[ "$(ms_since "$start")" -lt 5000 ]
+}
