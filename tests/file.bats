@@ -564,13 +564,6 @@ $rd/shmids.Zeros0	4096	-	-	broken	-" "residue listed"
 	chmod 1777 "$D/ns"
 }
 
-# need_mountns: a private mount and IPC namespace (unshare -m -i), so
-# that mounts, and the System V segments shm-rm -s sees, are the test's.
-need_mountns() {
-	[ "$(id -u)" = 0 ] || skip "needs root for a private mount namespace"
-	command -v unshare > /dev/null || skip "unshare missing"
-	unshare -m -i true 2> /dev/null || skip "unshare -m -i is not allowed here"
-}
 # need_fuse: bindfs, a setuid fusermount and /dev/fuse (Debian: bindfs,
 # fuse3), and an account (nobody) whose fusermount may mount.
 need_fuse() {

@@ -136,6 +136,14 @@ as_user() {
 	setpriv --reuid="$TESTUSER" --regid="$TESTUSER" --clear-groups -- "$@"
 }
 
+# need_mountns: a private mount and IPC namespace (unshare -m -i), so
+# that mounts, and the System V segments shm-rm -s sees, are the test's.
+need_mountns() {
+	[ "$(id -u)" = 0 ] || skip "needs root for a private mount namespace"
+	command -v unshare > /dev/null || skip "unshare missing"
+	unshare -m -i true 2> /dev/null || skip "unshare -m -i is not allowed here"
+}
+
 # Assertions that say what they expected.
 is() {	# ACTUAL EXPECTED [WHAT]
 	[ "$1" = "$2" ] && return 0
