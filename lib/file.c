@@ -559,9 +559,10 @@ openrw_at(int dfd, const char *name, struct stat *st)
 /*
  * Is the file locked as fd, whose name in dfd is name, still si's, and
  * one that may go?  It must be the file at that name now (same inode,
- * never through a symlink), a regular file with no other name (a hard
- * link planted under a name of ours goes nowhere: its other name is
- * someone else's), with si's owner, size and creation time.
+ * never through a symlink), a regular file with si's owner, size and
+ * creation time.  Other names it may have (a hard link another user
+ * made of a segment that user may write) are not touched: only this
+ * name goes, and the data stays under them (format-spec.md 2.6).
  */
 static int
 still_idle(int dfd, const char *name, int fd, const struct shmids_info *si)
@@ -571,7 +572,7 @@ still_idle(int dfd, const char *name, int fd, const struct shmids_info *si)
 	if (fstat(fd, &st) == -1 || stat_name(dfd, name, &pst) == -1)
 		return -1;
 	if (!same_file(&st, &pst) || !S_ISREG(st.st_mode) ||
-	    st.st_nlink != 1 || st.st_uid != si->uid ||
+	    st.st_uid != si->uid ||
 	    (size_t)st.st_size != si->size || made(fd, "", &st) != si->ctime) {
 		errno = ESTALE;
 		return -1;
@@ -584,8 +585,8 @@ still_idle(int dfd, const char *name, int fd, const struct shmids_info *si)
  * we hold it nobody attaches, and one who opened the file before its
  * unlink finds it unlinked once its lock is granted (file_ready).  What
  * is unlinked is the file locked, checked just before (still_idle).  A
- * file with another name or another owner is not even opened for
- * writing: that would lock, or (for its owner) chmod, someone else's.
+ * file with another owner is not even opened for writing: that would
+ * lock, or (for its owner) chmod, someone else's.
  */
 static int
 file_remove_idle(const struct shmids_info *si)
@@ -598,7 +599,7 @@ file_remove_idle(const struct shmids_info *si)
 		return -1;
 	if (stat_name(dfd, base, &st) == -1)
 		goto out;
-	if (st.st_nlink != 1 || st.st_uid != si->uid) {
+	if (st.st_uid != si->uid) {
 		errno = ESTALE;
 		goto out;
 	}
@@ -724,11 +725,6 @@ file_peek(const struct shmids_info *si, char *h, size_t *size)
 
 	if ((fd = open_seg(si->id, 1, &st)) == -1)
 		return -1;
-	/* More names than this one: someone else's file (file_remove_idle). */
-	if (st.st_nlink != 1) {
-		errno = EMLINK;
-		goto fail;
-	}
 	if ((unsigned long long)st.st_size > (size_t)-1) {
 		errno = ESTALE;
 		goto fail;
@@ -742,6 +738,14 @@ file_peek(const struct shmids_info *si, char *h, size_t *size)
 	}
 	/* Shorter than it was: it is what could be read now. */
 	*size = n < SHMIDS_HEADER ? (size_t)n : (size_t)st.st_size;
+	/*
+	 * Residue has no label to say whose name this is: with other names
+	 * too it may be anyone's file linked here (file_isours()).
+	 */
+	if (st.st_nlink != 1 && shmids_hdr_residue(h, (size_t)n, *size)) {
+		errno = EMLINK;
+		goto fail;
+	}
 	close(fd);
 	return n;
 fail:
@@ -752,8 +756,11 @@ fail:
 }
 
 /*
- * The name was checked before anything else; a file with another name
- * too (a hard link planted under a name of ours) is someone else's.
+ * The name was checked before anything else.  A file with other names
+ * too may be a segment another user linked elsewhere (its header says
+ * whose name this is: its label's path), but never residue, which has
+ * no label: that may be anyone's empty file, a hard link planted under
+ * a name of ours (format-spec.md 2.6, 7).
  */
 static int
 file_isours(const struct shmids_info *si)
@@ -765,7 +772,7 @@ file_isours(const struct shmids_info *si)
 	if ((dfd = dir_of(si->id, &base)) == -1)
 		return 0;
 	r = stat_name(dfd, base, &st) == 0 && S_ISREG(st.st_mode) &&
-	    st.st_nlink == 1;
+	    (st.st_nlink == 1 || st.st_size >= SHMIDS_HEADER);
 	close(dfd);
 	return r;
 }

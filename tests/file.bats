@@ -701,3 +701,41 @@ shm-ls: $rd/shmids.Mnt0f1: $rd/shmids.Mnt0f1 is a mount point, not a file segmen
 	    "skipped '$rd/shmids.FuseF1' (a mount point, not a segment)" |
 	    sort)" "shm-rm -v"
 }
+
+# Issue 18.11: another user who may write a file segment (mode 666) may
+# hard-link it (fs.protected_hardlinks asks no more).  The segment is
+# still its owner's: listed, read, removed with -d, by label, and by age;
+# only its name in SHMIDS_DIR goes, the data stays under the other name.
+@test "a file segment another user hard-linked: still listed, read, removed by -d, label and age" {
+	need_user
+	fsetup
+	local a b c u
+	a=$(fmk create "${P}la" f64 3 0666)
+	b=$(fmk create "${P}lb" f64 3 0666)
+	c=$(fmk create "${P}lc" f64 3 0666)
+	u=$D/elsewhere
+	mkdir "$u"
+	chown "$TESTUSER:$TESTUSER" "$u"
+	as_user ln "${a%% *}" "$u/a"
+	as_user ln "${b%% *}" "$u/b"
+	as_user ln "${c%% *}" "$u/c"
+	is "$(stat -c %h "${a%% *}")" 2 "links"
+	SHMIDS_DIR=$D run --separate-stderr shm_ls -p -N "${P}l*"
+	status_is 0
+	is "$stderr" ""
+	is "$(cut -f 15,16 <<< "$output")" "$(printf 'ready\t%s\n' "$a" "$b" "$c" | LC_ALL=C sort)" "shm-ls -p"
+	printf 'x shmids %s\n' "$a" > ref
+	runio ref shm_expand -d
+	status_is 0
+	is "$(cat out)" "x 0 1 2" "shm-expand -d"
+	[ ! -e "${a%% *}" ]
+	run shm_rm "$b"
+	status_is 0
+	[ ! -e "${b%% *}" ]
+	SHMIDS_DIR=$D run --separate-stderr shm_rm -v -s 0 -N "${P}l*"
+	status_is 0
+	is "$(vlabels <<< "$output")" "$c" "shm-rm -s"
+	[ ! -e "${c%% *}" ]
+	# The other names keep the data: only the segments' names went.
+	is "$(stat -c %h "$u/a" "$u/b" "$u/c" | tr '\n' ' ')" "1 1 1 " "other names"
+}
