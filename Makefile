@@ -9,6 +9,11 @@ PKGDIR	?= $(LIBDIR)/pkgconfig
 # make install-systemd: systemd reads /usr/local/lib/systemd/system and
 # /usr/lib/systemd/system; for another PREFIX, SYSTEMDDIR=/etc/systemd/system.
 SYSTEMDDIR ?= $(PREFIX)/lib/systemd/system
+# Where systemd looks for system units (systemd.unit(5), without
+# systemctl): units elsewhere are never loaded.
+UNITDIRS = /etc/systemd/system /run/systemd/system \
+	   /usr/local/lib/systemd/system /usr/lib/systemd/system \
+	   /lib/systemd/system
 # The Python module goes where $(PYTHON) puts a PREFIX's pure modules
 # (pip install --prefix does the same): $HOME/.local gives the user's
 # site directory; empty where there is no $(PYTHON).
@@ -299,7 +304,13 @@ install-systemd:
 	sed 's|@BINDIR@|$(BINDIR)|' systemd/shmids-clean.service.in \
 	    > $(DESTDIR)$(SYSTEMDDIR)/shmids-clean.service
 	cp systemd/shmids-clean.timer $(DESTDIR)$(SYSTEMDDIR)/
-	@echo "install-systemd: to start it: systemctl daemon-reload; systemctl enable --now shmids-clean.timer"
+	@case " $(UNITDIRS) " in \
+	*" $(SYSTEMDDIR) "*) echo "install-systemd: to start it:" \
+	    "systemctl daemon-reload; systemctl enable --now shmids-clean.timer" ;; \
+	*) echo "install-systemd: warning: systemd does not look in" \
+	    "$(SYSTEMDDIR): install with SYSTEMDDIR=/etc/systemd/system," \
+	    "or link the units there" >&2 ;; \
+	esac
 
 uninstall-systemd:
 	rm -f $(DESTDIR)$(SYSTEMDDIR)/shmids-clean.service \

@@ -267,6 +267,20 @@ rm_operand(const char *arg)
 }
 
 /*
+ * -v's journal line for a name in SHMIDS_DIR that -s did not look at
+ * (format-spec.md 7, files in a shared directory).
+ */
+static void
+skipped(const struct shmids_info *si)
+{
+	if (si->err == EXDEV)
+		printf("skipped '%s' (a mount point, not a segment)\n", si->id);
+	else
+		printf("skipped '%s' (cannot be looked at: %s)\n", si->id,
+		    strerror(si->err));
+}
+
+/*
  * A stale segment: ours, of a selected owner (the caller's, -u's or, with
  * -U, anyone's), unattached, made minage ago.
  */
@@ -277,6 +291,11 @@ rm_stale(const struct shmids_info *si, void *arg)
 	if (si->ours == -2) {
 		util_store_error(si);
 		rval = 1;
+		return 0;
+	}
+	/* A user's mount point on a name of ours is no failure of -s. */
+	if (si->ours == -3) {
+		skipped(si);
 		return 0;
 	}
 	/* One of those asked for that cannot be judged is not skipped silently. */
@@ -385,7 +404,8 @@ main(int argc, char *argv[])
 		owner = geteuid();
 	check_privilege();
 	now = time(NULL);
-	if (sflag && shmids_scan(rm_stale, NULL, 0) == -1)
+	if (sflag && shmids_scan(rm_stale, NULL,
+	    vflag ? SHMIDS_SKIPPED : 0) == -1)
 		err(1, "segment table");
 	for (i = 0; i < argc; i++)
 		rm_operand(argv[i]);

@@ -450,6 +450,9 @@ explain_seg(struct out *o, const char *id, const char *label, int errnum)
 	case EMLINK:
 		add_linked(o, id);
 		return;
+	case EXDEV:	/* stat_name() in file.c */
+		add(o, "%s is a mount point, not a file segment", id);
+		return;
 	case ESTALE: case EAGAIN: case EOWNERDEAD: case EACCES: case EPERM:
 	case EPROTOTYPE: case EBADMSG: case EBUSY:
 		break;

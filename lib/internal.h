@@ -120,7 +120,11 @@ struct shmids_backend {
 	 * read it (EACCES: no attach should be tried), or -1.
 	 */
 	int	(*stat)(const char *id, struct shmids_info *si);
-	/* fn(si, what stat would return, arg) for each segment of the store. */
+	/*
+	 * fn(si, what stat would return, arg) for each segment of the store;
+	 * for a name of the store's that could not be examined, fn(si, -1,
+	 * arg) with only shmid, id and err (the reason) set.
+	 */
 	int	(*scan)(int (*fn)(struct shmids_info *, int, void *), void *arg);
 	int	(*isours)(const struct shmids_info *si);	/* by key or file name */
 	/*

@@ -117,7 +117,10 @@ struct shmids_info {
 	 * killed before it wrote its header (all NUL, or an empty file;
 	 * format-spec.md 2.4), with no label (empty) and no name (NULL).
 	 * -2 is not a segment: shmids_scan() could not read a store (see
-	 * there).  The fields below are valid only when ours is 1.
+	 * there).  -3 is a name of a segment's in SHMIDS_DIR that was not
+	 * examined (SHMIDS_SKIPPED): err is why (EXDEV a mount point, or
+	 * the errno of its stat, EACCES say), and only shmid (-1) and id
+	 * are set besides.  The fields below are valid only when ours is 1.
 	 */
 	int		 ours;
 	int		 err;
@@ -132,6 +135,7 @@ struct shmids_info {
 #define SHMIDS_ALL	0x1	/* scan: report other programs' segments too */
 #define SHMIDS_NOHDR	0x2	/* never attach: kernel data only */
 #define SHMIDS_IDLE	0x4	/* remove only if no process is attached */
+#define SHMIDS_SKIPPED	0x8	/* scan: report names not examined (ours -3) */
 
 /*
  * shmids_create: make a segment of SHMIDS_HEADER + nbytes bytes of type
@@ -183,7 +187,8 @@ int	 shmids_seal(void *shm);
  * EACCES, ESTALE (the shmid names a segment whose header does not carry
  * this label, or no shmids header at all: a stale reference), EBADMSG
  * (header corrupt or claims more than the segment holds), EAGAIN (writer
- * still filling), EOWNERDEAD (writer died before sealing), ENOMEM.
+ * still filling), EOWNERDEAD (writer died before sealing), ENOMEM, EXDEV
+ * (the path is a mount point, whose file system is never asked).
  */
 void	*shmids_open(const char *label);
 
@@ -309,7 +314,8 @@ int	 shmids_type_parse(const char *name);
  * key: the id was named, as a reader's label is.  Errors: EINVAL (id
  * malformed), ENOENT (no such segment, or one marked for removal, as
  * shmids_open() says), EACCES (for the system data; header errors go in
- * si->err with si->ours -1), ESTALE (a path that is not a regular file).
+ * si->err with si->ours -1), ESTALE (a path that is not a regular file),
+ * EXDEV (a mount point).
  */
 int	 shmids_stat(const char *id, struct shmids_info *si, int flags);
 
@@ -334,9 +340,15 @@ int	 shmids_remove_info(const struct shmids_info *si, int flags);
  * each System V segment), in shmid order, then for the file segments in
  * SHMIDS_DIR if set, in path order.  Each segment is attached at most
  * once, and only if its key (or file name) is ours and it has at least
- * 128 bytes.  A store that cannot be read, wholly or in part (SHMIDS_DIR
- * missing or unreadable; the System V segment table), does not stop the
- * scan: after every segment that could be read, fn is called once for
+ * 128 bytes.  A name in SHMIDS_DIR that cannot be examined is that
+ * name's trouble, not the directory's: a mount point (a user's FUSE
+ * file system, which is never asked anything, so it cannot make the scan
+ * wait), or one whose stat fails (EACCES, EIO) is skipped, and with
+ * SHMIDS_SKIPPED reported to fn in path order with ours -3.  A store
+ * that cannot be read, wholly or in part (SHMIDS_DIR missing, unreadable
+ * or not searchable; the System V segment table; memory or descriptors
+ * running out), does not stop the scan: after every segment that could
+ * be read, fn is called once for
  * each such store with an si whose ours is -2, err the errno, shmid -1
  * for SHMIDS_DIR and 0 for the System V table, and nothing else set, as
  * nftw(3) reports a directory it cannot read.  fn returns 0 to go on, or

@@ -301,3 +301,56 @@ roundtrip() {
 	status_is 0
 	is "$output" ""
 }
+
+# Issue 19.9: units where systemd never looks are never loaded.
+@test "install-systemd: a directory systemd does not read is warned about, with no enable line" {
+	local root=$T/root
+	make_install install-systemd DESTDIR="$root" PREFIX=/opt/x
+	status_is 0
+	is "$(cat "$T/make.out")" "" "stdout"
+	is "$stderr" "install-systemd: warning: systemd does not look in /opt/x/lib/systemd/system: install with SYSTEMDDIR=/etc/systemd/system, or link the units there"
+	[ -f "$root/opt/x/lib/systemd/system/shmids-clean.timer" ]
+	make_install install-systemd DESTDIR="$root" PREFIX=/opt/x \
+	    SYSTEMDDIR=/etc/systemd/system
+	status_is 0
+	is "$(cat "$T/make.out")" "install-systemd: to start it: systemctl daemon-reload; systemctl enable --now shmids-clean.timer"
+	is "$(grep '^ExecStart=' "$root/etc/systemd/system/shmids-clean.service")" \
+	    "ExecStart=/opt/x/bin/shm-rm -v -s 7d -U"
+}
+
+# Issue 18.12: the units as staged by make install install-systemd
+# DESTDIR=..., checked where they would be installed (the staged
+# /usr/local mounted on /usr/local in a private mount namespace), man
+# pages and shm-rm included; and the hardening systemd-analyze security
+# asks for, short of what the cleaner needs.
+@test "install-systemd: staged units pass systemd-analyze verify; hardened, with a start timeout" {
+	local root=$T/root unit f exposure
+	command -v systemd-analyze > /dev/null || skip "systemd-analyze missing"
+	need_mountns
+	unit=$root/usr/local/lib/systemd/system/shmids-clean.service
+	make_install install install-systemd DESTDIR="$root" PREFIX=/usr/local
+	status_is 0
+	for f in TimeoutStartSec=30min ProtectProc=invisible PrivateMounts=yes \
+	    SystemCallFilter=@system-service 'SystemCallFilter=~@privileged @resources' \
+	    SystemCallErrorNumber=EPERM DevicePolicy=closed IPAddressDeny=any \
+	    UMask=0077; do
+		grep -qx -- "$f" "$unit" || { echo "no $f in $unit" >&2; false; }
+	done
+	cat > verify.sh <<-EOS
+	mount --bind "$root/usr/local" /usr/local || exit 3
+	systemd-analyze verify /usr/local/lib/systemd/system/shmids-clean.service \
+	    /usr/local/lib/systemd/system/shmids-clean.timer 2>&1
+	echo "verify \$?"
+	systemd-analyze security --offline=yes \
+	    /usr/local/lib/systemd/system/shmids-clean.service 2>&1 | tail -n 1
+	EOS
+	run timeout 60 unshare -m bash verify.sh
+	status_is 0
+	is "${lines[0]}" "verify 0" "systemd-analyze verify"
+	# Older systemd (before 250) has no offline security report.
+	[[ ${lines[1]} == *"Overall exposure level"* ]] ||
+	    skip "systemd-analyze security --offline missing: ${lines[1]}"
+	exposure=$(sed -n 's/.*: \([0-9]*\.[0-9]\).*/\1/p' <<< "${lines[1]}")
+	[ "${exposure%.*}${exposure#*.}" -le 20 ] ||
+	    { echo "exposure $exposure, over 2.0" >&2; false; }
+}
