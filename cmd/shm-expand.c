@@ -7,6 +7,7 @@
 #include <err.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,7 +74,7 @@ static const struct opt opts[] = {
 	{ 'c', "width", "cols", "wrap at cols columns; 0: one array a line" },
 	{ 'd', "remove", NULL,
 	    "remove each segment once its expansion is out" },
-	{ 'F', "style", "type=style", "number style: f64=exp, i32=hex, ..." },
+	{ 'F', "style", "type=style", "number style: f64=exp, i32=hex, nan=nan" },
 	{ 'f', "fields", "fields",
 	    "only these fields' references (as cut -f: a,b)" },
 	{ 'h', "help", NULL, "print this help and exit" },
@@ -205,6 +206,31 @@ view(void *h, struct shmids_array *a)
 }
 
 /*
+ * Did -F nan=nan write a NaN of a without its payload (R's NA, nan(0xM))?
+ * Then the segment is the only exact copy, and -d must not remove it.
+ * Plain nan and -nan read back as the default quiet NaN of their sign.
+ */
+static int
+nan_lost(const struct shmids_array *a)
+{
+	const uint64_t *d = a->data;
+	const uint32_t *f = a->data;
+	size_t i;
+
+	for (i = 0; a->type == SHMIDS_F64 && i < a->count; i++)
+		if ((d[i] & 0x7ff0000000000000ull) == 0x7ff0000000000000ull &&
+		    (d[i] & 0x000fffffffffffffull) != 0 &&
+		    (d[i] & 0x7fffffffffffffffull) != 0x7ff8000000000000ull)
+			return 1;
+	for (i = 0; a->type == SHMIDS_F32 && i < a->count; i++)
+		if ((f[i] & 0x7f800000u) == 0x7f800000u &&
+		    (f[i] & 0x007fffffu) != 0 &&
+		    (f[i] & 0x7fffffffu) != 0x7fc00000u)
+			return 1;
+	return 0;
+}
+
+/*
  * -r: the values alone on one line.  shmids_emit() puts a blank before
  * each value: the first goes out here, so that the line starts with it,
  * as the values of an inline array do after the field.
@@ -278,13 +304,18 @@ expand(const char *fname, unsigned long lineno, const struct line *l,
 	else if (shmids_emit(stdout, &e, a.type, a.data, a.count) == -1)
 		err(1, "stdout");
 	busset = 0;
-	shmids_close(h);
-	if (dflag)
+	if (dflag && nanplain && nan_lost(&a)) {
+		warnx("%s:%lu: %s: not removed: -F nan=nan wrote a NaN without "
+		    "its payload (R's NA?), so the segment is the only exact "
+		    "copy", fname, lineno, r->label);
+		rval = 1;
+	} else if (dflag)
 		util_labels_add(&done, r->label);
+	shmids_close(h);
 	return 0;
 }
 
-/* Bytes of the input copied to the output: none with -b. */
+/* Bytes of the input copied to the output: none with -r. */
 static void
 put(const char *s, size_t n)
 {

@@ -258,6 +258,22 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 	    same_file /dev/stdin out
 }
 
+@test "shm-expand -d -F nan=nan: a segment whose NaN payload the output lost is kept, the others go" {
+	local a b c
+	a=$(mkset a f64 7ff00000000007a2 3ff0000000000000)
+	b=$(mkset b f64 7ff8000000000000 fff8000000000000 3ff0000000000000)
+	c=$(mkset c f32 7f8007a2)
+	printf 'a shmids %s\nb shmids %s\nc shmids %s\n' "$a" "$b" "$c" > in
+	runio in shm_expand -d -F nan=nan
+	status_is 1
+	printf 'a nan 1\nb nan -nan 1\nc nan\n' | same_file /dev/stdin out
+	is "$(cat err)" "shm-expand: stdin:1: $a: not removed: -F nan=nan wrote a NaN without its payload (R's NA?), so the segment is the only exact copy
+shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload (R's NA?), so the segment is the only exact copy"
+	exists "$a"
+	gone "$b"
+	exists "$c"
+}
+
 @test "shm-expand -F: repeated for several types in one run" {
 	local a b
 	a=$(mkset a f64 3ff0000000000000)
