@@ -111,9 +111,23 @@ fmt_iso(time_t t, char *buf, size_t len)
 }
 
 /*
+ * Characters that reorder or hide the text around them (bidirectional
+ * controls such as U+202E, zero-width ones such as U+200B): a name
+ * "root" followed by one of them looks like root's.
+ */
+static int
+hidden(unsigned long cp)
+{
+	return cp == 0x61c || (cp >= 0x200b && cp <= 0x200f) ||
+	    (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2060 && cp <= 0x206f) ||
+	    cp == 0xfeff;
+}
+
+/*
  * A C1 control (U+0080 to U+009F) moves a terminal's cursor as ESC
- * does: escaped like the bytes of an invalid sequence.  Cut between
- * cells, never inside an escape or a sequence.
+ * does, and hidden() characters deceive: both escaped like the bytes of
+ * an invalid sequence.  Cut between cells, never inside an escape or a
+ * sequence.
  */
 void
 fmt_text(const char *s, size_t cols, char *buf, size_t len)
@@ -129,7 +143,7 @@ fmt_text(const char *s, size_t cols, char *buf, size_t len)
 		if (c >= 0x20 && c < 0x7f)
 			cell[0] = (char)c, cell[1] = '\0';
 		else if (c >= 0x80 && (n = fmt_utf8_len(s + i, strlen(s + i),
-		    &cp)) > 0 && cp >= 0xa0)
+		    &cp)) > 0 && cp >= 0xa0 && !hidden(cp))
 			memcpy(cell, s + i, n), cell[n] = '\0';
 		else {
 			n = 1, cw = 4;

@@ -223,7 +223,7 @@ owner(uid_t u)
 
 	if (u != last || buf[0] == '\0') {
 		last = u;
-		if ((pw = getpwuid(u)) != NULL)
+		if ((pw = getpwuid(u)) != NULL && pw->pw_name[0] != '\0')
 			snprintf(buf, sizeof(buf), "%s", pw->pw_name);
 		else
 			snprintf(buf, sizeof(buf), "%lu", (unsigned long)u);
@@ -240,7 +240,7 @@ group(gid_t g)
 
 	if (g != last || buf[0] == '\0') {
 		last = g;
-		if ((gr = getgrgid(g)) != NULL)
+		if ((gr = getgrgid(g)) != NULL && gr->gr_name[0] != '\0')
 			snprintf(buf, sizeof(buf), "%s", gr->gr_name);
 		else
 			snprintf(buf, sizeof(buf), "%lu", (unsigned long)g);

@@ -191,7 +191,7 @@ util_user(const char *s, uid_t *uid)
 static void
 name_copy(char *buf, size_t len, const char *name, unsigned long id)
 {
-	if (name == NULL)
+	if (name == NULL || name[0] == '\0')	/* an empty name is no name */
 		snprintf(buf, len, "%lu", id);
 	else
 		fmt_text(name, 0, buf, len);

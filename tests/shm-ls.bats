@@ -591,3 +591,20 @@ józef ł\\x   $l"
 	is "$(grep -F " $l " <<< "$output" | tr -s ' ' | sed 's/^ *[0-9]* //')" \
 	    "$l 208 20 ready"
 }
+
+@test "shm-ls: an owner name that hides or reorders text (U+202E, U+200B) is escaped; an empty one is the uid" {
+	local l
+	l=$(mkseg bidi i32 20)
+	run --separate-stderr pwrun 'root\342\200\256x\342\200\213' 'g' "$BIN/shm-ls" -o owner,label "$l"
+	status_is 0
+	# cut as ps cuts, after root: the '+' says there is more
+	is "$output" "OWNER LABEL
+root+ $l"
+	run --separate-stderr pwrun '' '' "$BIN/shm-ls" -o owner,group,label --noheadings "$l"
+	status_is 0
+	is "$output" "$(id -u) $(id -g) $l"
+	# whole, in shm-rm's journal line
+	run --separate-stderr pwrun 'ab\342\200\213' 'g' "$BIN/shm-rm" -v "$l"
+	status_is 0
+	is "${output%, age *}" "removed '$l' (owner ab\\342\\200\\213"
+}
