@@ -145,13 +145,41 @@ refused(int ch, char *argv[])
 	bad("invalid option -- '%s'", util_quote(&c, 1));
 }
 
+/*
+ * Options to spell out: an abbreviation of them would read as another
+ * tool's option (shm-rm --all for --all-users, when shm-ls --all is
+ * other programs' segments, not every user's).  They take no argument,
+ * so argv[optind - 1] is what was typed.
+ */
+static const struct {
+	const char	*name, *meaning;
+} exact[] = {
+	{ "all-users", "every user's segments" },
+};
+
+static void
+check_exact(int li, char *argv[])
+{
+	const char *typed = argv[optind - 1] + 2, *name = table[li].name;
+	size_t i;
+
+	for (i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
+		if (strcmp(name, exact[i].name) == 0 && strcmp(typed, name) != 0)
+			bad("option '--%s' is short for '--%s' (%s): spell it "
+			    "out", util_quote(typed, strlen(typed)), name,
+			    exact[i].meaning);
+}
+
 int
 util_getopt(int argc, char *argv[])
 {
-	int ch;
+	int ch, li = -1;
 
 	opterr = 0;
-	switch (ch = getopt_long(argc, argv, shortopts, longopts, NULL)) {
+	ch = getopt_long(argc, argv, shortopts, longopts, &li);
+	if (li >= 0)
+		check_exact(li, argv);
+	switch (ch) {
 	case '?':
 	case ':':
 		refused(ch, argv);

@@ -352,6 +352,9 @@ util_fields(struct fields *f, const char *list)
 		c = strchr(p, ',');
 		f->v[f->n].name = p;
 		f->v[f->n].len = c ? (size_t)(c - p) : strlen(p);
+		if (f->v[f->n].len == 0)	/* "", "a,", "a,,b" */
+			util_invalid("field list", list,
+			    "fields separated by commas: a,b");
 		if (c != NULL)
 			p = c + 1;
 	}

@@ -49,6 +49,9 @@ wrap() {
 	--version=1|option '--version' doesn't allow an argument
 	--foo|unrecognized option '--foo'
 	--wait|option '--wait' requires an argument
+	--fields=|invalid field list '' (expected fields separated by commas: a,b)
+	-f a,|invalid field list 'a,' (expected fields separated by commas: a,b)
+	-f a,,b|invalid field list 'a,,b' (expected fields separated by commas: a,b)
 	--w 5|option '--w' is ambiguous; possibilities: '--width' '--wait'
 	-f 'coeff grid'|invalid field list 'coeff grid' (expected fields separated by commas: a,b)
 	-c abc|invalid width 'abc' (expected $cols)

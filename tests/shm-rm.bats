@@ -36,6 +36,8 @@ shmid_exists() {
 	--help=1|option '--help' doesn't allow an argument
 	--stale|option '--stale' requires an argument
 	--stale=24|invalid age '24' (expected a number and a unit: 30s, 90m, 24h or 7d)
+	-s 0s --all|option '--all' is short for '--all-users' (every user's segments): spell it out
+	-s 0s --all-u|option '--all-u' is short for '--all-users' (every user's segments): spell it out
 	--force-all|unrecognized option '--force-all'
 	-n -s 5x|invalid age '5x' (expected a number and a unit: 30s, 90m, 24h or 7d)
 	-n -s 1H|invalid age '1H' (expected a number and a unit: 30s, 90m, 24h or 7d)
