@@ -27,6 +27,7 @@ static unsigned long waitsecs = 60;
 static int	 style[5];
 static int	 nanplain;	/* -F nan=nan: SHMIDS_NANPLAIN, or 0 */
 static int	 rval;
+static unsigned long nrefs;	/* reference lines met, for -r's word */
 
 /*
  * -d: labels expanded, removed only once all output is flushed and
@@ -267,6 +268,7 @@ expand(const char *fname, unsigned long lineno, const struct line *l,
 	struct shmids_layout e;
 	void *h;
 
+	nrefs++;
 	if ((h = open_wait(r->label)) == NULL) {
 		warnx("%s:%lu: %s: %s%s", fname, lineno, r->label,
 		    util_why(r->label, errno), errno == EAGAIN ? waited() : "");
@@ -670,11 +672,36 @@ matched_nothing(void)
 	if (fields != NULL && util_fields_report(&want,
 	    "no reference line has this field") != 0)
 		rval = 1;
+	/* -r wrote nothing of such an input: data.txt for data.shm? */
+	if (rflag && fields == NULL && nrefs == 0) {
+		warnx("-r: no reference line in the input: nothing to write "
+		    "(its arrays inline? shm-import makes them segments)");
+		rval = 1;
+	}
 	if (rawtype != -1 && !rawseen) {
 		warnx("-t %s: no raw segment in the input (-t applies to "
 		    "raw segments only)", shmids_type_name(rawtype));
 		rval = 1;
 	}
+}
+
+/*
+ * -w seconds: a number of seconds, or, as shm-rm -s takes an age, a
+ * number and its unit (30s, 5m, 1h), up to a year.
+ */
+static void
+set_wait(const char *arg)
+{
+	size_t n = strlen(arg);
+	int bare = n > 0 && arg[n - 1] >= '0' && arg[n - 1] <= '9';
+	time_t t;
+
+	if (bare ? util_ulong(arg, 86400 * 365, &waitsecs) == -1 :
+	    util_age(arg, &t) == -1 || t > 86400 * 365)
+		util_invalid("wait", arg, "seconds, or a number and a unit: "
+		    "30s, 5m, 1h; at most a year");	/* exits */
+	if (!bare)
+		waitsecs = (unsigned long)t;
 }
 
 int
@@ -718,9 +745,7 @@ main(int argc, char *argv[])
 				    "f64, f32, i64, i32 or raw");
 			break;
 		case 'w':
-			if (util_ulong(optarg, 86400 * 365, &waitsecs) == -1)
-				util_invalid("wait", optarg,
-				    "0 to 31536000 seconds");
+			set_wait(optarg);
 			break;
 		default:
 			usage(stderr, 2);

@@ -60,10 +60,11 @@ wrap() {
 	-c ''|invalid width '' (expected $cols)
 	-c 1000001|invalid width '1000001' (expected $cols)
 	-c 99999999999999999999|invalid width '99999999999999999999' (expected $cols)
-	-w abc|invalid wait 'abc' (expected 0 to 31536000 seconds)
-	-w -1|invalid wait '-1' (expected 0 to 31536000 seconds)
-	-w 1s|invalid wait '1s' (expected 0 to 31536000 seconds)
-	-w 31536001|invalid wait '31536001' (expected 0 to 31536000 seconds)
+	-w abc|invalid wait 'abc' (expected seconds, or a number and a unit: 30s, 5m, 1h; at most a year)
+	-w -1|invalid wait '-1' (expected seconds, or a number and a unit: 30s, 5m, 1h; at most a year)
+	-w 1x|invalid wait '1x' (expected seconds, or a number and a unit: 30s, 5m, 1h; at most a year)
+	-w 366d|invalid wait '366d' (expected seconds, or a number and a unit: 30s, 5m, 1h; at most a year)
+	-w 31536001|invalid wait '31536001' (expected seconds, or a number and a unit: 30s, 5m, 1h; at most a year)
 	-F bogus|invalid style 'bogus' (expected $styles)
 	-F f64=bogus|invalid style 'f64=bogus' (expected $styles)
 	-F f64=dec|invalid style 'f64=dec' (expected $styles)
@@ -259,6 +260,20 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 	status_is 0
 	printf 'a NA -nan nan(0x1) -nan(0x1) 0.1\nb NA -nan(0x1) 1\n' |
 	    same_file /dev/stdin out
+}
+
+@test "shm-expand -r on an input with no reference line: said, exit 1; -w takes a unit" {
+	local a
+	printf 'coeff 1 2 3\n' > in
+	runio in shm_expand -r
+	status_is 1
+	is "$(cat out)" ""
+	is "$(cat err)" "shm-expand: -r: no reference line in the input: nothing to write (its arrays inline? shm-import makes them segments)"
+	a=$(mkset a f64 3ff0000000000000)
+	printf 'a shmids %s\n' "$a" > in
+	runio in shm_expand -r -w 1m
+	status_is 0
+	is "$(cat out)" "1"
 }
 
 @test "shm-expand -d -F nan=nan: a segment whose NaN payload the output lost is kept, the others go" {
