@@ -253,7 +253,7 @@ set_user(const char *arg)
 {
 	uflag = 1;
 	if (util_user(arg, &uid) == -1)
-		util_invalid("user", arg, "a login name or numeric user ID");
+		util_bad_user(arg);
 }
 
 /*

@@ -385,8 +385,7 @@ main(int argc, char *argv[])
 		case 'u':
 			user = optarg;
 			if (util_user(optarg, &owner) == -1)
-				util_invalid("user", optarg,
-				    "a login name or numeric user ID");
+				util_bad_user(optarg);
 			break;
 		case 'U':
 			allflag = 1;

@@ -197,6 +197,19 @@ name_copy(char *buf, size_t len, const char *name, unsigned long id)
 		fmt_text(name, 0, buf, len);
 }
 
+void
+util_bad_user(const char *arg)
+{
+	size_t n = strlen(arg);
+
+	/* A name copied from the listing, where ps's cut left a '+'. */
+	if (n > 1 && arg[n - 1] == '+')
+		util_invalid("user", arg, "a login name or numeric user ID; "
+		    "the listing cuts long names with '+': shm-ls -o uid "
+		    "gives the ID");
+	util_invalid("user", arg, "a login name or numeric user ID");
+}
+
 const char *
 util_username(uid_t u)
 {

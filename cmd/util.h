@@ -45,6 +45,8 @@ int	 util_age(const char *s, time_t *secs);
  * numeric user ID (which needs no account); -1 if neither.
  */
 int	 util_user(const char *s, uid_t *uid);
+/* util_user() refused arg: a usage error (exit 2) saying what it takes. */
+void	 util_bad_user(const char *arg);
 /*
  * uid's login name (whole: up to 255 bytes), or the number where it has
  * none; control characters and bytes that are not UTF-8 written \ooo,

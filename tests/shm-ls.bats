@@ -94,6 +94,7 @@ procfield() {
 	-u nosuchuser$$|invalid user 'nosuchuser$$' (expected a login name or numeric user ID)
 	-u -1|invalid user '-1' (expected a login name or numeric user ID)
 	-u 4294967295|invalid user '4294967295' (expected a login name or numeric user ID)
+	-u nosuchuse+|invalid user 'nosuchuse+' (expected a login name or numeric user ID; the listing cuts long names with '+': shm-ls -o uid gives the ID)
 	-u ''|invalid user '' (expected a login name or numeric user ID)
 	EOF
 }
