@@ -316,7 +316,8 @@ filesetting(void)
 	printf("hint: file segments on a local disk file system fault in "
 	    "large folios:\n  'export SHMIDS_DIR=/var/tmp' (see shmids(5))%s\n",
 	    fpr ? ";\n  with free page reporting that pays only for "
-	    "back-to-back hand-overs,\n  and huge pages pay always" : "");
+	    "back-to-back hand-overs,\n  while reserved huge pages (above) pay "
+	    "every time" : "");
 }
 
 static void
@@ -342,9 +343,12 @@ syscheck_report(void)
 	setting("kernel.shm_rmid_forced", "/proc/sys/kernel/shm_rmid_forced",
 	    "");
 	on = removeipc(&set);
-	printf("%-24s %s%s%s\n", "logind RemoveIPC", on ? "yes" : "no",
+	/* logind spares system users (uid < 1000), root among them. */
+	printf("%-24s %s%s%s%s\n", "logind RemoveIPC", on ? "yes" : "no",
 	    set ? "" : " (default)",
-	    logind_running() ? "" : " (logind not running)");
+	    logind_running() ? "" : " (logind not running)",
+	    on && getuid() < 1000 ? " (not for your uid: a system user's)" :
+	    "");
 	timer_report();
 	setting("vm.nr_hugepages", "/proc/sys/vm/nr_hugepages", " pages");
 	setting("vm.hugetlb_shm_group", "/proc/sys/vm/hugetlb_shm_group", "");
