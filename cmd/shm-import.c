@@ -114,8 +114,8 @@ add_type(const char *arg)
 		util_invalid("type", arg, TYPE_FORM);
 	if (eq == NULL) {
 		if (deftype != -1)
-			util_invalid("type", arg, "type or field=type, one "
-			    "bare type");
+			util_invalid("type", arg, "one -t without a field: "
+			    "field=type gives a field its own");
 		deftype = t;
 		return;
 	}

@@ -179,7 +179,7 @@ refpat() {
 	bad_args shm-import "$SYNOPSIS" <<-EOF
 	-t mask=i32 -t mask=i32|invalid type 'mask=i32' (expected type or field=type, each field once)
 	-t m=i32 -t x=f32 -t m=f64|invalid type 'm=f64' (expected type or field=type, each field once)
-	-t f64 -t i32|invalid type 'i32' (expected type or field=type, one bare type)
+	-t f64 -t i32|invalid type 'i32' (expected one -t without a field: field=type gives a field its own)
 	-t mask=f16|invalid type 'mask=f16' (expected $form)
 	-t =i32|invalid type '=i32' (expected $form)
 	-t mask=|invalid type 'mask=' (expected $form)
