@@ -200,7 +200,12 @@ explain_stale(struct out *o, const char *label, const struct shmids_info *si)
 		add_remove_hint(o, si, si->id);
 		return;
 	case 0:
-		add(o, "segment %s is not a shmids segment", si->id);
+		if (si->err == EPROTONOSUPPORT)
+			add(o, "segment %s has a header of a later version than "
+			    "shmids %s reads: a newer shmids reads it", si->id,
+			    SHMIDS_VERSION);
+		else
+			add(o, "segment %s is not a shmids segment", si->id);
 		return;
 	}
 	if (si->label[0] == '\0') {

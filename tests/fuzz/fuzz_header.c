@@ -140,7 +140,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			memcpy(nm, name, namelen);
 			nm[namelen] = '\0';
-			shmids_hdr_write(canon, id, nm, out.type, out.count);
+			shmids_hdr_write(canon, id, nm, out.type, out.count, out.cols);
 		}
 		canon[HDR_STATE] = (char)out.state;
 		CHECK(memcmp(canon, h, SHMIDS_HEADER) == 0,
