@@ -9,6 +9,11 @@ PKGDIR	?= $(LIBDIR)/pkgconfig
 # make install-systemd: systemd reads /usr/local/lib/systemd/system and
 # /usr/lib/systemd/system; for another PREFIX, SYSTEMDDIR=/etc/systemd/system.
 SYSTEMDDIR ?= $(PREFIX)/lib/systemd/system
+# Where systemd looks for system units (systemd.unit(5), without
+# systemctl): units elsewhere are never loaded.
+UNITDIRS = /etc/systemd/system /run/systemd/system \
+	   /usr/local/lib/systemd/system /usr/lib/systemd/system \
+	   /lib/systemd/system
 # The Python module goes where $(PYTHON) puts a PREFIX's pure modules
 # (pip install --prefix does the same): $HOME/.local gives the user's
 # site directory; empty where there is no $(PYTHON).
@@ -149,9 +154,20 @@ PCSED	= sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 # the loader or pkg-config still cannot find the library.  No rpath in
 # shmids.pc: that would bake this PREFIX into every program, packaged
 # ones too.  README.md, Set-up, says the same.
+# ldconfig caches only what the loader searches: the default directories
+# and those of $(LDSOCONF) and the files it includes; for another LIBDIR
+# running it does nothing but take time, and LDHINT says what to set.
 LDCONFIG ?= ldconfig
+LDSOCONF ?= /etc/ld.so.conf
+LDDIRS	= { echo $(SYSLIBDIRS); \
+	    for f in $(LDSOCONF) $$(sed -n 's/^[[:space:]]*include[[:space:]]//p' \
+		$(LDSOCONF) 2>/dev/null); do \
+		sed -e 's/\#.*//' -e '/^[[:space:]]*include[[:space:]]/d' \
+		    "$$f" 2>/dev/null; \
+	    done; } | tr ' \t,:=' '\n\n\n\n\n' | sed -n 's|/*$$||; /^\//p'
 LDSYNC	= if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && \
-	    command -v $(LDCONFIG) >/dev/null 2>&1; then \
+	    command -v $(LDCONFIG) >/dev/null 2>&1 && \
+	    $(LDDIRS) | grep -qxF "$(patsubst %/,%,$(LIBDIR))"; then \
 		echo $(LDCONFIG); $(LDCONFIG) || exit 1; \
 	fi
 LDHINT	= if [ -n "$(DESTDIR)" ]; then \
@@ -288,7 +304,13 @@ install-systemd:
 	sed 's|@BINDIR@|$(BINDIR)|' systemd/shmids-clean.service.in \
 	    > $(DESTDIR)$(SYSTEMDDIR)/shmids-clean.service
 	cp systemd/shmids-clean.timer $(DESTDIR)$(SYSTEMDDIR)/
-	@echo "install-systemd: to start it: systemctl daemon-reload; systemctl enable --now shmids-clean.timer"
+	@case " $(UNITDIRS) " in \
+	*" $(SYSTEMDDIR) "*) echo "install-systemd: to start it:" \
+	    "systemctl daemon-reload; systemctl enable --now shmids-clean.timer" ;; \
+	*) echo "install-systemd: warning: systemd does not look in" \
+	    "$(SYSTEMDDIR): install with SYSTEMDDIR=/etc/systemd/system," \
+	    "or link the units there" >&2 ;; \
+	esac
 
 uninstall-systemd:
 	rm -f $(DESTDIR)$(SYSTEMDDIR)/shmids-clean.service \

@@ -40,10 +40,11 @@ fmt_human(unsigned long long n, char *buf, size_t len)
 /*
  * The length of the well-formed UTF-8 sequence (RFC 3629: shortest
  * form, no surrogates, at most U+10FFFF) of two or more bytes at p, or
- * 0: a name from the password database in UTF-8 stays readable in JSON.
+ * 0; its code point in *cpp unless cpp is NULL.  A name from the
+ * password database in UTF-8 stays readable in JSON and in the listing.
  */
-static size_t
-utf8_len(const char *p, size_t len)
+size_t
+fmt_utf8_len(const char *p, size_t len, unsigned long *cpp)
 {
 	const unsigned char *s = (const unsigned char *)p;
 	size_t n, i;
@@ -67,19 +68,22 @@ utf8_len(const char *p, size_t len)
 	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
 	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
 		return 0;
+	if (cpp != NULL)
+		*cpp = cp;
 	return n;
 }
 
 void
 fmt_json_str(FILE *fp, const char *s, size_t len)
 {
+	unsigned long cp;
 	size_t i, n;
 
 	putc('"', fp);
 	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
 
-		if (c >= 0x80 && (n = utf8_len(s + i, len - i)) > 0) {
+		if (c >= 0x80 && (n = fmt_utf8_len(s + i, len - i, &cp)) > 0) {
 			fwrite(s + i, 1, n, fp);
 			i += n - 1;
 		} else if (c == '"' || c == '\\')
@@ -104,4 +108,54 @@ fmt_iso(time_t t, char *buf, size_t len)
 	if (gmtime_r(&t, &tmb) == NULL ||
 	    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tmb) == 0)
 		snprintf(buf, len, "%lld", (long long)t);
+}
+
+/*
+ * A C1 control (U+0080 to U+009F) moves a terminal's cursor as ESC
+ * does: escaped like the bytes of an invalid sequence.  Cut between
+ * cells, never inside an escape or a sequence.
+ */
+void
+fmt_text(const char *s, size_t cols, char *buf, size_t len)
+{
+	char cell[8];
+	unsigned long cp;
+	size_t i, n, cw, w = 0, out = 0, fit = 0;
+
+	for (i = 0; s[i] != '\0'; i += n) {
+		unsigned char c = (unsigned char)s[i];
+
+		n = 1, cw = 1;
+		if (c >= 0x20 && c < 0x7f)
+			cell[0] = (char)c, cell[1] = '\0';
+		else if (c >= 0x80 && (n = fmt_utf8_len(s + i, strlen(s + i),
+		    &cp)) > 0 && cp >= 0xa0)
+			memcpy(cell, s + i, n), cell[n] = '\0';
+		else {
+			n = 1, cw = 4;
+			snprintf(cell, sizeof(cell), "\\%03o", c);
+		}
+		/* Too wide: back to the last cell that leaves room for '+'. */
+		if ((cols > 0 && w + cw > cols) || out + strlen(cell) + 2 > len) {
+			out = fit;
+			buf[out++] = '+';
+			break;
+		}
+		memcpy(buf + out, cell, strlen(cell));
+		out += strlen(cell);
+		w += cw;
+		if (cols == 0 || w < cols)
+			fit = out;
+	}
+	buf[out] = '\0';
+}
+
+size_t
+fmt_width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s != '\0'; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
 }

@@ -2,6 +2,8 @@
  * shm-expand: turn shmids reference lines back into ASCII numbers ("the
  * master copy is ASCII"); every other byte passes through unchanged.
  */
+#include <sys/stat.h>
+
 #include <err.h>
 #include <errno.h>
 #include <signal.h>
@@ -13,6 +15,7 @@
 #include "shmids.h"
 #include "util.h"
 
+static int	 rflag;		/* values only: no other line, no field */
 static int	 dflag;		/* remove each segment once written */
 static size_t	 cols = 80;
 static const char *fields;	/* -f list, NULL for all */
@@ -21,6 +24,7 @@ static int	 rawtype = -1;	/* -t: how to read raw segments */
 static int	 rawseen;	/* -t applied to a segment */
 static unsigned long waitsecs = 60;
 static int	 style[5];
+static int	 nanplain;	/* -F nan=nan: SHMIDS_NANPLAIN, or 0 */
 static int	 rval;
 
 /*
@@ -65,34 +69,67 @@ struct line {
 };
 static size_t	 hold = HOLD;	/* HOLD, or more for a long -f list */
 
+static const struct opt opts[] = {
+	{ 'c', "width", "cols", "wrap at cols columns; 0: one array a line" },
+	{ 'd', "remove", NULL,
+	    "remove each segment once its expansion is out" },
+	{ 'F', "style", "type=style", "number style: f64=exp, i32=hex, ..." },
+	{ 'f', "fields", "fields",
+	    "only these fields' references (as cut -f: a,b)" },
+	{ 'h', "help", NULL, "print this help and exit" },
+	{ 'r', "rows", NULL,
+	    "values only, one array a line: numpy, R read it" },
+	{ 't', "type", "type", "the element type of raw segments" },
+	{ 'w', "wait", "seconds", "wait so long for writers still filling" },
+	{ OPT_VERSION, "version", NULL, "print the version and exit" },
+	{ 0, NULL, NULL, NULL }
+};
+
 static void
 usage(FILE *fp, int status)
 {
 	/* two lines, as BSD's usages: an 80-column terminal */
-	fprintf(fp, "usage: shm-expand [-d] [-c cols] [-f fields] "
+	fprintf(fp, "usage: shm-expand [-dr] [-c cols] [-f fields] "
 	    "[-F type=style] [-t type]\n"
 	    "                  [-w seconds] [file ...]\n");
-	exit(status);
+	util_usage_end(fp, status);
 }
+
+/* The file segment being written out, for onbus(): path, bytes declared. */
+static char busid[SHMIDS_LABEL_MAX + 1];
+static off_t busneed;
+static volatile sig_atomic_t busset;
 
 /*
  * A file segment truncated under us (format-spec.md 2.6) faults on the
- * pages it lost: say so, and exit 1 without removing anything.
+ * pages it lost; a sparse one whose file system is full, on a page that
+ * cannot be had.  Its size tells which: say so, and exit 1 without
+ * removing anything.
  */
 static void
 onbus(int sig)
 {
-	static const char msg[] =
+	static const char cut[] =
 	    "shm-expand: a file segment was truncated while being read\n";
+	static const char full[] = "shm-expand: a file segment's pages "
+	    "never written cannot be read: the file system holding it is "
+	    "full\n";
+	struct stat st;
 	ssize_t n;
 
 	(void)sig;
-	n = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	if (busset && stat(busid, &st) == 0 && st.st_size >= busneed)
+		n = write(STDERR_FILENO, full, sizeof(full) - 1);
+	else
+		n = write(STDERR_FILENO, cut, sizeof(cut) - 1);
 	(void)n;
 	_exit(1);
 }
 
-/* -F type=style: which styles each type has is format-spec.md 6. */
+/*
+ * -F type=style: which styles each type has is format-spec.md 6; and
+ * -F nan=NA or nan, how NaNs are spelt in every float style.
+ */
 static int
 set_style(const char *arg)
 {
@@ -106,6 +143,12 @@ set_style(const char *arg)
 		return -1;
 	memcpy(t, arg, (size_t)(eq - arg));
 	t[eq - arg] = '\0';
+	if (strcmp(t, "nan") == 0) {
+		if (strcmp(eq + 1, "NA") != 0 && strcmp(eq + 1, "nan") != 0)
+			return -1;
+		nanplain = strcmp(eq + 1, "nan") == 0 ? SHMIDS_NANPLAIN : 0;
+		return 0;
+	}
 	if ((type = shmids_type_parse(t)) == -1)
 		return -1;
 	isfloat = type == SHMIDS_F64 || type == SHMIDS_F32;
@@ -161,6 +204,34 @@ view(void *h, struct shmids_array *a)
 	return 0;
 }
 
+/*
+ * -r: the values alone on one line.  shmids_emit() puts a blank before
+ * each value: the first goes out here, so that the line starts with it,
+ * as the values of an inline array do after the field.
+ */
+static void
+emit_rows(struct shmids_layout *e, const struct shmids_array *a)
+{
+	char num[SHMIDS_NUM_MAX];
+	size_t n;
+
+	e->lead = "";
+	e->leadlen = 0;
+	e->col0 = 0;
+	e->cols = 0;
+	e->eol = "\n";
+	if (a->count == 0) {
+		if (putchar('\n') == EOF)
+			err(1, "stdout");
+		return;
+	}
+	if ((n = shmids_format(num, a->type, a->data,
+	    e->style[a->type])) == 0 || fwrite(num, 1, n, stdout) != n ||
+	    shmids_emit(stdout, e, a->type, (const char *)a->data +
+	    shmids_type_size(a->type), a->count - 1) == -1)
+		err(1, "stdout");
+}
+
 /* Returns 0 if expanded, -1 (after a diagnostic) if the line must stay. */
 static int
 expand(const char *fname, unsigned long lineno, const struct line *l,
@@ -194,18 +265,30 @@ expand(const char *fname, unsigned long lineno, const struct line *l,
 	e.cols = cols;
 	e.eol = l->buf + r->eol;
 	memcpy(e.style, style, sizeof(style));
-	if (shmids_emit(stdout, &e, a.type, a.data, a.count) == -1)
+	if (r->label[0] == '/') {
+		snprintf(busid, sizeof(busid), "%.*s",
+		    (int)strcspn(r->label, " "), r->label);
+		busneed = (off_t)(SHMIDS_HEADER + a.count * shmids_type_size(a.type));
+		busset = 1;
+	}
+	e.style[SHMIDS_F64] |= nanplain;
+	e.style[SHMIDS_F32] |= nanplain;
+	if (rflag)
+		emit_rows(&e, &a);
+	else if (shmids_emit(stdout, &e, a.type, a.data, a.count) == -1)
 		err(1, "stdout");
+	busset = 0;
 	shmids_close(h);
 	if (dflag)
 		util_labels_add(&done, r->label);
 	return 0;
 }
 
+/* Bytes of the input copied to the output: none with -b. */
 static void
 put(const char *s, size_t n)
 {
-	if (fwrite(s, 1, n, stdout) != n)
+	if (!rflag && fwrite(s, 1, n, stdout) != n)
 		err(1, "stdout");
 }
 
@@ -267,20 +350,21 @@ expand_line(const char *fname, unsigned long lineno, const struct line *l)
 {
 	struct shmids_ref r;
 	int k = shmids_ref_parse(l->buf, l->n, &r);
+	int copied = dflag && !rflag;	/* may keep a segment (-d) */
 
-	if (k == -1 && dflag)
+	if (k == -1 && copied)
 		keep_malformed(l->buf, l->n, fname, lineno);
 	if (fields != NULL && !l->longfield)
 		util_fields_note(&want, l->buf + r.field, r.fieldlen, k != 0);
 	if (k != 0 && fields != NULL && (l->longfield ||
 	    !util_fields_has(&want, l->buf + r.field, r.fieldlen))) {
-		if (k == 1 && dflag)
+		if (k == 1 && copied)
 			keep(r.label, fname, lineno);
 		k = 0;
 	}
 	if (k == 1 && expand(fname, lineno, l, &r) == 0)
 		return;
-	if (k == 1 && dflag)
+	if (k == 1 && copied)
 		keep(r.label, fname, lineno);
 	if (k == -1)
 		warnx("%s:%lu: malformed reference: %s", fname, lineno, r.why);
@@ -565,13 +649,15 @@ matched_nothing(void)
 int
 main(int argc, char *argv[])
 {
-	const char *opts = "c:dF:f:ht:w:";
 	unsigned long v;
 	int ch;
 
-	util_args(argc, argv, "shm-expand", opts, usage);
-	while ((ch = getopt(argc, argv, opts)) != -1)
+	util_args(argv, "shm-expand", opts, usage);
+	while ((ch = util_getopt(argc, argv)) != -1)
 		switch (ch) {
+		case 'r':
+			rflag = 1;
+			break;
 		case 'c':
 			if (util_ulong(optarg, 1000000, &v) == -1)
 				util_invalid("width", optarg,
@@ -584,7 +670,8 @@ main(int argc, char *argv[])
 		case 'F':
 			if (set_style(optarg) == -1)
 				util_invalid("style", optarg, "f64 or f32="
-				    "short, exp or hex; i64, i32 or raw=dec or hex");
+				    "short, exp or hex; i64, i32 or raw=dec or hex;"
+				    " nan=NA or nan");
 			break;
 		case 'f':
 			fields = optarg;

@@ -45,16 +45,33 @@ static struct labels made;
  * setting ("grid 100"), nor a table row, whose field is a number.
  */
 static unsigned long nconverted;
-static struct {
+static struct miss {
 	char		 field[SHMIDS_NAME_MAX + 1];
 	char		 where[96];
 	size_t		 count;
 } longest_miss;
+/* The first array whose values are not of its -t type (1.5 for i32). */
+static struct miss type_miss;
 
 /* An array's first line, kept for its reference line. */
 struct text {
 	char		*buf;
 	size_t		 len, cap;
+};
+
+static const struct opt opts[] = {
+	{ 'f', "fields", "fields",
+	    "only these fields' arrays (as cut -f: a,b)" },
+	{ 'h', "help", NULL, "print this help and exit" },
+	{ 'k', "min-count", "min",
+	    "arrays of min values or more (default 64)" },
+	{ 'm', "mode", "mode",
+	    "the segments' octal permissions (default 0600)" },
+	{ 'P', "prefix", "prefix", "names are prefix and the field" },
+	{ 't', "type", "[field=]type",
+	    "f64, f32, i64, i32 or raw (default f64)" },
+	{ OPT_VERSION, "version", NULL, "print the version and exit" },
+	{ 0, NULL, NULL, NULL }
 };
 
 static void
@@ -64,7 +81,7 @@ usage(FILE *fp, int status)
 	fprintf(fp, "usage: shm-import [-f fields] [-k min] [-m mode] "
 	    "[-P prefix]\n"
 	    "                  [-t [field=]type] [file ...]\n");
-	exit(status);
+	util_usage_end(fp, status);
 }
 
 /* A prefix that no field can complete into a name is a usage error. */
@@ -282,37 +299,97 @@ store(const char *fname, unsigned long lineno, const char *first,
 	return 0;
 }
 
+/*
+ * What looks like an array: 10 values or more, or continued on a second
+ * line; not a setting ("grid 100"), nor a table row, whose field is a
+ * number.
+ */
+static int
+array_like(const char *field, size_t len, size_t count, int lines)
+{
+	double d;
+	const char *end;
+
+	return !((count < 10 && (lines < 2 || count < 2)) ||
+	    len > SHMIDS_NAME_MAX ||
+	    (shmids_parse(field, &end, SHMIDS_F64, &d) == 0 &&
+	    end == field + len));
+}
+
+static void
+miss_note(struct miss *m, const char *fname, unsigned long lineno,
+    const char *field, size_t len, size_t count)
+{
+	m->count = count;
+	memcpy(m->field, field, len);
+	m->field[len] = '\0';
+	snprintf(m->where, sizeof(m->where), "%.80s:%lu", fname, lineno);
+}
+
 /* An array left inline for want of -k values: remember the longest. */
 static void
 missed(const char *fname, unsigned long lineno, const char *field,
     size_t len, size_t count, int lines)
 {
-	double d;
-	const char *end;
-
-	if ((count < 10 && (lines < 2 || count < 2)) ||
-	    count <= longest_miss.count ||
-	    len > SHMIDS_NAME_MAX ||
-	    (shmids_parse(field, &end, SHMIDS_F64, &d) == 0 &&
-	    end == field + len))
-		return;
-	longest_miss.count = count;
-	memcpy(longest_miss.field, field, len);
-	longest_miss.field[len] = '\0';
-	snprintf(longest_miss.where, sizeof(longest_miss.where), "%.80s:%lu",
-	    fname, lineno);
+	if (count > longest_miss.count && array_like(field, len, count, lines))
+		miss_note(&longest_miss, fname, lineno, field, len, count);
 }
 
 /*
- * Nothing converted, though arrays were there: the minimum is the
- * likely surprise (the README's own 10-value example), so name it.
+ * An array left inline because its values are not of the type -t asked
+ * for (i32, and 1.5 read): the first that reads as f64 and looks like
+ * an array is remembered.  f holds its first line.
+ */
+static void
+type_missed(const char *fname, unsigned long lineno, const struct text *f,
+    const struct shmids_ref *r, int type)
+{
+	struct shmids_values v;
+	const char *bad = NULL, *vals = f->buf + r->field + r->fieldlen;
+	size_t count;
+	int k, more;
+
+	if (type == SHMIDS_F64 || type_miss.count > 0)
+		return;
+	memset(&v, 0, sizeof(v));
+	v.type = SHMIDS_F64;
+	k = shmids_values_parse(&v, vals, f->len - r->field - r->fieldlen,
+	    &more, &bad);
+	count = v.count;
+	shmids_values_free(&v);
+	if (k == 0 && array_like(f->buf + r->field, r->fieldlen, count,
+	    more ? 2 : 1))
+		miss_note(&type_miss, fname, lineno, f->buf + r->field,
+		    r->fieldlen, count);
+}
+
+/*
+ * Nothing converted, though arrays were there: the type -t asked for, or
+ * else the minimum, is the likely surprise (the README's own 10-value
+ * example), so name it.
  */
 static void
 report_missed(void)
 {
-	const char *f = longest_miss.field;
+	const char *f = longest_miss.field, *t = type_miss.field;
+	const char *tname;
+	size_t i;
 
-	if (nconverted > 0 || longest_miss.count == 0)
+	if (nconverted > 0)
+		return;
+	if (type_miss.count > 0) {
+		tname = shmids_type_name(type_of(t, strlen(t)));
+		for (i = 0; i < nftypes; i++)
+			if (ftypes[i].len == strlen(t) &&
+			    memcmp(ftypes[i].field, t, ftypes[i].len) == 0)
+				break;
+		warnx("no array converted: %s (%s) holds values that are not "
+		    "%s (-t %s%s%s)", util_quote(t, strlen(t)), type_miss.where,
+		    tname, i < nftypes ? util_quote(t, strlen(t)) : "",
+		    i < nftypes ? "=" : "", tname);
+		return;
+	}
+	if (longest_miss.count == 0)
 		return;
 	warnx("no array converted: the longest, %s (%s), has %zu values, "
 	    "fewer than -k %lu; -k %zu or -f %s converts it",
@@ -430,6 +507,8 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 	if (k == 0 && fields == NULL && v.count < minvals)
 		missed(fname, first, f.buf + r->field, r->fieldlen, v.count,
 		    (int)(*lineno - first + 1));
+	if (k == -1 && fields == NULL)
+		type_missed(fname, first, &f, r, v.type);
 	if (sel)
 		rval = 1;
 	shmids_values_free(&v);
@@ -499,7 +578,7 @@ import_file(FILE *fp, const char *fname)
 	ssize_t n;
 
 	if (lines_init(&l, fileno(fp)) == -1)
-		fail_input(fname, 1);
+		fail_input(fname, 0);
 	while ((n = next(&l, &s, fname, lineno + 1)) > 0) {
 		lineno++;
 		import_line(&l, fname, &lineno, s, (size_t)n);
@@ -510,11 +589,10 @@ import_file(FILE *fp, const char *fname)
 int
 main(int argc, char *argv[])
 {
-	const char *opts = "f:hk:m:P:t:";
 	int ch;
 
-	util_args(argc, argv, "shm-import", opts, usage);
-	while ((ch = getopt(argc, argv, opts)) != -1)
+	util_args(argv, "shm-import", opts, usage);
+	while ((ch = util_getopt(argc, argv)) != -1)
 		switch (ch) {
 		case 'f':
 			fields = optarg;

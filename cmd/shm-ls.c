@@ -8,8 +8,6 @@
 #include <err.h>
 #include <errno.h>
 #include <fnmatch.h>
-#include <stddef.h>
-#include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,85 +15,58 @@
 #include <unistd.h>
 
 #include "fmt.h"
+#include "lscol.h"
 #include "syscheck.h"
 #include "util.h"
 
-static int	 aflag, Hflag, Jflag, pflag, Tflag;
-static const char *pattern;
+/* --noheadings has no letter (-n is a 1.0 letter that moved). */
+#define NOHEADINGS	OPT_LONG
+
+static int	 aflag, bflag, Hflag, Jflag, lflag, nohead, pflag, Tflag;
+static const char *pattern, *olist;
 static int	 uflag;
 static uid_t	 uid;
 static time_t	 now;
 static int	 rval;
+static struct lscols lc;
 
-/* The long format's rows, kept until all are read to size the columns. */
-struct row {
-	char		 owner[256], size[24], type[8], count[24];
-	const char	*state;
-	char		 made[16], used[16];
-	char		 label[SHMIDS_LABEL_MAX + 1];
-};
-static struct row *rows;
+/*
+ * The long format's cells, lc.n a row, kept until all are read to size
+ * the columns.
+ */
+static char	(*cells)[LSCOL_CELL];
 static size_t	 nrows, rowcap;
 
 /* For -T: as ipcs -m -u, what the listed segments add up to. */
 static unsigned long long nsegs, nbytes, nattached;
 
+static const struct opt opts[] = {
+	{ 'a', "all", NULL, "other programs' segments too" },
+	{ 'b', "bytes", NULL, "sizes in bytes (as lsipc -b)" },
+	{ 'H', "human-readable", NULL,
+	    "sizes for people: 1.5K, 8.0M (the default)" },
+	{ 'h', "help", NULL, "print this help and exit" },
+	{ 'J', "json", NULL, "JSON listing (as lsipc -J)" },
+	{ 'l', "limits", NULL,
+	    "the kernel's limits and system report (ipcs -l)" },
+	{ 'N', "name", "pattern", "only names matching pattern (fnmatch)" },
+	{ NOHEADINGS, "noheadings", NULL, "no header row" },
+	{ 'o', "output", "list",
+	    "these columns, comma-separated; +list adds them" },
+	{ 'p', "parsable", NULL,
+	    "one tab-separated line a segment, all fields" },
+	{ 'T', "total", NULL, "end with the totals (as ipcs -u)" },
+	{ 'u', "user", "user", "only that user's segments" },
+	{ OPT_VERSION, "version", NULL, "print the version and exit" },
+	{ 0, NULL, NULL, NULL }
+};
+
 static void
 usage(FILE *fp, int status)
 {
-	fprintf(fp, "usage: shm-ls [-aHJlpT] [-N pattern] [-u user] "
-	    "[label | id ...]\n");
-	exit(status);
-}
-
-static const char *
-state_word(const struct shmids_info *si)
-{
-	if (si->ours == 0)
-		return "-";
-	if (si->ours < 0)
-		return "?";
-	if (si->ours == 2)
-		return "broken";
-	return si->state == 'r' ? "ready" : si->state == 'w' ? "filling" :
-	    "dead";
-}
-
-/*
- * ls(1)'s rule: the time within six months, else the year.  localtime_r
- * after main's tzset(): glibc's localtime() stats the zone file at
- * every call, twice per segment listed.
- */
-static void
-datestr(time_t t, char *buf, size_t len)
-{
-	struct tm tmb, *tm;
-
-	if (t == 0 || (tm = localtime_r(&t, &tmb)) == NULL) {
-		snprintf(buf, len, "%-12s", "-");
-		return;
-	}
-	if (t > now - 182 * 86400 && t < now + 182 * 86400)
-		strftime(buf, len, "%b %e %H:%M", tm);
-	else
-		strftime(buf, len, "%b %e  %Y", tm);
-}
-
-static const char *
-group(gid_t g)
-{
-	static char buf[256];	/* a group name whole */
-	static gid_t last = (gid_t)-1;
-	struct group *gr;
-
-	if (g == last)
-		return buf;
-	last = g;
-	if ((gr = getgrgid(g)) != NULL)
-		snprintf(buf, sizeof(buf), "%s", gr->gr_name);
-	else
-		snprintf(buf, sizeof(buf), "%lu", (unsigned long)g);
-	return buf;
+	fprintf(fp, "usage: shm-ls [-abHJlpT] [-N pattern] [-o list] "
+	    "[-u user] [label | id ...]\n");
+	util_usage_end(fp, status);
 }
 
 static void
@@ -116,93 +87,73 @@ print_parsable(const struct shmids_info *si)
 	    (long long)si->ctime, (long long)si->atime, dtime);
 	if (si->ours == 1)
 		printf("%s\t%zu\t%s\t%s\n", shmids_type_name(si->type),
-		    si->count, state_word(si), si->label);
+		    si->count, lscol_state(si), si->label);
 	else if (si->ours == 2)
-		printf("-\t-\t%s\t-\n", state_word(si));
+		printf("-\t-\t%s\t-\n", lscol_state(si));
 	else
-		printf("%s\t%s\t%s\t%s\n", state_word(si), state_word(si),
-		    state_word(si), si->label[0] ? si->label : "-");
-}
-
-/*
- * The last attach or detach the kernel recorded before this listing
- * attached the segment: its own attach is not shown, an earlier
- * listing's is (shm-ls(1), "used").
- */
-static time_t
-used_time(const struct shmids_info *si)
-{
-	return si->atime > si->dtime ? si->atime : si->dtime;
+		printf("%s\t%s\t%s\t%s\n", lscol_state(si), lscol_state(si),
+		    lscol_state(si), si->label[0] ? si->label : "-");
 }
 
 static void
 add_row(const struct shmids_info *si)
 {
-	struct row *r;
+	size_t i;
 	void *n;
 
 	if (nrows == rowcap) {
 		rowcap = rowcap ? rowcap * 2 : 64;
-		if ((n = realloc(rows, rowcap * sizeof(*rows))) == NULL)
+		if ((n = realloc(cells, rowcap * lc.n * sizeof(*cells))) ==
+		    NULL)
 			err(1, NULL);
-		rows = n;
+		cells = n;
 	}
-	r = &rows[nrows++];
-	snprintf(r->owner, sizeof(r->owner), "%s", util_username(si->uid));
-	if (Hflag)
-		fmt_human(si->size, r->size, sizeof(r->size));
-	else
-		snprintf(r->size, sizeof(r->size), "%zu", si->size);
-	snprintf(r->type, sizeof(r->type), "%s", si->ours == 1 ?
-	    shmids_type_name(si->type) : si->ours < 0 ? "?" : "-");
-	if (si->ours == 1)
-		snprintf(r->count, sizeof(r->count), "%zu", si->count);
-	else
-		snprintf(r->count, sizeof(r->count), "%s", r->type);
-	r->state = state_word(si);
-	datestr(si->ctime, r->made, sizeof(r->made));
-	datestr(used_time(si), r->used, sizeof(r->used));
-	snprintf(r->label, sizeof(r->label), "%s",
-	    si->label[0] ? si->label : si->id);
+	for (i = 0; i < lc.n; i++)
+		lscol_cell(lc.v[i], si, bflag, now, cells[nrows * lc.n + i]);
+	nrows++;
 }
 
-static int
-widest(size_t off, const char *head)
+/* s in a column w wide; the last column is not padded. */
+static void
+put_cell(const char *s, size_t w, int right, int last)
 {
-	size_t i, w = strlen(head), n;
+	size_t n = fmt_width(s);
 
-	for (i = 0; i < nrows; i++)
-		if ((n = strlen((const char *)&rows[i] + off)) > w)
-			w = n;
-	return (int)w;
+	if (right)
+		for (; n < w; n++)
+			putchar(' ');
+	fputs(s, stdout);
+	if (!last)
+		for (; n < w + 1; n++)
+			putchar(' ');
+	else
+		putchar('\n');
 }
 
 /*
- * Columns as wide as their widest entry; the label last, unpadded, so
- * that it never wraps mid-date and is copied whole.
+ * Columns as wide as their widest entry; the last unpadded, so that a
+ * label there never wraps mid-date and is copied whole.
  */
 static void
 print_rows(void)
 {
-	int wo, ws, wt, wc, wst = 5;
-	size_t i;
+	size_t w[COL_N], i, j, n;
 
 	if (nrows == 0)
 		return;
-	wo = widest(offsetof(struct row, owner), "OWNER");
-	ws = widest(offsetof(struct row, size), "SIZE");
-	wt = widest(offsetof(struct row, type), "TYPE");
-	wc = widest(offsetof(struct row, count), "COUNT");
+	for (j = 0; j < lc.n; j++) {
+		w[j] = nohead ? 0 : strlen(lscol_head(lc.v[j]));
+		for (i = 0; i < nrows; i++)
+			if ((n = fmt_width(cells[i * lc.n + j])) > w[j])
+				w[j] = n;
+	}
+	for (j = 0; !nohead && j < lc.n; j++)
+		put_cell(lscol_head(lc.v[j]), w[j], lscol_right(lc.v[j]),
+		    j == lc.n - 1);
 	for (i = 0; i < nrows; i++)
-		if ((int)strlen(rows[i].state) > wst)
-			wst = (int)strlen(rows[i].state);
-	printf("%-*s %*s %-*s %*s %-*s %-12s %-12s %s\n", wo, "OWNER", ws,
-	    "SIZE", wt, "TYPE", wc, "COUNT", wst, "STATE", "CREATED", "USED",
-	    "LABEL");
-	for (i = 0; i < nrows; i++)
-		printf("%-*s %*s %-*s %*s %-*s %s %s %s\n", wo, rows[i].owner,
-		    ws, rows[i].size, wt, rows[i].type, wc, rows[i].count, wst,
-		    rows[i].state, rows[i].made, rows[i].used, rows[i].label);
+		for (j = 0; j < lc.n; j++)
+			put_cell(cells[i * lc.n + j], w[j],
+			    lscol_right(lc.v[j]), j == lc.n - 1);
 }
 
 static void
@@ -210,84 +161,23 @@ print_totals(void)
 {
 	char size[24];
 
-	if (Hflag)
-		fmt_human(nbytes, size, sizeof(size));
-	else
+	if (bflag)
 		snprintf(size, sizeof(size), "%llu", nbytes);
-	printf("total: %llu segment%s, %s%s, %llu attached\n", nsegs,
-	    nsegs == 1 ? "" : "s", size, Hflag ? "" : " bytes", nattached);
-}
-
-static void
-json_key(const char *key, const char *s)
-{
-	printf(", \"%s\": ", key);
-	if (s == NULL)
-		fputs("null", stdout);
 	else
-		fmt_json_str(stdout, s, strlen(s));
-}
-
-/* A time as epoch seconds and ISO 8601 in UTC; null for never (0). */
-static void
-json_time(const char *key, time_t t)
-{
-	char iso[32];
-
-	if (t == 0) {
-		printf(", \"%s\": null, \"%s_iso\": null", key, key);
-		return;
-	}
-	fmt_iso(t, iso, sizeof(iso));
-	printf(", \"%s\": %lld, \"%s_iso\": \"%s\"", key, (long long)t,
-	    key, iso);
-}
-
-/* The JSON state: the -p word, but "foreign" and "unreadable" spelled. */
-static const char *
-json_state(const struct shmids_info *si)
-{
-	return si->ours == 0 ? "foreign" : si->ours < 0 ? "unreadable" :
-	    state_word(si);
+		fmt_human(nbytes, size, sizeof(size));
+	printf("total: %llu segment%s, %s%s, %llu attached\n", nsegs,
+	    nsegs == 1 ? "" : "s", size, bflag ? " bytes" : "", nattached);
 }
 
 /* One object a line, as lsipc -J writes them; keys in shm-ls(1). */
 static void
 print_json(const struct shmids_info *si)
 {
-	char key[16];
-	int sysv = si->shmid >= 0;
+	size_t i;
 
-	printf("%s      {\"id\": ", nsegs > 1 ? ",\n" : "");
-	fmt_json_str(stdout, si->id, strlen(si->id));
-	json_key("label", si->label[0] ? si->label : NULL);
-	json_key("name", si->ours == 1 ? si->name : NULL);
-	if (sysv) {
-		snprintf(key, sizeof(key), "0x%08x", (unsigned)si->key);
-		printf(", \"shmid\": %d, \"key\": \"%s\"", si->shmid, key);
-	} else
-		fputs(", \"shmid\": null, \"key\": null", stdout);
-	json_key("type", si->ours == 1 ? shmids_type_name(si->type) : NULL);
-	if (si->ours == 1)
-		printf(", \"count\": %zu", si->count);
-	else
-		fputs(", \"count\": null", stdout);
-	json_key("state", json_state(si));
-	json_key("owner", util_username(si->uid));
-	printf(", \"uid\": %lu", (unsigned long)si->uid);
-	json_key("group", group(si->gid));
-	printf(", \"gid\": %lu, \"mode\": \"%04o\", \"nattch\": %lu, "
-	    "\"size\": %zu", (unsigned long)si->gid, si->mode, si->nattch,
-	    si->size);
-	if (sysv)
-		printf(", \"cpid\": %ld, \"lpid\": %ld", (long)si->cpid,
-		    (long)si->lpid);
-	else
-		fputs(", \"cpid\": null, \"lpid\": null", stdout);
-	json_time("created", si->ctime);
-	json_time("used", used_time(si));
-	json_time("attached", si->atime);
-	json_time("detached", sysv ? si->dtime : 0);
+	printf("%s      {", nsegs > 1 ? ",\n" : "");
+	for (i = 0; i < lc.n; i++)
+		lscol_json(lc.v[i], si, i == 0);
 	putchar('}');
 }
 
@@ -366,28 +256,54 @@ set_user(const char *arg)
 		util_invalid("user", arg, "a login name or numeric user ID");
 }
 
-/* Formats that cannot go together are a usage error, not a choice. */
+/*
+ * Options that cannot go together are a usage error, not a choice: none
+ * is ignored in silence.
+ */
 static void
-check_flags(void)
+check_flags(int argc)
 {
+	if (lflag && Jflag)
+		util_misuse("-l has no JSON form: give -l alone");
+	if (lflag && (aflag || bflag || Hflag || nohead || pflag || Tflag ||
+	    pattern != NULL || olist != NULL || uflag || argc > 0))
+		util_misuse("-l reports the system, not segments: give it "
+		    "alone");
 	if (pflag && Jflag)
 		util_misuse("-p and -J are two formats: give one");
 	if (pflag && Tflag)
 		util_misuse("-T has no -p form: use -J with -T, or sum the "
 		    "-p lines");
+	if (pflag && olist != NULL)
+		util_misuse("-o does not change -p, the 1.0 format: use -o "
+		    "with the long format or -J");
+	if (bflag && Hflag)
+		util_misuse("-b and -H are two forms of size: give one");
+	if ((pflag || Jflag) && (bflag || Hflag))
+		util_misuse(bflag ? "-b is for the long format: -p and -J "
+		    "write bytes" : "-H is for the long format: -p and -J "
+		    "write bytes");
+	if ((pflag || Jflag) && nohead)
+		util_misuse("--noheadings is for the long format: -p and -J "
+		    "have no header row");
 }
 
 int
 main(int argc, char *argv[])
 {
-	const char *opts = "aHhJlN:pTu:";
+	static char coltail[300];
 	int ch, i;
 
-	util_args(argc, argv, "shm-ls", opts, usage);
-	while ((ch = getopt(argc, argv, opts)) != -1)
+	util_args(argv, "shm-ls", opts, usage);
+	snprintf(coltail, sizeof(coltail), "columns for -o: %s", lscol_names());
+	util_help_tail(coltail);
+	while ((ch = util_getopt(argc, argv)) != -1)
 		switch (ch) {
 		case 'a':
 			aflag = 1;
+			break;
+		case 'b':
+			bflag = 1;
 			break;
 		case 'H':
 			Hflag = 1;
@@ -399,10 +315,13 @@ main(int argc, char *argv[])
 			Jflag = 1;
 			break;
 		case 'l':
-			syscheck_report();
-			return util_close_stdout() == -1;
+			lflag = 1;
+			break;
 		case 'N':
 			pattern = optarg;
+			break;
+		case 'o':
+			olist = optarg;
 			break;
 		case 'p':
 			pflag = 1;
@@ -413,12 +332,23 @@ main(int argc, char *argv[])
 		case 'u':
 			set_user(optarg);
 			break;
+		case NOHEADINGS:
+			nohead = 1;
+			break;
 		default:
 			usage(stderr, 2);
 		}
 	argc -= optind;
 	argv += optind;
-	check_flags();
+	check_flags(argc);
+	if (lflag) {
+		syscheck_report();
+		return util_close_stdout() == -1;
+	}
+	if (olist != NULL)
+		lscol_parse(&lc, olist, Jflag);
+	else
+		lscol_default(&lc, Jflag);
 	now = time(NULL);
 	tzset();
 	if (Jflag)

@@ -18,6 +18,8 @@
 #include "shmids.h"
 #include "util.h"
 
+#define AGE_FORM	"a number and a unit: 30s, 90m, 24h or 7d"
+
 static int	 fflag, nflag, vflag;
 static const char *pattern;	/* -N: only names matching */
 static int	 allflag;	/* -U: every user's stale segments */
@@ -26,12 +28,29 @@ static uid_t	 owner;		/* whose stale segments -s cleans */
 static time_t	 minage, now;
 static int	 rval;
 
+static const struct opt opts[] = {
+	{ 'f', "force", NULL,
+	    "others' segments too; one not there is no error" },
+	{ 'h', "help", NULL, "print this help and exit" },
+	{ 'N', "name", "pattern",
+	    "with -s: only names matching pattern (fnmatch)" },
+	{ 'n', "dry-run", NULL, "print what would be removed, remove nothing" },
+	{ 's', "stale", "age",
+	    "remove stale segments made age ago (30s, 24h, 7d)" },
+	{ 'u', "user", "user", "with -s: that user's segments (root only)" },
+	{ 'U', "all-users", NULL,
+	    "with -s: every user's segments (root only)" },
+	{ 'v', "verbose", NULL, "print a line for each removed (owner, age)" },
+	{ OPT_VERSION, "version", NULL, "print the version and exit" },
+	{ 0, NULL, NULL, NULL }
+};
+
 static void
 usage(FILE *fp, int status)
 {
 	fprintf(fp, "usage: shm-rm [-fnUv] [-N pattern] [-s age] [-u user] "
 	    "[label | id ...]\n");
-	exit(status);
+	util_usage_end(fp, status);
 }
 
 /*
@@ -78,6 +97,20 @@ tell(const char *what, const struct shmids_info *si)
 	putchar('\n');
 }
 
+/*
+ * -f as rm -f: what is not there (ENOENT) is what was wanted, silently;
+ * any other failure (another segment under that shmid, no permission) is
+ * reported.
+ */
+static void
+forced_failed(const char *what)
+{
+	if (errno == ENOENT)
+		return;
+	warnx("%s: %s", what, util_why(what, errno));
+	rval = 1;
+}
+
 /* -f with a label: the library checks the label, the kernel the rest. */
 static void
 rm_label(const char *label)
@@ -87,8 +120,7 @@ rm_label(const char *label)
 		return;
 	}
 	if (shmids_remove(label) == -1) {
-		warnx("%s: %s", label, util_why(label, errno));
-		rval = 1;
+		forced_failed(label);
 		return;
 	}
 	if (vflag)
@@ -134,8 +166,7 @@ rm_forced(const char *arg)
 		return;
 	}
 	if (shmids_remove_id(arg) == -1) {
-		warnx("%s: %s", arg, util_why(arg, errno));
-		rval = 1;
+		forced_failed(arg);
 		return;
 	}
 	if (vflag)
@@ -149,14 +180,16 @@ rm_forced(const char *arg)
 static const char *
 not_yours(const struct shmids_info *si)
 {
-	static char buf[192];
-	struct passwd *pw;
+	static char buf[1200];
+	const char *who;
 
 	if (geteuid() != 0 && geteuid() != si->cuid)
 		return util_why(si->id, EPERM);
-	if ((pw = getpwuid(si->uid)) != NULL)
-		snprintf(buf, sizeof(buf), "segment %.64s is %.32s's, not "
-		    "yours: -f removes it all the same", si->id, pw->pw_name);
+	/* util_username() gives the number where there is no account. */
+	who = util_username(si->uid);
+	if (getpwuid(si->uid) != NULL)
+		snprintf(buf, sizeof(buf), "segment %.64s is %s's, not "
+		    "yours: -f removes it all the same", si->id, who);
 	else
 		snprintf(buf, sizeof(buf), "segment %.64s is uid %lu's, not "
 		    "yours: -f removes it all the same", si->id,
@@ -234,6 +267,20 @@ rm_operand(const char *arg)
 }
 
 /*
+ * -v's journal line for a name in SHMIDS_DIR that -s did not look at
+ * (format-spec.md 7, files in a shared directory).
+ */
+static void
+skipped(const struct shmids_info *si)
+{
+	if (si->err == EXDEV)
+		printf("skipped '%s' (a mount point, not a segment)\n", si->id);
+	else
+		printf("skipped '%s' (cannot be looked at: %s)\n", si->id,
+		    strerror(si->err));
+}
+
+/*
  * A stale segment: ours, of a selected owner (the caller's, -u's or, with
  * -U, anyone's), unattached, made minage ago.
  */
@@ -244,6 +291,11 @@ rm_stale(const struct shmids_info *si, void *arg)
 	if (si->ours == -2) {
 		util_store_error(si);
 		rval = 1;
+		return 0;
+	}
+	/* A user's mount point on a name of ours is no failure of -s. */
+	if (si->ours == -3) {
+		skipped(si);
 		return 0;
 	}
 	/* One of those asked for that cannot be judged is not skipped silently. */
@@ -306,11 +358,10 @@ check_privilege(void)
 int
 main(int argc, char *argv[])
 {
-	const char *opts = "fhN:ns:u:Uv";
 	int ch, sflag = 0, i;
 
-	util_args(argc, argv, "shm-rm", opts, usage);
-	while ((ch = getopt(argc, argv, opts)) != -1)
+	util_args(argv, "shm-rm", opts, usage);
+	while ((ch = util_getopt(argc, argv)) != -1)
 		switch (ch) {
 		case 'f':
 			fflag = 1;
@@ -327,7 +378,7 @@ main(int argc, char *argv[])
 		case 's':
 			if (util_age(optarg, &minage) == -1)
 				util_invalid("age", optarg, errno == ERANGE ?
-				    "N[smhd], at most %lds" : "N[smhd]",
+				    AGE_FORM ", at most %lds" : AGE_FORM,
 				    LONG_MAX);
 			sflag = 1;
 			break;
@@ -353,7 +404,8 @@ main(int argc, char *argv[])
 		owner = geteuid();
 	check_privilege();
 	now = time(NULL);
-	if (sflag && shmids_scan(rm_stale, NULL, 0) == -1)
+	if (sflag && shmids_scan(rm_stale, NULL,
+	    vflag ? SHMIDS_SKIPPED : 0) == -1)
 		err(1, "segment table");
 	for (i = 0; i < argc; i++)
 		rm_operand(argv[i]);

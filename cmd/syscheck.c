@@ -9,9 +9,12 @@
 
 #include <err.h>
 #include <glob.h>
+#include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "shmids.h"
@@ -35,47 +38,150 @@ readline(const char *path, char *buf, size_t len)
 	return buf;
 }
 
-/* RemoveIPC= from one logind.conf file, or NULL if it is not set there. */
-static const char *
-removeipc_in(const char *path, char *val, size_t len)
+/*
+ * Where systemd looks for logind.conf and logind.conf.d/, most
+ * important first (systemd.syntax(7), "Configuration Directories and
+ * Precedence"); /lib is /usr/lib's twin where /usr is not merged.
+ */
+static const char *const confdirs[] = {
+	"/etc/systemd", "/run/systemd", "/usr/local/lib/systemd",
+	"/usr/lib/systemd", "/lib/systemd"
+};
+#define NCONFDIRS	(sizeof(confdirs) / sizeof(confdirs[0]))
+
+/* systemd's parse_boolean(): 1, 0, or -1 for anything else. */
+static int
+boolean(const char *v)
 {
-	char line[256];
-	const char *r = NULL;
+	static const char *const yes[] = { "1", "yes", "y", "true", "t", "on" };
+	static const char *const no[] = { "0", "no", "n", "false", "f", "off" };
+	size_t i;
+
+	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		if (strcasecmp(v, yes[i]) == 0)
+			return 1;
+		if (strcasecmp(v, no[i]) == 0)
+			return 0;
+	}
+	return -1;
+}
+
+/* s without the blanks around it, in place. */
+static char *
+trim(char *s)
+{
+	size_t n;
+
+	s += strspn(s, " \t");
+	n = strcspn(s, "\r\n");
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	s[n] = '\0';
+	return s;
+}
+
+/*
+ * RemoveIPC= of [Login] in one file, as systemd reads it: the last
+ * valid assignment wins; an invalid one is ignored (logind logs it and
+ * keeps what it had).  *val is left alone if the file sets none.
+ */
+static void
+removeipc_in(const char *path, int *val)
+{
+	char line[1024], *l, *eq;
+	int login = 0, b, whole = 1, tail;
 	FILE *fp;
 
 	if ((fp = fopen(path, "r")) == NULL)
-		return NULL;
-	while (fgets(line, sizeof(line), fp) != NULL)
-		if (strncmp(line, "RemoveIPC=", 10) == 0) {
-			size_t n = strcspn(line + 10, " \t\r\n");
-
-			if (n >= len)
-				n = len - 1;
-			memcpy(val, line + 10, n);
-			val[n] = '\0';
-			r = val;
+		return;
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		tail = !whole;
+		whole = strchr(line, '\n') != NULL || feof(fp);
+		/* The tail of a line too long for us is no line of its own. */
+		if (tail)
+			continue;
+		l = trim(line);
+		if (*l == '[')
+			login = strcmp(l, "[Login]") == 0;
+		else if (login && *l != '#' && *l != ';' &&
+		    (eq = strchr(l, '=')) != NULL) {
+			*eq = '\0';
+			if (strcmp(trim(l), "RemoveIPC") == 0 &&
+			    (b = boolean(trim(eq + 1))) != -1)
+				*val = b;
 		}
+	}
 	fclose(fp);
-	return r;
 }
 
-/* The effective RemoveIPC (the compiled-in default is yes). */
-static const char *
-removeipc(char *val, size_t len)
+static int
+byname(const void *a, const void *b)
 {
-	const char *r = "yes (default)";
-	glob_t g;
-	size_t i;
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
 
-	if (removeipc_in("/etc/systemd/logind.conf", val, len) != NULL)
-		r = val;
-	if (glob("/etc/systemd/logind.conf.d/*.conf", 0, NULL, &g) == 0) {
-		for (i = 0; i < g.gl_pathc; i++)
-			if (removeipc_in(g.gl_pathv[i], val, len) != NULL)
-				r = val;
-		globfree(&g);
+	return strcmp(strrchr(x, '/'), strrchr(y, '/'));
+}
+
+/*
+ * The drop-ins, logind.conf.d/\*.conf in every directory: one of a name
+ * hides those of the same name in less important directories, and they
+ * are read in the order of their names, after logind.conf.
+ */
+static void
+removeipc_dropins(int *val)
+{
+	char pat[64], **v;
+	glob_t g;
+	size_t i, j, n = 0;
+	int fl = 0;
+
+	for (i = 0; i < NCONFDIRS; i++) {
+		snprintf(pat, sizeof(pat), "%s/logind.conf.d/*.conf",
+		    confdirs[i]);
+		if (glob(pat, fl, NULL, &g) == 0)
+			fl = GLOB_APPEND;
 	}
-	return r;
+	if (fl == 0)
+		return;
+	/* glob() kept the directories' order: the first of a name wins. */
+	if ((v = calloc(g.gl_pathc, sizeof(*v))) != NULL) {
+		for (i = 0; i < g.gl_pathc; i++) {
+			for (j = 0; j < n && byname(&g.gl_pathv[i], &v[j]) != 0;
+			    j++)
+				;
+			if (j == n)
+				v[n++] = g.gl_pathv[i];
+		}
+		qsort(v, n, sizeof(*v), byname);
+		for (i = 0; i < n; i++)
+			removeipc_in(v[i], val);
+		free(v);
+	}
+	globfree(&g);
+}
+
+/*
+ * RemoveIPC as logind has it: 1 yes, 0 no; *set 0 when no file sets it
+ * (the compiled-in default, yes).  The main file is the first
+ * logind.conf of the directories, then come the drop-ins.
+ */
+static int
+removeipc(int *set)
+{
+	char path[64];
+	size_t i;
+	int val = -1;
+
+	for (i = 0; i < NCONFDIRS; i++) {
+		snprintf(path, sizeof(path), "%s/logind.conf", confdirs[i]);
+		if (access(path, F_OK) == 0) {
+			removeipc_in(path, &val);
+			break;
+		}
+	}
+	removeipc_dropins(&val);
+	*set = val != -1;
+	return val != 0;
 }
 
 /*
@@ -126,25 +232,47 @@ logind_running(void)
 }
 
 /*
+ * logind keeps a lingering user's manager, and so the user, for good:
+ * RemoveIPC acts when the user's last session ends and the user goes.
+ */
+static int
+lingers(void)
+{
+	struct passwd *pw = getpwuid(getuid());
+	char path[PATH_MAX];
+
+	if (pw == NULL || snprintf(path, sizeof(path),
+	    "/var/lib/systemd/linger/%s", pw->pw_name) >= (int)sizeof(path))
+		return 0;
+	return access(path, F_OK) == 0;
+}
+
+/*
  * File segments (SHMIDS_DIR) escape shm_rmid_forced; RemoveIPC takes
- * a user's files in /dev/shm as well as System V segments.
+ * a user's files in /dev/shm as well as System V segments.  Whoever has
+ * read the warning and knows may silence it: SHMIDS_NOWARN, as
+ * SHMIDS_NOTUNE turns tuning off (set and not empty).
  */
 void
 syscheck_warn(void)
 {
-	const char *dir = shmids_dir();
-	int files = dir != NULL;
+	const char *dir = shmids_dir(), *quiet = getenv("SHMIDS_NOWARN");
+	int files = dir != NULL, set;
 	char buf[64];
 
+	if (quiet != NULL && *quiet != '\0')
+		return;
 	if (!files && strcmp(readline("/proc/sys/kernel/shm_rmid_forced",
 	    buf, sizeof(buf)), "1") == 0)
 		warnx("warning: kernel.shm_rmid_forced is 1: segments are "
-		    "destroyed as soon as no process is attached");
+		    "destroyed as soon as no process is attached "
+		    "(SHMIDS_NOWARN=1 silences this)");
 	if ((!files || strncmp(dir, "/dev/shm", 8) == 0) &&
-	    getuid() > SYS_UID_MAX && logind_running() &&
-	    strncmp(removeipc(buf, sizeof(buf)), "no", 2) != 0)
+	    getuid() > SYS_UID_MAX && logind_running() && removeipc(&set) &&
+	    !lingers())
 		warnx("warning: systemd-logind RemoveIPC=yes: your segments "
-		    "are destroyed when you log out");
+		    "are destroyed when you log out ('loginctl enable-linger' "
+		    "keeps them; SHMIDS_NOWARN=1 silences this)");
 }
 
 /*
@@ -206,13 +334,16 @@ void
 syscheck_report(void)
 {
 	char buf[64], thp[128];
+	int set, on;
 
 	setting("kernel.shmmax", "/proc/sys/kernel/shmmax", " bytes");
 	setting("kernel.shmall", "/proc/sys/kernel/shmall", " pages");
 	setting("kernel.shmmni", "/proc/sys/kernel/shmmni", " segments");
 	setting("kernel.shm_rmid_forced", "/proc/sys/kernel/shm_rmid_forced",
 	    "");
-	printf("%-24s %s%s\n", "logind RemoveIPC", removeipc(buf, sizeof(buf)),
+	on = removeipc(&set);
+	printf("%-24s %s%s%s\n", "logind RemoveIPC", on ? "yes" : "no",
+	    set ? "" : " (default)",
 	    logind_running() ? "" : " (logind not running)");
 	timer_report();
 	setting("vm.nr_hugepages", "/proc/sys/vm/nr_hugepages", " pages");

@@ -2,18 +2,22 @@
  * Helpers shared by the tools.  Numbers are parsed with strtoul and an
  * end pointer: trailing junk, signs and overflow are errors.
  */
+#include <sys/stat.h>
+
 #include <err.h>
 #include <errno.h>
 #include <limits.h>
+#include <grp.h>
 #include <pwd.h>
-#include <stdarg.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "shmids.h"
+#include "fmt.h"
 #include "util.h"
+
+#define NAME_MAX_BYTES	255	/* a login name whole (LOGIN_NAME_MAX) */
 
 int
 util_ulong(const char *s, unsigned long max, unsigned long *out)
@@ -119,6 +123,11 @@ util_store_error(const struct shmids_info *si)
 		warn("segment table");
 }
 
+/*
+ * A bare number is refused: tmpreaper's habit (hours) or find's (days)
+ * read as seconds would clean nearly everything (issue 19).  0 is the
+ * same in every unit and needs none.
+ */
 int
 util_age(const char *s, time_t *secs)
 {
@@ -127,13 +136,13 @@ util_age(const char *s, time_t *secs)
 		unsigned long	 mul;
 	} units[] = { { 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 } };
 	char buf[32];
-	unsigned long v, mul = 1;
+	unsigned long v, mul = 0;
 	size_t n = strlen(s), i;
 
 	if (n == 0 || n >= sizeof(buf)) {
 		i = strspn(s, "0123456789");
-		errno = i > 0 && (i == n || (i == n - 1 &&
-		    strchr("smhd", s[i]) != NULL)) ? ERANGE : EINVAL;
+		errno = i > 0 && i == n - 1 && strchr("smhd", s[i]) != NULL ?
+		    ERANGE : EINVAL;
 		return -1;
 	}
 	memcpy(buf, s, n + 1);
@@ -143,6 +152,13 @@ util_age(const char *s, time_t *secs)
 			buf[--n] = '\0';
 			break;
 		}
+	if (mul == 0) {
+		if (strcmp(buf, "0") != 0) {
+			errno = EINVAL;
+			return -1;
+		}
+		mul = 1;
+	}
 	if (util_ulong(buf, LONG_MAX / mul, &v) == -1)
 		return -1;
 	*secs = (time_t)(v * mul);
@@ -165,20 +181,49 @@ util_user(const char *s, uid_t *uid)
 	return 0;
 }
 
+/*
+ * The password and group databases are anyone's to fill (NIS, LDAP, an
+ * admin's typo): fmt_text() writes control characters and bytes that
+ * are not UTF-8 as \ooo, so that no ESC or BEL reaches a terminal or
+ * the journal.  UTF-8 and a backslash (a directory service's
+ * DOMAIN\user) stay as they are: the name is for people, who know it so.
+ */
+static void
+name_copy(char *buf, size_t len, const char *name, unsigned long id)
+{
+	if (name == NULL)
+		snprintf(buf, len, "%lu", id);
+	else
+		fmt_text(name, 0, buf, len);
+}
+
 const char *
 util_username(uid_t u)
 {
-	static char buf[256];	/* a login name whole (LOGIN_NAME_MAX) */
+	static char buf[NAME_MAX_BYTES * 4 + 8];
 	static uid_t last = (uid_t)-1;
 	struct passwd *pw;
 
 	if (u == last)
 		return buf;
 	last = u;
-	if ((pw = getpwuid(u)) != NULL)
-		snprintf(buf, sizeof(buf), "%s", pw->pw_name);
-	else
-		snprintf(buf, sizeof(buf), "%lu", (unsigned long)u);
+	pw = getpwuid(u);
+	name_copy(buf, sizeof(buf), pw ? pw->pw_name : NULL, (unsigned long)u);
+	return buf;
+}
+
+const char *
+util_groupname(gid_t g)
+{
+	static char buf[NAME_MAX_BYTES * 4 + 8];
+	static gid_t last = (gid_t)-1;
+	struct group *gr;
+
+	if (g == last)
+		return buf;
+	last = g;
+	gr = getgrgid(g);
+	name_copy(buf, sizeof(buf), gr ? gr->gr_name : NULL, (unsigned long)g);
 	return buf;
 }
 
@@ -233,6 +278,39 @@ util_why(const char *label, int e)
 	return buf[which];
 }
 
+/*
+ * cat's rule: a regular file that is stdout too, with bytes still to
+ * read, grows by what we write as we read it (shm-import < f >> f never
+ * ends).  One the shell truncated (> f) is empty: nothing to refuse.
+ */
+static int
+is_stdout(FILE *fp)
+{
+	static int known, isreg;
+	static struct stat out;
+	struct stat in;
+
+	if (!known) {
+		known = 1;
+		isreg = fstat(STDOUT_FILENO, &out) == 0 && S_ISREG(out.st_mode);
+	}
+	if (!isreg || fstat(fileno(fp), &in) == -1 ||
+	    in.st_dev != out.st_dev || in.st_ino != out.st_ino)
+		return 0;
+	return lseek(fileno(fp), 0, SEEK_CUR) < in.st_size;
+}
+
+static int
+each(FILE *fp, const char *fname, void (*fn)(FILE *, const char *))
+{
+	if (is_stdout(fp)) {
+		warnx("%s: input file is output file", fname);
+		return 1;
+	}
+	fn(fp, fname);
+	return 0;
+}
+
 int
 util_each_file(int argc, char *argv[], void (*fn)(FILE *, const char *))
 {
@@ -240,7 +318,7 @@ util_each_file(int argc, char *argv[], void (*fn)(FILE *, const char *))
 	int i, r = 0;
 
 	if (argc == 0)
-		fn(stdin, "stdin");
+		return each(stdin, "stdin", fn);
 	for (i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "-") == 0)
 			fp = stdin;
@@ -249,7 +327,7 @@ util_each_file(int argc, char *argv[], void (*fn)(FILE *, const char *))
 			r = 1;
 			continue;
 		}
-		fn(fp, util_fname(argv[i]));
+		r |= each(fp, util_fname(argv[i]), fn);
 		if (fp != stdin)
 			fclose(fp);
 	}
@@ -391,7 +469,9 @@ util_quote(const char *s, size_t len)
 void
 util_read_error(const char *fname, unsigned long lineno)
 {
-	if (errno == ENOMEM)
+	if (errno == ENOMEM && lineno == 0)
+		warnx("%s: out of memory: no buffer to read it in", fname);
+	else if (errno == ENOMEM)
 		warnx("%s:%lu: line too long to read: out of memory", fname,
 		    lineno);
 	else
@@ -402,140 +482,6 @@ const char *
 util_fname(const char *path)
 {
 	return strcmp(path, "-") == 0 ? "stdin" : path;
-}
-
-static void	(*usagefn)(FILE *, int);
-
-/*
- * Issue 12: one letter, one meaning across the tools.  A letter that
- * moved is not kept where it would now mean something else; the usage
- * error says where it went.
- */
-static const struct {
-	const char	*prog;
-	char		 old, now;
-	const char	*what;
-} moved[] = {
-	{ "shm-ls", 'n', 'N', "name pattern" },
-	{ "shm-ls", 's', 'l', "limits and system report" },
-	{ "shm-rm", 'm', 'N', "name pattern" },
-	{ "shm-import", 'n', 'k', "minimum count" },
-	{ "shm-import", 'p', 'P', "name prefix" },
-};
-
-/* Long options that are another spelling of a letter. */
-static const struct {
-	const char	*prog, *word, *letter;
-} aliases[] = {
-	{ "shm-ls", "--json", "-J" },
-};
-
-static void
-moved_letter(const char *prog, char c)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(moved) / sizeof(moved[0]); i++)
-		if (moved[i].old == c && strcmp(moved[i].prog, prog) == 0) {
-			warnx("-%c is now -%c (%s)", c, moved[i].now,
-			    moved[i].what);
-			usagefn(stderr, 2);
-			exit(2);
-		}
-}
-
-/* An alias is replaced in argv by its letter, for getopt(3). */
-static int
-alias(char **arg, const char *prog)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
-		if (strcmp(aliases[i].word, *arg) == 0 &&
-		    strcmp(aliases[i].prog, prog) == 0) {
-			*arg = (char *)(uintptr_t)aliases[i].letter;
-			return 1;
-		}
-	return 0;
-}
-
-static void
-long_option(const char *a, const char *prog)
-{
-	if (strcmp(a, "--help") == 0)
-		usagefn(stdout, 0);
-	if (strcmp(a, "--version") == 0) {
-		printf("%s (shmids) %s\n", prog, SHMIDS_VERSION);
-		exit(util_close_stdout() == -1);
-	}
-	warnx("unrecognized option '%s'", util_quote(a, strlen(a)));
-	usagefn(stderr, 2);
-	exit(2);
-}
-
-/*
- * The arguments as getopt(3) will see them: options up to "--", past
- * operands too (glibc's getopt permutes) unless POSIXLY_CORRECT.
- */
-void
-util_args(int argc, char *argv[], const char *prog, const char *optstring,
-    void (*usage)(FILE *, int))
-{
-	const char *a, *o;
-	int i, posix = getenv("POSIXLY_CORRECT") != NULL;
-
-	usagefn = usage;
-	/* getopt(3) names argv[0] in its messages: the name, as err(3) does. */
-	argv[0] = (char *)(uintptr_t)prog;
-	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
-		a = argv[i];
-		if (a[0] != '-' || a[1] == '\0') {
-			if (posix)
-				return;
-			continue;
-		}
-		if (a[1] == '-') {
-			if (!alias(&argv[i], prog))
-				long_option(a, prog);
-			continue;
-		}
-		for (a++; *a != '\0'; a++) {
-			if (*a == ':' || (o = strchr(optstring, *a)) == NULL) {
-				moved_letter(prog, *a);
-				continue;
-			}
-			if (o[1] == ':') {
-				if (a[1] == '\0')
-					i++;	/* its argument is the next */
-				break;
-			}
-		}
-	}
-}
-
-void
-util_misuse(const char *msg)
-{
-	warnx("%s", msg);
-	if (usagefn != NULL)
-		usagefn(stderr, 2);
-	exit(2);
-}
-
-void
-util_invalid(const char *what, const char *value, const char *form, ...)
-{
-	char buf[256];
-	va_list ap;
-
-	va_start(ap, form);
-	vsnprintf(buf, sizeof(buf), form, ap);
-	va_end(ap);
-	warnx("invalid %s '%s' (expected %s)", what,
-	    util_quote(value, strlen(value)), buf);
-	if (usagefn != NULL)
-		usagefn(stderr, 2);
-	exit(2);
 }
 
 /* A full disk must not look like success (sbase's expand.c does this). */

@@ -1,6 +1,6 @@
 /*
- * Small helpers the tools share: operand and option parsing, and the
- * final check that standard output was really written.
+ * Small helpers the tools share: operand parsing, and the final check
+ * that standard output was really written; options are in opts.h.
  */
 #ifndef SHMIDS_UTIL_H
 #define SHMIDS_UTIL_H
@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "shmids.h"
+#include "opts.h"
 
 /*
  * A label or a bare id (shmid or path): 1 label, 0 id only, -1 neither.
@@ -35,8 +36,8 @@ const char *util_unreadable(const struct shmids_info *si);
 /* Report a store shmids_scan() could not read (si->ours -2). */
 void	 util_store_error(const struct shmids_info *si);
 /*
- * "90", "90s", "15m", "2h", "1d" into seconds; -1 if malformed (EINVAL)
- * or more than LONG_MAX seconds (ERANGE).
+ * "90s", "15m", "2h", "1d" (or "0") into seconds; -1 if malformed or
+ * without a unit (EINVAL), or more than LONG_MAX seconds (ERANGE).
  */
 int	 util_age(const char *s, time_t *secs);
 /*
@@ -46,9 +47,12 @@ int	 util_age(const char *s, time_t *secs);
 int	 util_user(const char *s, uid_t *uid);
 /*
  * uid's login name (whole: up to 255 bytes), or the number where it has
- * none; the result lives until the next call with another uid.
+ * none; control characters and bytes that are not UTF-8 written \ooo,
+ * for the database is not ours.  The result lives until the next call
+ * with another uid.  util_groupname: the same for a group.
  */
 const char *util_username(uid_t uid);
+const char *util_groupname(gid_t gid);
 /* An octal mode 0..0777; -1 if malformed. */
 int	 util_mode(const char *s, int *mode);
 /* A decimal number 0..max; -1 if malformed (EINVAL) or larger (ERANGE). */
@@ -56,7 +60,8 @@ int	 util_ulong(const char *s, unsigned long max, unsigned long *out);
 /*
  * Report that line lineno of fname could not be read (errno): a line
  * too long for the memory (ENOMEM, which getline(3) returns without
- * setting the stream's error flag) or a read error.
+ * setting the stream's error flag) or a read error.  lineno 0: no
+ * buffer could be had to read fname in at all.
  */
 void	 util_read_error(const char *fname, unsigned long lineno);
 /* The name diagnostics give a file: "stdin" for "-". */
@@ -71,8 +76,9 @@ const char *util_create_error(int e);
 const char *util_why(const char *label, int e);
 /*
  * Run fn on each file operand ("-" or none: stdin), as a filter does;
- * a file that cannot be opened is reported.  Returns 0, or 1 if any
- * could not be opened.
+ * a file that cannot be opened, or that is stdout with bytes left to
+ * read (cat's "input file is output file"), is reported and skipped.
+ * Returns 0, or 1 if any was.
  */
 int	 util_each_file(int argc, char *argv[],
 	    void (*fn)(FILE *fp, const char *fname));
@@ -122,28 +128,6 @@ void	 util_labels_sort(struct labels *l);
  * longer.  The result lives until the next call but one.
  */
 const char *util_quote(const char *s, size_t len);
-
-/*
- * Before getopt(3), which knows no long options: --help runs
- * usage(stdout, 0), --version prints "prog (shmids) VERSION" and exits
- * 0, any other --word is reported, then usage(stderr, 2).  optstring is
- * getopt's, so that option arguments are not taken for these.  A
- * letter of the tool's old spelling that moved (issue 12: shm-ls -n and
- * -s, shm-rm -m, shm-import -n and -p) is a usage error saying where it
- * went; a long alias (shm-ls --json) becomes its letter in argv.  usage
- * is remembered for util_invalid().
- */
-void	 util_args(int argc, char *argv[], const char *prog,
-	    const char *optstring, void (*usage)(FILE *, int));
-/*
- * A usage error naming the bad value: "invalid what 'value' (expected
- * form)", form printf-style with the arguments after it; then
- * usage(stderr, 2).  Needs util_args() first.
- */
-void	 util_invalid(const char *what, const char *value, const char *form,
-	    ...);
-/* A usage error that no single value causes: message, then usage. */
-void	 util_misuse(const char *msg);
 
 /* Flush and close stdout; 0, or -1 after a diagnostic. */
 int	 util_close_stdout(void);

@@ -69,19 +69,64 @@ shmids_tuned(size_t size, size_t min)
  * had (a full file system), ENOMEM.  Kernels without it say EINVAL: that
  * is 0, and the faults come one by one.
  */
-int
-shmids_populate(const struct att *a, int rdonly)
+static int
+populate(void *p, size_t len, int rdonly)
 {
 #if defined(MADV_POPULATE_WRITE) && defined(MADV_POPULATE_READ)
-	if (madvise(a->addr, a->size,
-	    rdonly ? MADV_POPULATE_READ : MADV_POPULATE_WRITE) == -1 &&
-	    errno != EINVAL)
+	if (madvise(p, len, rdonly ? MADV_POPULATE_READ : MADV_POPULATE_WRITE)
+	    == -1 && errno != EINVAL)
 		return -1;
 #else
-	(void)a;
+	(void)p;
+	(void)len;
 	(void)rdonly;
 #endif
 	return 0;
+}
+
+int
+shmids_populate(const struct att *a, int rdonly)
+{
+	return populate(a->addr, a->size, rdonly);
+}
+
+#define RUN_MIN		16	/* pages; shorter runs fault on demand */
+#define LOOK		512	/* pages mincore(2) looks at in one call */
+
+/*
+ * A reader's populate of a sparse segment would allocate every page its
+ * writer never touched (tmpfs and System V give a read fault a page of
+ * its own, and keep it): only pages that are resident already are
+ * populated (format-spec.md 2.3, 2.5).  For shared memory mincore(2)
+ * asks the segment, not this process: a page is resident if anyone
+ * wrote it.  A fully written segment is one run and one madvise(2).
+ */
+void
+shmids_populate_resident(const struct att *a)
+{
+	unsigned char vec[LOOK];
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	size_t npg = (a->size + pg - 1) / pg, i, j, n, start = 0;
+	int e = errno, in = 0;
+
+	for (i = 0; i < npg; i += n) {
+		n = npg - i < LOOK ? npg - i : LOOK;
+		if (mincore(a->addr + i * pg, n * pg, (void *)vec) == -1)
+			break;
+		for (j = 0; j < n; j++) {
+			if ((vec[j] & 1) && !in)
+				start = i + j;
+			else if (!(vec[j] & 1) && in &&
+			    i + j - start >= RUN_MIN)
+				(void)populate(a->addr + start * pg,
+				    (i + j - start) * pg, 1);
+			in = vec[j] & 1;
+		}
+	}
+	if (in && i >= npg && npg - start >= RUN_MIN)
+		(void)populate(a->addr + start * pg,
+		    a->size - start * pg, 1);
+	errno = e;
 }
 
 /* shmids_advise_huge: the contract is in shmids.h. */

@@ -332,13 +332,18 @@ hex(char *p, uint64_t m)
  * inf, nan and the nan(0xM) forms of section 6; M is the whole fraction
  * field, so the quiet bit and any payload come back unchanged.  The
  * quiet NaNs without payload are plain nan and -nan, which other
- * programs read (x86's default NaN is the negative one).
+ * programs read (x86's default NaN is the negative one); R's NA is NA,
+ * as R writes and reads it.
  */
 static size_t
 special(char *buf, int neg, uint64_t t, uint64_t quiet)
 {
 	char *p = buf;
 
+	if (!neg && t == SHMIDS_NA_FRAC) {
+		memcpy(buf, "NA", 3);
+		return 2;
+	}
 	if (neg)
 		*p++ = '-';
 	if (t == 0) {

@@ -5,8 +5,12 @@
  * the label names as shmids_stat() does.  No static state: two threads
  * may explain at once.
  */
+#include <sys/resource.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,6 +140,69 @@ add_strerror(struct out *o, int errnum)
 	add(o, "%s", buf);
 }
 
+/*
+ * Lines of /proc/self/maps, or -1: read with a buffer on the stack, as
+ * a process out of mappings cannot have another for stdio.
+ */
+static long
+count_maps(void)
+{
+	char buf[4096];
+	ssize_t n, i;
+	long lines = 0;
+	int fd;
+
+	if ((fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		for (i = 0; i < n; i++)
+			lines += buf[i] == '\n';
+	close(fd);
+	return n == 0 ? lines : -1;
+}
+
+static long
+max_map_count(void)
+{
+	char buf[32];
+	ssize_t n;
+	int fd;
+
+	if ((fd = open("/proc/sys/vm/max_map_count", O_RDONLY | O_CLOEXEC))
+	    == -1)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return strtol(buf, NULL, 10);
+}
+
+/*
+ * ENOMEM from mmap(2) or shmat(2) is the address space (ulimit -v) or
+ * the count of mappings (vm.max_map_count), which more memory would not
+ * mend: which one, as this process stands now.
+ */
+static void
+explain_nomem(struct out *o)
+{
+	struct rlimit rl;
+	long n, max;
+
+	if ((max = max_map_count()) > 0 && (n = count_maps()) >= 0 &&
+	    n + 32 >= max) {
+		add(o, "out of memory mappings: this process has %ld, the "
+		    "most the system allows (vm.max_map_count %ld)", n, max);
+		return;
+	}
+	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur == RLIM_INFINITY)
+		add(o, "out of memory");
+	else
+		add(o, "out of memory (address space limited? see ulimit "
+		    "-v)");
+}
+
 /* Errors of creation, where no label exists yet: the store decides. */
 static int
 explain_store(struct out *o, int errnum)
@@ -157,7 +224,15 @@ explain_store(struct out *o, int errnum)
 		    "SHMIDS_DIR to make System V segments");
 		return 1;
 	case ENOMEM:
-		add(o, "out of memory (address space limited? see ulimit -v)");
+		explain_nomem(o);
+		return 1;
+	case ENOENT:
+		if (file && access(dir, F_OK) == -1)
+			add(o, "SHMIDS_DIR %.64s does not exist", dir);
+		else
+			add(o, "the new segment was removed before it could be "
+			    "used (by a cleaner, shm-rm -s, given too short an "
+			    "age?)");
 		return 1;
 	case ENAMETOOLONG:
 		if (file)
@@ -189,6 +264,49 @@ explain_gone(struct out *o, const char *id)
 	add(o, "no such segment (removed, or never made)");
 }
 
+static void
+add_linked(struct out *o, const char *id)
+{
+	add(o, "%s has more than one name (someone linked it): a file "
+	    "segment has exactly one, so this is not taken for one", id);
+}
+
+/*
+ * A file whose header is ours but whose label names another path was
+ * renamed or linked there (format-spec.md 2.6): say from where, as a
+ * user who moved it would look for it.  1 if said so.
+ */
+static int
+explain_moved(struct out *o, const struct shmids_info *si)
+{
+	char h[SHMIDS_HEADER];
+	size_t size, len, idlen;
+
+	if (si->shmid != -1)
+		return 0;
+	if (shmids_be_of(si->id)->peek(si, h, &size) == -1) {
+		if (errno != EMLINK)
+			return 0;
+		add_linked(o, si->id);
+		return 1;
+	}
+	/* versions 1 and 2 (a table, format-spec.md 2.7) */
+	if (size < SHMIDS_HEADER || memcmp(h + HDR_MAGIC, "shmids", 6) != 0 ||
+	    (h[HDR_MAGIC + 6] != '1' && h[HDR_MAGIC + 6] != '2') ||
+	    h[HDR_MAGIC + 7] != ' ' ||
+	    (len = strnlen(h, HDR_LABELSZ)) > SHMIDS_LABEL_MAX || h[0] != '/')
+		return 0;
+	idlen = strcspn(h, " ");
+	/* Another user's bytes: printed only if a path of ours (printable). */
+	if (idlen >= len || shmids_id_check(h, idlen, NULL) == -1 ||
+	    (idlen == strlen(si->id) && memcmp(h, si->id, idlen) == 0))
+		return 0;
+	add(o, "%s is a segment made as %.*s (its label says so): renamed or "
+	    "linked from there, it is not taken for a segment", si->id,
+	    (int)idlen, h);
+	return 1;
+}
+
 /* The label the user gave is not the segment's. */
 static void
 explain_stale(struct out *o, const char *label, const struct shmids_info *si)
@@ -204,7 +322,7 @@ explain_stale(struct out *o, const char *label, const struct shmids_info *si)
 			add(o, "segment %s has a header of a later version than "
 			    "shmids %s reads: a newer shmids reads it", si->id,
 			    SHMIDS_VERSION);
-		else
+		else if (!explain_moved(o, si))
 			add(o, "segment %s is not a shmids segment", si->id);
 		return;
 	}
@@ -231,7 +349,12 @@ explain_writer(struct out *o, int errnum, const char *label,
 {
 	if (errnum == EAGAIN) {
 		add(o, "still being written");
-		if (si->ours == 1 && si->cpid > 0)
+		/* Its maker gone, a fork of it fills (format-spec.md 2.2). */
+		if (si->ours == 1 && si->cpid > 0 && kill(si->cpid, 0) == -1 &&
+		    errno == ESRCH)
+			add(o, " by a process forked from its writer (pid %ld, "
+			    "gone)", (long)si->cpid);
+		else if (si->ours == 1 && si->cpid > 0)
 			add(o, " by pid %ld", (long)si->cpid);
 		return;
 	}
@@ -276,6 +399,13 @@ explain_access(struct out *o, int errnum, const struct shmids_info *si)
 	    (slash = strrchr(si->id, '/')) != NULL) {
 		add(o, "you may not remove files from %.*s",
 		    (int)(slash - si->id), si->id);
+		return;
+	}
+	/* Refused, yet readable now: a cleaner's mode-0 moment (section 7). */
+	if (si->err != EACCES && readable(si)) {
+		add(o, "segment %s was shut to readers for a moment (mode 0: "
+		    "a cleaner checking whether it is in use); it is mode %03o "
+		    "now: try again", si->id, si->mode);
 		return;
 	}
 	add(o, "segment %s is ", si->id);
@@ -323,6 +453,12 @@ explain_seg(struct out *o, const char *id, const char *label, int errnum)
 	switch (errnum) {
 	case ENOENT:
 		explain_gone(o, id);
+		return;
+	case EMLINK:
+		add_linked(o, id);
+		return;
+	case EXDEV:	/* stat_name() in file.c */
+		add(o, "%s is a mount point, not a file segment", id);
 		return;
 	case ESTALE: case EAGAIN: case EOWNERDEAD: case EACCES: case EPERM:
 	case EPROTOTYPE: case EBADMSG: case EBUSY:

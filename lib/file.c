@@ -8,11 +8,13 @@
 #include <sys/types.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -206,12 +208,72 @@ open_at(int dfd, const char *name, int flags, struct stat *st)
 	return -1;
 }
 
-/* What name in dfd is, never through a symlink; ENOENT if gone. */
+/*
+ * statx(2)'s flags for a name another user controls: no symlink
+ * followed, no automount triggered, and no question put to the file
+ * system behind the name (AT_STATX_DONT_SYNC: what the kernel has at
+ * hand).  A FUSE daemon mounted on the name may refuse (EACCES) or
+ * never answer (stopped); its mount's root is known without it.
+ */
+#define LOOKFL	(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_STATX_DONT_SYNC)
+
+#ifdef STATX_BASIC_STATS
+static void
+from_statx(const struct statx *sx, struct stat *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->st_dev = makedev(sx->stx_dev_major, sx->stx_dev_minor);
+	st->st_ino = (ino_t)sx->stx_ino;
+	st->st_mode = sx->stx_mode;
+	st->st_nlink = sx->stx_nlink;
+	st->st_uid = sx->stx_uid;
+	st->st_gid = sx->stx_gid;
+	st->st_size = (off_t)sx->stx_size;
+	st->st_atime = (time_t)sx->stx_atime.tv_sec;
+	st->st_mtime = (time_t)sx->stx_mtime.tv_sec;
+	st->st_ctime = (time_t)sx->stx_ctime.tv_sec;
+}
+#endif
+
+/*
+ * What name in dfd is, never through a symlink: ENOENT if gone, EXDEV
+ * for a mount point (its root on another device than dfd, or so marked):
+ * nothing the library made, and nothing to open (format-spec.md 7, files
+ * in a shared directory).  Without statx(2) (Linux before 4.11) the
+ * file system behind a mount point is asked, and may make this wait.
+ */
 static int
 stat_name(int dfd, const char *name, struct stat *st)
 {
-	if (fstatat(dfd, name, st, AT_SYMLINK_NOFOLLOW) == 0)
-		return 0;
+	struct stat dst;
+#ifdef STATX_BASIC_STATS
+	struct statx sx;
+
+	if (statx(dfd, name, LOOKFL, STATX_BASIC_STATS, &sx) == 0) {
+		from_statx(&sx, st);
+#ifdef STATX_ATTR_MOUNT_ROOT
+		/* Told (Linux 5.8): a device test could fail overlayfs. */
+		if (sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) {
+			if (!(sx.stx_attributes & STATX_ATTR_MOUNT_ROOT))
+				return 0;
+			errno = EXDEV;
+			return -1;
+		}
+#endif
+	} else if (errno != ENOSYS)
+		goto fail;
+	else
+#endif
+	if (fstatat(dfd, name, st, AT_SYMLINK_NOFOLLOW) == -1)
+		goto fail;
+	if (fstat(dfd, &dst) == -1)
+		return -1;
+	if (dst.st_dev != st->st_dev) {
+		errno = EXDEV;
+		return -1;
+	}
+	return 0;
+fail:
 	if (errno == ENOTDIR)
 		errno = ENOENT;
 	return -1;
@@ -313,11 +375,13 @@ file_narrow(struct att *a, size_t len)
 /*
  * Always for a writer, whatever the tuning: populating is where a full
  * file system shows up as an error (EFAULT from the kernel) instead of
- * SIGBUS in the middle of filling.
+ * SIGBUS in the middle of filling.  A reader populates what is there:
+ * a file with holes only its resident pages (format-spec.md 2.3).
  */
 static int
 file_prefault(const struct att *a, int rdonly)
 {
+	struct stat st;
 	int e = errno;
 
 	if (!rdonly) {
@@ -325,8 +389,14 @@ file_prefault(const struct att *a, int rdonly)
 			errno = errno == EFAULT ? ENOSPC : errno;
 			return -1;
 		}
-	} else if (shmids_tuned(a->size, TUNE_MIN))
-		shmids_populate(a, 1);
+	} else if (shmids_tuned(a->size, TUNE_MIN)) {
+		/* No hole anywhere: populating allocates nothing. */
+		if (fstat(a->fd, &st) == 0 && st.st_blocks >= 0 &&
+		    (uintmax_t)st.st_blocks * 512 >= (uintmax_t)st.st_size)
+			shmids_populate(a, 1);
+		else
+			shmids_populate_resident(a);
+	}
 	errno = e;
 	return 0;
 }
@@ -396,7 +466,7 @@ made(int dfd, const char *name, const struct stat *st)
 {
 #ifdef STATX_BTIME
 	struct statx sx;
-	int fl = *name == '\0' ? AT_EMPTY_PATH : AT_SYMLINK_NOFOLLOW;
+	int fl = *name == '\0' ? AT_EMPTY_PATH : LOOKFL;
 
 	if (statx(dfd, name, fl, STATX_BTIME, &sx) == 0 &&
 	    (sx.stx_mask & STATX_BTIME))
@@ -498,9 +568,10 @@ openrw_at(int dfd, const char *name, struct stat *st)
 /*
  * Is the file locked as fd, whose name in dfd is name, still si's, and
  * one that may go?  It must be the file at that name now (same inode,
- * never through a symlink), a regular file with no other name (a hard
- * link planted under a name of ours goes nowhere: its other name is
- * someone else's), with si's owner, size and creation time.
+ * never through a symlink), a regular file with si's owner, size and
+ * creation time.  Other names it may have (a hard link another user
+ * made of a segment that user may write) are not touched: only this
+ * name goes, and the data stays under them (format-spec.md 2.6).
  */
 static int
 still_idle(int dfd, const char *name, int fd, const struct shmids_info *si)
@@ -510,7 +581,7 @@ still_idle(int dfd, const char *name, int fd, const struct shmids_info *si)
 	if (fstat(fd, &st) == -1 || stat_name(dfd, name, &pst) == -1)
 		return -1;
 	if (!same_file(&st, &pst) || !S_ISREG(st.st_mode) ||
-	    st.st_nlink != 1 || st.st_uid != si->uid ||
+	    st.st_uid != si->uid ||
 	    (size_t)st.st_size != si->size || made(fd, "", &st) != si->ctime) {
 		errno = ESTALE;
 		return -1;
@@ -523,8 +594,8 @@ still_idle(int dfd, const char *name, int fd, const struct shmids_info *si)
  * we hold it nobody attaches, and one who opened the file before its
  * unlink finds it unlinked once its lock is granted (file_ready).  What
  * is unlinked is the file locked, checked just before (still_idle).  A
- * file with another name or another owner is not even opened for
- * writing: that would lock, or (for its owner) chmod, someone else's.
+ * file with another owner is not even opened for writing: that would
+ * lock, or (for its owner) chmod, someone else's.
  */
 static int
 file_remove_idle(const struct shmids_info *si)
@@ -537,7 +608,7 @@ file_remove_idle(const struct shmids_info *si)
 		return -1;
 	if (stat_name(dfd, base, &st) == -1)
 		goto out;
-	if (st.st_nlink != 1 || st.st_uid != si->uid) {
+	if (st.st_uid != si->uid) {
 		errno = ESTALE;
 		goto out;
 	}
@@ -558,14 +629,41 @@ out:
 }
 
 /*
- * Files named as ours in SHMIDS_DIR; nothing else there is opened.  A
- * directory that cannot be read to its end is -1, after the files read.
+ * What stops a scan is the scanner's own lack (memory, descriptors);
+ * any other error of one name's (EACCES or EIO from a FUSE file system
+ * mounted on it, say) is that name's: skipped, and told to the caller
+ * as not examined (format-spec.md 7).
+ */
+static int
+ours_to_fail(int e)
+{
+	return e == ENOMEM || e == EMFILE || e == ENFILE;
+}
+
+/*
+ * A directory is looked at only to be named if it is a mount point (a
+ * user's FUSE file system); any other type, a FIFO or a socket, not at
+ * all: something may be mounted on it too.
+ */
+static int
+looked_at(unsigned char type)
+{
+	return type == DT_REG || type == DT_DIR || type == DT_UNKNOWN;
+}
+
+/*
+ * Files named as ours in SHMIDS_DIR; nothing else there is opened, and
+ * what getdents(2) says is neither a file nor a directory is not even
+ * looked at.  A
+ * directory that cannot be read to its end, or searched, is -1, after
+ * the files read.
  */
 static int
 file_scan(int (*fn)(struct shmids_info *, int, void *), void *arg)
 {
 	const char *env = shmids_dir();
 	struct shmids_info si;
+	struct stat st;
 	char dir[PATH_MAX], path[SHMIDS_LABEL_MAX + 1];
 	struct dirent *de;
 	DIR *dp;
@@ -576,8 +674,17 @@ file_scan(int (*fn)(struct shmids_info *, int, void *), void *arg)
 		return 0;
 	if (realpath(env, dir) == NULL || (dp = opendir(dir)) == NULL)
 		return -1;
+	/* Listed but not searched: every name fails, which is the directory's. */
+	if (fstatat(dirfd(dp), ".", &st, 0) == -1) {
+		e = errno;
+		closedir(dp);
+		errno = e;
+		return -1;
+	}
 	n = strcmp(dir, "/") == 0 ? 0 : strlen(dir);
 	while (r == 0 && (errno = 0, de = readdir(dp)) != NULL) {
+		if (!looked_at(de->d_type))
+			continue;
 		if (n + 1 + strlen(de->d_name) > SHMIDS_LABEL_MAX - 2)
 			continue;
 		memcpy(path, dir, n);
@@ -587,13 +694,22 @@ file_scan(int (*fn)(struct shmids_info *, int, void *), void *arg)
 			continue;
 		if ((k = stat_at(dirfd(dp), path, de->d_name, &si)) != -1)
 			r = fn(&si, k, arg);
-		else if (errno != ENOENT && errno != ESTALE &&
-		    errno != EBUSY && failed == 0)
-			failed = errno;	/* gone, not a file, leased: skip */
+		else if (errno == ENOENT || errno == ESTALE || errno == EBUSY)
+			continue;	/* gone, not a file, leased: skip */
+		else if (ours_to_fail(errno)) {
+			if (failed == 0)
+				failed = errno;
+		} else {
+			memset(&si, 0, sizeof(si));
+			si.shmid = -1;
+			si.err = errno;
+			strcpy(si.id, path);
+			r = fn(&si, -1, arg);
+		}
 	}
 	if (r == 0 && de == NULL && errno != 0)
 		r = -1;
-	/* A file that could not be looked at is not hidden without a word. */
+	/* Files the scanner could not look at are not hidden without a word. */
 	if (r == 0 && failed != 0) {
 		r = -1;
 		errno = failed;
@@ -618,11 +734,6 @@ file_peek(const struct shmids_info *si, char *h, size_t *size)
 
 	if ((fd = open_seg(si->id, 1, &st)) == -1)
 		return -1;
-	/* More names than this one: someone else's file (file_remove_idle). */
-	if (st.st_nlink != 1) {
-		errno = EMLINK;
-		goto fail;
-	}
 	if ((unsigned long long)st.st_size > (size_t)-1) {
 		errno = ESTALE;
 		goto fail;
@@ -636,6 +747,14 @@ file_peek(const struct shmids_info *si, char *h, size_t *size)
 	}
 	/* Shorter than it was: it is what could be read now. */
 	*size = n < SHMIDS_HEADER ? (size_t)n : (size_t)st.st_size;
+	/*
+	 * Residue has no label to say whose name this is: with other names
+	 * too it may be anyone's file linked here (file_isours()).
+	 */
+	if (st.st_nlink != 1 && shmids_hdr_residue(h, (size_t)n, *size)) {
+		errno = EMLINK;
+		goto fail;
+	}
 	close(fd);
 	return n;
 fail:
@@ -646,8 +765,11 @@ fail:
 }
 
 /*
- * The name was checked before anything else; a file with another name
- * too (a hard link planted under a name of ours) is someone else's.
+ * The name was checked before anything else.  A file with other names
+ * too may be a segment another user linked elsewhere (its header says
+ * whose name this is: its label's path), but never residue, which has
+ * no label: that may be anyone's empty file, a hard link planted under
+ * a name of ours (format-spec.md 2.6, 7).
  */
 static int
 file_isours(const struct shmids_info *si)
@@ -659,7 +781,7 @@ file_isours(const struct shmids_info *si)
 	if ((dfd = dir_of(si->id, &base)) == -1)
 		return 0;
 	r = stat_name(dfd, base, &st) == 0 && S_ISREG(st.st_mode) &&
-	    st.st_nlink == 1;
+	    (st.st_nlink == 1 || st.st_size >= SHMIDS_HEADER);
 	close(dfd);
 	return r;
 }

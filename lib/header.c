@@ -4,8 +4,11 @@
  * them act on two different versions.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -236,15 +239,46 @@ shmids_hdr_seal(char *h)
 }
 
 /*
+ * A process that has exited but that its parent has not reaped yet (a
+ * zombie, state Z, or X while it goes) still answers kill(2), and fills
+ * nothing any more: 1 if pid is one, by /proc/PID/stat (Linux), else 0.
+ * The state follows the last ')': the command name may hold one.
+ */
+static int
+zombie(pid_t pid)
+{
+	char path[32], buf[512], *p;
+	ssize_t n;
+	int fd, e = errno;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		errno = e;
+		return 0;
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	errno = e;
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	if ((p = strrchr(buf, ')')) == NULL || p[1] != ' ')
+		return 0;
+	return p[2] == 'Z' || p[2] == 'X';
+}
+
+/*
  * For a segment still in state 'w': EAGAIN while its creator lives,
- * EOWNERDEAD once it is gone (format-spec.md 2.2).  A pid we cannot see
- * (0, from another pid namespace) is taken as alive: waiting is safe,
- * handing out a half-written array is not.
+ * EOWNERDEAD once it is gone or a zombie (format-spec.md 2.2).  A pid we
+ * cannot see (0, from another pid namespace) is taken as alive: waiting
+ * is safe, handing out a half-written array is not.
  */
 int
 shmids_writer_state(pid_t cpid)
 {
-	if (cpid <= 0 || kill(cpid, 0) == 0 || errno == EPERM)
+	if (cpid <= 0)
+		return EAGAIN;
+	if ((kill(cpid, 0) == 0 || errno == EPERM) && !zombie(cpid))
 		return EAGAIN;
 	return EOWNERDEAD;
 }

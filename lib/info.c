@@ -130,7 +130,7 @@ shmids_stat_shape(const char *id, struct shmids_info *si,
 /* What a scan found: si first, so that byid() sorts entries too. */
 struct entry {
 	struct shmids_info si;
-	int		 unreadable;	/* the store's stat would say 1 */
+	int		 unreadable;	/* the store's stat would say 1; -1 skipped */
 	struct shmids_shape sh;
 };
 
@@ -229,6 +229,12 @@ shmids_scan_shape(int (*fn)(const struct shmids_info *,
 	if (l.n > 1)
 		qsort(l.v, l.n, sizeof(*l.v), byid);
 	for (i = 0; i < l.n && r == 0; i++) {
+		if (l.v[i].unreadable == -1) {	/* not examined */
+			l.v[i].si.ours = -3;
+			if (flags & SHMIDS_SKIPPED)
+				r = fn(&l.v[i].si, &nosh, arg);
+			continue;
+		}
 		look(&l.v[i].si, l.v[i].unreadable, flags, 1, &l.v[i].sh);
 		if (l.v[i].si.ours != 0 || (flags & SHMIDS_ALL))
 			r = fn(&l.v[i].si, &l.v[i].sh, arg);

@@ -102,9 +102,10 @@ struct shmids_backend {
 	void	(*relock)(struct att *a);
 	/*
 	 * May si's segment, whose header says state, be handed out?  0, or
-	 * EAGAIN (writer filling, or busy), EOWNERDEAD (writer died), ENOENT
-	 * (removed as it was attached); a is the caller's attachment, or
-	 * NULL for one that only looks.
+	 * EAGAIN (writer filling, or busy), EINPROGRESS (maybe filling, by
+	 * a fork of the writer: wait without holding a), EOWNERDEAD (writer
+	 * died), ENOENT (removed as it was attached); a is the caller's
+	 * attachment, or NULL for one that only looks.
 	 */
 	int	(*ready)(const struct shmids_info *si, const struct att *a,
 		    int state);
@@ -123,7 +124,11 @@ struct shmids_backend {
 	 * read it (EACCES: no attach should be tried), or -1.
 	 */
 	int	(*stat)(const char *id, struct shmids_info *si);
-	/* fn(si, what stat would return, arg) for each segment of the store. */
+	/*
+	 * fn(si, what stat would return, arg) for each segment of the store;
+	 * for a name of the store's that could not be examined, fn(si, -1,
+	 * arg) with only shmid, id and err (the reason) set.
+	 */
 	int	(*scan)(int (*fn)(struct shmids_info *, int, void *), void *arg);
 	int	(*isours)(const struct shmids_info *si);	/* by key or file name */
 	/*
@@ -153,6 +158,8 @@ SHMIDS_HIDDEN const struct shmids_backend *shmids_be_new(void);
 SHMIDS_HIDDEN int	shmids_tuned(size_t size, size_t min);
 #define TUNE_MIN	(1u << 20)	/* bytes; below this faults are cheap */
 SHMIDS_HIDDEN int	shmids_populate(const struct att *a, int rdonly);
+/* A reader's populate: only the pages someone wrote (backend.c). */
+SHMIDS_HIDDEN void	shmids_populate_resident(const struct att *a);
 #define HUGE_GRAIN	((size_t)2 << 20)	/* a transparent huge page */
 
 /* info.c: sh for count elements, cols of them a row (0: 1-D). */
@@ -201,7 +208,14 @@ struct seg {
 	int		 type;
 	size_t		 count;		/* elements */
 	size_t		 cols;		/* a table's columns, 0 for 1-D */
+	/*
+	 * A writer's family pipe (registry.c), made at its first fork:
+	 * -1 -1 never forked; fam[1] FAM_LOST once let go, or if none
+	 * could be made.
+	 */
+	int		 fam[2];
 };
+#define FAM_LOST	(-2)
 SHMIDS_HIDDEN struct seg *shmids_reg_find(const void *addr);
 SHMIDS_HIDDEN int	shmids_reg_add(const struct shmids_backend *be,
 			    const struct att *a, pid_t writer, const char *id,
@@ -210,6 +224,9 @@ SHMIDS_HIDDEN int	shmids_reg_add(const struct shmids_backend *be,
 SHMIDS_HIDDEN void	shmids_reg_del(struct seg *s);
 SHMIDS_HIDDEN void	shmids_reg_seal(struct seg *s);
 SHMIDS_HIDDEN void	shmids_reg_sealall(void);
+/* Exit and fork handlers, once; -1 with ENOMEM. */
+SHMIDS_HIDDEN int	shmids_reg_init(void);
+SHMIDS_HIDDEN int	shmids_reg_last(struct seg *s);
 
 /*
  * number.c: shmids_parse(), where the bytes from s up to lim (excluded)

@@ -28,9 +28,10 @@ SHMIDS_HIDDEN size_t shmids_ftoa(float v, char *buf);
  * or -1 with errno EINVAL (not a number, empty token, junk) or ERANGE (a
  * finite decimal whose correctly rounded value overflows to infinity).
  * Accepts: optional sign, decimal with optional fraction and exponent (e/E),
- * C99 hex floats (0x1.8p3), inf/infinity/nan case-insensitive, and the
+ * C99 hex floats (0x1.8p3), inf/infinity/nan case-insensitive, the
  * nan(0xM) forms of section 6 which restore the exact significand and sign
- * bits (so signaling NaNs and payloads survive).  Correct rounding (round
+ * bits (so signaling NaNs and payloads survive), and R's NA (exactly
+ * "NA", no sign; SHMIDS_NA_FRAC).  Correct rounding (round
  * to nearest even) for every input of any length.  On ERANGE, *v is the
  * infinity of the token's sign and *end is set as on success; on EINVAL
  * neither is touched.  errno is left alone on success.  A hex float that
@@ -50,6 +51,13 @@ SHMIDS_HIDDEN int shmids_strtod_lim(const char *s, const char *lim,
     const char **end, double *v);
 SHMIDS_HIDDEN int shmids_strtof_lim(const char *s, const char *lim,
     const char **end, float *v);
+
+/*
+ * R's missing value NA (NA_real_, bits 7ff00000000007a2): the NaN whose
+ * fraction field is 1954, sign clear; f32 takes the same fraction field
+ * (7f8007a2).  Written and read as "NA" (format-spec.md 6).
+ */
+#define SHMIDS_NA_FRAC	UINT64_C(0x7a2)
 
 /*
  * Small helpers the conversions share, here once.  static inline: each

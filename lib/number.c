@@ -5,6 +5,7 @@
  * shm-expand put together.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -58,14 +59,48 @@ int_format(char *buf, int64_t v, uint64_t bits, int style)
 	    utoa(buf, (uint64_t)v, 0);
 }
 
+static int
+alnum(int c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	    (c >= 'A' && c <= 'Z');
+}
+
+/*
+ * printf writes the radix character of the caller's LC_NUMERIC (",",
+ * or several bytes); the text's is '.' in any locale (format-spec.md
+ * 3).  In %e and %a output (n bytes) the radix is what lies between
+ * the leading digit and the next one: it becomes '.'.  Returns the new
+ * length.  Cheaper than uselocale(3), and as thread-safe.
+ */
+static size_t
+c_radix(char *buf, size_t n)
+{
+	char *p = buf + (*buf == '-'), *q;
+
+	if (n >= SHMIDS_NUM_MAX)
+		n = SHMIDS_NUM_MAX - 1;	/* cut by snprintf: cannot be */
+	if (p[0] == '0' && p[1] == 'x')
+		p += 2;
+	if (*++p == '.' || *p == '\0')
+		return n;
+	for (q = p; *q != '\0' && !alnum((unsigned char)*q); q++)
+		;
+	if (q == p)
+		return n;	/* no fraction: "0x1p+0" */
+	*p = '.';
+	memmove(p + 1, q, n + 1 - (size_t)(q - buf));
+	return n - (size_t)(q - p - 1);
+}
+
 /* printf's exp and hex forms drop NaN payloads: those keep ours. */
 static size_t
 f64_format(char *buf, double d, int style)
 {
 	if (style == SHMIDS_SHORT || d != d || d - d != 0)
 		return shmids_dtoa(d, buf);
-	return (size_t)snprintf(buf, SHMIDS_NUM_MAX,
-	    style == SHMIDS_EXP ? "%.16e" : "%a", d);
+	return c_radix(buf, (size_t)snprintf(buf, SHMIDS_NUM_MAX,
+	    style == SHMIDS_EXP ? "%.16e" : "%a", d));
 }
 
 static size_t
@@ -73,8 +108,38 @@ f32_format(char *buf, float f, int style)
 {
 	if (style == SHMIDS_SHORT || f != f || f - f != 0)
 		return shmids_ftoa(f, buf);
-	return (size_t)snprintf(buf, SHMIDS_NUM_MAX,
-	    style == SHMIDS_EXP ? "%.8e" : "%a", (double)f);
+	return c_radix(buf, (size_t)snprintf(buf, SHMIDS_NUM_MAX,
+	    style == SHMIDS_EXP ? "%.8e" : "%a", (double)f));
+}
+
+/*
+ * A float style with SHMIDS_NANPLAIN: any NaN as nan or -nan, its payload
+ * lost, for readers of no other form.  Or no style at all (0).  Out of
+ * the way of the styles without it, which every value takes.
+ */
+static size_t
+nanplain_format(char *buf, int type, const void *elem, int style)
+{
+	double d;
+	float f;
+	int neg;
+
+	style &= ~SHMIDS_NANPLAIN;
+	if (style < SHMIDS_SHORT || style > SHMIDS_HEX)
+		return 0;
+	if (type == SHMIDS_F64) {
+		memcpy(&d, elem, 8);
+		if (d == d)
+			return f64_format(buf, d, style);
+		neg = signbit(d) != 0;
+	} else {
+		memcpy(&f, elem, 4);
+		if (f == f)
+			return f32_format(buf, f, style);
+		neg = signbit(f) != 0;
+	}
+	strcpy(buf, neg ? "-nan" : "nan");
+	return 3 + (size_t)neg;
 }
 
 size_t
@@ -90,12 +155,14 @@ shmids_format(char *buf, int type, const void *elem, int style)
 	case SHMIDS_F64:
 		memcpy(&d, elem, 8);
 		n = (style >= SHMIDS_SHORT && style <= SHMIDS_HEX) ?
-		    f64_format(buf, d, style) : 0;
+		    f64_format(buf, d, style) :
+		    nanplain_format(buf, type, elem, style);
 		break;
 	case SHMIDS_F32:
 		memcpy(&f, elem, 4);
 		n = (style >= SHMIDS_SHORT && style <= SHMIDS_HEX) ?
-		    f32_format(buf, f, style) : 0;
+		    f32_format(buf, f, style) :
+		    nanplain_format(buf, type, elem, style);
 		break;
 	case SHMIDS_I64:
 		memcpy(&i64, elem, 8);

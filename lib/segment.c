@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -25,7 +26,6 @@ undo(const struct shmids_backend *be, struct att *a, const char *id)
 static void *
 create(const char *name, int mode, int type, size_t count, size_t cols)
 {
-	static int atexit_done;
 	const struct shmids_backend *be = shmids_be_new();
 	char id[SHMIDS_LABEL_MAX + 1];
 	size_t esz = shmids_type_size(type), namelen;
@@ -42,11 +42,8 @@ create(const char *name, int mode, int type, size_t count, size_t cols)
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (!atexit_done && atexit(shmids_reg_sealall) != 0) {
-		errno = ENOMEM;
+	if (shmids_reg_init() == -1)
 		return NULL;
-	}
-	atexit_done = 1;
 	if (be->create(SHMIDS_HEADER + count * esz, namelen, id, &a) == -1)
 		return NULL;
 	shmids_hdr_write(a.addr, id, name, type, count, cols);
@@ -127,6 +124,20 @@ check_hdr(const volatile char *h, size_t size, const char *id,
 	return e;
 }
 
+/*
+ * Mode 0 is a cleaner's moment (format-spec.md 7): it sets the mode
+ * back within milliseconds unless it removes the segment.  Look once
+ * more before refusing.
+ */
+static int
+stat_again(const struct shmids_backend *be, struct shmids_info *si)
+{
+	struct timespec ts = { 0, 20000000 };	/* 20 ms */
+
+	nanosleep(&ts, NULL);
+	return be->stat(si->id, si);
+}
+
 /* The segment label names, as the system has it now; NULL with errno. */
 static const struct shmids_backend *
 stat_label(const char *label, struct shmids_info *si)
@@ -148,7 +159,9 @@ stat_label(const char *label, struct shmids_info *si)
 	memcpy(si->id, label, idlen);
 	si->id[idlen] = '\0';
 	be = shmids_be_of(si->id);
-	if ((k = be->stat(si->id, si)) == -1)
+	if ((k = be->stat(si->id, si)) == 1 && si->mode == 0)
+		k = stat_again(be, si);
+	if (k == -1)
 		return NULL;
 	if (si->removed || k == 1) {
 		errno = si->removed ? ENOENT : EACCES;
@@ -210,6 +223,8 @@ hand_out(const struct shmids_backend *be, const struct shmids_info *si,
 	}
 	if (held != NULL)
 		*held = NULL;
+	if (e == EINPROGRESS)
+		e = EAGAIN;	/* filling, but not held: sysv.c */
 	if (e != 0) {
 		be->detach(a);
 		errno = e;
@@ -323,7 +338,7 @@ shmids_close(void *shm)
 
 	if ((s = shmids_reg_find(shm)) == NULL)
 		return -1;
-	if (s->writer == getpid())
+	if (s->writer == getpid() && shmids_reg_last(s))
 		shmids_reg_seal(s);
 	s->be->detach(&s->a);
 	shmids_reg_del(s);

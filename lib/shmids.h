@@ -68,6 +68,12 @@ enum shmids_style {
 	SHMIDS_EXP,		/* %.16e / %.8e; floats only */
 	SHMIDS_HEX		/* %a for floats, 0x two's complement for integers */
 };
+/*
+ * Or'ed into a float style: every NaN as "nan" or "-nan" (R's NA and
+ * payloads lost: not exact), for readers such as numpy's loadtxt that
+ * read no other NaN.  Without it R's NA is "NA" and payloads are kept.
+ */
+#define SHMIDS_NANPLAIN	0x100
 
 /*
  * A typed view of an array, filled by shmids_array() or shmids_get().
@@ -112,9 +118,13 @@ struct shmids_info {
 	 * killed before it wrote its header (all NUL, or an empty file;
 	 * format-spec.md 2.4), with no label (empty) and no name (NULL).
 	 * -2 is not a segment: shmids_scan() could not read a store (see
-	 * there).  ours 0 with err EPROTONOSUPPORT: a shmids header of a
-	 * later version than this library reads (format-spec.md 9).
-	 * The fields below are valid only when ours is 1.
+	 * there).  -3 is a name of a segment's in SHMIDS_DIR that was not
+	 * examined (SHMIDS_SKIPPED): err is why (EXDEV a mount point, or
+	 * the errno of its stat, EACCES say), and only shmid (-1) and id
+	 * are set besides.  ours 0 with err EPROTONOSUPPORT: a shmids
+	 * header of a later version than this library reads
+	 * (format-spec.md 9).  The fields below are valid only when ours
+	 * is 1.
 	 */
 	int		 ours;
 	int		 err;
@@ -142,6 +152,7 @@ struct shmids_shape {
 #define SHMIDS_ALL	0x1	/* scan: report other programs' segments too */
 #define SHMIDS_NOHDR	0x2	/* never attach: kernel data only */
 #define SHMIDS_IDLE	0x4	/* remove only if no process is attached */
+#define SHMIDS_SKIPPED	0x8	/* scan: report names not examined (ours -3) */
 
 /*
  * shmids_create: make a segment of SHMIDS_HEADER + nbytes bytes of type
@@ -184,9 +195,10 @@ void	*shmids_create_table(const char *name, int mode, int type,
 	    size_t rows, size_t cols);
 
 /*
- * shmids_seal: mark a segment this process made as ready (state 'r') after
- * filling it; readers never see a segment before it is sealed.  Idempotent.
- * Errors: EINVAL (shm not from shmids_create*() in this process).
+ * shmids_seal: mark a segment this process made (or inherited by fork
+ * from its writer) as ready (state 'r') after filling it; readers never
+ * see a segment before it is sealed.  Idempotent.  Errors: EINVAL (shm
+ * not from shmids_create*() in this process or its forked parent).
  */
 int	 shmids_seal(void *shm);
 
@@ -197,12 +209,15 @@ int	 shmids_seal(void *shm);
  * its header carries exactly that label and is whole (format-spec.md
  * 2.3).  Returns the header's address; the memory is not writable, and
  * only the header and the payload it declares are mapped (files) or
- * populated, whatever the segment's size.  Errors: EINVAL (label
+ * populated, whatever the segment's size; of those, only pages someone
+ * wrote are populated (a sparse segment's holes read as zeros and are
+ * allocated only as the caller reads them).  Errors: EINVAL (label
  * malformed), ENAMETOOLONG, ENOENT (no such segment, or removed),
  * EACCES, ESTALE (the shmid names a segment whose header does not carry
  * this label, or no shmids header at all: a stale reference), EBADMSG
  * (header corrupt or claims more than the segment holds), EAGAIN (writer
- * still filling), EOWNERDEAD (writer died before sealing), ENOMEM.
+ * still filling), EOWNERDEAD (writer died before sealing), ENOMEM, EXDEV
+ * (the path is a mount point, whose file system is never asked).
  */
 void	*shmids_open(const char *label);
 
@@ -222,7 +237,9 @@ void	*shmids_open_wait(const char *label, double seconds);
 
 /*
  * shmids_close: detach shm (from shmids_open() or shmids_create*()); a
- * segment this process made is sealed first.  The segment itself stays.
+ * segment this process made is sealed first, unless a process forked
+ * from its writer may still fill it (the last writer to let go seals,
+ * format-spec.md 2.2).  The segment itself stays.
  * Errors: EINVAL (shm not attached by this library).
  */
 int	 shmids_close(void *shm);
@@ -302,15 +319,20 @@ void	 shmids_array_free(struct shmids_array *a);
 /*
  * shmids_format: write one element (at elem, native order) as ASCII in
  * style to buf, which holds at least SHMIDS_NUM_MAX bytes; returns the
- * length, NUL excluded.  Exact: shmids_parse() gives the same bits back.
- * Returns 0 with EINVAL for an unknown type or a style the type lacks.
+ * length, NUL excluded.  Exact: shmids_parse() gives the same bits back
+ * (R's NA, bits 7ff00000000007a2 or f32 7f8007a2, is "NA"), but for a
+ * NaN with a payload under SHMIDS_NANPLAIN.  The C locale's form in any
+ * locale (radix '.', format-spec.md 6), as shmids_parse() reads it.
+ * Returns 0 with EINVAL for an unknown type or a style the type lacks
+ * (SHMIDS_NANPLAIN: floats only).
  */
 size_t	 shmids_format(char *buf, int type, const void *elem, int style);
 
 /*
  * shmids_parse: read one value of type from s into elem (native order).
  * The value ends at the first blank, CR, LF or NUL; *end (if end is not
- * NULL) is set there.  Returns 0, or -1 with EINVAL (not a value of the
+ * NULL) is set there.  "NA" is R's NA for f64 and f32, and no value of
+ * the other types.  Returns 0, or -1 with EINVAL (not a value of the
  * type) or ERANGE (integer out of range, or a finite decimal too large
  * for the float type).
  */
@@ -334,7 +356,8 @@ int	 shmids_type_parse(const char *name);
  * key: the id was named, as a reader's label is.  Errors: EINVAL (id
  * malformed), ENOENT (no such segment, or one marked for removal, as
  * shmids_open() says), EACCES (for the system data; header errors go in
- * si->err with si->ours -1), ESTALE (a path that is not a regular file).
+ * si->err with si->ours -1), ESTALE (a path that is not a regular file),
+ * EXDEV (a mount point).
  */
 int	 shmids_stat(const char *id, struct shmids_info *si, int flags);
 
@@ -368,9 +391,15 @@ int	 shmids_remove_info(const struct shmids_info *si, int flags);
  * each System V segment), in shmid order, then for the file segments in
  * SHMIDS_DIR if set, in path order.  Each segment is attached at most
  * once, and only if its key (or file name) is ours and it has at least
- * 128 bytes.  A store that cannot be read, wholly or in part (SHMIDS_DIR
- * missing or unreadable; the System V segment table), does not stop the
- * scan: after every segment that could be read, fn is called once for
+ * 128 bytes.  A name in SHMIDS_DIR that cannot be examined is that
+ * name's trouble, not the directory's: a mount point (a user's FUSE
+ * file system, which is never asked anything, so it cannot make the scan
+ * wait), or one whose stat fails (EACCES, EIO) is skipped, and with
+ * SHMIDS_SKIPPED reported to fn in path order with ours -3.  A store
+ * that cannot be read, wholly or in part (SHMIDS_DIR missing, unreadable
+ * or not searchable; the System V segment table; memory or descriptors
+ * running out), does not stop the scan: after every segment that could
+ * be read, fn is called once for
  * each such store with an si whose ours is -2, err the errno, shmid -1
  * for SHMIDS_DIR and 0 for the System V table, and nothing else set, as
  * nftw(3) reports a directory it cannot read.  fn returns 0 to go on, or

@@ -539,13 +539,20 @@ scan_hex(const struct bfmt *f, const char *p, uint64_t *bits)
 /*
  * inf, infinity, nan and nan(0xM), case-insensitive; M is the whole
  * fraction field and must be nonzero (0 would be infinity) and fit.
+ * And R's NA, as R spells it: upper case, no sign (sign: one was
+ * read), so that it reads back as the one text that writes it.  Here,
+ * off the numbers' path, it costs them nothing.
  */
 static const char *
-scan_word(const struct bfmt *f, const char *p, uint64_t *bits)
+scan_word(const struct bfmt *f, const char *p, int sign, uint64_t *bits)
 {
 	uint64_t inf = (uint64_t)(2 * f->bias + 1) << f->tbits, m = 0;
 	int d, nd = 0;
 
+	if (p[0] == 'N' && p[1] == 'A' && shmids_isend(p[2])) {
+		*bits = inf | SHMIDS_NA_FRAC;
+		return sign ? NULL : p + 2;
+	}
 	if (word(p, "inf")) {
 		*bits = inf;
 		return p + (word(p + 3, "inity") ? 8 : 3);
@@ -631,7 +638,7 @@ scan(const struct bfmt *f, const char *s, const char *lim, const char **end,
 		kind = DEC;
 		p = scan_dec(p, n);
 	} else
-		p = scan_word(f, p, bits);
+		p = scan_word(f, p, p != s, bits);
 	if (p == NULL || !shmids_isend(*p)) {
 		errno = EINVAL;
 		return -1;

@@ -46,7 +46,10 @@ sysv_prefault(const struct att *a, int rdonly)
 	if (!rdonly)
 		madvise(a->addr, a->size, MADV_HUGEPAGE);
 #endif
-	shmids_populate(a, rdonly);
+	if (rdonly)
+		shmids_populate_resident(a);
+	else
+		shmids_populate(a, 0);
 	errno = e;
 	return 0;
 }
@@ -169,10 +172,17 @@ sysv_setmode(const struct att *a, const char *id, int mode)
 	int shmid = atoi(id);
 
 	(void)a;
-	if (shmctl(shmid, IPC_STAT, &ds) == -1)
+	/* Removed meanwhile, by a cleaner: ENOENT, not the kernel's EINVAL. */
+	if (shmctl(shmid, IPC_STAT, &ds) == -1) {
+		errno = noent(errno);
 		return -1;
+	}
 	ds.shm_perm.mode = (unsigned short)mode;
-	return shmctl(shmid, IPC_SET, &ds);
+	if (shmctl(shmid, IPC_SET, &ds) == -1) {
+		errno = noent(errno);
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -193,11 +203,26 @@ sysv_relock(struct att *a)
 	(void)a;
 }
 
+/*
+ * The creator gone, a segment still attached may be filled by its fork
+ * (format-spec.md 2.2): EINPROGRESS, which the caller treats as EAGAIN
+ * without keeping its attachment, so that readers waiting together do
+ * not keep each other's writer alive.  si->nattch was read before the
+ * caller attached.
+ */
+static int
+heir_state(const struct shmids_info *si)
+{
+	int e = shmids_writer_state(si->cpid);
+
+	return e == EOWNERDEAD && si->nattch > 0 ? EINPROGRESS : e;
+}
+
 static int
 sysv_ready(const struct shmids_info *si, const struct att *a, int state)
 {
 	(void)a;
-	return state == 'r' ? 0 : shmids_writer_state(si->cpid);
+	return state == 'r' ? 0 : heir_state(si);
 }
 
 static void

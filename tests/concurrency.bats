@@ -81,9 +81,9 @@ race_result() {
 	local start=$SECONDS
 	for i in $(seq 15); do
 		[ $((SECONDS - start)) -lt 3 ] || break
-		shm_rm -v -s 5 -N "$P*" > "rm.$i.a" 2> "rm.$i.a.err" &
+		shm_rm -v -s 5s -N "$P*" > "rm.$i.a" 2> "rm.$i.a.err" &
 		a=$!
-		shm_rm -v -s 5 -N "$P*" > "rm.$i.b" 2> "rm.$i.b.err" ||
+		shm_rm -v -s 5s -N "$P*" > "rm.$i.b" 2> "rm.$i.b.err" ||
 		    fails+="[run $i.b: exit $?] "
 		wait "$a" || fails+="[run $i.a: exit $?] "
 	done

@@ -446,7 +446,7 @@ ipcs_ours() {
 	is "$(grep -F "$rd/" <<< "$output" | cut -f 1,6,13-16)" \
 	    "$rd/shmids.Empty0	0	-	-	broken	-
 $rd/shmids.Zeros0	4096	-	-	broken	-" "residue listed"
-	SHMIDS_DIR=$D run --separate-stderr shm_ls
+	SHMIDS_DIR=$D run --separate-stderr shm_ls -b
 	status_is 0
 	like "$(grep -F "$rd/shmids.Zeros0" <<< "$output")" \
 	    "$TESTUSER *4096 - *- broken * $rd/shmids.Zeros0" "long format"
@@ -562,4 +562,180 @@ $rd/shmids.Zeros0	4096	-	-	broken	-" "residue listed"
 	SHMIDS_DIR=$D/ns run --separate-stderr as_user "$BIN/shm-rm" -n -s 0 -N "${P}*"
 	status_is 1
 	chmod 1777 "$D/ns"
+}
+
+# need_fuse: bindfs, a setuid fusermount and /dev/fuse (Debian: bindfs,
+# fuse3), and an account (nobody) whose fusermount may mount.
+need_fuse() {
+	local fm
+	need_mountns
+	command -v bindfs > /dev/null || skip "bindfs missing (package bindfs)"
+	fm=$(command -v fusermount3 || command -v fusermount) ||
+	    skip "fusermount missing (package fuse3)"
+	[ -u "$fm" ] || skip "$fm is not setuid"
+	[ -c /dev/fuse ] || skip "/dev/fuse missing"
+	NOBODY=$(id -u nobody 2> /dev/null) || skip "no account nobody for fusermount"
+	NOGROUP=$(id -g nobody)
+}
+# in_ns SCRIPT: run the file SCRIPT with bash in a private mount and IPC
+# namespace, for 60 s at most.
+in_ns() {
+	run timeout 60 unshare -m -i bash "$1"
+}
+
+# Attack finding 18.2 and 18.3: a user's mount point on a name of ours.
+@test "SHMIDS_DIR: mount points on names of ours are skipped, named by shm-rm -v" {
+	need_mountns
+	fsetup
+	local l rd
+	l=$(fmk create "${P}kept" f64 1)
+	rd=$(realpath "$D")
+	head -c 200 /dev/zero > "$D/src.f"
+	cat > ns.sh <<-EOS
+	mkdir "$D/shmids.Mnt0d1"
+	mount -t tmpfs none "$D/shmids.Mnt0d1" || exit 3
+	: > "$D/shmids.Mnt0f1"
+	mount --bind "$D/src.f" "$D/shmids.Mnt0f1" || exit 3
+	export SHMIDS_DIR=$D
+	timeout 10 "$BIN/shm-ls" -p > ls.out 2> ls.err; echo \$? > ls.rc
+	timeout 10 "$BIN/shm-ls" -J > json.out 2> json.err; echo \$? > json.rc
+	timeout 10 "$BIN/shm-ls" "$rd/shmids.Mnt0f1" > op.out 2> op.err
+	echo \$? > op.rc
+	timeout 10 "$BIN/shm-rm" -v -s 0 > rm.out 2> rm.err; echo \$? > rm.rc
+	EOS
+	in_ns ns.sh
+	status_is 0
+	is "$(cat ls.rc ls.err)" 0 "shm-ls status and stderr"
+	is "$(awk -F '\t' '{ print $16 }' ls.out)" "$l" "shm-ls -p"
+	is "$(cat json.rc json.err)" 0 "shm-ls -J status and stderr"
+	is "$(grep -c '"label"' json.out)" 1 "shm-ls -J segments"
+	is "$(cat op.rc op.err)" "1
+shm-ls: $rd/shmids.Mnt0f1: $rd/shmids.Mnt0f1 is a mount point, not a file segment" \
+	    "a mount point named"
+	is "$(cat rm.rc rm.err)" 0 "shm-rm status and stderr"
+	is "$(vlabels < rm.out | sort)" "$(printf '%s\n' "$l" \
+	    "skipped '$rd/shmids.Mnt0d1' (a mount point, not a segment)" \
+	    "skipped '$rd/shmids.Mnt0f1' (a mount point, not a segment)" |
+	    sort)" "shm-rm -v"
+	[ ! -e "${l%% *}" ]
+}
+
+@test "SHMIDS_DIR: another user's FUSE mount (EACCES) fails no listing and no cleaner" {
+	need_fuse
+	fsetup
+	local l rd
+	l=$(fmk create "${P}kept" f64 1)
+	rd=$(realpath "$D")
+	mkdir -m 755 "$D/src" "$T/dev"
+	# /dev/fuse is often root's alone: a node for the test, in its namespace.
+	cat > ns.sh <<-EOS
+	mount -t tmpfs none "$T/dev" && mknod -m 666 "$T/dev/fuse" c 10 229 &&
+	    mount --bind "$T/dev/fuse" /dev/fuse || exit 3
+	nb() { setpriv --reuid=$NOBODY --regid=$NOGROUP --clear-groups -- "\$@"; }
+	nb mkdir "$D/shmids.FuseA1" || exit 3
+	nb bindfs --no-allow-other "$D/src" "$D/shmids.FuseA1" || exit 4
+	trap 'umount -l "$D/shmids.FuseA1"' EXIT
+	export SHMIDS_DIR=$D
+	stat "$D/shmids.FuseA1" > stat.out 2>&1; echo \$? > stat.rc
+	timeout 10 "$BIN/shm-ls" -p > ls.out 2> ls.err; echo \$? > ls.rc
+	timeout 10 "$BIN/shm-ls" -J > json.out 2> json.err; echo \$? > json.rc
+	timeout 10 "$BIN/shm-rm" -v -s 0 > rm.out 2> rm.err; echo \$? > rm.rc
+	EOS
+	in_ns ns.sh
+	[ "$status" != 4 ] || skip "bindfs cannot mount as nobody here: $output"
+	status_is 0
+	# The mount refuses root, which is what this test is about.
+	is "$(cat stat.rc)" 1 "root's stat(1) of the mount point"
+	is "$(cat ls.rc ls.err)" 0 "shm-ls status and stderr"
+	is "$(awk -F '\t' '{ print $16 }' ls.out)" "$l" "shm-ls -p"
+	is "$(cat json.rc json.err)" 0 "shm-ls -J status and stderr"
+	is "$(grep -c '"label"' json.out)" 1 "shm-ls -J segments"
+	is "$(cat rm.rc rm.err)" 0 "shm-rm status and stderr"
+	is "$(vlabels < rm.out | sort)" "$(printf '%s\n' "$l" \
+	    "skipped '$rd/shmids.FuseA1' (cannot be looked at: Permission denied)" |
+	    sort)" "shm-rm -v"
+}
+
+@test "SHMIDS_DIR: a stopped FUSE daemon on names of ours stalls neither shm-ls nor shm-rm -s" {
+	need_fuse
+	fsetup
+	local l rd pid
+	l=$(fmk create "${P}kept" f64 1)
+	rd=$(realpath "$D")
+	mkdir -m 755 "$D/src"
+	# A directory and a file (bound from the daemon's tree) whose every
+	# stat(2) would ask the daemon (no attribute cache), which is stopped.
+	cat > ns.sh <<-EOS
+	trap 'exit 1' TERM INT
+	mkdir "$D/shmids.FuseB1"
+	bindfs -f -o allow_other,attr_timeout=0,entry_timeout=0 "$D/src" \
+	    "$D/shmids.FuseB1" &
+	pid=\$!
+	echo \$pid > fuse.pid
+	trap 'kill -CONT \$pid; umount -l "$D/shmids.FuseF1" "$D/shmids.FuseB1";
+	    kill \$pid; wait \$pid' EXIT
+	for i in \$(seq 100); do
+		mountpoint -q "$D/shmids.FuseB1" && break
+		sleep 0.05
+	done
+	echo x > "$D/shmids.FuseB1/f" || exit 3
+	: > "$D/shmids.FuseF1"
+	mount --bind "$D/shmids.FuseB1/f" "$D/shmids.FuseF1" || exit 3
+	kill -STOP \$pid
+	export SHMIDS_DIR=$D
+	timeout 10 "$BIN/shm-ls" -p > ls.out 2> ls.err; echo \$? > ls.rc
+	timeout 10 "$BIN/shm-rm" -v -s 0 > rm.out 2> rm.err; echo \$? > rm.rc
+	EOS
+	in_ns ns.sh
+	# However it ended, the daemon must not stay stopped.
+	if pid=$(cat fuse.pid 2> /dev/null); then
+		kill -CONT "$pid" 2> /dev/null || true
+		kill -9 "$pid" 2> /dev/null || true
+	fi
+	status_is 0
+	is "$(cat ls.rc ls.err)" 0 "shm-ls status and stderr (124: it hung)"
+	is "$(awk -F '\t' '{ print $16 }' ls.out)" "$l" "shm-ls -p"
+	is "$(cat rm.rc rm.err)" 0 "shm-rm status and stderr (124: it hung)"
+	is "$(vlabels < rm.out | sort)" "$(printf '%s\n' "$l" \
+	    "skipped '$rd/shmids.FuseB1' (a mount point, not a segment)" \
+	    "skipped '$rd/shmids.FuseF1' (a mount point, not a segment)" |
+	    sort)" "shm-rm -v"
+}
+
+# Issue 18.11: another user who may write a file segment (mode 666) may
+# hard-link it (fs.protected_hardlinks asks no more).  The segment is
+# still its owner's: listed, read, removed with -d, by label, and by age;
+# only its name in SHMIDS_DIR goes, the data stays under the other name.
+@test "a file segment another user hard-linked: still listed, read, removed by -d, label and age" {
+	need_user
+	fsetup
+	local a b c u
+	a=$(fmk create "${P}la" f64 3 0666)
+	b=$(fmk create "${P}lb" f64 3 0666)
+	c=$(fmk create "${P}lc" f64 3 0666)
+	u=$D/elsewhere
+	mkdir "$u"
+	chown "$TESTUSER:$TESTUSER" "$u"
+	as_user ln "${a%% *}" "$u/a"
+	as_user ln "${b%% *}" "$u/b"
+	as_user ln "${c%% *}" "$u/c"
+	is "$(stat -c %h "${a%% *}")" 2 "links"
+	SHMIDS_DIR=$D run --separate-stderr shm_ls -p -N "${P}l*"
+	status_is 0
+	is "$stderr" ""
+	is "$(cut -f 15,16 <<< "$output")" "$(printf 'ready\t%s\n' "$a" "$b" "$c" | LC_ALL=C sort)" "shm-ls -p"
+	printf 'x shmids %s\n' "$a" > ref
+	runio ref shm_expand -d
+	status_is 0
+	is "$(cat out)" "x 0 1 2" "shm-expand -d"
+	[ ! -e "${a%% *}" ]
+	run shm_rm "$b"
+	status_is 0
+	[ ! -e "${b%% *}" ]
+	SHMIDS_DIR=$D run --separate-stderr shm_rm -v -s 0 -N "${P}l*"
+	status_is 0
+	is "$(vlabels <<< "$output")" "$c" "shm-rm -s"
+	[ ! -e "${c%% *}" ]
+	# The other names keep the data: only the segments' names went.
+	is "$(stat -c %h "$u/a" "$u/b" "$u/c" | tr '\n' ' ')" "1 1 1 " "other names"
 }

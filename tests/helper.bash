@@ -11,8 +11,31 @@ BIN=${SHMIDS_BIN:-$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/bin}
 TOOLS=${SHMIDS_TOOLS:-$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/tools}
 SHMTOOL=$TOOLS/shmtool
 # The second user is a bare uid and gid with no account: setpriv needs
-# none, so the suite adds no user to the machine.
-TESTUSER=${SHMIDS_TEST_UID:-54321}
+# none, so the suite adds no user to the machine.  Tests use TESTUSER
+# and a few uids above it (+3, +7): the first base whose ten uids
+# neither the password nor the group database knows, picked once a run
+# (SHMIDS_TEST_UID imposes one).
+free_uid() {
+	local u i
+	for u in 54321 55321 56321 57321 58321 59321 61321 62321 63321; do
+		for i in 0 1 2 3 4 5 6 7 8 9; do
+			getent passwd $((u + i)) > /dev/null ||
+			    getent group $((u + i)) > /dev/null && continue 2
+		done
+		echo "$u"
+		return 0
+	done
+	echo 54321
+}
+if [ -n "${SHMIDS_TEST_UID:-}" ]; then
+	TESTUSER=$SHMIDS_TEST_UID
+elif [ -s "${BATS_RUN_TMPDIR:-/nonexistent}/testuser" ]; then
+	TESTUSER=$(cat "$BATS_RUN_TMPDIR/testuser")
+else
+	TESTUSER=$(free_uid)
+	[ -z "${BATS_RUN_TMPDIR:-}" ] ||
+	    echo "$TESTUSER" > "$BATS_RUN_TMPDIR/testuser"
+fi
 
 setup() {
 	P="t$$.${BATS_TEST_NUMBER}."
@@ -23,7 +46,13 @@ setup() {
 }
 
 teardown() {
-	local pid id ids
+	local pid id ids d
+
+	if [ -s "$T/.rmdirs" ]; then
+		while read -r d; do
+			case $d in /tmp/shmids-build.*) rm -rf "$d" ;; esac
+		done < "$T/.rmdirs"
+	fi
 
 	while read -r pid; do
 		kill "$pid" 2>/dev/null
@@ -126,14 +155,52 @@ hold() {
 }
 
 # A second, unprivileged user (uid and gid TESTUSER); skip if impossible.
+# Every test that switches users calls it first.  Where that user cannot
+# run the build (a checkout in a mode-700 home), the test runs a copy.
 need_user() {
 	[ "$(id -u)" = 0 ] || skip "needs root to switch users"
 	command -v setpriv >/dev/null || skip "setpriv missing"
-	as_user test -x "$BIN/shm-ls" -a -x "$SHMTOOL" ||
-	    skip "uid $TESTUSER cannot run the binaries under $BIN"
+	user_runs && return 0
+	user_build ||
+	    skip "uid $TESTUSER cannot run the binaries under $BIN, nor a copy"
+}
+# user_runs: TESTUSER can run the tools and shmtool (126 and 127 are
+# setpriv's and the loader's "cannot execute").
+user_runs() {
+	local st=0
+	as_user "$BIN/shm-ls" --version > /dev/null 2>&1 || return 1
+	as_user "$SHMTOOL" > /dev/null 2>&1 || st=$?
+	[ "$st" != 126 ] && [ "$st" != 127 ]
+}
+# user_build: BIN, TOOLS and SHMTOOL become a copy of the build in a
+# world-readable directory of /tmp, removed in teardown.
+user_build() {
+	local c f
+	c=$(mktemp -d /tmp/shmids-build.XXXXXX) || return 1
+	echo "$c" >> "$T/.rmdirs"
+	mkdir "$c/bin" "$c/tools" || return 1
+	cp -P "$BIN"/../libshmids.so* "$c/" || return 1
+	for f in "$BIN"/* "$TOOLS"/*; do
+		[ -f "$f" ] && [ -x "$f" ] || continue
+		case $f in
+		"$BIN"/*) cp "$f" "$c/bin/" ;;
+		*) cp "$f" "$c/tools/" ;;
+		esac || return 1
+	done
+	chmod -R a+rX "$c"
+	BIN=$c/bin TOOLS=$c/tools SHMTOOL=$c/tools/shmtool
+	user_runs
 }
 as_user() {
 	setpriv --reuid="$TESTUSER" --regid="$TESTUSER" --clear-groups -- "$@"
+}
+
+# need_mountns: a private mount and IPC namespace (unshare -m -i), so
+# that mounts, and the System V segments shm-rm -s sees, are the test's.
+need_mountns() {
+	[ "$(id -u)" = 0 ] || skip "needs root for a private mount namespace"
+	command -v unshare > /dev/null || skip "unshare missing"
+	unshare -m -i true 2> /dev/null || skip "unshare -m -i is not allowed here"
 }
 
 # Assertions that say what they expected.

@@ -83,15 +83,13 @@ check_hello() {
 	is "$(find "$root" ! -type d)" "" "left after uninstall"
 }
 
-@test "install: as root without DESTDIR, ldconfig runs, and make says what to set for PREFIX" {
+@test "install: as root for a PREFIX the loader does not search, no ldconfig; make says what to set" {
 	[ "$(id -u)" = 0 ] || skip "ldconfig runs only for root"
 	local p=$T/p
 	make_install install PREFIX="$p"
 	status_is 0
-	is "$(cat "$T/ldlog")" "ldconfig 
-ldconfig -p" "ldconfig calls"
-	is "$(cat "$T/make.out")" "$T/ldconfig
-install: the loader does not look in $p/lib: run programs with LD_LIBRARY_PATH=$p/lib, or link them with -Wl,-rpath,$p/lib
+	is "$(cat "$T/ldlog")" "ldconfig -p" "ldconfig calls"
+	is "$(cat "$T/make.out")" "install: the loader does not look in $p/lib: run programs with LD_LIBRARY_PATH=$p/lib, or link them with -Wl,-rpath,$p/lib
 install: pkg-config does not look in $p/lib/pkgconfig: set PKG_CONFIG_PATH=$p/lib/pkgconfig"
 
 	# The README's other way: an rpath, and no LD_LIBRARY_PATH.
@@ -108,6 +106,27 @@ install: pkg-config does not look in $p/lib/pkgconfig: set PKG_CONFIG_PATH=$p/li
 	make_install uninstall PREFIX="$p"
 	status_is 0
 	is "$(find "$p" ! -type d)" "" "left after uninstall"
+	is "$(cat "$T/ldlog")" "" "ldconfig after uninstall"
+}
+
+# ldsoconf DIR: $T/ld.so.conf, which includes a file that lists DIR.
+ldsoconf() {
+	mkdir -p "$T/ld.so.conf.d"
+	printf '# test\ninclude %s/ld.so.conf.d/*.conf\n' "$T" > "$T/ld.so.conf"
+	printf '# the prefix\n%s/\n' "$1" > "$T/ld.so.conf.d/p.conf"
+}
+
+@test "install: as root, ldconfig runs for a LIBDIR in ld.so.conf or a file it includes" {
+	[ "$(id -u)" = 0 ] || skip "ldconfig runs only for root"
+	local p=$T/p
+	ldsoconf "$p/lib"
+	make_install install PREFIX="$p" LDSOCONF="$T/ld.so.conf"
+	status_is 0
+	is "$(head -n 1 "$T/ldlog")" "ldconfig " "ldconfig calls"
+	is "$(head -n 1 "$T/make.out")" "$T/ldconfig"
+	: > "$T/ldlog"
+	make_install uninstall PREFIX="$p" LDSOCONF="$T/ld.so.conf"
+	status_is 0
 	is "$(cat "$T/ldlog")" "ldconfig " "ldconfig after uninstall"
 }
 
@@ -116,10 +135,12 @@ install: pkg-config does not look in $p/lib/pkgconfig: set PKG_CONFIG_PATH=$p/li
 	local p=$T/p
 	printf '\tlibshmids.so.1 (libc6,x86-64) => %s/lib/libshmids.so.1\n' "$p" \
 	    > "$T/ldcache"
-	PKG_CONFIG_PATH=$p/lib/pkgconfig make_install install PREFIX="$p"
+	ldsoconf "$p/lib"
+	PKG_CONFIG_PATH=$p/lib/pkgconfig make_install install PREFIX="$p" \
+	    LDSOCONF="$T/ld.so.conf"
 	status_is 0
 	is "$(cat "$T/make.out")" "$T/ldconfig"
-	make_install uninstall PREFIX="$p"
+	make_install uninstall PREFIX="$p" LDSOCONF="$T/ld.so.conf"
 	status_is 0
 }
 
@@ -279,4 +300,57 @@ roundtrip() {
 	    "$T/units/shmids-clean.timer"
 	status_is 0
 	is "$output" ""
+}
+
+# Issue 19.9: units where systemd never looks are never loaded.
+@test "install-systemd: a directory systemd does not read is warned about, with no enable line" {
+	local root=$T/root
+	make_install install-systemd DESTDIR="$root" PREFIX=/opt/x
+	status_is 0
+	is "$(cat "$T/make.out")" "" "stdout"
+	is "$stderr" "install-systemd: warning: systemd does not look in /opt/x/lib/systemd/system: install with SYSTEMDDIR=/etc/systemd/system, or link the units there"
+	[ -f "$root/opt/x/lib/systemd/system/shmids-clean.timer" ]
+	make_install install-systemd DESTDIR="$root" PREFIX=/opt/x \
+	    SYSTEMDDIR=/etc/systemd/system
+	status_is 0
+	is "$(cat "$T/make.out")" "install-systemd: to start it: systemctl daemon-reload; systemctl enable --now shmids-clean.timer"
+	is "$(grep '^ExecStart=' "$root/etc/systemd/system/shmids-clean.service")" \
+	    "ExecStart=/opt/x/bin/shm-rm -v -s 7d -U"
+}
+
+# Issue 18.12: the units as staged by make install install-systemd
+# DESTDIR=..., checked where they would be installed (the staged
+# /usr/local mounted on /usr/local in a private mount namespace), man
+# pages and shm-rm included; and the hardening systemd-analyze security
+# asks for, short of what the cleaner needs.
+@test "install-systemd: staged units pass systemd-analyze verify; hardened, with a start timeout" {
+	local root=$T/root unit f exposure
+	command -v systemd-analyze > /dev/null || skip "systemd-analyze missing"
+	need_mountns
+	unit=$root/usr/local/lib/systemd/system/shmids-clean.service
+	make_install install install-systemd DESTDIR="$root" PREFIX=/usr/local
+	status_is 0
+	for f in TimeoutStartSec=30min ProtectProc=invisible PrivateMounts=yes \
+	    SystemCallFilter=@system-service 'SystemCallFilter=~@privileged @resources' \
+	    SystemCallErrorNumber=EPERM DevicePolicy=closed IPAddressDeny=any \
+	    UMask=0077; do
+		grep -qx -- "$f" "$unit" || { echo "no $f in $unit" >&2; false; }
+	done
+	cat > verify.sh <<-EOS
+	mount --bind "$root/usr/local" /usr/local || exit 3
+	systemd-analyze verify /usr/local/lib/systemd/system/shmids-clean.service \
+	    /usr/local/lib/systemd/system/shmids-clean.timer 2>&1
+	echo "verify \$?"
+	systemd-analyze security --offline=yes \
+	    /usr/local/lib/systemd/system/shmids-clean.service 2>&1 | tail -n 1
+	EOS
+	run timeout 60 unshare -m bash verify.sh
+	status_is 0
+	is "${lines[0]}" "verify 0" "systemd-analyze verify"
+	# Older systemd (before 250) has no offline security report.
+	[[ ${lines[1]} == *"Overall exposure level"* ]] ||
+	    skip "systemd-analyze security --offline missing: ${lines[1]}"
+	exposure=$(sed -n 's/.*: \([0-9]*\.[0-9]\).*/\1/p' <<< "${lines[1]}")
+	[ "${exposure%.*}${exposure#*.}" -le 20 ] ||
+	    { echo "exposure $exposure, over 2.0" >&2; false; }
 }

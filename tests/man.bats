@@ -26,6 +26,34 @@ man_letters() {
 	    on { for (i = 1; i < NF; i++) if ($i == "Fl" || $i == ".Fl") printf "%s", $(i + 1) }' "$1" |
 	    tr -d -c 'A-Za-z' | sorted
 }
+# usage_of TOOL: the usage lines of TOOL -h, before its options list.
+usage_of() {
+	"$BIN/$1" -h 2>&1 | sed '/^$/,$d'
+}
+# help_opts TOOL: "x long" for each option TOOL --help lists ("-" for
+# no letter), sorted.
+help_opts() {
+	"$BIN/$1" --help | sed -n 's/^  -\(.\), --\([a-z-]*\).*/\1 \2/p
+	    s/^      --\([a-z-]*\).*/- \1/p' | LC_ALL=C sort
+}
+# man_opts PAGE: the same from the options list of the page's
+# DESCRIPTION (its first .Bl, at its own level): ".It Fl a , Fl \-all".
+man_opts() {
+	awk '/^\.Sh/ { on = ($2 == "DESCRIPTION"); next }
+	    !on || done { next }
+	    /^\.Bl/ { depth++; next }
+	    /^\.El/ { if (--depth == 0) done = 1; next }
+	    depth == 1 && /^\.It Fl / {
+		l = "-"; n = ""
+		for (i = 2; i < NF; i++)
+			if ($i == "Fl" && $(i + 1) ~ /^\\-/)
+				n = $(i + 1)
+			else if ($i == "Fl" && i == 2)
+				l = $(i + 1)
+		gsub(/\\/, "", n)
+		print l, substr(n, 2)
+	    }' "$1" | LC_ALL=C sort
+}
 # The SYNOPSIS as mandoc renders it, blanks squeezed.
 man_synopsis() {
 	mandoc -Tascii "$1" | col -b | awk '/^[A-Z]/ { on = ($0 == "SYNOPSIS"); next } on' |
@@ -57,7 +85,7 @@ man_synopsis() {
 	local t u m s fails=
 	for t in $TOOLS_LIST; do
 		[ -f "$MAN/$t.1" ] || { fails+="[$t: no page] "; continue; }
-		u=$("$BIN/$t" -h 2>&1 | usage_letters)
+		u=$(usage_of "$t" | usage_letters)
 		m=$(man_letters "$MAN/$t.1")
 		s=$(spec_letters "$t" | sorted)
 		[ "$u" = "$s" ] || fails+="[$t: usage has $u, spec $s] "
@@ -72,9 +100,54 @@ man_synopsis() {
 	local t u m fails=
 	for t in $TOOLS_LIST; do
 		[ -f "$MAN/$t.1" ] || continue
-		u=$("$BIN/$t" -h 2>&1 | tr -s ' \t\n' '   ' | sed 's/^ *usage: *//; s/ $//')
+		u=$(usage_of "$t" | tr -s ' \t\n' '   ' | sed 's/^ *usage: *//; s/ $//')
 		m=$(man_synopsis "$MAN/$t.1")
 		[ "$u" = "$m" ] || fails+="[$t: usage '$u' vs SYNOPSIS '$m'] "
 	done
+	is "$fails" "" "failures"
+}
+
+@test "man: each page's options, long forms too, are those --help lists" {
+	local t h m fails=
+	for t in $TOOLS_LIST; do
+		h=$(help_opts "$t")
+		m=$(man_opts "$MAN/$t.1")
+		[ -n "$h" ] || fails+="[$t: --help lists no option] "
+		[ "$h" = "$m" ] || fails+="[$t: --help has
+$h
+page has
+$m
+] "
+	done
+	is "$fails" "" "failures"
+}
+
+@test "man: --help lists every option with its long form, lines within 80 columns" {
+	local t fails=
+	for t in $TOOLS_LIST; do
+		"$BIN/$t" --help | awk 'length($0) > 80 { exit 1 }' ||
+		    fails+="[$t: a line wider than 80] "
+		help_opts "$t" | awk '$2 == "" { exit 1 }' ||
+		    fails+="[$t: an option without a long form] "
+		# the usage names every letter but -h
+		[ "$(help_opts "$t" | cut -c1 | grep -v '[-h]' | sorted)" = \
+		    "$(usage_of "$t" | usage_letters)" ] ||
+		    fails+="[$t: --help and the usage differ in letters] "
+	done
+	is "$fails" "" "failures"
+}
+
+@test "man: README's option table gives each tool's long forms as --help does" {
+	local row opt tools t x long fails=
+	while IFS= read -r row; do
+		opt=$(cut -d'|' -f2 <<< "$row")
+		tools=$(cut -d'|' -f4 <<< "$row" | tr -d ',')
+		x=$(grep -oE '`-[A-Za-z]' <<< "$opt" | head -1 | cut -c3)
+		long=$(grep -oE '`--[a-z-]+' <<< "$opt" | head -1 | cut -c4-)
+		for t in $tools; do
+			help_opts "$t" | grep -qx "$x $long" ||
+			    fails+="[$t: README has -$x --$long] "
+		done
+	done < <(grep -E '^\| `-' "$BATS_TEST_DIRNAME/../README.md")
 	is "$fails" "" "failures"
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # The README's commands, run as written: the quick start on the sample
-# file examples/data.txt, and the numpy example (-c 0); and what the
-# man pages' examples say of shm-ls -a and shm-expand -c 0.
+# file examples/data.txt, and the numpy and R examples (-r); and what the
+# man pages' examples say of shm-ls -a and shm-expand -r.
 
 load helper
 
@@ -149,7 +149,17 @@ quick_start() {
 	is "$output" "100 1 -0.000108 "
 }
 
-@test "readme: shm-expand(1) and the README show the same -c 0 example" {
+@test "readme: the R example runs as written: R reads coeff from the pipe" {
+	command -v Rscript > /dev/null || skip "no Rscript"
+	mktop
+	PATH=$BIN:$PATH run_block R
+	status_is 0
+	gone "$(awk '$2 == "shmids" { print $3 " " $4 }' data.shm)"
+	like "$output" "*Min.*Max.*"
+	like "$stderr" "Read 100 items"
+}
+
+@test "readme: shm-expand(1) and the README show the same -r example" {
 	local line
 	line=$(readme_block numpy | sed -n 2,3p)
 	is "$(printf '%s\n' "$line" | wc -l)" 2
@@ -196,9 +206,9 @@ quick_start() {
 	track "$(cut -d' ' -f3- <<< "$output")"
 }
 
-@test "readme: the listing sample's USED is what shm-ls shows right after shm-import" {
+@test "readme: the listing sample is what shm-ls shows right after shm-import" {
 	local sample l
-	sample=$(readme_block listing | sed -n 2p)
+	sample=$(readme_block listing)
 	[ -n "$sample" ] || { echo "README.md: no listing sample" >&2; false; }
 	mktop
 	cd top
@@ -207,8 +217,10 @@ quick_start() {
 	track "${l%% *}"
 	run --separate-stderr shm_ls "$l"
 	status_is 0
-	# USED is the 9th to 11th blank-separated words of the long format
-	is "$(awk '{ print ($9 == "-") }' <<< "$sample")" \
-	    "$(awk 'NR == 2 { print ($9 == "-") }' <<< "$output")" \
-	    "README sample's USED is '-' exactly when shm-ls's is"
+	is "${#lines[@]}" 2 "header and one line"
+	is "$(sed -n 1p <<< "$sample" | tr -s ' ')" "$(tr -s ' ' <<< "${lines[0]}")" "header"
+	# size, type, count, state and the name part of the label; the
+	# owner, the date and the shmid are the reader's own
+	is "$(awk 'NR == 2 { print $2, $3, $4, $5, $NF }' <<< "$sample" | sed "s/ coeff\$/ ${P}coeff/")" \
+	    "$(awk '{ print $2, $3, $4, $5, $NF }' <<< "${lines[1]}")" "the segment's line"
 }

@@ -276,3 +276,41 @@ write_checker() {
 	echo "$output" >&2
 	status_is 0
 }
+
+# format-spec.md 6: R's NA is written NA and read as R's bits, so a file
+# R wrote comes back byte for byte, and R reads the expansion as NA.
+@test "round trip: R's NA (airquality) through shm-import and shm-expand, R reads NA back" {
+	command -v Rscript > /dev/null || skip "no Rscript"
+	cat > w.R <<-'EOF'
+	cat("Ozone", airquality$Ozone, "\n", file = "aq.txt")
+	cat("Wind", airquality$Wind, "\n", file = "aq.txt", append = TRUE)
+	# as R holds a value it read: NA_real_ (arithmetic would quiet it)
+	b <- vapply(as.numeric(airquality$Ozone), function(d) paste(rev(writeBin(d,
+	    raw(), size = 8, endian = "little")), collapse = ""), "")
+	cat(b, "\n", file = "rbits")
+	EOF
+	Rscript w.R
+	runio aq.txt shm_import -f Ozone,Wind -P "$P"
+	status_is 0
+	mv "$T/out" aq.shm
+	is "$(grep -c ' shmids ' aq.shm)" 2 "reference lines"
+	# the segment holds R's own bits, NA included
+	shmtool bits "$(sed -n 1p aq.shm | cut -d' ' -f3-)" > bits
+	is "$(cat bits)" "$(sed 's/ $//' rbits)" "bits"
+	grep -q 7ff00000000007a2 bits
+	# cat() ends a line with " \n", shm-expand with "\n"
+	runio aq.shm shm_expand -c 0
+	status_is 0
+	sed 's/ $//' aq.txt | same_file /dev/stdin out
+	runio aq.shm shm_expand -r -d
+	status_is 0
+	cat > r.R <<-'EOF'
+	x <- scan("out", nlines = 1, quiet = TRUE)
+	y <- unlist(read.table("out", nrows = 1), use.names = FALSE)
+	cat(identical(x, as.numeric(airquality$Ozone)), identical(as.numeric(y), x), sum(is.na(y)),
+	    sum(is.na(x)), sum(is.nan(x)), "\n")
+	EOF
+	run Rscript r.R
+	status_is 0
+	is "$output" "TRUE TRUE 37 37 0 "
+}

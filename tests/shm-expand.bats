@@ -3,7 +3,7 @@
 
 load helper
 
-SYNOPSIS='shm-expand [-d] [-c cols] [-f fields] [-F type=style] [-t type] [-w seconds] [file ...]'
+SYNOPSIS='shm-expand [-dr] [-c cols] [-f fields] [-F type=style] [-t type] [-w seconds] [file ...]'
 
 # wrap LEAD EOL COLS VALUE...: the layout of format-spec.md section 6.
 # No line is longer than COLS, its trailing " /" included; the first
@@ -40,13 +40,16 @@ wrap() {
 
 @test "shm-expand: bad options and option arguments: what is wrong, then usage, exit 2" {
 	local cols="0 to 1000000 columns, 0 for no wrapping"
-	local styles="f64 or f32=short, exp or hex; i64, i32 or raw=dec or hex"
+	local styles="f64 or f32=short, exp or hex; i64, i32 or raw=dec or hex; nan=NA or nan"
 	local types="f64, f32, i64, i32 or raw"
 	bad_args shm-expand "$SYNOPSIS" <<-EOF
 	-x|invalid option -- 'x'
 	-c|option requires an argument -- 'c'
 	-t|option requires an argument -- 't'
-	--version=1|unrecognized option '--version=1'
+	--version=1|option '--version' doesn't allow an argument
+	--foo|unrecognized option '--foo'
+	--wait|option '--wait' requires an argument
+	--w 5|option '--w' is ambiguous; possibilities: '--width' '--wait'
 	-f 'coeff grid'|invalid field list 'coeff grid' (expected fields separated by commas: a,b)
 	-c abc|invalid width 'abc' (expected $cols)
 	-c -1|invalid width '-1' (expected $cols)
@@ -65,6 +68,9 @@ wrap() {
 	-F i32=short|invalid style 'i32=short' (expected $styles)
 	-F f16=hex|invalid style 'f16=hex' (expected $styles)
 	-F =hex|invalid style '=hex' (expected $styles)
+	-F nan=Na|invalid style 'nan=Na' (expected $styles)
+	-F nan=short|invalid style 'nan=short' (expected $styles)
+	-F NA=nan|invalid style 'NA=nan' (expected $styles)
 	-t f16|invalid type 'f16' (expected $types)
 	-t F64|invalid type 'F64' (expected $types)
 	-t ''|invalid type '' (expected $types)
@@ -211,6 +217,10 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 	f64|short|3ff0000000000000 3fb999999999999a 3fd3333333333334|1 0.1 0.30000000000000004
 	f64|default|7ff0000000000000 fff0000000000000 7ff8000000000000|inf -inf nan
 	f64|default|7ff8000000000001 fff8000000000000 7ffc000000000000 fff0000000000001|nan(0x8000000000001) -nan nan(0xc000000000000) -nan(0x1)
+	f64|default|7ff00000000007a2 7ff80000000007a2 fff00000000007a2|NA nan(0x80000000007a2) -nan(0x7a2)
+	f64|exp|7ff00000000007a2 3ff0000000000000|NA 1.0000000000000000e+00
+	f64|hex|7ff00000000007a2|NA
+	f32|default|7f8007a2 7fc007a2 ff8007a2|NA nan(0x4007a2) -nan(0x7a2)
 	f64|default|4341c37937e08000 4341c37937e07fff c3a484020911b56d 40f86a0000000000 3f1a36e2eb1c432d 3ee4f8b588e368f1|1e+16 9999999999999998 -7.391544078297146e+17 100000 0.0001 1e-05
 	f64|exp|3ff0000000000000 3fb999999999999a 8000000000000000 3fe0000000000000|1.0000000000000000e+00 1.0000000000000001e-01 -0.0000000000000000e+00 5.0000000000000000e-01
 	f64|hex|3ff0000000000000 3fb999999999999a 8000000000000000 3fe0000000000000|0x1p+0 0x1.999999999999ap-4 -0x0p+0 0x1p-1
@@ -230,6 +240,24 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 	is "$fails" "" "failures"
 }
 
+@test "shm-expand -F nan=nan: every NaN as nan or -nan, in every style; nan=NA undoes it" {
+	local a b
+	a=$(mkset a f64 7ff00000000007a2 fff8000000000000 7ff0000000000001 fff0000000000001 3fb999999999999a)
+	b=$(mkset b f32 7f8007a2 ff800001 3f800000)
+	printf 'a shmids %s\nb shmids %s\n' "$a" "$b" > in
+	runio in shm_expand -F nan=nan
+	status_is 0
+	printf 'a nan -nan nan -nan 0.1\nb nan -nan 1\n' | same_file /dev/stdin out
+	runio in shm_expand -F f64=hex -F nan=nan -F f32=exp
+	status_is 0
+	printf 'a nan -nan nan -nan 0x1.999999999999ap-4\nb nan -nan 1.00000000e+00\n' |
+	    same_file /dev/stdin out
+	runio in shm_expand -F nan=nan -F nan=NA
+	status_is 0
+	printf 'a NA -nan nan(0x1) -nan(0x1) 0.1\nb NA -nan(0x1) 1\n' |
+	    same_file /dev/stdin out
+}
+
 @test "shm-expand -F: repeated for several types in one run" {
 	local a b
 	a=$(mkset a f64 3ff0000000000000)
@@ -238,6 +266,100 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 	runio in shm_expand -F f64=hex -F i32=hex
 	status_is 0
 	printf 'a 0x1p+0\nb 0xffffffff\n' | same_file /dev/stdin out
+}
+
+@test "shm-expand -r: values only, one array a line; every other line dropped" {
+	local a e v z want
+	a=$(mkseg a i32 3)
+	e=$(mkseg e f64 0)
+	v=$(mkseg v f64 200)
+	z=$(mkseg z f32 2)
+	{
+		printf 'a comment /\n'
+		printf 'n 1 2 3\n'
+		printf '  a shmids %s\r\n' "$a"
+		printf 'e\tshmids %s\n' "$e"
+		printf 'v shmids %s\n' "$v"
+		printf 'note shmids are fast\n'
+		printf 'g shmids 2147483646 %sgone\n' "$P"
+		printf 'z shmids %s' "$z"
+	} > in
+	want=$(seq -s ' ' 0 199)
+	runio in shm_expand -r -c 20
+	status_is 1
+	printf '0 1 2\n\n%s\n0 1\n' "$want" | same_file /dev/stdin out
+	like "$(sed -n 1p err)" "shm-expand: stdin:6: malformed reference: *"
+	like "$(sed -n 2p err)" "shm-expand: stdin:7: 2147483646 ${P}gone: *"
+	is "$(wc -l < err)" 2 "diagnostics"
+	runio in shm_expand -r -f v,z
+	status_is 0
+	printf '%s\n0 1\n' "$want" | same_file /dev/stdin out
+	runio in shm_expand -r -f n
+	status_is 1
+	is "$(wc -c < out)" 0 "bytes out"
+	err_is "shm-expand: -f n: no reference line has this field"
+}
+
+@test "shm-expand -r -d: removes what it expanded, keeps what it did not" {
+	local a b
+	a=$(mkseg a i32 2)
+	b=$(mkseg b i32 2)
+	printf 'a shmids %s\nb shmids %s\na shmids %s\n' "$a" "$b" "$a" > in
+	if [ -w /dev/full ]; then
+		status=0
+		shm_expand -r -d -f a < in > /dev/full 2> err || status=$?
+		status_is 1
+		err_is "shm-expand: stdout: No space left on device"
+		exists "$a"
+	fi
+	runio in shm_expand -r -d -f a
+	status_is 0
+	printf '0 1\n0 1\n' | same_file /dev/stdin out
+	gone "$a"
+	exists "$b"
+}
+
+@test "shm-expand -r: numpy's loadtxt and R's scan and read.table read it, NA as NA" {
+	local l py
+	l=$(mkset r f64 3ff0000000000000 7ff00000000007a2 fff8000000000000 3fb999999999999a)
+	printf 'r shmids %s\nr shmids %s\n' "$l" "$l" > in
+	if py=$(python_with numpy); then
+		runio in shm_expand -r -F nan=nan
+		status_is 0
+		run "$py" -c 'import sys, numpy; a = numpy.loadtxt(sys.argv[1]); print(a.shape, numpy.isnan(a).sum(), a[0][3].hex())' "$T/out"
+		status_is 0
+		is "$output" "(2, 4) 4 0x1.999999999999ap-4"
+	fi
+	command -v Rscript > /dev/null || skip "no Rscript"
+	runio in shm_expand -r
+	status_is 0
+	run Rscript -e 'x <- scan("out", quiet = TRUE); t <- read.table("out"); cat(length(x), is.na(x), is.nan(x), dim(t), is.nan(t$V2), x[4] == 0.1, "\n")'
+	status_is 0
+	is "$output" "8 FALSE TRUE TRUE FALSE FALSE TRUE TRUE FALSE FALSE FALSE TRUE FALSE FALSE FALSE TRUE FALSE 2 4 FALSE FALSE TRUE "
+}
+
+@test "shm-expand(1): the -r examples run as written; numpy and R read them" {
+	local py b out=
+	py=$(python_with numpy) || skip "no python3 with numpy"
+	command -v Rscript > /dev/null || skip "no Rscript"
+	mkdir pybin
+	ln -s "$(command -v "$py")" pybin/python3
+	awk '/^\.Bd -literal/ { n++; f = "b" n; next } /^\.Ed/ { f = ""; next }
+	    f { print > f }' "$BATS_TEST_DIRNAME/../man/shm-expand.1"
+	grep -l 'shm-expand -r' b* > blocks
+	is "$(wc -l < blocks)" 3 "blocks with -r"
+	for b in $(cat blocks); do
+		shm_import -f coeff -P "$P" < "$BATS_TEST_DIRNAME/../examples/data.txt" > data.shm
+		track "$(label_of data.shm)"
+		printf 'Ozone 41 NA 12\n' | shm_import -f Ozone -P "$P" > aq.shm
+		track "$(label_of aq.shm)"
+		PATH=$T/pybin:$BIN:$PATH bash -e "$b" > "$b.out" 2>&1 ||
+		    out+="[$b: $(cat "$b.out")] "
+	done
+	is "$out" "" "failures"
+	grep -q '^\[ *1\.' b*.out
+	grep -q 'Min\.' b*.out
+	grep -Fxq '[41. nan 12.]' b*.out
 }
 
 @test "shm-expand -t: a raw segment read as another type" {
@@ -683,4 +805,52 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 	status_is 1
 	is "$(cat out)" "x 0 1"
 	err_is "shm-expand: -t f64: no raw segment in the input (-t applies to raw segments only)"
+}
+
+@test "shm-expand < f >> f: input file is output file, as cat says; exit 1, nothing written" {
+	local l
+	l=$(mkseg big i32 100000)
+	printf 'x shmids %s\n' "$l" > f
+	cp f orig
+	run --separate-stderr timeout 10 sh -c '"$0" < f >> f' "$BIN/shm-expand"
+	status_is 1
+	is "$output" ""
+	is "$stderr" "shm-expand: stdin: input file is output file"
+	same_file orig f
+	run --separate-stderr timeout 10 sh -c '"$0" -d f - f < f >> f' "$BIN/shm-expand"
+	status_is 1
+	is "$stderr" "shm-expand: f: input file is output file
+shm-expand: stdin: input file is output file
+shm-expand: f: input file is output file"
+	same_file orig f
+	exists "$l"
+	# truncated by the shell first: empty, nothing to read or refuse
+	run --separate-stderr timeout 10 sh -c '"$0" < f > f' "$BIN/shm-expand"
+	status_is 0
+	is "$stderr" ""
+	[ ! -s f ]
+}
+
+@test "shm-expand -d | head: removed if all was written before head left; killed by SIGPIPE (or EPIPE), nothing removed" {
+	local big small st
+	big=$(mkseg big f64 1000000)
+	small=$(mkseg small f64 10)
+	# more than any pipe buffer: head leaves, the next write fails
+	printf 'x shmids %s\n' "$big" > in
+	run bash -c '"$0" -d < in | head -c 10 > /dev/null; echo "${PIPESTATUS[0]}"' \
+	    "$BIN/shm-expand"
+	is "$output" 141 "exit status"
+	exists "$big"
+	run bash -c 'trap "" PIPE; "$0" -d < in 2> err | head -c 10 > /dev/null
+	    echo "${PIPESTATUS[0]}"' "$BIN/shm-expand"
+	is "$output" 1 "exit status, SIGPIPE ignored"
+	is "$(cat err)" "shm-expand: stdout: Broken pipe"
+	exists "$big"
+	# all of it in the pipe before head reads: written, so removed
+	printf 'x shmids %s\n' "$small" > in
+	run bash -c '{ "$0" -d < in; echo $? > st; } |
+	    { while [ ! -s st ]; do sleep 0.05; done; head -c 10 > /dev/null; }' \
+	    "$BIN/shm-expand"
+	is "$(cat st)" 0 "exit status"
+	gone "$small"
 }

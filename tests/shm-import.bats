@@ -27,7 +27,9 @@ refpat() {
 	-x|invalid option -- 'x'
 	-t|option requires an argument -- 't'
 	-f|option requires an argument -- 'f'
-	--fields=x|unrecognized option '--fields=x'
+	--fields|option '--fields' requires an argument
+	--fields=x --mode=999|invalid mode '999' (expected octal 0 to 0777)
+	--jason|unrecognized option '--jason'
 	-t f16|invalid type 'f16' (expected $types)
 	-m 8|invalid mode '8' (expected octal 0 to 0777)
 	-m abc|invalid mode 'abc' (expected octal 0 to 0777)
@@ -186,6 +188,29 @@ refpat() {
 	no_segments_named "$P"
 }
 
+@test "shm-import: R's NA is a value of f64 and f32, with R's bits, and stays NA" {
+	printf 'Ozone 41 36 12 18 NA 28\nw 1 NA\n' > in
+	runio in shm_import -k 6 -P "$P"
+	status_is 0
+	is "$(cat err)" "" "stderr"
+	like "$(sed -n 1p out)" "$(refpat Ozone)"
+	is "$(sed -n 2p out)" "w 1 NA"
+	run shmtool bits "$(label_of out)"
+	is "$output" "4044800000000000 4042000000000000 4028000000000000 4032000000000000 7ff00000000007a2 403c000000000000"
+	mv out refs
+	runio refs shm_expand -d
+	status_is 0
+	same_file in out
+	printf 'x NA 2\n' > in
+	runio in shm_import -f x -t f32 -P "$P"
+	status_is 0
+	run shmtool bits "$(label_of out)"
+	is "$output" "7f8007a2 40000000"
+	runio in shm_import -k 2 -t i32 -P "$P"
+	status_is 0
+	same_file in out
+}
+
 @test "shm-import -f: a bad or out-of-range value is an error, lines unchanged" {
 	local type line tok fails=
 	while IFS='|' read -r type line tok; do
@@ -207,6 +232,11 @@ refpat() {
 	i32|x 1.5|1.5
 	raw|x 256|256
 	raw|x -1|-1
+	f64|x 1 -NA|-NA
+	f64|x 1 na|na
+	i64|x 1 NA|NA
+	i32|x NA 1|NA
+	raw|x 1 NA|NA
 	EOF
 	is "$fails" "" "failures"
 	no_segments_named "$P"
@@ -536,6 +566,23 @@ bigarray() {
 	is "$(shm_expand -d < out)" "$(printf 'title x\ncoeff 0 1 2 3 4 5 6 7 8 9')" "round trip"
 }
 
+@test "shm-import -t i32 on float data: nothing converted says which type, exit 0" {
+	printf 'title x\ncoeff 0.5 1 2 3 4 5 /\n      6 7 8 9 10 11\n' > in
+	runio in shm_import -P "$P" -t i32
+	status_is 0
+	same_file in out
+	err_is "shm-import: no array converted: coeff (stdin:2) holds values that are not i32 (-t i32)"
+	runio in shm_import -P "$P" -t coeff=i64
+	status_is 0
+	same_file in out
+	err_is "shm-import: no array converted: coeff (stdin:2) holds values that are not i64 (-t coeff=i64)"
+	# a setting is no array: nothing to say
+	printf 'dt 0.5\n' > in
+	runio in shm_import -P "$P" -t i32
+	status_is 0
+	is "$(cat err)" "" "stderr"
+}
+
 @test "shm-import: no word where nothing looked like an array, or something was converted" {
 	local in
 	for in in 'grid 100\ndt 0.5\nsize 3 4\n' '1 2 3 4 5 6 7 8 9 10 11\n2 3 4 5 6 7 8 9 10 11 12\n' \
@@ -668,4 +715,19 @@ bigarray() {
 	is "$st" 143 "exit status"
 	is "$(cat err)" "" "stderr"
 	no_segments_named "$P"
+}
+
+@test "shm-import < f >> f: input file is output file, as cat says; exit 1, nothing written or made" {
+	seq -s ' ' 1 100000 | sed "s/^/${P}x /" > f
+	cp f orig
+	run --separate-stderr timeout 10 sh -c '"$0" -k 1000000 < f >> f' "$BIN/shm-import"
+	status_is 1
+	is "$output" ""
+	is "$stderr" "shm-import: stdin: input file is output file"
+	same_file orig f
+	run --separate-stderr timeout 10 sh -c '"$0" f >> f' "$BIN/shm-import"
+	status_is 1
+	is "$stderr" "shm-import: f: input file is output file"
+	same_file orig f
+	is "$(shm_ls -p -N "${P}x")" "" "segments made"
 }

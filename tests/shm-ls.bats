@@ -3,13 +3,30 @@
 
 load helper
 
-SYNOPSIS='shm-ls [-aHJlpT] [-N pattern] [-u user] [label | id ...]'
+SYNOPSIS='shm-ls [-abHJlpT] [-N pattern] [-o list] [-u user] [label | id ...]'
 
 # Dates as ls -l: month, day, then time (or year).
 DATE='[A-Z][a-z][a-z] +[0-9]{1,2} +([0-9]{2}:[0-9]{2}|[0-9]{4})'
 
 # The header row of the long format.
-HEAD='^OWNER +SIZE +TYPE +COUNT +STATE +CREATED +USED +LABEL$'
+HEAD='^OWNER +SIZE +TYPE +COUNT +STATE +CREATED +LABEL$'
+
+# owner8 [NAME]: NAME (default: the caller's) as the long format writes
+# it: cut to 8 columns as ps(1) cuts it, with a '+'.
+owner8() {
+	local n=${1:-$(id -un)}
+	[ "${#n}" -le 8 ] && printf '%s\n' "$n" || printf '%s+\n' "${n:0:7}"
+}
+
+# The shim whose password database names every uid and gid as told.
+HOSTILEPW=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload/hostilepw.so
+# pwrun PWNAME GRNAME PROGRAM ARGS...: PROGRAM under that shim.
+pwrun() {
+	[ -f "$HOSTILEPW" ] || { echo "$HOSTILEPW missing: make check builds it" >&2; return 1; }
+	SHMIDS_PWNAME=$1 SHMIDS_GRNAME=$2 LD_PRELOAD=$HOSTILEPW \
+	    ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
+	    "${@:3}"
+}
 
 # plines ID [OPTIONS...]: the -p lines of `shm-ls -p -a OPTIONS` for shmid ID.
 pline() {
@@ -35,14 +52,45 @@ procfield() {
 	-u|option requires an argument -- 'u'
 	-N|option requires an argument -- 'N'
 	-z|invalid option -- 'z'
-	--all|unrecognized option '--all'
-	--jso|unrecognized option '--jso'
+	--everything|unrecognized option '--everything'
+	--h|option '--h' is ambiguous; possibilities: '--human-readable' '--help'
+	--all=1|option '--all' doesn't allow an argument
+	--user|option '--user' requires an argument
 	-n 'x*'|-n is now -N (name pattern)
 	-a -s|-s is now -l (limits and system report)
 	-an 'x*'|-n is now -N (name pattern)
 	-p -J|-p and -J are two formats: give one
 	-p --json|-p and -J are two formats: give one
 	-pT|-T has no -p form: use -J with -T, or sum the -p lines
+	-l -J|-l has no JSON form: give -l alone
+	-J -l|-l has no JSON form: give -l alone
+	-l --json|-l has no JSON form: give -l alone
+	-la|-l reports the system, not segments: give it alone
+	-l -p|-l reports the system, not segments: give it alone
+	-l -T|-l reports the system, not segments: give it alone
+	-l -H|-l reports the system, not segments: give it alone
+	-l -o mode|-l reports the system, not segments: give it alone
+	-l --noheadings|-l reports the system, not segments: give it alone
+	-l -N 'x*'|-l reports the system, not segments: give it alone
+	-l -u 0|-l reports the system, not segments: give it alone
+	-l 1|-l reports the system, not segments: give it alone
+	-p -o mode|-o does not change -p, the 1.0 format: use -o with the long format or -J
+	-p --output=mode|-o does not change -p, the 1.0 format: use -o with the long format or -J
+	-pH|-H is for the long format: -p and -J write bytes
+	-JH|-H is for the long format: -p and -J write bytes
+	-pb|-b is for the long format: -p and -J write bytes
+	-J --bytes|-b is for the long format: -p and -J write bytes
+	-bH|-b and -H are two forms of size: give one
+	-p --noheadings|--noheadings is for the long format: -p and -J have no header row
+	-J --noheadings|--noheadings is for the long format: -p and -J have no header row
+	-o|option requires an argument -- 'o'
+	--output|option requires an argument -- 'o'
+	--output=|option '--output' requires an argument
+	--bytes=1|unrecognized option '--bytes=1'
+	--noheadings=1|unrecognized option '--noheadings=1'
+	-o mode,perms|invalid column 'perms' (expected a list of ID, SHMID, KEY, LABEL, NAME, OWNER, UID, GROUP, GID, MODE, NATTCH, SIZE, TYPE, COUNT, STATE, CREATED, USED, ATTACHED, DETACHED, CPID, LPID, or +list)
+	-o mode,|invalid column '' (expected a list of ID, SHMID, KEY, LABEL, NAME, OWNER, UID, GROUP, GID, MODE, NATTCH, SIZE, TYPE, COUNT, STATE, CREATED, USED, ATTACHED, DETACHED, CPID, LPID, or +list)
+	-J -o ''|invalid column '' (expected a list of ID, SHMID, KEY, LABEL, NAME, OWNER, UID, GROUP, GID, MODE, NATTCH, SIZE, TYPE, COUNT, STATE, CREATED, USED, ATTACHED, DETACHED, CPID, LPID, or +list)
 	-u nosuchuser$$|invalid user 'nosuchuser$$' (expected a login name or numeric user ID)
 	-u -1|invalid user '-1' (expected a login name or numeric user ID)
 	-u 4294967295|invalid user '4294967295' (expected a login name or numeric user ID)
@@ -54,7 +102,7 @@ procfield() {
 	local l id re
 	l=$(mkseg long f64 10)
 	id=${l%% *}
-	re="^$(id -un) +208 +f64 +10 +ready +$DATE +(-|$DATE) +$l\$"
+	re="^$(owner8) +208 +f64 +10 +ready +$DATE +$l\$"
 	run --separate-stderr shm_ls "$l"
 	status_is 0
 	is "${#lines[@]}" 2 "header and one line"
@@ -107,19 +155,25 @@ procfield() {
 	done
 }
 
-@test "shm-ls -H: sizes as ls -h writes them" {
+@test "shm-ls: sizes as ls -h writes them (-H), in bytes with -b; -p and -J in bytes" {
 	local row l fails= got
-	# count of f64 | bytes (128 + 8 count) | -H
+	# count of f64 | bytes (128 + 8 count) | as ls -h
 	for row in "10 208 208" "112 1024 1.0K" "176 1536 1.5K" "177 1544 1.6K" \
 	    "1264 10240 10K" "1265 10248 11K" "131056 1048576 1.0M"; do
 		set -- $row
 		l=$(mkseg "h$1" f64 "$1")
+		got=$(shm_ls "$l" | awk 'NR == 2 { print $2 }')
+		[ "$got" = "$3" ] || fails+="[$2: $got] "
 		got=$(shm_ls -H "$l" | awk 'NR == 2 { print $2 }')
 		[ "$got" = "$3" ] || fails+="[$2: -H $got] "
-		got=$(shm_ls "$l" | awk 'NR == 2 { print $2 }')
-		[ "$got" = "$2" ] || fails+="[$2: $got] "
-		got=$(shm_ls -H -p "$l" | cut -f 6)
+		got=$(shm_ls -b "$l" | awk 'NR == 2 { print $2 }')
+		[ "$got" = "$2" ] || fails+="[$2: -b $got] "
+		got=$(shm_ls --bytes "$l" | awk 'NR == 2 { print $2 }')
+		[ "$got" = "$2" ] || fails+="[$2: --bytes $got] "
+		got=$(shm_ls -p "$l" | cut -f 6)
 		[ "$got" = "$2" ] || fails+="[$2: -p $got] "
+		got=$(shm_ls -J -o size "$l" | grep -o '"size": [0-9]*')
+		[ "$got" = "\"size\": $2" ] || fails+="[$2: -J $got] "
 	done
 	is "$fails" "" "failures"
 }
@@ -130,13 +184,17 @@ procfield() {
 	run --separate-stderr shm_ls -T -N "${P}t*"
 	status_is 0
 	is "${#lines[@]}" 4 "header, two lines, total"
-	is "${lines[3]}" "total: 2 segments, 1744 bytes, 0 attached"
+	is "${lines[3]}" "total: 2 segments, 1.8K, 0 attached"
 	run --separate-stderr shm_ls -HT -N "${P}t*"
 	is "${lines[3]}" "total: 2 segments, 1.8K, 0 attached"
-	run --separate-stderr shm_ls -T -N "${P}t1"
+	run --separate-stderr shm_ls -bT -N "${P}t*"
+	is "${lines[3]}" "total: 2 segments, 1744 bytes, 0 attached"
+	run --separate-stderr shm_ls -bT -N "${P}t1"
 	is "${lines[2]}" "total: 1 segment, 208 bytes, 0 attached"
 	run --separate-stderr shm_ls -T -N "${P}none"
 	status_is 0
+	is "$output" "total: 0 segments, 0, 0 attached"
+	run --separate-stderr shm_ls -bT -N "${P}none"
 	is "$output" "total: 0 segments, 0 bytes, 0 attached"
 	run --separate-stderr shm_ls -JT -N "${P}t*"
 	status_is 0
@@ -274,9 +332,9 @@ if not s["key"].startswith("0x5348"): print("key", s["key"])
 	    { echo "listed without -a: $output" >&2; false; }
 	run --separate-stderr shm_ls -a
 	status_is 0
-	re="^$(id -un) +100 +- +- +- +$DATE +(-|$DATE) +$rid\$"
+	re="^$(owner8) +100 +- +- +- +$DATE +$rid\$"
 	grep -Eq "$re" <<< "$output" || { echo "no line for $rid: $output" >&2; false; }
-	re="^$(id -un) +136 +- +- +- +$DATE +(-|$DATE) +$fid\$"
+	re="^$(owner8) +136 +- +- +- +$DATE +$fid\$"
 	grep -Eq "$re" <<< "$output" || { echo "no line for $fid: $output" >&2; false; }
 	is "$(pline "$rid" | cut -f 13-15)" "-	-	-" "-p type count state"
 	is "$(pline "$rid" | cut -f 2)" 0x00000000 "-p key"
@@ -393,7 +451,7 @@ if not s["key"].startswith("0x5348"): print("key", s["key"])
 		sleep 2
 		first=$("$ls" -J "$l" | grep -o "\"used\": [0-9]*" | grep -o "[0-9]*\$")
 		second=$("$ls" -J "$l" | grep -o "\"used\": [0-9]*" | grep -o "[0-9]*\$")
-		long=$("$ls" "$l" | awk "NR == 2 { print \$(NF-2) }")
+		long=$("$ls" -o used,label "$l" | awk "NR == 2 { print \$(NF-2) }")
 		echo "$((first - t0)) $((second - t0 >= 2)) $long $(date -d "@$second" +%H:%M)"
 	' _ "$BIN" "$SHMTOOL"
 	[ "$status" != 3 ] || skip "no segment in a private IPC namespace: $stderr"
@@ -421,4 +479,115 @@ if not s["key"].startswith("0x5348"): print("key", s["key"])
 	n1=$(grep -c localtime "$T/z1.st")
 	n3=$(grep -c localtime "$T/z3.st")
 	is "$n3" "$n1" "system calls naming the zone file, 3 segments against 1"
+}
+
+@test "shm-ls -o: columns by name in any case, MODE as ls -l, NATTCH; +list before the label; --noheadings" {
+	local l id key cpid
+	l=$(mkseg cols i32 20 640)
+	id=${l%% *}
+	hold "$l" 30
+	run --separate-stderr shm_ls -o mode,NATTCH,Label "$l"
+	status_is 0
+	is "$stderr" ""
+	is "$output" "MODE      NATTCH LABEL
+rw-r-----      1 $l"
+	run --separate-stderr shm_ls --output mode,mode,LABEL --noheadings "$l"
+	status_is 0
+	is "$output" "rw-r----- $l" "a column named twice, no header row"
+	run --separate-stderr shm_ls --output=+mode,nattch "$l"
+	status_is 0
+	[[ ${lines[0]} =~ ^OWNER\ +SIZE\ +TYPE\ +COUNT\ +STATE\ +CREATED\ +MODE\ +NATTCH\ +LABEL$ ]] ||
+	    { echo "header: ${lines[0]}" >&2; false; }
+	[[ ${lines[1]} =~ ^$(owner8)\ +208\ +i32\ +20\ +ready\ +$DATE\ rw-r-----\ +1\ $l$ ]] ||
+	    { echo "line: ${lines[1]}" >&2; false; }
+	key=$(shm_ls -p "$l" | cut -f 2)
+	cpid=$(shm_ls -p "$l" | cut -f 8)
+	run --separate-stderr shm_ls -o id,shmid,key,name,uid,gid,cpid,group --noheadings "$l"
+	status_is 0
+	is "$output" "$id $id $key ${P}cols $(id -u) $(id -g) $cpid $(owner8 "$(id -gn)")"
+	# a label that is not last is padded; the last column never is
+	run --separate-stderr shm_ls -o label,size "$l"
+	is "$output" "$(printf '%-*s SIZE\n%s  208' ${#l} LABEL "$l")"
+	run --separate-stderr shm_ls -o created,used,attached,detached,lpid "$l"
+	status_is 0
+	[[ ${lines[1]} =~ ^$DATE\ +$DATE\ +$DATE\ +$DATE\ +[0-9]+$ ]] ||
+	    { echo "line: ${lines[1]}" >&2; false; }
+}
+
+@test "shm-ls -J -o: only those keys, in that order; +list keeps every key" {
+	local l created iso
+	l=$(mkseg jcols i32 20 640)
+	created=$(shm_ls -p "$l" | cut -f 10)
+	iso=$(date -u -d "@$created" +%Y-%m-%dT%H:%M:%SZ)
+	run --separate-stderr shm_ls -J -o label,MODE,nattch,created,shmid "$l"
+	status_is 0
+	is "$output" "{
+   \"segments\": [
+      {\"label\": \"$l\", \"mode\": \"0640\", \"nattch\": 0, \"created\": $created, \"created_iso\": \"$iso\", \"shmid\": ${l%% *}}
+   ]
+}"
+	# lpid moves with each listing's attach
+	is "$(shm_ls -J -o +mode "$l" | sed 's/"lpid.*//')" \
+	    "$(shm_ls -J "$l" | sed 's/"lpid.*//')" "-J -o +mode: every key"
+}
+
+@test "shm-ls: file segments, 8-column owners, a writer filling: every column but the label within 48" {
+	local D=$T/d l w fails=
+	mkdir -p "$D"
+	SHMIDS_DIR=$D mkseg a f64 125000 > /dev/null
+	SHMIDS_DIR=$D mkseg b i32 20 > /dev/null
+	w=$(mkwriter filling 20)
+	run --separate-stderr pwrun abcdefgh '' env SHMIDS_DIR="$D" "$BIN/shm-ls" -N "$P*"
+	status_is 0
+	is "${#lines[@]}" 4 "header and three lines"
+	[[ ${lines[0]} =~ $HEAD ]] || { echo "header: ${lines[0]}" >&2; false; }
+	for l in "${lines[@]}"; do
+		# the label (or LABEL) is what follows the date's time
+		l=${l%%LABEL}
+		l=$(sed -E 's/^(.*[0-9]{2}:[0-9]{2} ).*/\1/' <<< "$l")
+		[ "${#l}" -le 48 ] || fails+="[${#l}: $l] "
+	done
+	is "$fails" "" "lines whose label starts past column 48"
+	# System V segments first, then files in path order
+	like "${lines[1]}" "abcdefgh  208 f64      10 filling * $w" "writer"
+	grep -Eq "^abcdefgh 977K f64  125000 ready   $DATE $D/shmids.[A-Za-z0-9]{6} ${P}a\$" <<< "$output" ||
+	    { echo "no line for ${P}a: $output" >&2; false; }
+	# a longer name is cut as ps(1) cuts it; -J and -p keep it whole
+	run --separate-stderr pwrun abcdefghijk '' "$BIN/shm-ls" -o owner "$w"
+	is "$output" "OWNER
+abcdefg+"
+	run --separate-stderr pwrun abcdefghijk '' "$BIN/shm-ls" -J -o owner "$w"
+	like "$output" '*{"owner": "abcdefghijk"}*'
+}
+
+@test "shm-ls: owner and group names with control bytes or invalid UTF-8 are escaped as \\ooo, UTF-8 kept" {
+	local l
+	l=$(mkseg esc f64 1)
+	run --separate-stderr pwrun '\033[2J\007' 'gr\377\302\233p' "$BIN/shm-ls" -o owner,group,label "$l"
+	status_is 0
+	is "$stderr" ""
+	is "$output" 'OWNER    GROUP   LABEL
+\033[2J+ gr\377+ '"$l"
+	! grep -q $'[\x01-\x1f\x7f]' <<< "$output" || { echo "raw control bytes" >&2; false; }
+	run --separate-stderr pwrun 'józef' 'ł\134x' "$BIN/shm-ls" -o owner,group,label "$l"
+	status_is 0
+	is "$output" "OWNER GROUP LABEL
+józef ł\\x   $l"
+	run --separate-stderr pwrun '\033[2J\007' 'x' "$BIN/shm-ls" -J -o owner "$l"
+	grep -Fqx '      {"owner": "\u001b[2J\u0007"}' <<< "$output" ||
+	    { echo "JSON: $output" >&2; false; }
+}
+
+@test "shm-ls(1): the R example reads -p as pasted, a file segment's '-' fields too" {
+	command -v Rscript > /dev/null || skip "no Rscript"
+	local l
+	mkdir d
+	l=$(SHMIDS_DIR=$T/d mkseg r i32 20)
+	awk '/^shm-ls -p \| Rscript/ { on = 1 } on && /^\.Ed/ { exit } on' \
+	    "$BATS_TEST_DIRNAME/../man/shm-ls.1" > r.sh
+	[ -s r.sh ] || { echo "shm-ls(1) has no R example" >&2; false; }
+	run --separate-stderr env SHMIDS_DIR="$T/d" PATH="$BIN:$PATH" bash r.sh
+	status_is 0
+	is "$(grep -F " $l " <<< "$output" | tr -s ' ' | sed 's/^ *[0-9]* //')" \
+	    "$l 208 20 ready"
 }

@@ -28,26 +28,32 @@ shmid_exists() {
 @test "shm-rm: bad options, ages, combinations: what is wrong, then usage, exit 2" {
 	local l big
 	l=$(mkseg keep f64 1)
-	big="N[smhd], at most 9223372036854775807s"
+	big="a number and a unit: 30s, 90m, 24h or 7d, at most 9223372036854775807s"
 	bad_args shm-rm "$SYNOPSIS" <<-EOF
 	-x|invalid option -- 'x'
 	-s|option requires an argument -- 's'
 	--foo|unrecognized option '--foo'
-	--help=1|unrecognized option '--help=1'
-	-n -s 5x|invalid age '5x' (expected N[smhd])
-	-n -s 1H|invalid age '1H' (expected N[smhd])
-	-n -s abc|invalid age 'abc' (expected N[smhd])
-	-n -s -1|invalid age '-1' (expected N[smhd])
-	-n -s +1|invalid age '+1' (expected N[smhd])
-	-n -s 1y|invalid age '1y' (expected N[smhd])
-	-n -s 1hh|invalid age '1hh' (expected N[smhd])
-	-n -s ''|invalid age '' (expected N[smhd])
-	-n -s \$'1\\th'|invalid age '1\\011h' (expected N[smhd])
+	--help=1|option '--help' doesn't allow an argument
+	--stale|option '--stale' requires an argument
+	--stale=24|invalid age '24' (expected a number and a unit: 30s, 90m, 24h or 7d)
+	--force-all|unrecognized option '--force-all'
+	-n -s 5x|invalid age '5x' (expected a number and a unit: 30s, 90m, 24h or 7d)
+	-n -s 1H|invalid age '1H' (expected a number and a unit: 30s, 90m, 24h or 7d)
+	-n -s abc|invalid age 'abc' (expected a number and a unit: 30s, 90m, 24h or 7d)
+	-n -s -1|invalid age '-1' (expected a number and a unit: 30s, 90m, 24h or 7d)
+	-n -s +1|invalid age '+1' (expected a number and a unit: 30s, 90m, 24h or 7d)
+	-n -s 1y|invalid age '1y' (expected a number and a unit: 30s, 90m, 24h or 7d)
+	-n -s 1hh|invalid age '1hh' (expected a number and a unit: 30s, 90m, 24h or 7d)
+	-n -s ''|invalid age '' (expected a number and a unit: 30s, 90m, 24h or 7d)
+	-n -s \$'1\\th'|invalid age '1\\011h' (expected a number and a unit: 30s, 90m, 24h or 7d)
 	-n -s 99999999999999999999d|invalid age '99999999999999999999d' (expected $big)
 	-n -s 106751991167301d|invalid age '106751991167301d' (expected $big)
-	-n -s 9223372036854775808|invalid age '9223372036854775808' (expected $big)
-	-n -s $(printf '1%.0s' {1..90})|invalid age '$(printf '1%.0s' {1..80})...' (expected $big)
-	-n -s $(printf 'x%.0s' {1..90})|invalid age '$(printf 'x%.0s' {1..80})...' (expected N[smhd])
+	-n -s 9223372036854775808s|invalid age '9223372036854775808s' (expected $big)
+	-n -s $(printf '1%.0s' {1..90})s|invalid age '$(printf '1%.0s' {1..80})...' (expected $big)
+	-n -s 24|invalid age '24' (expected a number and a unit: 30s, 90m, 24h or 7d)
+	-n -s 1|invalid age '1' (expected a number and a unit: 30s, 90m, 24h or 7d)
+	-n -s 00|invalid age '00' (expected a number and a unit: 30s, 90m, 24h or 7d)
+	-n -s $(printf 'x%.0s' {1..90})|invalid age '$(printf 'x%.0s' {1..80})...' (expected a number and a unit: 30s, 90m, 24h or 7d)
 	-s 0 '$l'|operands are not allowed with -s
 	-s 0 ${l%% *}|operands are not allowed with -s
 	-f -s 1h|-f is not allowed with -s
@@ -101,6 +107,36 @@ shmid_exists() {
 	status_is 1
 	is "$stderr" "shm-rm: ${a%% *} ${P}other: segment ${a%% *} is labelled '$a'"
 	exists "$a"
+}
+
+@test "shm-rm -f: what names nothing goes silently, exit 0, as rm -f; other errors still said" {
+	local a gone
+	a=$(mkseg a f64 1)
+	gone=$(mkseg gone f64 1)
+	ipcrm -m "${gone%% *}"
+	run --separate-stderr shm_rm -f "$gone" "${gone%% *}" "$a"
+	status_is 0
+	is "$output" ""
+	is "$stderr" ""
+	gone "$a"
+	run --separate-stderr shm_rm -f -v "$gone"
+	status_is 0
+	is "$output$stderr" ""
+	a=$(mkseg a f64 1)
+	run --separate-stderr shm_rm -f "${a%% *} ${P}other"
+	status_is 1
+	is "$stderr" "shm-rm: ${a%% *} ${P}other: segment ${a%% *} is labelled '$a'"
+	exists "$a"
+}
+
+@test "shm-rm -f: permission denied is still an error" {
+	need_user
+	local mine
+	mine=$(mkseg mine f64 1 644)
+	run --separate-stderr as_user "$BIN/shm-rm" -f "$mine"
+	status_is 1
+	is "$stderr" "shm-rm: $mine: segment ${mine%% *} is root's: only its owner, its creator or root may remove it"
+	exists "$mine"
 }
 
 @test "shm-rm: refuses segments not ours (shmget, ipcmk, our key) without -f" {
@@ -191,13 +227,26 @@ shmid_exists() {
 	need_user
 	local a age fails=
 	a=$(usermk create "${P}fresh" f64 1)
-	for age in 1d 2h 30m 100s 100; do
+	for age in 1d 2h 30m 100s; do
 		run --separate-stderr as_user "$BIN/shm-rm" -v -s "$age"
 		[ "$status" = 0 ] || fails+="[-s $age: exit $status $stderr] "
 		[ -z "$output" ] || fails+="[-s $age: removed $output] "
 	done
 	is "$fails" "" "failures"
 	exists "$a"
+}
+
+@test "shm-rm -s 24: an age without a unit is a usage error; nothing goes" {
+	local a
+	a=$(mkseg old f64 1)
+	sleep 1
+	run --separate-stderr shm_rm -s 1 -N "$P*"
+	status_is 2
+	is "${stderr%%$'\n'*}" "shm-rm: invalid age '1' (expected a number and a unit: 30s, 90m, 24h or 7d)"
+	exists "$a"
+	run --separate-stderr shm_rm -s 0 -N "${P}old"
+	status_is 0
+	gone "$a"
 }
 
 @test "shm-rm -s: other programs' segments are never removed by age" {
@@ -220,7 +269,7 @@ shmid_exists() {
 	shm_ls > /dev/null
 	shm_ls -p "$a" > /dev/null
 	printf 'x shmids %s\n' "$a" | as_user "$BIN/shm-expand" > /dev/null
-	run --separate-stderr as_user "$BIN/shm-rm" -n -s 1
+	run --separate-stderr as_user "$BIN/shm-rm" -n -s 1s
 	status_is 0
 	is "$output" "$a"
 	run --separate-stderr as_user "$BIN/shm-rm" -n -s 1h
@@ -411,4 +460,36 @@ as_cleaner() {
 	status_is 0
 	like "$output" "removed '$a' (owner $(id -un), age [0-9]s)"
 	gone "$a"
+}
+
+@test "shm-rm -v: an owner name's ESC, BEL, C1 and invalid UTF-8 from the user database are escaped; UTF-8 and backslash stay" {
+	local so a name want
+	# overlong, a surrogate, a character cut short: not UTF-8
+	name=$'\033[2Jx\a\377y\\z\302\205\303\251\300\257\355\240\200\303'
+	want='\033[2Jx\007\377y\z\302\205'$'\303\251''\300\257\355\240\200\303'
+	so=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload/hostilepw.so
+	[ -f "$so" ] || { echo "$so missing: make check builds it" >&2; false; }
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+	a=$(mkseg a f64 1)
+	run --separate-stderr env LD_PRELOAD="$so" SHMIDS_PWNAME="$name" \
+	    "$BIN/shm-rm" -v "$a"
+	status_is 0
+	is "${output%, age *}" "removed '$a' (owner $want"
+	like "${output#*, age }" "[0-9]s)"
+	is "$stderr" ""
+	gone "$a"
+}
+
+@test "shm-rm: another user's segment: a hostile owner name is escaped in the refusal" {
+	need_user
+	local so theirs name=$'\033]0;x\a' want='\033]0;x\007'
+	so=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload/hostilepw.so
+	[ -f "$so" ] || { echo "$so missing: make check builds it" >&2; false; }
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+	theirs=$(usermk create "${P}theirs" f64 1)
+	run --separate-stderr env LD_PRELOAD="$so" SHMIDS_PWNAME="$name" \
+	    "$BIN/shm-rm" "$theirs"
+	status_is 1
+	is "$stderr" "shm-rm: $theirs: segment ${theirs%% *} is $want's, not yours: -f removes it all the same"
+	exists "$theirs"
 }

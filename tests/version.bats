@@ -24,6 +24,16 @@ macros() {
 	is "${m#* }" "${m% *}" "MAJOR.MINOR.PATCH"
 }
 
+# opt_of TOOL: an option of TOOL that does nothing by itself.
+opt_of() {
+	case $1 in
+	shm-ls) echo -a ;;
+	shm-rm) echo -n ;;
+	shm-import) echo -k5 ;;
+	shm-expand) echo -d ;;
+	esac
+}
+
 @test "version: each tool's --version says 'tool (shmids) SHMIDS_VERSION', exit 0" {
 	local v t fails=
 	v=$(macros)
@@ -34,9 +44,9 @@ macros() {
 		[ "$output" = "$t (shmids) $v" ] || fails+="[$t: stdout $output] "
 		[ -z "$stderr" ] || fails+="[$t: stderr $stderr] "
 		# after other options, and before an operand, too
-		run --separate-stderr "$BIN/$t" -h --version
+		run --separate-stderr "$BIN/$t" $(opt_of "$t") --version x
 		[ "$status" = 0 ] && [ "$output" = "$t (shmids) $v" ] ||
-		    fails+="[$t -h --version: exit $status: $output] "
+		    fails+="[$t --version: exit $status: $output] "
 	done
 	is "$fails" "" "failures"
 }
@@ -50,6 +60,21 @@ macros() {
 		[ "$output" = "$h" ] || fails+="[$t: stdout $output] "
 		[ -z "$stderr" ] || fails+="[$t: stderr $stderr] "
 		like "$h" "usage: $t *" "$t -h"
+	done
+	is "$fails" "" "failures"
+}
+
+@test "version: --help, -h and --version to a full disk: a message, exit 1" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	local t o fails=
+	for t in $TOOLS_LIST; do
+		for o in --help -h --version; do
+			run --separate-stderr sh -c '"$0" "$1" > /dev/full' \
+			    "$BIN/$t" "$o"
+			[ "$status" = 1 ] || fails+="[$t $o: exit $status] "
+			[ "$stderr" = "$t: stdout: No space left on device" ] ||
+			    fails+="[$t $o: stderr $stderr] "
+		done
 	done
 	is "$fails" "" "failures"
 }

@@ -71,6 +71,7 @@ usage(void)
 	    "       shmtool rewrite LABEL KIND\n"
 	    "       shmtool rdonly LABEL\n"
 	    "       shmtool writer NAME SECONDS\n"
+	    "       shmtool forkfill NAME COUNT SECONDS exit|_exit\n"
 	    "       shmtool foreign NAME SECONDS\n"
 	    "       shmtool killwriter NAME\n"
 	    "       shmtool hold LABEL SECONDS\n"
@@ -612,6 +613,7 @@ header(char *h, int id, const char *name, const char *type, size_t count,
  * bigtype 2 i32 retyped f64, wrapcount 2^61 + 1 f64 (8 bytes once the
  * product wraps), hugecount 10^20 - 1.  roomy (none) is good with 256 MiB
  * more than it declares, of which only the header's page is touched.
+ * sparse (none) declares 2^27 f64 (1 GiB) that no one ever wrote.
  */
 static int
 cmd_hostile(int argc, char **argv)
@@ -630,6 +632,8 @@ cmd_hostile(int argc, char **argv)
 		size = 64;
 	else if (strcmp(kind, "roomy") == 0)
 		size += (size_t)256 << 20;
+	else if (strcmp(kind, "sparse") == 0)
+		size = HDR + ((size_t)1 << 30);
 	h = forge(size, &id, strcmp(kind, "nokey") != 0);
 	if (strcmp(kind, "small") == 0) {
 		memset(h, 0, size);
@@ -641,6 +645,8 @@ cmd_hostile(int argc, char **argv)
 	if (strcmp(kind, "good") == 0 || strcmp(kind, "roomy") == 0 ||
 	    strcmp(kind, "nokey") == 0)
 		;
+	else if (strcmp(kind, "sparse") == 0)
+		header(h, id, name, "f64", (size_t)1 << 27, 'r');
 	else if (strcmp(kind, "nonul") == 0)
 		memset(h + strlen(h), 'x', 80 - strlen(h));
 	else if (strcmp(kind, "nonl") == 0)
@@ -873,6 +879,42 @@ cmd_writer(int argc, char **argv)
 }
 
 /*
+ * A writer that forks its filler (format-spec.md 2.2): the child fills
+ * COUNT f64 with 0 .. COUNT-1 over SECONDS and exits normally; the
+ * parent at once ends as HOW says (exit, _exit).
+ */
+static int
+cmd_forkfill(int argc, char **argv)
+{
+	size_t i, n;
+	double secs;
+	char *shm;
+	pid_t pid;
+
+	if (argc != 5)
+		usage();
+	n = (size_t)number(argv[2], 10);
+	secs = seconds(argv[3]);
+	shm = make(argv[1], SHMIDS_F64, n, 0600);
+	printf("%s\n", shmids_label(shm));
+	fflush(stdout);
+	if ((pid = fork()) == -1)
+		fail();
+	if (pid == 0) {
+		/* Off the caller's pipe: $(...) waits for no filler. */
+		if (freopen("/dev/null", "w", stdout) == NULL)
+			_exit(1);
+		snooze(secs);
+		for (i = 0; i < n; i++)
+			fill_value(shm + HDR, SHMIDS_F64, i);
+		return 0;
+	}
+	if (strcmp(argv[4], "_exit") == 0)
+		_exit(0);
+	return 0;
+}
+
+/*
  * As writer, but sealed as a program that knows only format-spec.md 2.2
  * would: state 'r' stored by hand, nobody woken, then _exit(2), which
  * seals nothing more (for a file segment, the writer's lock goes).
@@ -1084,6 +1126,7 @@ main(int argc, char **argv)
 		{ "bits", cmd_bits }, { "cmp", cmd_cmp },
 		{ "header", cmd_header }, { "raw", cmd_raw },
 		{ "hostile", cmd_hostile }, { "writer", cmd_writer },
+		{ "forkfill", cmd_forkfill },
 		{ "killwriter", cmd_killwriter }, { "hold", cmd_hold },
 		{ "openwait", cmd_openwait }, { "foreign", cmd_foreign },
 		{ "find", cmd_find }, { "mimic", cmd_mimic },

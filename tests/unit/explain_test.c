@@ -4,6 +4,9 @@
  * segments it makes are System V ones named "explain-test.<pid>.*",
  * removed at exit whatever happened; TAP output.
  */
+#define _DEFAULT_SOURCE		/* MAP_ANONYMOUS on glibc */
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -114,6 +117,53 @@ test_malformed(void)
 	    "EINVAL: malformed reference line");
 }
 
+#define NMAPS	200000
+
+/*
+ * ENOMEM: the address space (ulimit -v) or the count of mappings
+ * (vm.max_map_count), told apart.  The mappings are made one page each,
+ * alternately readable and writable so that none merge, until mmap(2)
+ * says ENOMEM; each is virtual only.
+ */
+static void
+test_nomem(void)
+{
+	static void *maps[NMAPS];
+	struct rlimit rl;
+	char buf[SHMIDS_EXPLAIN_MAX];
+	const char *want = "out of memory mappings: this process has ";
+	size_t i, n = 0;
+	long pg = sysconf(_SC_PAGESIZE);
+
+	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur == RLIM_INFINITY)
+		is(NULL, ENOMEM, "out of memory", "ENOMEM, no ulimit -v");
+	else
+		ok(1, "ENOMEM, no ulimit -v # SKIP ulimit -v is set", "", "");
+	fflush(stdout);
+	while (n < NMAPS && (maps[n] = mmap(NULL, (size_t)pg, n % 2 ?
+	    PROT_READ : PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+	    -1, 0)) != MAP_FAILED)
+		n++;
+	if (n == NMAPS || errno != ENOMEM)
+		strcpy(buf, "(the mappings did not run out)");
+	else
+		shmids_explain(buf, sizeof(buf), NULL, ENOMEM);
+	for (i = 0; i < n; i++)
+		munmap(maps[i], (size_t)pg);
+	ok(strncmp(buf, want, strlen(want)) == 0 &&
+	    strstr(buf, "(vm.max_map_count ") != NULL,
+	    "ENOMEM at vm.max_map_count: the mappings, not ulimit -v", buf,
+	    "out of memory mappings: ... (vm.max_map_count N)");
+	rl.rlim_cur = (rlim_t)1 << 46;
+	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < rl.rlim_cur)
+		rl.rlim_cur = rl.rlim_max;
+	if (setrlimit(RLIMIT_AS, &rl) == -1)
+		ok(1, "ENOMEM under ulimit -v # SKIP setrlimit", "", "");
+	else
+		is(NULL, ENOMEM, "out of memory (address space limited? see "
+		    "ulimit -v)", "ENOMEM under ulimit -v");
+}
+
 static void
 test_store(void)
 {
@@ -123,11 +173,16 @@ test_store(void)
 	is(NULL, ENOSYS, "file segments need open file description locks "
 	    "(Linux 3.15 or later), which this system lacks; unset "
 	    "SHMIDS_DIR to make System V segments", "ENOSYS");
-	is(NULL, ENOMEM, "out of memory (address space limited? see "
-	    "ulimit -v)", "ENOMEM");
+	test_nomem();
+	is(NULL, ENOENT, "the new segment was removed before it could be "
+	    "used (by a cleaner, shm-rm -s, given too short an age?)",
+	    "ENOENT: made, then removed by a cleaner");
 	setenv("SHMIDS_DIR", "/var/tmp", 1);
 	is(NULL, ENOSPC, "no space left in SHMIDS_DIR (/var/tmp)",
 	    "ENOSPC, file segments");
+	setenv("SHMIDS_DIR", "/nonexistent/dir", 1);
+	is(NULL, ENOENT, "SHMIDS_DIR /nonexistent/dir does not exist",
+	    "ENOENT: no SHMIDS_DIR");
 	unsetenv("SHMIDS_DIR");
 	is("2147483647 x", EIO, "input/output error",
 	    "another errno: strerror's words");
@@ -198,13 +253,17 @@ test_segments(void)
 	    "(malformed, or claiming more bytes than the segment has); "
 	    "shm-rm '%s' removes it", (int)strcspn(label, " "), label, label);
 	is(label, EBADMSG, want, "EBADMSG: how to remove it");
+	snprintf(want, sizeof(want), "segment %.*s was shut to readers for "
+	    "a moment (mode 0: a cleaner checking whether it is in use); it "
+	    "is mode 600 now: try again", (int)strcspn(label, " "), label);
+	is(label, EACCES, want, "EACCES, readable now: a cleaner's moment");
 }
 
 int
 main(void)
 {
 	atexit(cleanup);
-	printf("1..%d\n", 25);
+	printf("1..%d\n", 30);
 	test_truncation();
 	test_malformed();
 	test_store();

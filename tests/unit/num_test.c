@@ -195,6 +195,10 @@ static const struct expect64 expect64[] = {
 	{ 0x7ff8000000000001ULL, "nan(0x8000000000001)" },
 	{ 0xfff0000000000001ULL, "-nan(0x1)" },
 	{ 0xffffffffffffffffULL, "-nan(0xfffffffffffff)" },
+	/* R's NA: only these bits; quieted or negated it keeps its M */
+	{ 0x7ff00000000007a2ULL, "NA" },
+	{ 0x7ff80000000007a2ULL, "nan(0x80000000007a2)" },
+	{ 0xfff00000000007a2ULL, "-nan(0x7a2)" },
 	{ 1, "5e-324" }, { 0x000fffffffffffffULL, "2.225073858507201e-308" },
 	{ 0x0010000000000000ULL, "2.2250738585072014e-308" },
 	{ 0x7fefffffffffffffULL, "1.7976931348623157e+308" },
@@ -230,6 +234,7 @@ static const struct expect32 expect32[] = {
 	{ 0xff800000, "-inf" }, { 0x7fc00000, "nan" },
 	{ 0xffc00000, "-nan" }, { 0x7f800001, "nan(0x1)" },
 	{ 0x7fc00001, "nan(0x400001)" }, { 0xff800001, "-nan(0x1)" },
+	{ 0x7f8007a2, "NA" }, { 0xff8007a2, "-nan(0x7a2)" },
 	{ 1, "1e-45" }, { 0x00800000, "1.1754944e-38" },
 	{ 0x7f7fffff, "3.4028235e+38" }, { 0x3f800000, "1" },
 	{ 0x3dcccccd, "0.1" }, { 0x42f6e666, "123.45" },
@@ -699,6 +704,12 @@ static const struct tok tok64[] = {
 	{ "nan(0x1)", 0, 0x7ff0000000000001ULL, 8 },
 	{ "-nan(0X000fffffffffffff)", 0, 0xffffffffffffffffULL, 0 },
 	{ "nan(0x8000000000000) x", 0, 0x7ff8000000000000ULL, 20 },
+	{ "NA", 0, 0x7ff00000000007a2ULL, 2 },
+	{ "NA 1", 0, 0x7ff00000000007a2ULL, 2 },
+	{ "nan(0x7a2)", 0, 0x7ff00000000007a2ULL, 10 },
+	{ "-NA", EINVAL, 0, 0 }, { "+NA", EINVAL, 0, 0 },
+	{ "na", EINVAL, 0, 0 }, { "Na", EINVAL, 0, 0 },
+	{ "NAx", EINVAL, 0, 0 }, { "N", EINVAL, 0, 0 },
 	{ "", EINVAL, 0, 0 }, { " 1", EINVAL, 0, 0 }, { "+", EINVAL, 0, 0 },
 	{ "-", EINVAL, 0, 0 }, { ".", EINVAL, 0, 0 }, { "-.e1", EINVAL, 0, 0 },
 	{ "1e", EINVAL, 0, 0 }, { "1e+", EINVAL, 0, 0 },
@@ -735,6 +746,7 @@ static const struct tok tok32[] = {
 	{ "16777217", 0, 0x4b800000, 8 }, { "16777219", 0, 0x4b800002, 8 },
 	{ "nan", 0, 0x7fc00000, 3 }, { "-nan", 0, 0xffc00000, 4 },
 	{ "nan(0x7fffff)", 0, 0x7fffffff, 13 },
+	{ "NA", 0, 0x7f8007a2, 2 }, { "-NA", EINVAL, 0, 0 },
 	{ "nan(0x800000)", EINVAL, 0, 0 }, { "nan(0x8000000000000)", EINVAL, 0, 0 },
 	{ "", EINVAL, 0, 0 }, { "1f", EINVAL, 0, 0 },
 };
@@ -891,10 +903,56 @@ test_buffer_end(void)
 	report(bad, "tokens that end their buffer, with and without length");
 }
 
+/*
+ * R's NA (format-spec.md 6): no value of the integer types or raw; and
+ * SHMIDS_NANPLAIN writes every NaN as nan or -nan, in every float style,
+ * and nothing else differently.
+ */
+static void
+test_na(void)
+{
+	static const uint64_t nans[] = { 0x7ff00000000007a2ULL,
+	    0x7ff8000000000001ULL, 0xfff0000000000001ULL,
+	    0x7ff8000000000000ULL, 0x3fb999999999999aULL };
+	static const char *want[] = { "nan", "nan", "-nan", "nan", NULL };
+	static const int types[] = { SHMIDS_I64, SHMIDS_I32, SHMIDS_RAW };
+	char buf[SHMIDS_NUM_MAX], plain[SHMIDS_NUM_MAX];
+	unsigned char elem[8];
+	size_t i, k;
+	double d;
+	float f;
+	int bad = 0, st;
+
+	for (i = 0; i < 3; i++) {
+		errno = 0;
+		if (shmids_parse("NA", NULL, types[i], elem) != -1 ||
+		    errno != EINVAL)
+			bad++, diag("type %d takes NA", types[i]);
+	}
+	for (i = 0; i < 5; i++) {
+		memcpy(&d, &nans[i], 8);
+		for (st = SHMIDS_SHORT; st <= SHMIDS_HEX; st++) {
+			k = shmids_format(plain, SHMIDS_F64, &d,
+			    st | SHMIDS_NANPLAIN);
+			(void)shmids_format(buf, SHMIDS_F64, &d, st);
+			if (k == 0 || strcmp(plain, want[i] ? want[i] : buf))
+				bad++, diag("NANPLAIN %016llx style %d: %s",
+				    (unsigned long long)nans[i], st, plain);
+		}
+	}
+	memcpy(&f, &(uint32_t){ 0xff8007a2 }, 4);
+	if (shmids_format(buf, SHMIDS_F32, &f, SHMIDS_NANPLAIN) != 4 ||
+	    strcmp(buf, "-nan") != 0)
+		bad++, diag("NANPLAIN f32 ff8007a2: %s", buf);
+	if (shmids_format(buf, SHMIDS_I32, elem, SHMIDS_NANPLAIN) != 0)
+		bad++, diag("NANPLAIN taken for i32");
+	report(bad, "NA: floats only; SHMIDS_NANPLAIN");
+}
+
 int
 main(void)
 {
-	printf("1..16\n");
+	printf("1..17\n");
 	test_special();
 	test_expect();
 	test_random_rt();
@@ -904,5 +962,6 @@ main(void)
 	test_tokens();
 	test_hex();
 	test_buffer_end();
+	test_na();
 	return nfail != 0;
 }

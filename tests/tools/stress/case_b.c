@@ -26,7 +26,7 @@ start_run(void)
 	if (mkpipe(p) == -1)
 		return;
 	snprintf(path, sizeof(path), "%s/shm-rm", bindir);
-	snprintf(age, sizeof(age), "%u", B.age);
+	snprintf(age, sizeof(age), "%us", B.age);
 	snprintf(pat, sizeof(pat), "%s*", bname);
 	B.run[B.nrun].t0 = mono();
 	a->pid = spawn(argv, p[1], -1, -1);

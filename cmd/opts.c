@@ -1,0 +1,222 @@
+/*
+ * Options by getopt_long(3), from one table per tool (opts.h).  glibc's
+ * and musl's <getopt.h> declare it with no feature macro.  opterr is 0
+ * and the messages are ours, in glibc's words, so that they do not
+ * change with the libc.
+ */
+#include <err.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shmids.h"
+#include "util.h"
+
+#define NOPTS	40	/* options of a tool, --help and --version too */
+
+static const char	*progname;
+static const struct opt	*table;
+static void		(*usagefn)(FILE *, int);
+static const char	*helptail;	/* util_help_tail() */
+static struct option	 longopts[NOPTS + 1];
+static char		 shortopts[2 * NOPTS + 2];
+
+/*
+ * Issue 12: one letter, one meaning across the tools.  A letter that
+ * moved is not kept where it would now mean something else; the usage
+ * error says where it went.
+ */
+static const struct {
+	const char	*prog;
+	char		 old, now;
+	const char	*what;
+} moved[] = {
+	{ "shm-ls", 'n', 'N', "name pattern" },
+	{ "shm-ls", 's', 'l', "limits and system report" },
+	{ "shm-rm", 'm', 'N', "name pattern" },
+	{ "shm-import", 'n', 'k', "minimum count" },
+	{ "shm-import", 'p', 'P', "name prefix" },
+};
+
+void
+util_args(char *argv[], const char *prog, const struct opt *opts,
+    void (*usage)(FILE *, int))
+{
+	char *s = shortopts;
+	size_t i;
+
+	progname = prog;
+	table = opts;
+	usagefn = usage;
+	/* err(3) names the program by argv[0]: the name, not the path. */
+	argv[0] = (char *)(uintptr_t)prog;
+	*s++ = ':';	/* a missing argument is ':', told from '?' */
+	for (i = 0; opts[i].name != NULL && i < NOPTS; i++) {
+		longopts[i].name = opts[i].name;
+		longopts[i].has_arg = opts[i].arg ? required_argument :
+		    no_argument;
+		longopts[i].val = opts[i].letter;
+		if (opts[i].letter >= OPT_LONG)
+			continue;
+		*s++ = (char)opts[i].letter;
+		if (opts[i].arg != NULL)
+			*s++ = ':';
+	}
+	*s = '\0';
+}
+
+static const struct opt *
+find(int letter)
+{
+	const struct opt *o;
+
+	for (o = table; o->name != NULL; o++)
+		if (o->letter == letter)
+			return o;
+	return NULL;
+}
+
+static void
+bad(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarnx(fmt, ap);
+	va_end(ap);
+	if (usagefn != NULL)
+		usagefn(stderr, 2);
+	exit(2);
+}
+
+static void
+moved_letter(int c)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(moved) / sizeof(moved[0]); i++)
+		if (moved[i].old == c && strcmp(moved[i].prog, progname) == 0)
+			bad("-%c is now -%c (%s)", c, moved[i].now,
+			    moved[i].what);
+}
+
+/* A long option that is none of ours, or the start of several. */
+static void
+unknown_long(const char *arg)
+{
+	const struct opt *o;
+	size_t len = strcspn(arg + 2, "="), n = 0;
+	char list[NOPTS * 24] = "";
+
+	for (o = table; o->name != NULL; o++)
+		if (strncmp(o->name, arg + 2, len) == 0 && len > 0) {
+			n++;
+			snprintf(list + strlen(list), sizeof(list) -
+			    strlen(list), " '--%s'", o->name);
+		}
+	if (n > 1)
+		bad("option '%s' is ambiguous; possibilities:%s",
+		    util_quote(arg, len + 2), list);
+	bad("unrecognized option '%s'", util_quote(arg, strlen(arg)));
+}
+
+/*
+ * What getopt_long refused.  It has stepped over a long option, so
+ * argv[optind - 1] is that option; a short one may be inside a cluster.
+ */
+static void
+refused(int ch, char *argv[])
+{
+	const char *arg = argv[optind - 1];
+	const struct opt *o = optopt != 0 ? find(optopt) : NULL;
+	int islong = strncmp(arg, "--", 2) == 0;
+	char c = (char)optopt;
+
+	if (optopt == 0)
+		unknown_long(arg);
+	if (o != NULL && islong)
+		bad(ch == ':' ? "option '--%s' requires an argument" :
+		    "option '--%s' doesn't allow an argument", o->name);
+	if (ch == ':')
+		bad("option requires an argument -- '%s'", util_quote(&c, 1));
+	moved_letter(optopt);
+	bad("invalid option -- '%s'", util_quote(&c, 1));
+}
+
+int
+util_getopt(int argc, char *argv[])
+{
+	int ch;
+
+	opterr = 0;
+	switch (ch = getopt_long(argc, argv, shortopts, longopts, NULL)) {
+	case '?':
+	case ':':
+		refused(ch, argv);
+		break;
+	case OPT_VERSION:
+		printf("%s (shmids) %s\n", progname, SHMIDS_VERSION);
+		exit(util_close_stdout() == -1);
+	}
+	return ch;
+}
+
+/* "  -a, --all" or "      --version", then "=arg" if it takes one. */
+static int
+print_opt(FILE *fp, const struct opt *o)
+{
+	if (o->letter < OPT_LONG)
+		return fprintf(fp, "  -%c, --%s%s%s", o->letter, o->name,
+		    o->arg ? "=" : "", o->arg ? o->arg : "");
+	return fprintf(fp, "      --%s%s%s", o->name, o->arg ? "=" : "",
+	    o->arg ? o->arg : "");
+}
+
+void
+util_usage_end(FILE *fp, int status)
+{
+	const struct opt *o;
+	int n;
+
+	if (status == 0 && table != NULL) {
+		fprintf(fp, "\noptions:\n");
+		for (o = table; o->name != NULL; o++) {
+			if ((n = print_opt(fp, o)) > 24)
+				fprintf(fp, "\n%26s%s\n", "", o->help);
+			else
+				fprintf(fp, "%*s%s\n", 26 - n, "", o->help);
+		}
+		if (helptail != NULL)
+			fprintf(fp, "\n%s\n", helptail);
+	}
+	if (fp == stdout && util_close_stdout() == -1)
+		exit(1);
+	exit(status);
+}
+
+void
+util_help_tail(const char *text)
+{
+	helptail = text;
+}
+
+void
+util_misuse(const char *msg)
+{
+	bad("%s", msg);
+}
+
+void
+util_invalid(const char *what, const char *value, const char *form, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, form);
+	vsnprintf(buf, sizeof(buf), form, ap);
+	va_end(ap);
+	bad("invalid %s '%s' (expected %s)", what,
+	    util_quote(value, strlen(value)), buf);
+}

@@ -1,0 +1,228 @@
+#!/usr/bin/env bats
+# What a hostile writer, a fork or the caller's locale must not break
+# (issue 18): sparse segments cost a reader nothing (format-spec.md 2.3,
+# 2.5), a fork's filler is sealed by the last of its family (2.2), and
+# numbers are written in the C locale's form (3).  File segments are made
+# in a directory of the test's own, which teardown removes.
+
+load helper
+
+eval "helper_$(declare -f teardown)"
+
+teardown() {
+	[ -s "$T/.dir" ] && rm -rf "$(cat "$T/.dir")"
+	helper_teardown
+}
+
+# tmpfs_dir: D, a directory of this test's on tmpfs, or skip.
+tmpfs_dir() {
+	[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] ||
+	    skip "/dev/shm is not tmpfs"
+	D=$(mktemp -d /dev/shm/shmids-trust.XXXXXX)
+	echo "$D" > "$T/.dir"
+}
+
+# The segment's resident bytes, from the rss column of /proc/sysvipc/shm.
+seg_rss() {
+	awk -v id="$1" '$2 == id && NF >= 16 { print $15 }' /proc/sysvipc/shm
+}
+
+@test "a sparse System V segment (1 GiB declared, never written): readers allocate none of it" {
+	local l id rss
+	l=$(mkhostile sparse s)
+	id=${l%% *}
+	[ -n "$(seg_rss "$id")" ] || skip "no rss column in /proc/sysvipc/shm"
+	printf 'x shmids %s\n' "$l" > ref
+	run bash -c '"$1" < ref | head -c 100' - "$BIN/shm-expand"
+	is "$output" "x 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 /
+  0 0 0 0 0 0 0 0 0 "
+	run shmtool hold "$l" 0
+	status_is 0
+	rss=$(seg_rss "$id")
+	[ "$rss" -lt $((16 << 20)) ] ||
+	    { echo "segment resident after the readers: $rss bytes" >&2; false; }
+}
+
+@test "a sparse file segment on tmpfs (1 GiB declared, never written): readers allocate none of it" {
+	local l f kb
+	tmpfs_dir
+	l=$(SHMIDS_DIR=$D _mk create "${P}s" f64 1)
+	f=${l%% *}
+	# The count field (offsets 95 to 114) says 2^27 f64: 1 GiB of holes.
+	printf '%020d' $((1 << 27)) |
+	    dd of="$f" bs=1 seek=95 conv=notrunc status=none
+	truncate -s $((128 + (1 << 30))) "$f"
+	printf 'x shmids %s\n' "$l" > ref
+	run bash -c '"$1" < ref | head -c 20' - "$BIN/shm-expand"
+	is "$output" "x 0 0 0 0 0 0 0 0 0 "
+	run shmtool hold "$l" 0
+	status_is 0
+	kb=$(( $(stat -c '%b * %B' "$f") / 1024 ))
+	[ "$kb" -lt 16384 ] ||
+	    { echo "file allocated after the readers: $kb kB" >&2; false; }
+}
+
+# forkfill BACKEND HOW: a writer whose forked child fills 200000 f64
+# for a second, the parent ending as HOW says (exit, _exit) at once;
+# shm-expand -w 5 must get every value, and till then the segment is
+# filling, never dead (format-spec.md 2.2).
+forkfill() {
+	local l
+	if [ "$1" = file ]; then
+		D=$(mktemp -d /tmp/shmids-trust.XXXXXX)
+		echo "$D" > "$T/.dir"
+		export SHMIDS_DIR=$D
+	fi
+	l=$(_mk forkfill "${P}f" 200000 1 "$2" 3>&-)
+	run shmtool open "$l"
+	status_is 1
+	is "$output" EAGAIN "a fork's filling segment, opened at once"
+	printf 'x shmids %s\n' "$l" > ref
+	if [ "$1$2" = sysv_exit ]; then
+		runio ref shm_expand -w 0
+		status_is 1
+		like "$(cat err)" "shm-expand: stdin:1: $l: still being written by a process forked from its writer (pid *, gone) (-w 0: not waited for)"
+	fi
+	runio ref shm_expand -w 5
+	status_is 0
+	is "$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+$/) {
+		n++; s += $i } } END { printf "%d %.0f\n", n, s }' out)" \
+	    "200000 19999900000"
+}
+
+@test "a writer returns from main while its fork fills (System V): sealed by the child, -w gets every value" {
+	forkfill sysv exit
+}
+
+@test "a writer returns from main while its fork fills (file): sealed by the child, -w gets every value" {
+	forkfill file exit
+}
+
+@test "a writer _exits while its fork fills (System V): filling, not dead; -w gets every value" {
+	forkfill sysv _exit
+}
+
+@test "a writer _exits while its fork fills (file): filling, not dead; -w gets every value" {
+	forkfill file _exit
+}
+
+# comma_locale: a locale whose radix is a comma, or skip.
+comma_locale() {
+	local l
+	for l in de_DE.UTF-8 de_DE.utf8 fr_FR.UTF-8; do
+		if [ "$(LC_ALL=$l locale decimal_point 2>/dev/null)" = , ]; then
+			LOC=$l
+			return 0
+		fi
+	done
+	skip "no comma-decimal locale installed (locale-gen de_DE.UTF-8)"
+}
+
+@test "a comma-decimal locale: shm-expand -F exp and hex write '.', shm-import reads '.' back" {
+	local l
+	comma_locale
+	l=$(mkset c f64 3ff8000000000000 bfd0000000000000)
+	printf 'x shmids %s\n' "$l" > ref
+	LC_ALL=$LOC runio ref shm_expand -F f64=exp
+	status_is 0
+	is "$(cat out)" "x 1.5000000000000000e+00 -2.5000000000000000e-01"
+	LC_ALL=$LOC runio ref shm_expand -F f64=hex
+	status_is 0
+	is "$(cat out)" "x 0x1.8p+0 -0x1p-2"
+	cp out hex
+	LC_ALL=$LOC runio hex shm_import -k 1 -P "$P" -t f64
+	status_is 0
+	like "$(cat out)" "x shmids * ${P}x"
+	cp out back
+	LC_ALL=$LOC runio back shm_expand -F f64=exp
+	status_is 0
+	is "$(cat out)" "x 1.5000000000000000e+00 -2.5000000000000000e-01"
+}
+
+@test "a file segment renamed or hard-linked: the message names what happened, not 'not a shmids segment' or 'too many links'" {
+	local l f
+	D=$(mktemp -d /tmp/shmids-trust.XXXXXX)
+	echo "$D" > "$T/.dir"
+	l=$(SHMIDS_DIR=$D _mk create "${P}m" f64 3)
+	f=${l%% *}
+	mv "$f" "$D/shmids.Moved0"
+	printf 'x shmids %s %sm\n' "$D/shmids.Moved0" "$P" > ref
+	runio ref shm_expand
+	status_is 1
+	is "$(cat err)" "shm-expand: stdin:1: $D/shmids.Moved0 ${P}m: $D/shmids.Moved0 is a segment made as $f (its label says so): renamed or linked from there, it is not taken for a segment"
+	mv "$D/shmids.Moved0" "$f"
+	ln "$f" "$D/shmids.Linked"
+	run --separate-stderr shm_rm -f "$l"
+	status_is 1
+	is "$stderr" "shm-rm: $l: $f has more than one name (someone linked it): a file segment has exactly one, so this is not taken for one"
+	[ -e "$f" ] || { echo "shm-rm removed a linked file" >&2; false; }
+	# a label whose path holds an escape is another user's bytes: not shown
+	rm "$D/shmids.Linked"
+	cp "$f" "$D/shmids.Evil00"
+	printf '/tmp/\033[2J/shmids.abcdef %sm\0\n' "$P" |
+	    dd of="$D/shmids.Evil00" conv=notrunc status=none
+	printf 'x shmids %s %sm\n' "$D/shmids.Evil00" "$P" > ref
+	runio ref shm_expand
+	status_is 1
+	is "$(cat err)" "shm-expand: stdin:1: $D/shmids.Evil00 ${P}m: segment $D/shmids.Evil00 is not a shmids segment"
+}
+
+@test "shm-import out of memory for its first buffer: out of memory, not 'line too long'" {
+	local so=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload/failbig.so
+	[ -f "$so" ] || { echo "$so missing: make check builds it" >&2; false; }
+	ldd "$BIN/shm-import" | grep -q 'libasan\|libtsan' &&
+	    skip "a malloc shim cannot go under a sanitizer's"
+	printf 'abc\n' > in
+	status=0
+	LD_PRELOAD=$so "$BIN/shm-import" -P "$P" < in > out 2> err || status=$?
+	status_is 1
+	is "$(cat err)" "shm-import: stdin: out of memory: no buffer to read it in"
+}
+
+@test "a sparse file segment on a full tmpfs: shm-expand says the file system is full, not that the file was truncated" {
+	local D
+	[ "$(id -u)" = 0 ] && command -v unshare > /dev/null ||
+	    skip "needs root and unshare for a small tmpfs"
+	D=$(mktemp -d /tmp/shmids-trust.XXXXXX)
+	echo "$D" > "$T/.dir"
+	# 1 MiB of tmpfs, full; a file segment declaring 2 MiB, 4 KiB written
+	run unshare --mount sh -c "mount -t tmpfs -o size=1m none '$D' &&
+	    l=\$(SHMIDS_DIR='$D' '$SHMTOOL' create '${P}s' f64 1) &&
+	    f=\${l%% *} &&
+	    printf '%020d' 262144 | dd of=\"\$f\" bs=1 seek=95 conv=notrunc status=none &&
+	    truncate -s 2097280 \"\$f\" &&
+	    { head -c 2m /dev/zero > '$D/fill' 2>/dev/null; true; } &&
+	    printf 'x shmids %s\n' \"\$l\" | '$BIN/shm-expand' > /dev/null;
+	    echo rc=\$?"
+	is "$output" "shm-expand: a file segment's pages never written cannot be read: the file system holding it is full
+rc=1"
+}
+
+@test "a segment a cleaner removes as it is made: said so, not 'no such file or directory'" {
+	local so=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload/rmbeforeat.so
+	[ -f "$so" ] || { echo "$so missing: make check builds it" >&2; false; }
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+	printf 'a 1 2 3\n' > in
+	status=0
+	LD_PRELOAD=$so "$BIN/shm-import" -k 1 -P "$P" < in > out 2> err ||
+	    status=$?
+	status_is 1
+	is "$(cat err)" "shm-import: stdin:1: a: the new segment was removed before it could be used (by a cleaner, shm-rm -s, given too short an age?)"
+	same_file in out
+}
+
+@test "a reader that looks in a cleaner's mode-0 moment looks again: read, not 'you may not read it'" {
+	local so=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload/modezero.so l
+	[ -f "$so" ] || { echo "$so missing: make check builds it" >&2; false; }
+	need_user
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+	l=$(as_user "$SHMTOOL" create "${P}z" f64 3 0644)
+	track "$l"
+	run as_user env LD_PRELOAD="$so" "$SHMTOOL" open "$l"
+	status_is 0
+	is "$output" "f64 3 3"
+	printf 'x shmids %s\n' "$l" > ref
+	run as_user env LD_PRELOAD="$so" "$BIN/shm-expand" < ref
+	status_is 0
+	is "$output" "x 0 1 2"
+}
