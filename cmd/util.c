@@ -352,9 +352,23 @@ util_fields(struct fields *f, const char *list)
 		c = strchr(p, ',');
 		f->v[f->n].name = p;
 		f->v[f->n].len = c ? (size_t)(c - p) : strlen(p);
+		util_not_number("-f", p, f->v[f->n].len);
 		if (c != NULL)
 			p = c + 1;
 	}
+}
+
+void
+util_not_number(const char *opt, const char *field, size_t len)
+{
+	char msg[160];
+
+	if (len == 0 || !shmids_isnumber(field, len))
+		return;
+	snprintf(msg, sizeof(msg), "%s %s: a number is never a field (a "
+	    "line that begins with a number is a table row)", opt,
+	    util_quote(field, len));
+	util_misuse(msg);
 }
 
 int
