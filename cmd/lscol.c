@@ -3,6 +3,7 @@
  * JSON key; the cells and keys are written from shmids_info alone.
  */
 #include <grp.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,6 +209,28 @@ datestr(time_t t, time_t now, char *buf, size_t len)
 		strftime(buf, len, "%b %e  %Y", tm);
 }
 
+/*
+ * The owner's or group's name as the database has it, raw: the long
+ * format escapes it with fmt_text(), JSON with its own escapes (a name
+ * escaped twice would read "\\033" in JSON).  The number without one.
+ */
+static const char *
+owner(uid_t u)
+{
+	static char buf[256];	/* a login name whole */
+	static uid_t last = (uid_t)-1;
+	struct passwd *pw;
+
+	if (u != last || buf[0] == '\0') {
+		last = u;
+		if ((pw = getpwuid(u)) != NULL)
+			snprintf(buf, sizeof(buf), "%s", pw->pw_name);
+		else
+			snprintf(buf, sizeof(buf), "%lu", (unsigned long)u);
+	}
+	return buf;
+}
+
 static const char *
 group(gid_t g)
 {
@@ -215,13 +238,13 @@ group(gid_t g)
 	static gid_t last = (gid_t)-1;
 	struct group *gr;
 
-	if (g == last)
-		return buf;
-	last = g;
-	if ((gr = getgrgid(g)) != NULL)
-		snprintf(buf, sizeof(buf), "%s", gr->gr_name);
-	else
-		snprintf(buf, sizeof(buf), "%lu", (unsigned long)g);
+	if (g != last || buf[0] == '\0') {
+		last = g;
+		if ((gr = getgrgid(g)) != NULL)
+			snprintf(buf, sizeof(buf), "%s", gr->gr_name);
+		else
+			snprintf(buf, sizeof(buf), "%lu", (unsigned long)g);
+	}
 	return buf;
 }
 
@@ -268,7 +291,7 @@ lscol_cell(enum lscol col, const struct shmids_info *si, int bytes,
 		    "-");
 		break;
 	case COL_OWNER:
-		fmt_text(util_username(si->uid), LSCOL_NAMEW, buf, len);
+		fmt_text(owner(si->uid), LSCOL_NAMEW, buf, len);
 		break;
 	case COL_UID:
 		snprintf(buf, len, "%lu", (unsigned long)si->uid);
@@ -380,7 +403,7 @@ lscol_json(enum lscol col, const struct shmids_info *si, int first)
 		json_str(key, ours ? si->name : NULL);
 		break;
 	case COL_OWNER:
-		json_str(key, util_username(si->uid));
+		json_str(key, owner(si->uid));
 		break;
 	case COL_UID:
 		json_num(key, 1, (long long)si->uid);

@@ -288,6 +288,27 @@ check_flags(int argc)
 		    "have no header row");
 }
 
+/* --help's list of -o's columns, wrapped within 80 columns. */
+static void
+help_columns(char *buf, size_t len)
+{
+	const char *p = lscol_names(), *e;
+	size_t n, col = 0, out = 0;
+
+	out += (size_t)snprintf(buf, len, "columns for -o:");
+	for (; *p != '\0'; p = *e ? e + 2 : e) {
+		e = strchr(p, ',');
+		e = e != NULL ? e : p + strlen(p);
+		n = (size_t)(e - p) + (*e != '\0');
+		if (col == 0 || col + n + 1 > 78)
+			out += (size_t)snprintf(buf + out, len - out, "\n "),
+			    col = 1;
+		out += (size_t)snprintf(buf + out, len - out, " %.*s", (int)n,
+		    p);
+		col += n + 1;
+	}
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -295,7 +316,7 @@ main(int argc, char *argv[])
 	int ch, i;
 
 	util_args(argv, "shm-ls", opts, usage);
-	snprintf(coltail, sizeof(coltail), "columns for -o: %s", lscol_names());
+	help_columns(coltail, sizeof(coltail));
 	util_help_tail(coltail);
 	while ((ch = util_getopt(argc, argv)) != -1)
 		switch (ch) {

@@ -143,9 +143,10 @@ $m
 		opt=$(cut -d'|' -f2 <<< "$row")
 		tools=$(cut -d'|' -f4 <<< "$row" | tr -d ',')
 		x=$(grep -oE '`-[A-Za-z]' <<< "$opt" | head -1 | cut -c3)
+		x=${x:--}	# a long option without a letter, as help_opts says
 		long=$(grep -oE '`--[a-z-]+' <<< "$opt" | head -1 | cut -c4-)
 		for t in $tools; do
-			help_opts "$t" | grep -qx "$x $long" ||
+			help_opts "$t" | grep -qx -- "$x $long" ||
 			    fails+="[$t: README has -$x --$long] "
 		done
 	done < <(grep -E '^\| `-' "$BATS_TEST_DIRNAME/../README.md")

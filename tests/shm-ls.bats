@@ -84,10 +84,10 @@ procfield() {
 	-p --noheadings|--noheadings is for the long format: -p and -J have no header row
 	-J --noheadings|--noheadings is for the long format: -p and -J have no header row
 	-o|option requires an argument -- 'o'
-	--output|option requires an argument -- 'o'
-	--output=|option '--output' requires an argument
-	--bytes=1|unrecognized option '--bytes=1'
-	--noheadings=1|unrecognized option '--noheadings=1'
+	--output|option '--output' requires an argument
+	--output=|invalid column '' (expected a list of ID, SHMID, KEY, LABEL, NAME, OWNER, UID, GROUP, GID, MODE, NATTCH, SIZE, TYPE, COUNT, STATE, CREATED, USED, ATTACHED, DETACHED, CPID, LPID, or +list)
+	--bytes=1|option '--bytes' doesn't allow an argument
+	--noheadings=1|option '--noheadings' doesn't allow an argument
 	-o mode,perms|invalid column 'perms' (expected a list of ID, SHMID, KEY, LABEL, NAME, OWNER, UID, GROUP, GID, MODE, NATTCH, SIZE, TYPE, COUNT, STATE, CREATED, USED, ATTACHED, DETACHED, CPID, LPID, or +list)
 	-o mode,|invalid column '' (expected a list of ID, SHMID, KEY, LABEL, NAME, OWNER, UID, GROUP, GID, MODE, NATTCH, SIZE, TYPE, COUNT, STATE, CREATED, USED, ATTACHED, DETACHED, CPID, LPID, or +list)
 	-J -o ''|invalid column '' (expected a list of ID, SHMID, KEY, LABEL, NAME, OWNER, UID, GROUP, GID, MODE, NATTCH, SIZE, TYPE, COUNT, STATE, CREATED, USED, ATTACHED, DETACHED, CPID, LPID, or +list)
