@@ -624,6 +624,7 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 	if ((k = shmids_row_parse(&v, s, n, &b.sep, &b.cols)) != 1) {
 		if (k == -1)
 			table_nomem(&b);
+		shmids_values_free(&v);
 		out(s, n);
 		return;
 	}

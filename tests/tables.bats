@@ -295,3 +295,15 @@ expand_d() {
 	is "$fails" "" "failures"
 	[ "$n" -ge 50 ] || { echo "only $n tables in the demo files" >&2; false; }
 }
+
+@test "shm-expand: a table reference to a 1-D segment gives a column; a reference line to a table, its values inline" {
+	local a t
+	a=$(mkseg flat i32 3)
+	t=$(_mk table "${P}tab" i32 2 2)
+	printf 'shmids %s\nx shmids %s\n' "$a" "$t" > in
+	run -0 shm_expand in
+	is "$output" "$(printf '0\n1\n2\nx 0 1 2 3')"
+	printf 'shmids, %s\n' "$t" > in
+	run -0 shm_expand -F i32=hex in
+	is "$output" "$(printf '0x0,0x1\n0x2,0x3')"
+}
