@@ -307,3 +307,24 @@ expand_d() {
 	run -0 shm_expand -F i32=hex in
 	is "$output" "$(printf '0x0,0x1\n0x2,0x3')"
 }
+
+@test "gnuplot: a plot of each demo file's expansion is the same picture as of the file" {
+	local d=/usr/share/doc/gnuplot/examples f x n=0 fails=
+	ls "$d"/*.dat > /dev/null 2>&1 || skip "no gnuplot demo data (Debian: gnuplot-doc)"
+	command -v gnuplot > /dev/null || skip "no gnuplot (Debian: gnuplot-nox)"
+	for f in "$d"/*.dat; do
+		cp "$f" o.dat
+		shm_import -P "$P" o.dat > o.shm
+		shm_expand -d o.shm > e.dat
+		for x in o e; do
+			gnuplot -e "set terminal dumb 100 40; set output '$x.txt'; plot '$x.dat' using 1:2 notitle with lines" 2> /dev/null || true
+		done
+		[ -s o.txt ] || continue
+		n=$((n + 1))
+		cmp -s o.txt e.txt || fails+="[$f] "
+		rm -f o.txt e.txt
+	done
+	is "$fails" "" "pictures that differ"
+	[ "$n" -ge 30 ] || { echo "only $n pictures drawn" >&2; false; }
+	no_segments_named "$P"
+}
