@@ -115,6 +115,12 @@ lines_next(struct lines *l, const char **line)
 }
 
 void
+lines_unread(struct lines *l, const char *line)
+{
+	l->pos = l->scan = (size_t)(line - l->buf);
+}
+
+void
 lines_keep(struct lines *l, const char *line)
 {
 	l->keeping = 1;

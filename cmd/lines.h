@@ -40,6 +40,11 @@ int	 lines_init(struct lines *l, int fd);
  * retried: the caller may have a signal to act on, then call again.
  */
 ssize_t	 lines_next(struct lines *l, const char **line);
+/*
+ * Give back line, the one just returned: the next call returns it
+ * again, and kept text ends before it.
+ */
+void	 lines_unread(struct lines *l, const char *line);
 /* Keep the text from line (the one just returned) on. */
 void	 lines_keep(struct lines *l, const char *line);
 /*

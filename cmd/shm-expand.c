@@ -259,6 +259,75 @@ emit_rows(struct shmids_layout *e, const struct shmids_array *a)
 		err(1, "stdout");
 }
 
+/*
+ * The segment r names, attached, and its typed view in a; NULL after a
+ * diagnostic if it cannot be had.
+ */
+static void *
+open_view(const char *fname, unsigned long lineno,
+    const struct shmids_ref *r, struct shmids_array *a)
+{
+	void *h;
+
+	nrefs++;
+	if ((h = open_wait(r->label)) == NULL) {
+		warnx("%s:%lu: %s: %s%s", fname, lineno, r->label,
+		    util_why(r->label, errno), errno == EAGAIN ? waited() : "");
+		return NULL;
+	}
+	if (view(h, a) == -1) {
+		if (errno == EINVAL)
+			warnx("%s:%lu: %s: %zu bytes are not a whole number "
+			    "of %s", fname, lineno, r->label, a->count,
+			    shmids_type_name(rawtype));
+		else
+			warnx("%s:%lu: %s: %s", fname, lineno, r->label,
+			    util_why(r->label, errno));
+		shmids_close(h);
+		return NULL;
+	}
+	return h;
+}
+
+/*
+ * A file segment's bytes, for onbus() to tell a truncated file; and the
+ * styles of -F, which a layout keeps.
+ */
+static void
+watch(const char *label, const struct shmids_array *a,
+    struct shmids_layout *e)
+{
+	if (label[0] == '/') {
+		snprintf(busid, sizeof(busid), "%.*s",
+		    (int)strcspn(label, " "), label);
+		busneed = (off_t)(SHMIDS_HEADER + a->count *
+		    shmids_type_size(a->type));
+		busset = 1;
+	}
+	memcpy(e->style, style, sizeof(style));
+	e->style[SHMIDS_F64] |= nanplain;
+	e->style[SHMIDS_F32] |= nanplain;
+}
+
+/*
+ * h, holding a, was expanded from line lineno of fname: let it go; -d
+ * removes it at the end, unless -F nan=nan lost a NaN's payload.
+ */
+static void
+written(void *h, const char *label, const struct shmids_array *a,
+    const char *fname, unsigned long lineno)
+{
+	busset = 0;
+	if (dflag && nanplain && nan_lost(a)) {
+		warnx("%s:%lu: %s: not removed: -F nan=nan wrote a NaN without "
+		    "its payload (R's NA?), so the segment is the only exact "
+		    "copy", fname, lineno, label);
+		rval = 1;
+	} else if (dflag)
+		util_labels_add(&done, label);
+	shmids_close(h);
+}
+
 /* Returns 0 if expanded, -1 (after a diagnostic) if the line must stay. */
 static int
 expand(const char *fname, unsigned long lineno, const struct line *l,
@@ -268,23 +337,8 @@ expand(const char *fname, unsigned long lineno, const struct line *l,
 	struct shmids_layout e;
 	void *h;
 
-	nrefs++;
-	if ((h = open_wait(r->label)) == NULL) {
-		warnx("%s:%lu: %s: %s%s", fname, lineno, r->label,
-		    util_why(r->label, errno), errno == EAGAIN ? waited() : "");
+	if ((h = open_view(fname, lineno, r, &a)) == NULL)
 		return -1;
-	}
-	if (view(h, &a) == -1) {
-		if (errno == EINVAL)
-			warnx("%s:%lu: %s: %zu bytes are not a whole number "
-			    "of %s", fname, lineno, r->label, a.count,
-			    shmids_type_name(rawtype));
-		else
-			warnx("%s:%lu: %s: %s", fname, lineno, r->label,
-			    util_why(r->label, errno));
-		shmids_close(h);
-		return -1;
-	}
 	shmids_layout_init(&e, NULL);
 	e.lead = l->buf + l->fake;
 	e.leadlen = r->field + r->fieldlen - l->fake;
@@ -292,28 +346,75 @@ expand(const char *fname, unsigned long lineno, const struct line *l,
 	e.indent = e.col0 + e.leadlen + 1;
 	e.cols = cols;
 	e.eol = l->buf + r->eol;
-	memcpy(e.style, style, sizeof(style));
-	if (r->label[0] == '/') {
-		snprintf(busid, sizeof(busid), "%.*s",
-		    (int)strcspn(r->label, " "), r->label);
-		busneed = (off_t)(SHMIDS_HEADER + a.count * shmids_type_size(a.type));
-		busset = 1;
-	}
-	e.style[SHMIDS_F64] |= nanplain;
-	e.style[SHMIDS_F32] |= nanplain;
+	watch(r->label, &a, &e);
 	if (rflag)
 		emit_rows(&e, &a);
 	else if (shmids_emit(stdout, &e, a.type, a.data, a.count) == -1)
 		err(1, "stdout");
-	busset = 0;
-	if (dflag && nanplain && nan_lost(&a)) {
-		warnx("%s:%lu: %s: not removed: -F nan=nan wrote a NaN without "
-		    "its payload (R's NA?), so the segment is the only exact "
-		    "copy", fname, lineno, r->label);
-		rval = 1;
-	} else if (dflag)
-		util_labels_add(&done, r->label);
-	shmids_close(h);
+	written(h, r->label, &a, fname, lineno);
+	return 0;
+}
+
+/*
+ * A table's shape as -t sees it: a raw table's bytes a row must be a
+ * whole number of the type.  -1 (errno EINVAL) if not.
+ */
+static int
+table_shape(void *h, const struct shmids_array *a, size_t *rows,
+    size_t *tcols)
+{
+	struct shmids_array seg;
+	struct shmids_shape sh;
+	size_t esz = 1;
+
+	if (shmids_shape(h, &sh) != 2 || shmids_array(h, &seg) == -1) {
+		*tcols = 1;	/* a 1-D segment: one value a row */
+		*rows = a->count;
+		return 0;
+	}
+	if (seg.type != a->type)	/* raw, read as -t's type */
+		esz = shmids_type_size(a->type);
+	if (sh.cols % esz != 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	*tcols = sh.cols / esz;
+	*rows = sh.rows;
+	return 0;
+}
+
+/*
+ * A table reference: its rows, one a line, after the line's leading
+ * blanks and ending as it ended (format-spec.md 6.1).  0, or -1 after a
+ * diagnostic if the line must stay.
+ */
+static int
+expand_table(const char *fname, unsigned long lineno, const struct line *l,
+    const struct shmids_ref *r, int sep)
+{
+	struct shmids_array a;
+	struct shmids_layout e;
+	size_t rows, tcols;
+	void *h;
+
+	if ((h = open_view(fname, lineno, r, &a)) == NULL)
+		return -1;
+	if (table_shape(h, &a, &rows, &tcols) == -1) {
+		warnx("%s:%lu: %s: its rows are not a whole number of %s",
+		    fname, lineno, r->label, shmids_type_name(rawtype));
+		shmids_close(h);
+		return -1;
+	}
+	shmids_layout_init(&e, NULL);
+	/* -r: the rows alone, each on a line of its own */
+	e.lead = rflag ? "" : l->buf + l->fake;
+	e.leadlen = rflag ? 0 : r->field - l->fake;
+	e.eol = rflag ? "\n" : l->buf + r->eol;
+	watch(r->label, &a, &e);
+	if (shmids_emit_rows(stdout, &e, a.type, a.data, rows, tcols,
+	    sep) == -1)
+		err(1, "stdout");
+	written(h, r->label, &a, fname, lineno);
 	return 0;
 }
 
@@ -356,13 +457,13 @@ keep(const char *label, const char *fname, unsigned long lineno)
  */
 static void
 keep_malformed(const char *b, size_t n, const char *fname,
-    unsigned long lineno)
+    unsigned long lineno, int tok)
 {
 	char id[SHMIDS_LABEL_MAX + 1];
 	size_t i = 0, s = 0, j;
 	int k, shmid;
 
-	for (k = 0; k < 3; k++) {
+	for (k = 0; k < tok; k++) {
 		while (i < n && shmids_isblank(b[i]))
 			i++;
 		for (s = i; i < n && !shmids_isblank(b[i]) && b[i] != '\n'; i++)
@@ -378,6 +479,35 @@ keep_malformed(const char *b, size_t n, const char *fname,
 	keep(id, fname, lineno);
 }
 
+/*
+ * A table reference (format-spec.md 5), which has no field: expanded,
+ * or with -f copied unchanged.  0 if the line was none.
+ */
+static int
+expand_tref(const char *fname, unsigned long lineno, const struct line *l)
+{
+	struct shmids_ref r;
+	int k, sep;
+
+	int copied = dflag && !rflag;	/* may keep a segment (-d) */
+
+	if ((k = shmids_tref_parse(l->buf, l->n, &r, &sep)) == 0)
+		return 0;
+	if (k == 1 && fields == NULL &&
+	    expand_table(fname, lineno, l, &r, sep) == 0)
+		return 1;
+	if (k == 1 && copied)
+		keep(r.label, fname, lineno);
+	if (k == -1 && copied)
+		keep_malformed(l->buf, l->n, fname, lineno, 2);
+	if (k == -1)
+		warnx("%s:%lu: malformed reference: %s", fname, lineno, r.why);
+	if (k == -1 || fields == NULL)
+		rval = 1;
+	put(l->buf + l->fake, l->n - l->fake);
+	return 1;
+}
+
 static void
 expand_line(const char *fname, unsigned long lineno, const struct line *l)
 {
@@ -385,8 +515,15 @@ expand_line(const char *fname, unsigned long lineno, const struct line *l)
 	int k = shmids_ref_parse(l->buf, l->n, &r);
 	int copied = dflag && !rflag;	/* may keep a segment (-d) */
 
+	if (k == 0 && expand_tref(fname, lineno, l))
+		return;
+	/* A number is never a field (format-spec.md 6.1). */
+	if (k == 1 && shmids_isnumber(l->buf + r.field, r.fieldlen)) {
+		k = -1;
+		r.why = "a number is not a field";
+	}
 	if (k == -1 && copied)
-		keep_malformed(l->buf, l->n, fname, lineno);
+		keep_malformed(l->buf, l->n, fname, lineno, 3);
 	if (fields != NULL && !l->longfield)
 		util_fields_note(&want, l->buf + r.field, r.fieldlen, k != 0);
 	if (k != 0 && fields != NULL && (l->longfield ||
@@ -464,8 +601,12 @@ is_plain(const struct line *l)
 
 	while (i < n && shmids_isblank(b[i]))
 		i++;
-	while (i < n && !shmids_isblank(b[i]))
-		i++;
+	for (s = i; i < n && !shmids_isblank(b[i]); i++)
+		;
+	/* "shmids" or "shmids," first: a table reference, maybe */
+	if (i < n && (i - s == 6 || i - s == 7) &&
+	    memcmp(b + s, "shmids,", i - s) == 0)
+		return 0;
 	while (i < n && shmids_isblank(b[i]))
 		i++;
 	for (s = i; i < n && !shmids_isblank(b[i]); i++)

@@ -112,6 +112,7 @@ add_type(const char *arg)
 	if ((t = shmids_type_parse(eq ? eq + 1 : arg)) == -1 ||
 	    (eq != NULL && len == 0))
 		util_invalid("type", arg, TYPE_FORM);
+	util_not_number("-t", arg, len);
 	if (eq == NULL) {
 		if (deftype != -1)
 			util_invalid("type", arg, "one -t without a field: "
@@ -517,6 +518,140 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 }
 
 /*
+ * A table's name (format-spec.md 7): prefix, the input's file name
+ * without directories, ":" and its first line.  What a name may not
+ * hold becomes "_"; a file name too long loses its start.  NULL if even
+ * prefix and line do not fit.
+ */
+static const char *
+table_name(const char *fname, unsigned long lineno)
+{
+	static char name[SHMIDS_NAME_MAX + 1];
+	const char *base = strrchr(fname, '/') ? strrchr(fname, '/') + 1 :
+	    fname;
+	char line[32];
+	size_t n, room, i, p = strlen(prefix);
+
+	snprintf(line, sizeof(line), ":%lu", lineno);
+	if (p + strlen(line) >= SHMIDS_NAME_MAX)
+		return NULL;
+	room = SHMIDS_NAME_MAX - p - strlen(line);
+	if ((n = strlen(base)) > room) {
+		base += n - room;
+		n = room;
+	}
+	memcpy(name, prefix, p);
+	for (i = 0; i < n; i++)
+		name[p + i] = base[i] > ' ' && base[i] < 0x7f ? base[i] : '_';
+	strcpy(name + p + n, line);
+	return name;
+}
+
+/* A table's first row, for its reference line. */
+struct block {
+	const char	*fname;
+	unsigned long	 first;
+	struct text	 lead;		/* the first row's leading blanks */
+	int		 crlf, lastnl;	/* its CR, the last row's LF */
+	int		 sep;
+	size_t		 rows, cols;
+};
+
+/* Make the segment of table block b and write its reference line. */
+static int
+store_table(const struct block *b, const struct shmids_values *v)
+{
+	const char *name = table_name(b->fname, b->first), *eol;
+	char *h;
+
+	if (name == NULL) {
+		warnx("%s:%lu: segment name too long: the prefix (-P) and "
+		    "the line make more than 64 bytes", b->fname, b->first);
+		rval = 1;
+		return -1;
+	}
+	if ((h = shmids_create_table(name, mode, v->type, b->rows,
+	    b->cols)) == NULL) {
+		warnx("%s:%lu: %s: %s", b->fname, b->first, name,
+		    util_create_error(errno));
+		rval = 1;
+		return -1;
+	}
+	memcpy(h + SHMIDS_HEADER, v->data, v->count *
+	    shmids_type_size(v->type));
+	util_labels_add(&made, h);
+	nconverted++;
+	out(b->lead.buf, b->lead.len);
+	out(b->sep == ',' ? "shmids, " : "shmids ", b->sep == ',' ? 8 : 7);
+	out(h, strlen(h));
+	eol = !b->lastnl ? "" : b->crlf ? "\r\n" : "\n";
+	out(eol, strlen(eol));
+	shmids_close(h);
+	return 0;
+}
+
+/* No room for a block's values: no table may be cut short. */
+static void
+table_nomem(const struct block *b)
+{
+	warnx("%s:%lu: out of memory for the values of a table", b->fname,
+	    b->first);
+	undo_all();
+	exit(1);
+}
+
+/*
+ * A line that begins with a number (first, s[0..n)): a table block of
+ * it and the rows after it with the same separator and width, converted
+ * or passed through as read; or text.  The line that ends the block is
+ * given back to be read again.
+ */
+static void
+import_table(struct lines *l, const char *fname, unsigned long *lineno,
+    const char *s, size_t n)
+{
+	static struct block b;
+	struct shmids_values v;
+	size_t c;
+	int k, sep;
+
+	memset(&v, 0, sizeof(v));
+	v.type = deftype != -1 ? deftype : SHMIDS_F64;
+	b.fname = fname;
+	b.first = *lineno;
+	b.rows = 1;
+	b.lead.len = 0;
+	if ((k = shmids_row_parse(&v, s, n, &b.sep, &b.cols)) != 1) {
+		if (k == -1)
+			table_nomem(&b);
+		shmids_values_free(&v);
+		out(s, n);
+		return;
+	}
+	text_add(&b.lead, s, strspn(s, " \t"), fname, b.first);
+	b.crlf = n >= 2 && s[n - 2] == '\r' && s[n - 1] == '\n';
+	b.lastnl = s[n - 1] == '\n';
+	lines_keep(l, s);
+	while ((n = (size_t)next(l, &s, fname, *lineno + 1)) > 0) {
+		if ((k = shmids_row_parse(&v, s, n, &sep, &c)) == -1)
+			table_nomem(&b);
+		if (k == 0 || sep != b.sep || c != b.cols) {
+			v.count -= k == 1 ? c : 0;
+			lines_unread(l, s);
+			break;
+		}
+		(*lineno)++;
+		b.rows++;
+		b.lastnl = s[n - 1] == '\n';
+	}
+	if (b.rows < 2 || v.count < minvals || b.cols > SHMIDS_COLS_MAX ||
+	    store_table(&b, &v) == -1)
+		pass_kept(l, fname, b.first);
+	shmids_values_free(&v);
+	lines_release(l);
+}
+
+/*
  * Are the tokens of s[0..len) values of type (a "/" at the end aside)?
  * Where that cannot be told for want of memory, say yes: the line and
  * its continuations pass through either way.
@@ -543,6 +678,14 @@ import_line(struct lines *l, const char *fname, unsigned long *lineno,
 	struct shmids_ref r;
 	int k, sel, more;
 
+	/* A number is never a field: a table row, or text. */
+	if (shmids_isnumber(s, n)) {
+		if (fields == NULL)
+			import_table(l, fname, lineno, s, n);
+		else
+			out(s, n);
+		return;
+	}
 	k = shmids_ref_parse(s, n, &r);
 	sel = k == 0 && r.fieldlen > 0 && fields != NULL &&
 	    util_fields_has(&want, s + r.field, r.fieldlen);

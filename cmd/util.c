@@ -368,9 +368,23 @@ util_fields(struct fields *f, const char *list)
 		if (f->v[f->n].len == 0)	/* "", "a,", "a,,b" */
 			util_invalid("field list", list,
 			    "fields separated by commas: a,b");
+		util_not_number("-f", p, f->v[f->n].len);
 		if (c != NULL)
 			p = c + 1;
 	}
+}
+
+void
+util_not_number(const char *opt, const char *field, size_t len)
+{
+	char msg[160];
+
+	if (len == 0 || !shmids_isnumber(field, len))
+		return;
+	snprintf(msg, sizeof(msg), "%s %s: a number is never a field (a "
+	    "line that begins with a number is a table row)", opt,
+	    util_quote(field, len));
+	util_misuse(msg);
 }
 
 int

@@ -103,6 +103,11 @@ struct fields {
  * as util_invalid() (exit 2) if the list has a blank.
  */
 void	 util_fields(struct fields *f, const char *list);
+/*
+ * A number is never a field (format-spec.md 6.1): a usage error naming
+ * opt if field[0..len) reads as a value.
+ */
+void	 util_not_number(const char *opt, const char *field, size_t len);
 /* Is tok[0..len) one of f's fields? */
 int	 util_fields_has(const struct fields *f, const char *tok, size_t len);
 /* Note a line whose field is tok[0..len), used or only seen. */

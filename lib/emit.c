@@ -54,6 +54,39 @@ spaces(struct out *o, size_t k)
 	put(o, sp, k);
 }
 
+/* The call's buffer: 64 KiB, or small if that cannot be had. */
+static void
+start(struct out *o, FILE *fp, char *small, size_t smallsz)
+{
+	o->fp = fp;
+	o->n = 0;
+	o->err = 0;
+	o->cap = OUTBUF;
+	if ((o->buf = malloc(OUTBUF)) == NULL) {
+		o->buf = small;
+		o->cap = smallsz;
+	}
+}
+
+/* Free the buffer; r, or -1 with the write's errno (EIO if none). */
+static int
+done(struct out *o, char *small, int r)
+{
+	int e = errno;
+
+	if (o->buf != small)
+		free(o->buf);
+	errno = e;
+	if (r == -1)
+		return -1;
+	if (o->err) {
+		if (errno == 0)
+			errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
 /* Room left on a line for one more value of len bytes at column col. */
 static int
 fits(const struct shmids_layout *l, size_t col, size_t len, int last)
@@ -84,7 +117,7 @@ shmids_emit(FILE *fp, const struct shmids_layout *l, int type,
 	const char *weol;
 	size_t weollen, wrap, i, col, len, online = 0;
 	char num[SHMIDS_NUM_MAX], *at;
-	int r = 0, e;
+	int r = 0;
 
 	if (l == NULL || l->version != SHMIDS_LAYOUT_V1 || esz == 0) {
 		errno = EINVAL;
@@ -95,14 +128,7 @@ shmids_emit(FILE *fp, const struct shmids_layout *l, int type,
 	weol = eollen ? l->eol : "\n";
 	weollen = eollen ? eollen : 1;
 	wrap = 2 + weollen + l->indent;
-	o.fp = fp;
-	o.n = 0;
-	o.err = 0;
-	o.cap = OUTBUF;
-	if ((o.buf = malloc(OUTBUF)) == NULL) {
-		o.buf = small;
-		o.cap = sizeof(small);
-	}
+	start(&o, fp, small, sizeof(small));
 	put(&o, l->lead, l->leadlen);
 	col = l->col0 + l->leadlen;
 	for (i = 0; i < count; i++, p += esz) {
@@ -146,16 +172,57 @@ shmids_emit(FILE *fp, const struct shmids_layout *l, int type,
 		put(&o, l->eol, eollen);
 		flush(&o);
 	}
-	e = errno;
-	if (o.buf != small)
-		free(o.buf);
-	errno = e;
-	if (r == -1)
-		return -1;
-	if (o.err) {
-		if (errno == 0)
-			errno = EIO;
+	return done(&o, small, r);
+}
+
+/*
+ * One line of a table's rows: lead, cols values joined by sep, eol
+ * (format-spec.md 6.1).  -1 if a value cannot be formatted.
+ */
+static int
+row(struct out *o, const struct shmids_layout *l, int type, const char *p,
+    size_t cols, int sep, const char *eol, size_t eollen)
+{
+	size_t esz = shmids_type_size(type), j, len;
+
+	put(o, l->lead, l->leadlen);
+	for (j = 0; j < cols; j++, p += esz) {
+		if (o->n + 1 + SHMIDS_NUM_MAX > o->cap)
+			flush(o);
+		if (j > 0)
+			o->buf[o->n++] = (char)sep;
+		if ((len = shmids_format(o->buf + o->n, type, p,
+		    l->style[type])) == 0)
+			return -1;
+		o->n += len;
+	}
+	put(o, eol, eollen);
+	return 0;
+}
+
+int
+shmids_emit_rows(FILE *fp, const struct shmids_layout *l, int type,
+    const void *data, size_t rows, size_t cols, int sep)
+{
+	char small[512];
+	struct out o;
+	const char *p = data, *weol;
+	size_t esz = shmids_type_size(type), eollen, weollen, i;
+	int r = 0;
+
+	if (l == NULL || l->version != SHMIDS_LAYOUT_V1 || esz == 0 ||
+	    (sep != ' ' && sep != ',') || (cols == 0 && rows > 0)) {
+		errno = EINVAL;
 		return -1;
 	}
-	return 0;
+	eollen = strlen(l->eol);
+	weol = eollen ? l->eol : "\n";
+	weollen = eollen ? eollen : 1;
+	start(&o, fp, small, sizeof(small));
+	for (i = 0; i < rows && r == 0; i++, p += cols * esz)
+		r = row(&o, l, type, p, cols, sep,
+		    i + 1 < rows ? weol : l->eol, i + 1 < rows ? weollen : eollen);
+	if (r == 0)
+		flush(&o);
+	return done(&o, small, r);
 }

@@ -290,7 +290,10 @@ explain_moved(struct out *o, const struct shmids_info *si)
 		add_linked(o, si->id);
 		return 1;
 	}
-	if (size < SHMIDS_HEADER || memcmp(h + HDR_MAGIC, "shmids1 ", 8) != 0 ||
+	/* versions 1 and 2 (a table, format-spec.md 2.7) */
+	if (size < SHMIDS_HEADER || memcmp(h + HDR_MAGIC, "shmids", 6) != 0 ||
+	    (h[HDR_MAGIC + 6] != '1' && h[HDR_MAGIC + 6] != '2') ||
+	    h[HDR_MAGIC + 7] != ' ' ||
 	    (len = strnlen(h, HDR_LABELSZ)) > SHMIDS_LABEL_MAX || h[0] != '/')
 		return 0;
 	idlen = strcspn(h, " ");
@@ -315,7 +318,11 @@ explain_stale(struct out *o, const char *label, const struct shmids_info *si)
 		add_remove_hint(o, si, si->id);
 		return;
 	case 0:
-		if (!explain_moved(o, si))
+		if (si->err == EPROTONOSUPPORT)
+			add(o, "segment %s has a header of a later version than "
+			    "shmids %s reads: a newer shmids reads it", si->id,
+			    SHMIDS_VERSION);
+		else if (!explain_moved(o, si))
 			add(o, "segment %s is not a shmids segment", si->id);
 		return;
 	}

@@ -137,12 +137,23 @@ int
 shmids_get(const char *line, FILE *fp, int type, struct shmids_array *a)
 {
 	struct shmids_ref r;
+	int sep;
 
 	if (line == NULL || a == NULL || shmids_type_size(type) == 0) {
 		errno = EINVAL;
 		return -1;
 	}
 	memset(a, 0, sizeof(*a));
+	if (shmids_isnumber(line, strlen(line))) {
+		errno = EINVAL;
+		return -1;
+	}
+	switch (shmids_tref_parse(line, strlen(line), &r, &sep)) {
+	case 1:
+		return get_ref(r.label, type, a);
+	case -1:
+		return -1;
+	}
 	switch (shmids_ref_parse(line, strlen(line), &r)) {
 	case 1:
 		return get_ref(r.label, type, a);

@@ -12,7 +12,8 @@
 
 #include "internal.h"
 
-static const char magic[] = "shmids1";
+/* "shmids" and the version: 1, or 2 for a table (format-spec.md 2.7) */
+static const char magic[] = "shmids";
 
 static const char *
 native_order(void)
@@ -22,28 +23,41 @@ native_order(void)
 	return *(const unsigned char *)&one ? "le" : "be";
 }
 
+/* n in width decimal digits, zero-padded, at h */
+static void
+digits(char *h, size_t width, size_t n)
+{
+	for (; width > 0; width--, n /= 10)
+		h[width - 1] = (char)('0' + n % 10);
+}
+
+/* cols 0: a 1-D segment, version 1, as shmids 1.1 wrote it. */
 void
 shmids_hdr_write(char *h, const char *id, const char *name, int type,
-    size_t count)
+    size_t count, size_t cols)
 {
 	char label[SHMIDS_LABEL_MAX + 1];
-	size_t n, i;
+	size_t n;
 
 	memset(h, 0, SHMIDS_HEADER);
 	n = shmids_label_make(label, id, name, strlen(name));
 	memcpy(h, label, n + 1);
 	h[n + 1] = '\n';
-	memcpy(h + HDR_MAGIC, magic, 7);
+	memcpy(h + HDR_MAGIC, magic, 6);
+	h[HDR_MAGIC + 6] = cols ? '2' : '1';
 	h[HDR_MAGIC + 7] = ' ';
 	memcpy(h + HDR_TYPE, shmids_type_name(type), 3);
 	h[HDR_TYPE + 3] = ' ';
 	memcpy(h + HDR_ORDER, native_order(), 2);
 	h[HDR_ORDER + 2] = ' ';
-	for (i = HDR_COUNTSZ; i > 0; i--, count /= 10)
-		h[HDR_COUNT + i - 1] = (char)('0' + count % 10);
+	digits(h + HDR_COUNT, HDR_COUNTSZ, count);
 	h[HDR_COUNT + HDR_COUNTSZ] = ' ';
 	h[HDR_STATE] = 'w';
 	h[HDR_STATE + 1] = '\n';
+	if (cols > 0) {
+		digits(h + HDR_COLS, HDR_COLSSZ, cols);
+		h[SHMIDS_HEADER - 1] = '\n';
+	}
 }
 
 /*
@@ -77,6 +91,39 @@ check_label(const char *c, const char *id, const char *want, size_t wantlen,
 }
 
 /*
+ * The reserved bytes: NUL (version 1), or the shape of a table
+ * (version 2: NUL NUL, 7 digits of cols, LF; format-spec.md 2.7).
+ * 0 or EBADMSG.
+ */
+static int
+check_shape(const char *c, struct hdr *out)
+{
+	size_t i, cols = 0;
+
+	out->cols = 0;
+	for (i = HDR_RESERVED; i < HDR_COLS; i++)
+		if (c[i] != '\0')
+			return EBADMSG;
+	if (out->version == '1') {
+		for (; i < SHMIDS_HEADER; i++)
+			if (c[i] != '\0')
+				return EBADMSG;
+		return 0;
+	}
+	for (i = 0; i < HDR_COLSSZ; i++) {
+		char d = c[HDR_COLS + i];
+
+		if (d < '0' || d > '9')
+			return EBADMSG;
+		cols = cols * 10 + (size_t)(d - '0');
+	}
+	if (cols == 0 || c[SHMIDS_HEADER - 1] != '\n')
+		return EBADMSG;
+	out->cols = cols;
+	return 0;
+}
+
+/*
  * Label padding, type, order, count, state and reserved bytes; returns
  * 0 or EBADMSG.  out->label is the label check_label() found.
  */
@@ -105,9 +152,9 @@ check_fields(const char *c, struct hdr *out)
 			return EBADMSG;
 		count = count * 10 + (size_t)(d - '0');
 	}
-	for (i = HDR_RESERVED; i < SHMIDS_HEADER; i++)
-		if (c[i] != '\0')
-			return EBADMSG;
+	if (check_shape(c, out) != 0 ||
+	    (out->cols > 0 && count % out->cols != 0))
+		return EBADMSG;
 	out->count = count;
 	out->state = c[HDR_STATE];
 	return 0;
@@ -129,6 +176,7 @@ shmids_hdr_read(const volatile char *h, size_t size, const char *id,
 	size_t i;
 	int e, state;
 
+	out->version = 0;
 	if (size < SHMIDS_HEADER)
 		return ESTALE;
 	state = shmids_hdr_state(h);
@@ -136,7 +184,10 @@ shmids_hdr_read(const volatile char *h, size_t size, const char *id,
 		c[i] = h[i];
 	if ((e = check_label(c, id, want, wantlen, out)) != 0)
 		return e;
-	if (memcmp(c + HDR_MAGIC, magic, 7) != 0 || c[HDR_MAGIC + 7] != ' ')
+	/* out->version tells a later version from no header of ours */
+	out->version = memcmp(c + HDR_MAGIC, magic, 6) == 0 &&
+	    c[HDR_MAGIC + 7] == ' ' ? c[HDR_MAGIC + 6] : 0;
+	if (out->version != '1' && out->version != '2')
 		return ESTALE;
 	if ((e = check_fields(c, out)) != 0)
 		return e;

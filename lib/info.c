@@ -17,8 +17,17 @@
  * owner truncates meanwhile is this one file's error, not SIGBUS in the
  * listing or the cleaner.
  */
+void
+shmids_shape_of(struct shmids_shape *sh, size_t count, size_t cols)
+{
+	sh->ndim = cols > 0 ? 2 : 1;
+	sh->cols = cols > 0 ? cols : 1;
+	sh->rows = count / sh->cols;
+}
+
 static void
-fill_header(const struct shmids_backend *be, struct shmids_info *si)
+fill_header(const struct shmids_backend *be, struct shmids_info *si,
+    struct shmids_shape *sh)
 {
 	char h[SHMIDS_HEADER];
 	struct hdr hd;
@@ -40,6 +49,9 @@ fill_header(const struct shmids_backend *be, struct shmids_info *si)
 	e = shmids_hdr_read(h, size, si->id, NULL, 0, &hd);
 	si->err = e;
 	if (e != 0 && e != EBADMSG) {
+		/* ours, but of a later version than this library reads */
+		if (hd.version >= '3' && hd.version <= '9')
+			si->err = EPROTONOSUPPORT;
 		si->ours = 0;
 		return;
 	}
@@ -53,6 +65,7 @@ fill_header(const struct shmids_backend *be, struct shmids_info *si)
 	si->type = hd.type;
 	si->count = hd.count;
 	si->state = hd.state;
+	shmids_shape_of(sh, hd.count, hd.cols);
 	if (hd.state == 'w' && be->ready(si, NULL, 'w') == EOWNERDEAD)
 		si->state = 'd';
 }
@@ -60,10 +73,12 @@ fill_header(const struct shmids_backend *be, struct shmids_info *si)
 /* scan: si comes from a scan, which attaches only what is ours by key. */
 /* unreadable: the backend's stat said 1 (known, but not ours to read). */
 static void
-look(struct shmids_info *si, int unreadable, int flags, int scan)
+look(struct shmids_info *si, int unreadable, int flags, int scan,
+    struct shmids_shape *sh)
 {
 	const struct shmids_backend *be = shmids_be_of(si->id);
 
+	memset(sh, 0, sizeof(*sh));
 	si->ours = 0;
 	si->err = 0;
 	si->name = NULL;
@@ -80,11 +95,20 @@ look(struct shmids_info *si, int unreadable, int flags, int scan)
 		si->ours = -1;
 		si->err = EACCES;
 	} else
-		fill_header(be, si);
+		fill_header(be, si, sh);
 }
 
 int
 shmids_stat(const char *id, struct shmids_info *si, int flags)
+{
+	struct shmids_shape sh;
+
+	return shmids_stat_shape(id, si, &sh, flags);
+}
+
+int
+shmids_stat_shape(const char *id, struct shmids_info *si,
+    struct shmids_shape *sh, int flags)
 {
 	int shmid, k;
 
@@ -99,7 +123,7 @@ shmids_stat(const char *id, struct shmids_info *si, int flags)
 		errno = ENOENT;
 		return -1;
 	}
-	look(si, k, flags, 0);
+	look(si, k, flags, 0, sh);
 	return 0;
 }
 
@@ -107,6 +131,7 @@ shmids_stat(const char *id, struct shmids_info *si, int flags)
 struct entry {
 	struct shmids_info si;
 	int		 unreadable;	/* the store's stat would say 1; -1 skipped */
+	struct shmids_shape sh;
 };
 
 struct list {
@@ -154,11 +179,38 @@ byid(const void *a, const void *b)
  * other: its segments read so far are reported, then the store itself,
  * after all segments, as an info with ours -2.
  */
+/* shmids_scan()'s fn, called by shmids_scan_shape() */
+struct plain {
+	int	(*fn)(const struct shmids_info *, void *);
+	void	*arg;
+};
+
+static int
+plain(const struct shmids_info *si, const struct shmids_shape *sh, void *arg)
+{
+	const struct plain *p = arg;
+
+	(void)sh;
+	return p->fn(si, p->arg);
+}
+
 int
 shmids_scan(int (*fn)(const struct shmids_info *, void *), void *arg,
     int flags)
 {
+	struct plain p;
+
+	p.fn = fn;
+	p.arg = arg;
+	return shmids_scan_shape(plain, &p, flags);
+}
+
+int
+shmids_scan_shape(int (*fn)(const struct shmids_info *,
+    const struct shmids_shape *, void *), void *arg, int flags)
+{
 	struct shmids_info bad;
+	struct shmids_shape nosh = { 0, 0, 0 };
 	struct list l;
 	int err[SHMIDS_NSTORES] = { 0 };
 	size_t i;
@@ -180,12 +232,12 @@ shmids_scan(int (*fn)(const struct shmids_info *, void *), void *arg,
 		if (l.v[i].unreadable == -1) {	/* not examined */
 			l.v[i].si.ours = -3;
 			if (flags & SHMIDS_SKIPPED)
-				r = fn(&l.v[i].si, arg);
+				r = fn(&l.v[i].si, &nosh, arg);
 			continue;
 		}
-		look(&l.v[i].si, l.v[i].unreadable, flags, 1);
+		look(&l.v[i].si, l.v[i].unreadable, flags, 1, &l.v[i].sh);
 		if (l.v[i].si.ours != 0 || (flags & SHMIDS_ALL))
-			r = fn(&l.v[i].si, arg);
+			r = fn(&l.v[i].si, &l.v[i].sh, arg);
 	}
 	free(l.v);
 	for (i = 0; shmids_stores[i] != NULL && r == 0; i++)
@@ -194,7 +246,7 @@ shmids_scan(int (*fn)(const struct shmids_info *, void *), void *arg,
 			bad.shmid = shmids_stores[i]->store;
 			bad.ours = -2;
 			bad.err = err[i];
-			r = fn(&bad, arg);
+			r = fn(&bad, &nosh, arg);
 		}
 	return r;
 }

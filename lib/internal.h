@@ -24,6 +24,8 @@
 #define HDR_COUNTSZ	20
 #define HDR_STATE	116
 #define HDR_RESERVED	118
+#define HDR_COLS	120	/* version 2: columns (2.7) */
+#define HDR_COLSSZ	7
 
 #define KEY_PREFIX	0x53480000u	/* "SH": section 2.4 */
 #define KEY_MASK	0xffff0000u
@@ -34,7 +36,9 @@ struct hdr {
 	size_t		 namepos;	/* offset of the name in label */
 	int		 type;
 	size_t		 count;
+	size_t		 cols;		/* a table's columns; 0: 1-D (version 1) */
 	int		 state;		/* 'w' or 'r' */
+	int		 version;	/* '1', '2'; another digit: ESTALE */
 };
 
 /* One attachment of a segment: what detaching it needs. */
@@ -158,6 +162,10 @@ SHMIDS_HIDDEN int	shmids_populate(const struct att *a, int rdonly);
 SHMIDS_HIDDEN void	shmids_populate_resident(const struct att *a);
 #define HUGE_GRAIN	((size_t)2 << 20)	/* a transparent huge page */
 
+/* info.c: sh for count elements, cols of them a row (0: 1-D). */
+SHMIDS_HIDDEN void	shmids_shape_of(struct shmids_shape *sh, size_t count,
+			    size_t cols);
+
 /* label.c; shmids_name_check() and shmids_id_check() are public. */
 SHMIDS_HIDDEN int	shmids_label_parse(const char *s, size_t len,
 			    size_t *idlen, const char **name, size_t *namelen);
@@ -166,7 +174,8 @@ SHMIDS_HIDDEN size_t	shmids_label_make(char *buf, const char *id,
 
 /* header.c */
 SHMIDS_HIDDEN void	shmids_hdr_write(char *h, const char *id,
-			    const char *name, int type, size_t count);
+			    const char *name, int type, size_t count,
+			    size_t cols);
 SHMIDS_HIDDEN int	shmids_hdr_read(const volatile char *h, size_t size,
 			    const char *id, const char *want, size_t wantlen,
 			    struct hdr *out);
@@ -198,6 +207,7 @@ struct seg {
 	char		 label[SHMIDS_LABEL_MAX + 1];
 	int		 type;
 	size_t		 count;		/* elements */
+	size_t		 cols;		/* a table's columns, 0 for 1-D */
 	/*
 	 * A writer's family pipe (registry.c), made at its first fork:
 	 * -1 -1 never forked; fam[1] FAM_LOST once let go, or if none
@@ -209,7 +219,8 @@ struct seg {
 SHMIDS_HIDDEN struct seg *shmids_reg_find(const void *addr);
 SHMIDS_HIDDEN int	shmids_reg_add(const struct shmids_backend *be,
 			    const struct att *a, pid_t writer, const char *id,
-			    const char *label, int type, size_t count);
+			    const char *label, int type, size_t count,
+			    size_t cols);
 SHMIDS_HIDDEN void	shmids_reg_del(struct seg *s);
 SHMIDS_HIDDEN void	shmids_reg_seal(struct seg *s);
 SHMIDS_HIDDEN void	shmids_reg_sealall(void);
@@ -224,5 +235,13 @@ SHMIDS_HIDDEN int	shmids_reg_last(struct seg *s);
  */
 SHMIDS_HIDDEN int	shmids_parse_lim(const char *s, const char *lim,
 			    const char **end, int type, void *elem);
+
+/*
+ * values.c: append the values of s[0..len) (blank-separated, nothing
+ * else; s[len] readable as for shmids_values_parse()) to v; -1 with
+ * errno and *bad as shmids_values_parse(), the values before *bad kept.
+ */
+SHMIDS_HIDDEN int	shmids_values_each(struct shmids_values *v,
+			    const char *s, size_t len, const char **bad);
 
 #endif /* SHMIDS_INTERNAL_H */

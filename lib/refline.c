@@ -48,22 +48,33 @@ malformed(struct shmids_ref *r, const char *why)
 	return -1;
 }
 
-/* The contract is in shmids.h. */
-int
-shmids_ref_parse(const char *line, size_t len, struct shmids_ref *r)
+/*
+ * The line's end (*end: before its CR), and its first token, whose
+ * length is returned; r's field, fieldlen, eol and why are set.
+ */
+static size_t
+first(const char *line, size_t len, size_t *end, size_t *pos,
+    struct shmids_ref *r)
 {
 	const char *nl;
-	size_t end, pos = 0, s, n, x, idlen, namelen;
 
 	if ((nl = memchr(line, '\n', len)) != NULL)
 		len = (size_t)(nl - line);
-	end = len > 0 && line[len - 1] == '\r' ? len - 1 : len;
-	r->eol = end;
+	*end = len > 0 && line[len - 1] == '\r' ? len - 1 : len;
+	r->eol = *end;
 	r->why = NULL;
-	if ((r->fieldlen = token(line, end, &pos, &r->field)) == 0)
-		return 0;
-	if (token(line, end, &pos, &s) != 6 || memcmp(line + s, "shmids", 6))
-		return 0;
+	return r->fieldlen = token(line, *end, pos, &r->field);
+}
+
+/*
+ * The id, name and end of line of a reference, from pos (after the
+ * keyword) on: 1 with r->label filled, or -1 malformed.
+ */
+static int
+label_rest(const char *line, size_t end, size_t pos, struct shmids_ref *r)
+{
+	size_t s, n, x, idlen, namelen;
+
 	if (memchr(line, '\0', end) != NULL)
 		return malformed(r, "NUL byte in reference");
 	if (memchr(line, '\r', end) != NULL)
@@ -88,4 +99,41 @@ shmids_ref_parse(const char *line, size_t len, struct shmids_ref *r)
 	memcpy(r->label + idlen + 1, line + n, namelen);
 	r->label[idlen + 1 + namelen] = '\0';
 	return 1;
+}
+
+/* The contract is in shmids.h. */
+int
+shmids_ref_parse(const char *line, size_t len, struct shmids_ref *r)
+{
+	size_t end, pos = 0, s;
+
+	if (first(line, len, &end, &pos, r) == 0)
+		return 0;
+	if (token(line, end, &pos, &s) != 6 || memcmp(line + s, "shmids", 6))
+		return 0;
+	return label_rest(line, end, pos, r);
+}
+
+/*
+ * A table reference, format-spec.md 5: "shmids" or "shmids," first, an
+ * id's first byte (a digit or "/") next; a reference line (second token
+ * "shmids") is none.
+ */
+int
+shmids_tref_parse(const char *line, size_t len, struct shmids_ref *r,
+    int *sep)
+{
+	size_t end, pos = 0, s, k;
+
+	if (first(line, len, &end, &pos, r) == 0)
+		return 0;
+	if ((k = token(line, end, &pos, &s)) == 6 &&
+	    memcmp(line + s, "shmids", 6) == 0)
+		return 0;
+	if ((r->fieldlen != 6 && r->fieldlen != 7) ||
+	    memcmp(line + r->field, "shmids,", r->fieldlen) != 0 || k == 0 ||
+	    !((line[s] >= '0' && line[s] <= '9') || line[s] == '/'))
+		return 0;
+	*sep = r->fieldlen == 7 ? ',' : ' ';
+	return label_rest(line, end, r->field + r->fieldlen, r);
 }

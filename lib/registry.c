@@ -35,7 +35,8 @@ shmids_reg_find(const void *addr)
 
 int
 shmids_reg_add(const struct shmids_backend *be, const struct att *a,
-    pid_t writer, const char *id, const char *label, int type, size_t count)
+    pid_t writer, const char *id, const char *label, int type, size_t count,
+    size_t cols)
 {
 	struct seg *n;
 	size_t cap;
@@ -54,6 +55,7 @@ shmids_reg_add(const struct shmids_backend *be, const struct att *a,
 	strcpy(segs[nsegs].label, label);
 	segs[nsegs].type = type;
 	segs[nsegs].count = count;
+	segs[nsegs].cols = cols;
 	segs[nsegs].fam[0] = segs[nsegs].fam[1] = -1;
 	nsegs++;
 	return 0;

@@ -22,8 +22,9 @@ undo(const struct shmids_backend *be, struct att *a, const char *id)
 	return NULL;
 }
 
-void *
-shmids_create_array(const char *name, int mode, int type, size_t count)
+/* cols 0: a 1-D segment (header version 1); else a table (2.7). */
+static void *
+create(const char *name, int mode, int type, size_t count, size_t cols)
 {
 	const struct shmids_backend *be = shmids_be_new();
 	char id[SHMIDS_LABEL_MAX + 1];
@@ -45,10 +46,11 @@ shmids_create_array(const char *name, int mode, int type, size_t count)
 		return NULL;
 	if (be->create(SHMIDS_HEADER + count * esz, namelen, id, &a) == -1)
 		return NULL;
-	shmids_hdr_write(a.addr, id, name, type, count);
+	shmids_hdr_write(a.addr, id, name, type, count, cols);
 	/* Widen or narrow to the exact mode only once the header is whole. */
 	if (be->setmode(&a, id, mode) == -1 ||
-	    shmids_reg_add(be, &a, getpid(), id, a.addr, type, count) == -1)
+	    shmids_reg_add(be, &a, getpid(), id, a.addr, type, count,
+	    cols) == -1)
 		return undo(be, &a, id);
 	/*
 	 * Last, as it may take a second for a big segment: a writer killed
@@ -60,6 +62,27 @@ shmids_create_array(const char *name, int mode, int type, size_t count)
 		return undo(be, &a, id);
 	}
 	return a.addr;
+}
+
+void *
+shmids_create_array(const char *name, int mode, int type, size_t count)
+{
+	return create(name, mode, type, count, 0);
+}
+
+void *
+shmids_create_table(const char *name, int mode, int type, size_t rows,
+    size_t cols)
+{
+	if (cols == 0 || cols > SHMIDS_COLS_MAX) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (rows > (size_t)-1 / cols) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return create(name, mode, type, rows * cols, cols);
 }
 
 void *
@@ -191,7 +214,7 @@ hand_out(const struct shmids_backend *be, const struct shmids_info *si,
 	    hd->count * shmids_type_size(hd->type)) == -1)
 		e = errno;
 	if (e == 0 && shmids_reg_add(be, a, 0, si->id, hd->label, hd->type,
-	    hd->count) == -1)
+	    hd->count, hd->cols) == -1)
 		e = ENOMEM;
 	if (e == EAGAIN && held != NULL) {
 		*held = be;
@@ -374,4 +397,16 @@ shmids_array(const void *shm, struct shmids_array *a)
 	a->count = s->count;
 	a->data = s->count ? s->a.addr + SHMIDS_HEADER : NULL;
 	return 0;
+}
+
+/* The same snapshot as shmids_array(). */
+int
+shmids_shape(const void *shm, struct shmids_shape *sh)
+{
+	struct seg *s;
+
+	if ((s = shmids_reg_find(shm)) == NULL)
+		return -1;
+	shmids_shape_of(sh, s->count, s->cols);
+	return sh->ndim;
 }

@@ -42,15 +42,16 @@ extern "C" {
  * This header's version, major.minor.patch; the Makefile takes the
  * library's version (its file name, shmids.pc) from SHMIDS_VERSION.
  */
-#define SHMIDS_VERSION		"1.1.0"
+#define SHMIDS_VERSION		"1.2.0"
 #define SHMIDS_VERSION_MAJOR	1
-#define SHMIDS_VERSION_MINOR	1
+#define SHMIDS_VERSION_MINOR	2
 #define SHMIDS_VERSION_PATCH	0
 
 #define SHMIDS_HEADER		128	/* bytes of header before the payload */
 #define SHMIDS_NAME_MAX		64	/* bytes in a name, NUL excluded */
 #define SHMIDS_LABEL_MAX	75	/* bytes in a label, NUL excluded */
 #define SHMIDS_NUM_MAX		32	/* bytes for one formatted value, NUL included */
+#define SHMIDS_COLS_MAX		9999999	/* columns of a table (format-spec.md 2.7) */
 
 /* Element types (format-spec.md section 4).  Sizes in bytes: 1, 8, 4, 8, 4. */
 enum shmids_type {
@@ -120,7 +121,10 @@ struct shmids_info {
 	 * there).  -3 is a name of a segment's in SHMIDS_DIR that was not
 	 * examined (SHMIDS_SKIPPED): err is why (EXDEV a mount point, or
 	 * the errno of its stat, EACCES say), and only shmid (-1) and id
-	 * are set besides.  The fields below are valid only when ours is 1.
+	 * are set besides.  ours 0 with err EPROTONOSUPPORT: a shmids
+	 * header of a later version than this library reads
+	 * (format-spec.md 9).  The fields below are valid only when ours
+	 * is 1.
 	 */
 	int		 ours;
 	int		 err;
@@ -129,6 +133,19 @@ struct shmids_info {
 	int		 type;		/* enum shmids_type */
 	size_t		 count;		/* elements */
 	int		 state;		/* 'r' ready, 'w' filling, 'd' writer died */
+};
+
+/*
+ * A segment's shape (format-spec.md 2.7): a table of rows x cols
+ * elements, stored row by row (ndim 2), or a 1-D array (ndim 1, rows
+ * the count, cols 1); rows * cols is the count either way.  ndim 0:
+ * unknown (a header not read, or not ours).  The header holds two
+ * dimensions at most, so this struct is final; an N-D shape lives in
+ * the ASCII file.
+ */
+struct shmids_shape {
+	int		 ndim;		/* 1, 2; 0 unknown */
+	size_t		 rows, cols;	/* elements */
 };
 
 /* Flags for shmids_scan(), shmids_stat() and shmids_remove_info(). */
@@ -164,6 +181,18 @@ void	*shmids_create(const char *name, int mode, size_t nbytes);
  */
 void	*shmids_create_array(const char *name, int mode, int type,
 	    size_t count);
+
+/*
+ * shmids_create_table: as shmids_create_array() for a table of rows x
+ * cols elements of type, stored row by row (format-spec.md 2.7: header
+ * version 2, which shmids 1.1 refuses as not a segment of its
+ * version; a 1-D array is best made by shmids_create_array(), which
+ * every version reads).  rows may be 0; cols is 1 to SHMIDS_COLS_MAX.
+ * Extra errors: EINVAL for cols 0 or over SHMIDS_COLS_MAX, ENOMEM if
+ * rows * cols overflows.
+ */
+void	*shmids_create_table(const char *name, int mode, int type,
+	    size_t rows, size_t cols);
 
 /*
  * shmids_seal: mark a segment this process made (or inherited by fork
@@ -242,6 +271,14 @@ const char *shmids_label(const void *shm);
 int	 shmids_array(const void *shm, struct shmids_array *a);
 
 /*
+ * shmids_shape: fill sh with the shape of an attached segment, from the
+ * same snapshot as shmids_array() (whose count is rows * cols, the
+ * table's elements row by row).  Returns sh->ndim (1 or 2), or -1 with
+ * EINVAL (shm not attached by this library).
+ */
+int	 shmids_shape(const void *shm, struct shmids_shape *sh);
+
+/*
  * shmids_put: write one array field to fp, either inline (name NULL; the
  * ASCII form of format-spec.md section 6, wrapped at 80 columns) or as a
  * reference line "field shmids <label>" after copying the data into a new
@@ -263,10 +300,15 @@ int	 shmids_put(FILE *fp, const char *field, int type, const void *data,
  * values after the field are parsed, continuation lines ("/" at the end)
  * being read from fp (which may be NULL), into a malloc'd buffer.  type is
  * the element type wanted: a segment must have that type, or be raw with a
- * size that is a multiple of it.  Release with shmids_array_free().
- * Errors: those of shmids_open(), EINVAL (malformed line or value),
- * ERANGE (value out of range), EPROTOTYPE (segment of another type),
- * ENOMEM, and read errors from fp.
+ * size that is a multiple of it.  A table reference line ("shmids id
+ * name", format-spec.md 5) gives its table's rows x cols elements row by
+ * row, as a reference line does (the shape: shmids_open() its label and
+ * shmids_shape()).  A number is never a field (format-spec.md 6.1): a
+ * line whose first token reads as a value (shmids_isnumber()) is EINVAL,
+ * and nothing is read from fp.  Release with shmids_array_free().
+ * Errors: those of shmids_open(), EINVAL (malformed line or value, a
+ * number as a field), ERANGE (value out of range), EPROTOTYPE (segment
+ * of another type), ENOMEM, and read errors from fp.
  */
 int	 shmids_get(const char *line, FILE *fp, int type,
 	    struct shmids_array *a);
@@ -320,6 +362,15 @@ int	 shmids_type_parse(const char *name);
 int	 shmids_stat(const char *id, struct shmids_info *si, int flags);
 
 /*
+ * shmids_stat_shape: shmids_stat(), and the segment's shape in sh, read
+ * from the same header copy (no second attach): ndim 1 or 2 when
+ * si->ours is 1, else 0.  shmids_info keeps its 1.1 size, so the shape
+ * comes beside it.  Returns and errors as shmids_stat().
+ */
+int	 shmids_stat_shape(const char *id, struct shmids_info *si,
+	    struct shmids_shape *sh, int flags);
+
+/*
  * shmids_remove_info: remove the segment si describes (from shmids_scan()
  * or shmids_stat(), header already checked by the caller) without
  * attaching it again: for cleaners, which then attach each segment once.
@@ -357,6 +408,14 @@ int	 shmids_remove_info(const struct shmids_info *si, int flags);
  */
 int	 shmids_scan(int (*fn)(const struct shmids_info *, void *), void *arg,
 	    int flags);
+
+/*
+ * shmids_scan_shape: shmids_scan(), fn also given each segment's shape
+ * (as shmids_stat_shape(); ndim 0 where si->ours is not 1, and for the
+ * unreadable stores' infos).  sh, like si, is valid during the call.
+ */
+int	 shmids_scan_shape(int (*fn)(const struct shmids_info *,
+	    const struct shmids_shape *, void *), void *arg, int flags);
 
 /*
  * The ASCII side: what any filter needs to read and write the lines of
@@ -483,6 +542,65 @@ int	 shmids_values_parse(struct shmids_values *v, const char *s,
 
 /* shmids_values_free: free v->data and zero v but its type. */
 void	 shmids_values_free(struct shmids_values *v);
+
+/*
+ * Tables (format-spec.md 6.1): blocks of rows, one row of values a line,
+ * blank- or comma-separated, which stand for a table segment (2.7).
+ */
+
+/*
+ * shmids_isnumber: 1 if the first token of s[0..len) (leading blanks
+ * skipped; it ends at a blank, comma, CR, LF, NUL or len) reads as a
+ * value of any type (format-spec.md 6: its f64 reading, out of range
+ * included, or an integer's 0x form), else 0.  A number is never a
+ * field: a line for which this is 1 is a row or text, never an inline
+ * array or a reference line; a tool refuses such a field in -f.
+ * Never fails; errno is left unchanged.
+ */
+int	 shmids_isnumber(const char *s, size_t len);
+
+/*
+ * shmids_row_parse: is line s[0..len) (its CRs and LF at the end
+ * ignored; s[len] readable as for shmids_values_parse()) a row of
+ * values of v->type?  A row is values separated by blanks (*sep set to
+ * ' '), or by commas with blanks allowed around them (*sep ','; the
+ * first token followed by a comma makes it one); a line of one value
+ * is a blank row.  Returns 1 with its values appended to v and *n
+ * (elements, 1 or more) set; 0 if the line is no row (an empty line,
+ * a token that is no value of the type, an empty value between
+ * commas, a "/"), v, *sep and *n unchanged; -1 with ENOMEM (v
+ * unchanged) or EINVAL (unknown v->type).  A table block is a run of
+ * rows with the same *sep and *n; the caller decides where it ends.
+ */
+int	 shmids_row_parse(struct shmids_values *v, const char *s, size_t len,
+	    int *sep, size_t *n);
+
+/*
+ * shmids_tref_parse: is line[0..len) (as for shmids_ref_parse()) a
+ * table reference line, "shmids id name" or "shmids, id name"
+ * (format-spec.md 5)?  Returns 1 with r filled as shmids_ref_parse()
+ * fills it (field and fieldlen: the "shmids" or "shmids," token; the
+ * blanks before it are the rows' lead) and *sep ' ' or ','; 0 for any
+ * other line (reference lines with a field included; field, fieldlen
+ * and eol filled); -1 for a line that begins as a table reference
+ * ("shmids", then a token that begins with a digit or "/") but is no
+ * valid one (errno EINVAL, r->why set).  shmids_ref_parse() keeps its
+ * 1.1 answers: it takes every table reference line for another line.
+ */
+int	 shmids_tref_parse(const char *line, size_t len, struct shmids_ref *r,
+	    int *sep);
+
+/*
+ * shmids_emit_rows: write a table of rows x cols elements of type at
+ * data (native order, row by row) to fp, one row a line
+ * (format-spec.md 6.1): l->lead, the values in l->style joined by sep
+ * (' ' or ','), then l->eol (between rows "\n" where l->eol is "");
+ * l->col0, l->indent and l->cols do not apply: rows are never wrapped.
+ * rows 0 writes nothing.  Returns 0, or -1 with errno as
+ * shmids_emit(), EINVAL also for another sep, or cols 0 with rows.
+ */
+int	 shmids_emit_rows(FILE *fp, const struct shmids_layout *l, int type,
+	    const void *data, size_t rows, size_t cols, int sep);
 
 /*
  * shmids_advise_huge: advise transparent huge pages (madvise(2)

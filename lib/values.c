@@ -100,3 +100,10 @@ shmids_values_free(struct shmids_values *v)
 	memset(v, 0, sizeof(*v));
 	v->type = type;
 }
+
+int
+shmids_values_each(struct shmids_values *v, const char *s, size_t len,
+    const char **bad)
+{
+	return each(v, s, len, shmids_type_size(v->type), bad);
+}

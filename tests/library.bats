@@ -172,8 +172,10 @@ load helper
 
 @test "open: corrupt headers give EBADMSG" {
 	local kind l got fails=
-	# a label padded with other bytes than NUL: corrupt, not stale
-	for kind in padding type order orderxx count state reserved bigcount; do
+	# a label padded with other bytes than NUL: corrupt, not stale;
+	# a version-2 header whose shape is wrong (format-spec.md 2.7)
+	for kind in padding type order orderxx count state reserved bigcount \
+	    v2noshape v2zero v2digit v2nonl v2futex v2cols; do
 		l=$(mkhostile "$kind" "$kind")
 		got=$(shmtool open "$l") || true
 		[ "$got" = EBADMSG ] || fails+="[hostile $kind: $got] "
@@ -374,4 +376,89 @@ shm_rss() {
 	run -0 shmtool get f64 < in
 	is "$output" 3
 	rm -f in
+}
+
+@test "table: header bytes are those of format-spec.md 2.7 (version 2, cols in the reserved bytes)" {
+	local l
+	l=$(_mk table "${P}tab" f64 2 3)
+	like "$l" "[0-9]* ${P}tab" "label"
+	shmtool header "${l%% *}" > got
+	{
+		printf '%s\0\n' "$l"
+		head -c $((80 - ${#l} - 2)) /dev/zero
+		printf 'shmids2 f64 %s 00000000000000000006 r\n' "$ORDER"
+		printf '\0\0%s\n' 0000003
+	} > want
+	same_file want got
+}
+
+@test "table: a 1-D segment is still written as version 1, reserved bytes NUL" {
+	local l
+	l=$(mkseg flat f64 6)
+	is "$(hdrfield "${l%% *}" 80 7)" shmids1
+	is "$(shmtool header "${l%% *}" | tail -c 10 | od -An -c | tr -s ' ')" \
+	    " \0 \0 \0 \0 \0 \0 \0 \0 \0 \0"
+}
+
+@test "table: shape read back attached, by stat and by scan; 1-D is ndim 1, cols 1" {
+	local l
+	l=$(_mk table "${P}tab" i32 4 3)
+	run -0 shmtool shape "$l"
+	is "$output" "open 2 4 3 stat 2 4 3 scan 2 4 3"
+	run -0 shmtool open "$l"
+	is "$output" "i32 12 66" "the payload: 12 elements, row by row"
+	l=$(_mk table "${P}one" f32 5 1)
+	run -0 shmtool shape "$l"
+	is "$output" "open 2 5 1 stat 2 5 1 scan 2 5 1" "one column is a table"
+	l=$(_mk table "${P}none" f64 0 7)
+	run -0 shmtool shape "$l"
+	is "$output" "open 2 0 7 stat 2 0 7 scan 2 0 7" "no rows"
+	l=$(mkseg flat f64 5)
+	run -0 shmtool shape "$l"
+	is "$output" "open 1 5 1 stat 1 5 1 scan 1 5 1"
+}
+
+@test "table: a hand-written version-2 header opens; version 3 is ESTALE, explained as later" {
+	local l
+	l=$(mkhostile v2 v2)
+	run -0 shmtool shape "$l"
+	is "$output" "open 2 1 1 stat 2 1 1 scan 2 1 1"
+	l=$(mkhostile version v3)
+	run -1 shmtool open "$l"
+	is "$output" ESTALE
+	run -1 shm_ls "$l"
+	is "$output" "shm-ls: $l: segment ${l%% *} has a header of a later version than shmids 1.2.0 reads: a newer shmids reads it"
+}
+
+@test "table: create_table refuses cols 0 and over 9999999 (EINVAL), rows x cols overflow (ENOMEM)" {
+	run -1 shmtool table "${P}t" f64 2 0
+	is "$output" EINVAL
+	run -1 shmtool table "${P}t" f64 2 10000000
+	is "$output" EINVAL
+	run -1 shmtool table "${P}t" f64 4611686018427387904 8
+	is "$output" ENOMEM
+	no_segments_named "${P}t"
+}
+
+@test "get: a number is never a field (EINVAL); a table reference gives rows x cols" {
+	local l
+	printf '1 2 3 4\n' > in
+	run -1 shmtool get f64 < in
+	is "$output" EINVAL
+	printf 'nan shmids 5 nan\n' > in
+	run -1 shmtool get f64 < in
+	is "$output" EINVAL
+	l=$(_mk table "${P}tab" f64 3 2)
+	printf 'shmids %s\n' "$l" > in
+	run -0 shmtool get f64 < in
+	is "$output" 6
+	printf '  shmids,\t%s\r\n' "$l" > in
+	run -0 shmtool get f64 < in
+	is "$output" 6
+	printf 'shmids %s extra\n' "$l" > in
+	run -1 shmtool get f64 < in
+	is "$output" EINVAL
+	printf 'x 1 2\n' > in
+	run -0 shmtool get f64 < in
+	is "$output" 2
 }

@@ -224,3 +224,37 @@ quick_start() {
 	is "$(awk 'NR == 2 { print $2, $3, $4, $5, $NF }' <<< "$sample" | sed "s/ coeff\$/ ${P}coeff/")" \
 	    "$(awk '{ print $2, $3, $4, $5, $NF }' <<< "${lines[1]}")" "the segment's line"
 }
+
+# The table labels of FILE (shmids id name), for track.
+table_labels() {
+	sed -n 's/^shmids,* \([^ ]* [^ ]*\)$/\1/p' "$1"
+}
+
+@test "readme: the numpy table example runs as written: one 1000 x 50 segment, loadtxt reads the same matrix" {
+	local py l
+	py=$(python_with numpy) || skip "no python3 with numpy"
+	mktop
+	mkdir pybin
+	ln -s "$(command -v "$py")" pybin/python3
+	PATH=$T/pybin:$BIN:$PATH run_block "numpy table"
+	l=$(table_labels m.shm)
+	[ -z "$l" ] || track "$l"
+	status_is 0
+	like "$(cat m.shm)" "shmids [0-9]* m.txt:1"
+	is "$(tail -n 1 <<< "$output")" "(1000, 50) True"
+	gone "$l"
+}
+
+@test "readme: the R table example runs as written: the CSV header stays, R reads an identical data frame" {
+	local l
+	command -v Rscript > /dev/null || skip "no Rscript"
+	mktop
+	PATH=$BIN:$PATH run_block "R table"
+	l=$(table_labels quakes.shm)
+	[ -z "$l" ] || track "$l"
+	status_is 0
+	is "$(cat quakes.shm)" "$(printf '"lat","long","depth","mag","stations"\nshmids, %s' "$l")"
+	like "$l" "[0-9]* quakes.csv:2"
+	is "$(tail -n 1 <<< "$output")" "[1] TRUE"
+	gone "$l"
+}

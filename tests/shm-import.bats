@@ -499,10 +499,10 @@ bigarray() {
 	status_is 0
 	err_is ''
 	same_file in out
-	runio in shm_import -f x,5 -P "$P"
+	# the 5 of a continuation line is no field: a number never is
+	runio in shm_import -f x -P "$P"
 	status_is 1
-	printf 'shm-import: stdin:2: x: bad value "O"\nshm-import: -f 5: no such field in the input\n' |
-	    same_file /dev/stdin err
+	printf 'shm-import: stdin:2: x: bad value "O"\n' | same_file /dev/stdin err
 	same_file in out
 	# from a file (read again by offset) and from a pipe
 	bigarray in 0.5 100000

@@ -33,13 +33,39 @@ tsize(const char *t)
 	return 0;
 }
 
+/*
+ * The reserved bytes: all NUL (version 1), or NUL NUL, 7 digits of cols
+ * (not 0) and LF (version 2).  0 with *cols (0 for version 1), or -1.
+ */
+static int
+reserved(const char *h, unsigned long long *cols)
+{
+	size_t i;
+
+	*cols = 0;
+	if (h[118] != '\0' || h[119] != '\0')
+		return -1;
+	if (h[86] == '1') {
+		for (i = 120; i < 128; i++)
+			if (h[i] != '\0')
+				return -1;
+		return 0;
+	}
+	for (i = 120; i < 127; i++) {
+		if (h[i] < '0' || h[i] > '9')
+			return -1;
+		*cols = *cols * 10 + (unsigned)(h[i] - '0');
+	}
+	return *cols == 0 || h[127] != '\n' ? -1 : 0;
+}
+
 /* errno of the first failing check of section 2.3 (0: accepted). */
 static int
 reference(const char *h, size_t size, const char *id, int *badblank)
 {
 	size_t L, i, esz, idlen, np;
 	int shmid;
-	unsigned long long count = 0;
+	unsigned long long count = 0, cols;
 	int over = 0;
 
 	*badblank = 0;
@@ -53,7 +79,8 @@ reference(const char *h, size_t size, const char *id, int *badblank)
 	if (fuzz_ref_label(h, L, &idlen, &shmid, &np) != 0 ||
 	    idlen != strlen(id) || memcmp(h, id, idlen) != 0)
 		return ESTALE;
-	if (memcmp(h + 80, "shmids1", 7) != 0)
+	/* version 1, or 2 for a table (format-spec.md 2.7) */
+	if (memcmp(h + 80, "shmids", 6) != 0 || (h[86] != '1' && h[86] != '2'))
 		return ESTALE;
 	/* offset 87 is a blank of the layout; ESTALE or EBADMSG both fit */
 	if (h[87] != ' ') {
@@ -77,9 +104,8 @@ reference(const char *h, size_t size, const char *id, int *badblank)
 		else
 			count = count * 10 + (unsigned)(h[i] - '0');
 	}
-	for (i = 118; i < 128; i++)
-		if (h[i] != '\0')
-			return EBADMSG;
+	if (reserved(h, &cols) != 0 || (cols > 0 && count % cols != 0))
+		return EBADMSG;
 	if (memcmp(h + 92, native(), 2) != 0)
 		return EBADMSG;
 	if (over || count > (size - 128) / esz)
@@ -140,7 +166,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			memcpy(nm, name, namelen);
 			nm[namelen] = '\0';
-			shmids_hdr_write(canon, id, nm, out.type, out.count);
+			shmids_hdr_write(canon, id, nm, out.type, out.count, out.cols);
 		}
 		canon[HDR_STATE] = (char)out.state;
 		CHECK(memcmp(canon, h, SHMIDS_HEADER) == 0,

@@ -78,7 +78,9 @@ usage(void)
 	    "       shmtool shrink PATH SECONDS\n"
 	    "       shmtool find PREFIX\n"
 	    "       shmtool maxrss PROGRAM [ARG ...]\n"
-	    "       shmtool get TYPE < FILE\n", stderr);
+	    "       shmtool get TYPE < FILE\n"
+	    "       shmtool table NAME TYPE ROWS COLS\n"
+	    "       shmtool shape LABEL|ID\n", stderr);
 	exit(2);
 }
 
@@ -218,6 +220,69 @@ cmd_create(int argc, char **argv)
 	for (i = 0; i < count; i++)
 		fill_value(shm + HDR, types[t].type, i);
 	finish(shm);
+	return 0;
+}
+
+/* A table of ROWS x COLS, element i as create fills it. */
+static int
+cmd_table(int argc, char **argv)
+{
+	size_t t, i, rows, cols;
+	char *shm;
+
+	if (argc != 5)
+		usage();
+	t = typeindex(argv[2]);
+	rows = (size_t)number(argv[3], 10);
+	cols = (size_t)number(argv[4], 10);
+	if ((shm = shmids_create_table(argv[1], 0600, types[t].type, rows,
+	    cols)) == NULL)
+		fail();
+	for (i = 0; i < rows * cols; i++)
+		fill_value(shm + HDR, types[t].type, i);
+	finish(shm);
+	return 0;
+}
+
+/*
+ * "ndim rows cols" of a segment, three ways: attached
+ * (shmids_shape()), by shmids_stat_shape() and by shmids_scan_shape();
+ * LABEL|ID a label, whose id the other two look up.
+ */
+static int
+scanfor(const struct shmids_info *si, const struct shmids_shape *sh,
+    void *arg)
+{
+	if (strcmp(si->id, ((char **)arg)[0]) != 0)
+		return 0;
+	printf(" scan %d %zu %zu", sh->ndim, sh->rows, sh->cols);
+	return 1;
+}
+
+static int
+cmd_shape(int argc, char **argv)
+{
+	struct shmids_info si;
+	struct shmids_shape sh;
+	char id[SHMIDS_LABEL_MAX + 1], *shm;
+	char *arg[1];
+
+	if (argc != 2)
+		usage();
+	snprintf(id, sizeof(id), "%.*s", (int)strcspn(argv[1], " "), argv[1]);
+	if ((shm = shmids_open(argv[1])) == NULL)
+		fail();
+	if (shmids_shape(shm, &sh) != sh.ndim)
+		fail();
+	printf("open %d %zu %zu", sh.ndim, sh.rows, sh.cols);
+	shmids_close(shm);
+	if (shmids_stat_shape(id, &si, &sh, 0) == -1)
+		fail();
+	printf(" stat %d %zu %zu", sh.ndim, sh.rows, sh.cols);
+	arg[0] = id;
+	if (shmids_scan_shape(scanfor, arg, 0) != 1)
+		printf(" scan none");
+	printf("\n");
 	return 0;
 }
 
@@ -591,7 +656,24 @@ cmd_hostile(int argc, char **argv)
 	else if (strcmp(kind, "magic") == 0)
 		memcpy(h + 80, "shmidz", 6);
 	else if (strcmp(kind, "version") == 0)
+		h[86] = '3';
+	else if (strncmp(kind, "v2", 2) == 0) {
+		/* a table's header (format-spec.md 2.7), 1 x 1, or broken */
 		h[86] = '2';
+		memcpy(h + 120, "0000001\n", 8);
+		if (strcmp(kind, "v2noshape") == 0)
+			memset(h + 120, 0, 8);
+		else if (strcmp(kind, "v2zero") == 0)
+			memcpy(h + 120, "0000000", 7);
+		else if (strcmp(kind, "v2digit") == 0)
+			h[121] = 'x';
+		else if (strcmp(kind, "v2nonl") == 0)
+			h[127] = '\0';
+		else if (strcmp(kind, "v2futex") == 0)
+			h[119] = '1';
+		else if (strcmp(kind, "v2cols") == 0)
+			h[126] = '2';	/* count 1 is no multiple of 2 */
+	}
 	else if (strcmp(kind, "foreign") == 0) {
 		memset(h, 0, HDR);
 		strcpy(h, "another program's data, not a header");
@@ -1050,7 +1132,8 @@ main(int argc, char **argv)
 		{ "find", cmd_find }, { "mimic", cmd_mimic },
 		{ "rewrite", cmd_rewrite }, { "rdonly", cmd_rdonly },
 		{ "maxrss", cmd_maxrss }, { "shrink", cmd_shrink },
-		{ "get", cmd_get },
+		{ "get", cmd_get }, { "table", cmd_table },
+		{ "shape", cmd_shape },
 	};
 	size_t i;
 

@@ -1,0 +1,200 @@
+/*
+ * tables: issue 20's bench row.  A table of ROWS x COLS doubles and a
+ * 1-D array of the same count, through shm-expand (a reference line to
+ * text, to /dev/null) and shm-import (that text, from a file, -k 1):
+ * M values/s of CPU time (user + system of the child), median of the
+ * runs, interleaved; the table's rate against the 1-D array's (target:
+ * within 10%, 0.9x or more).
+ *
+ *	tables [-q] [bindir]	-q: 10^3 x 10^3, 3 runs; else 10^4 x 10^3, 5
+ *
+ * Values are i/3 (17 significant digits, the costly case).  Segments
+ * are named $BENCH_PREFIX (else bench-<pid>-) tab-* and removed, as are
+ * the text files (<prefix>bf-tab-*) in $TMPDIR (default /tmp).
+ */
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#include <err.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "shmids.h"
+
+#define RUNS	5
+
+static char	 prefix[24];	/* bench-<pid>- */
+static const char *bindir = "build/bin";
+static char	 made[2][SHMIDS_LABEL_MAX + 1];	/* the two sources */
+static char	 text[2][512], refs[2][512];
+
+/* A segment of rows x cols (cols 0: 1-D, rows values), i/3. */
+static void
+make(int k, size_t rows, size_t cols)
+{
+	char name[SHMIDS_NAME_MAX + 1];
+	double *x;
+	size_t i, n = cols ? rows * cols : rows;
+	char *h;
+
+	snprintf(name, sizeof(name), "%stab-%s", prefix, k ? "1d" : "2d");
+	h = cols ? shmids_create_table(name, 0600, SHMIDS_F64, rows, cols) :
+	    shmids_create_array(name, 0600, SHMIDS_F64, n);
+	if (h == NULL)
+		err(1, "%s", name);
+	x = (double *)(void *)(h + SHMIDS_HEADER);
+	for (i = 0; i < n; i++)
+		x[i] = (double)(i + 1) / 3;
+	snprintf(made[k], sizeof(made[k]), "%s", h);
+	shmids_close(h);
+}
+
+static double
+cpu(const struct rusage *r)
+{
+	return r->ru_utime.tv_sec + r->ru_utime.tv_usec / 1e6 +
+	    r->ru_stime.tv_sec + r->ru_stime.tv_usec / 1e6;
+}
+
+/* Run prog args with stdin from in, stdout to out: its CPU seconds. */
+static double
+run(const char *prog, const char *arg, const char *in, const char *out)
+{
+	char path[512];
+	struct rusage r0, r1;
+	int st, fd;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/%s", bindir, prog);
+	if (getrusage(RUSAGE_CHILDREN, &r0) == -1)
+		err(1, "getrusage");
+	if ((pid = fork()) == -1)
+		err(1, "fork");
+	if (pid == 0) {
+		if ((fd = open(in, O_RDONLY)) == -1 || dup2(fd, 0) == -1 ||
+		    (fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600)) ==
+		    -1 || dup2(fd, 1) == -1)
+			err(127, "%s", in);
+		if (arg != NULL)
+			execl(path, prog, "-k", "1", "-P", arg, (char *)NULL);
+		else
+			execl(path, prog, (char *)NULL);
+		err(127, "%s", path);
+	}
+	if (waitpid(pid, &st, 0) == -1 || getrusage(RUSAGE_CHILDREN,
+	    &r1) == -1)
+		err(1, "waitpid");
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		errx(1, "%s failed (status %d)", path, st);
+	return cpu(&r1) - cpu(&r0);
+}
+
+/* The segments shm-import made: the labels of its reference line. */
+static void
+unimport(const char *ref)
+{
+	char line[512], *l;
+	FILE *fp;
+
+	if ((fp = fopen(ref, "r")) == NULL)
+		return;
+	if (fgets(line, sizeof(line), fp) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		l = strstr(line, "shmids ");
+		if (l != NULL && shmids_remove(l + 7) == -1)
+			warn("%s", l + 7);
+	}
+	fclose(fp);
+}
+
+static int
+cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void
+cleanup(void)
+{
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		if (made[k][0] != '\0')
+			shmids_remove(made[k]);
+		if (text[k][0] != '\0')
+			unlink(text[k]);
+		if (refs[k][0] != '\0')
+			unlink(refs[k]);
+	}
+}
+
+int
+main(int argc, char *argv[])
+{
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	size_t rows = 10000, cols = 1000;
+	double t[2][2][RUNS], m[2][2];
+	char in[2][512], pre[80];
+	int runs = RUNS, k, j, i;
+	FILE *fp;
+
+	if (argc > 1 && strcmp(argv[1], "-q") == 0) {
+		rows = 1000;
+		runs = 3;
+		argc--, argv++;
+	}
+	if (argc > 1)
+		bindir = argv[1];
+	/* bench/run's prefix, which its trap cleans up after */
+	if (getenv("BENCH_PREFIX") != NULL && strlen(getenv("BENCH_PREFIX")) <
+	    sizeof(prefix))
+		snprintf(prefix, sizeof(prefix), "%s", getenv("BENCH_PREFIX"));
+	else
+		snprintf(prefix, sizeof(prefix), "bench-%ld-", (long)getpid());
+	snprintf(pre, sizeof(pre), "%stab-i", prefix);
+	atexit(cleanup);
+	make(0, rows, cols);
+	make(1, rows * cols, 0);
+	for (k = 0; k < 2; k++) {
+		snprintf(in[k], sizeof(in[k]), "%s/%sbf-tab-ref%d", tmp, prefix, k);
+		snprintf(text[k], sizeof(text[k]), "%s/%sbf-tab-txt%d", tmp,
+		    prefix, k);
+		snprintf(refs[k], sizeof(refs[k]), "%s/%sbf-tab-imp%d", tmp,
+		    prefix, k);
+		if ((fp = fopen(in[k], "w")) == NULL ||
+		    fprintf(fp, "%s %s\n", k ? "x shmids" : "shmids",
+		    made[k]) < 0 || fclose(fp) == EOF)
+			err(1, "%s", in[k]);
+	}
+	for (i = 0; i < runs; i++)
+		for (k = 0; k < 2; k++) {
+			t[k][0][i] = run("shm-expand", NULL, in[k], text[k]);
+			t[k][1][i] = run("shm-import", pre, text[k], refs[k]);
+			unimport(refs[k]);
+		}
+	for (k = 0; k < 2; k++) {
+		unlink(in[k]);
+		for (j = 0; j < 2; j++) {
+			qsort(t[k][j], (size_t)runs, sizeof(double), cmp);
+			m[k][j] = (double)(rows * cols) / t[k][j][runs / 2] / 1e6;
+		}
+	}
+	printf("\ntables: a %zu x %zu table of doubles (i/3) against a 1-D "
+	    "array of %zu, CPU, median of %d runs\n", rows, cols, rows * cols,
+	    runs);
+	printf("%-11s %14s %14s %7s\n", "program", "table Mval/s",
+	    "1-D Mval/s", "ratio");
+	for (j = 0; j < 2; j++)
+		printf("%-11s %14.2f %14.2f %6.2fx\n", j ? "shm-import" :
+		    "shm-expand", m[0][j], m[1][j], m[0][j] / m[1][j]);
+	printf("target T: tables against 1-D arrays, %zu values, CPU rate: "
+	    "shm-expand %.2fx, shm-import %.2fx (>= 0.90): %s\n", rows * cols,
+	    m[0][0] / m[1][0], m[0][1] / m[1][1], m[0][0] / m[1][0] >= 0.9 &&
+	    m[0][1] / m[1][1] >= 0.9 ? "met" : "not met");
+	return 0;
+}

@@ -1,0 +1,330 @@
+#!/usr/bin/env bats
+# Tables (format-spec.md 2.7, 5, 6.1, 7) on real data, generated here:
+# numpy.savetxt matrices, R's data sets, awk output, gnuplot's demo
+# files.  For each: shm-import makes table segments, shm-expand -d gives
+# the same values back bit for bit, and numpy or R reads the expansion.
+
+load helper
+
+# samevalues A B: the files have the same lines; where they differ, both
+# are rows of the same separator and width whose values have the same
+# bits (a text line must be the same bytes).  Python without numpy.
+samevalues() {
+	local py
+	py=$(python_with struct) || skip "no python3"
+	"$py" - "$1" "$2" <<-'EOF'
+	import re, struct, sys
+	def toks(l):
+	    l = l.rstrip('\r').strip()
+	    return re.split(r'\s*,\s*|\s+', l) if l else []
+	def bits(t):
+	    if t == 'NA':
+	        return t
+	    try:
+	        return struct.pack('<d', float(t))
+	    except ValueError:
+	        return None
+	a = open(sys.argv[1], 'rb').read().decode('latin-1').split('\n')
+	b = open(sys.argv[2], 'rb').read().decode('latin-1').split('\n')
+	if len(a) != len(b):
+	    sys.exit('%d lines, %d lines' % (len(a), len(b)))
+	for i, (x, y) in enumerate(zip(a, b)):
+	    if x == y:
+	        continue
+	    tx, ty = toks(x), toks(y)
+	    if len(tx) != len(ty) or (',' in x) != (',' in y) or \
+	            any(bits(p) is None or bits(p) != bits(q)
+	                for p, q in zip(tx, ty)):
+	        sys.exit('line %d: %r, %r' % (i + 1, x, y))
+	EOF
+}
+
+# tables FILE: the labels of FILE's table reference lines, one a line.
+tables() {
+	sed -n 's/^[ \t]*shmids,*[ \t][ \t]*\([^ \t]*\)[ \t][ \t]*\([^ \t\r]*\).*/\1 \2/p' "$1"
+}
+
+# roundtrip FILE [IMPORT-OPTION...]: FILE through shm-import (ref) and
+# shm-expand -d (back); the values must be the same, every segment gone.
+roundtrip() {
+	local f=$1 l
+	shift
+	shm_import -P "$P" "$@" "$f" > ref
+	tables ref > labels
+	while read -r l; do track "$l"; done < labels
+	shm_expand -d ref > back
+	samevalues "$f" back
+	no_segments_named "$P"
+}
+
+# expand_d FILE: shm-expand -d FILE into out and err, as runio does.
+expand_d() {
+	cp "$1" ref
+	runio ref shm_expand -d
+}
+
+@test "tables: -f and -t of a number are usage errors (a number is never a field)" {
+	bad_args shm-import "shm-import [-f fields] [-k min] [-m mode] [-P prefix] [-t [field=]type] [file ...]" <<-'EOF'
+	-f 1|-f 1: a number is never a field (a line that begins with a number is a table row)
+	-f a,nan|-f nan: a number is never a field (a line that begins with a number is a table row)
+	-f NA|-f NA: a number is never a field (a line that begins with a number is a table row)
+	-t 0x1p-3=f32|-t 0x1p-3: a number is never a field (a line that begins with a number is a table row)
+	EOF
+	bad_args shm-expand "shm-expand [-dr] [-c cols] [-f fields] [-F type=style] [-t type] [-w seconds] [file ...]" <<-'EOF'
+	-f -0.5|-f -0.5: a number is never a field (a line that begins with a number is a table row)
+	EOF
+}
+
+@test "tables: a block becomes one table segment and one 'shmids' line; comments, blanks and the CSV header stay" {
+	local l
+	{
+		printf '# two blocks, gnuplot style\n'
+		for i in 1 2 3; do printf '%s 0.5 -%s\n' "$i" "$i"; done
+		printf '\n\n'
+		printf '"x","y"\n'
+		for i in 1 2 3 4; do printf '%s,1e-05\n' "$i"; done
+	} > in
+	runio in shm_import -k 6 -P "$P"
+	status_is 0
+	err_is ''
+	is "$(grep -c '^shmids' "$T/out")" 2 "table lines"
+	tables "$T/out" > labels
+	while read -r l; do track "$l"; done < labels
+	like "$(sed -n 2p "$T/out")" "shmids [0-9]* ${P}stdin:2"
+	like "$(sed -n 6p "$T/out")" "shmids, [0-9]* ${P}stdin:8"
+	is "$(sed -n '1p;3,5p' "$T/out")" "$(printf '# two blocks, gnuplot style\n\n\n"x","y"')"
+	run -0 shmtool shape "$(sed -n 1p labels)"
+	is "$output" "open 2 3 3 stat 2 3 3 scan 2 3 3"
+	run -0 shmtool shape "$(sed -n 2p labels)"
+	is "$output" "open 2 4 2 stat 2 4 2 scan 2 4 2"
+	expand_d "$T/out"
+	status_is 0
+	same_file in out
+	no_segments_named "$P"
+}
+
+@test "tables: the canonical layout comes back byte for byte: leading blanks, CRLF, commas, no final newline" {
+	local f
+	printf '  1 2.5 -0\n  nan inf -inf\n  NA 0.1 1e+300\n' > a
+	printf '1,2\r\n3,4\r\n5,6\r\n' > b
+	printf '1e-05 -7.391544078297146e+17\n9999999999999998 0.0001' > c
+	printf 'x 1 2 3\n1 2\n3 4\n' > d
+	for f in a b c d; do
+		runio "$f" shm_import -k 1 -P "$P"
+		status_is 0
+		is "$(grep -c '^ *shmids' "$T/out")" 1 "$f: one table reference line"
+		tables "$T/out" > labels
+		track "$(cat labels)"
+		expand_d "$T/out"
+		status_is 0
+		same_file "$f" out
+	done
+	no_segments_named "$P"
+}
+
+@test "tables: what is not a block passes through unchanged: one row, too few values, rows of other widths or separators" {
+	seq 1 100 | paste -sd' ' > in
+	printf '1 2\n3 4\n\n1 2\n3\n4,5\n6 7\n1 2 /\n3 4\n' >> in
+	runio in shm_import -P "$P"
+	status_is 0
+	err_is ''
+	same_file in out
+	runio in shm_import -k 2 -P "$P"
+	status_is 0
+	is "$(grep -c '^shmids' "$T/out")" 1 "only '1 2 / 3 4' is no block: '1 2 /' is text"
+	tables "$T/out" > labels
+	track "$(cat labels)"
+	expand_d "$T/out"
+	same_file in out
+}
+
+@test "tables: -f leaves blocks as text; -t gives their type, and rows not of it end a block" {
+	local l
+	printf '1 2\n3 4\n5 6\nx 1 2\n' > in
+	runio in shm_import -f x -k 1 -P "$P"
+	status_is 0
+	is "$(head -3 "$T/out")" "$(head -3 in)" "the block, as text"
+	tables "$T/out" > labels
+	[ ! -s labels ]
+	track "$(sed -n 4p "$T/out" | cut -d' ' -f3-)"
+	printf '1 2\n3 4\n5.5 6\n' > in
+	runio in shm_import -t i32 -k 1 -P "$P"
+	status_is 0
+	l=$(tables "$T/out")
+	track "$l"
+	is "$(sed -n 2p "$T/out")" "5.5 6" "a row of f64 is no row of i32"
+	run -0 shmtool open "$l"
+	is "$output" "i32 4 10"
+}
+
+@test "tables: names: prefix, the file's name without directories, and the first line" {
+	mkdir -p d
+	printf '# x\n1 2\n3 4\n' > 'd/my data.txt'
+	run -0 shm_import -k 1 -P "${P}r/" 'd/my data.txt'
+	like "$output" "*shmids [0-9]* ${P}r/my_data.txt:2"
+	track "$(tables /dev/stdin <<< "$output")"
+	printf '1 2\n3 4\n' | { run -0 shm_import -k 1 -P "$P"; printf '%s\n' "$output"; } > out
+	like "$(cat out)" "shmids [0-9]* ${P}stdin:1"
+	track "$(tables out)"
+}
+
+@test "shm-expand: -f copies table references, -d keeps them; -r gives the rows; a number as a field is malformed" {
+	local l
+	printf '1,2\n3,4\n' > in
+	runio in shm_import -k 1 -P "$P"
+	l=$(tables "$T/out")
+	track "$l"
+	cp "$T/out" ref
+	printf 'x shmids %s\n' "$l" >> ref
+	run -1 --separate-stderr shm_expand -d -f x ref
+	is "$output" "$(printf 'shmids, %s\nx 1 2 3 4' "$l")"
+	is "$stderr" "shm-expand: $l: not removed: ref:1 still refers to it"
+	exists "$l"
+	run -0 shm_expand -r ref
+	is "$output" "$(printf '1,2\n3,4\n1 2 3 4')"
+	printf '1 shmids %s\nshmids %s junk\n' "$l" "$l" > bad
+	run -1 --separate-stderr shm_expand -d bad
+	is "$output" "$(cat bad)"
+	is "$stderr" "$(printf 'shm-expand: bad:1: malformed reference: a number is not a field\nshm-expand: bad:2: malformed reference: text after the label')"
+	exists "$l"
+}
+
+@test "numpy: savetxt matrices with NaN, inf and -0 (%.18e, %g, delimiter=','), back bit for bit, read by loadtxt" {
+	local py fmt
+	py=$(python_with numpy) || skip "no python3 with numpy"
+	"$py" - <<-'EOF'
+	import numpy as np
+	rng = np.random.default_rng(20)
+	m = rng.standard_normal((200, 7)) * 10.0 ** rng.integers(-20, 20, (200, 7))
+	m[0, 0] = np.nan; m[1, 1] = np.inf; m[2, 2] = -np.inf; m[3, 3] = -0.0
+	np.save('m.npy', m)
+	np.savetxt('e.txt', m)                       # %.18e
+	np.savetxt('g.txt', m, fmt='%g')
+	np.savetxt('c.txt', m, delimiter=',')
+	np.savetxt('h.txt', m[:, :3], header='a b c')  # a '#' header line
+	EOF
+	for fmt in e g c h; do
+		roundtrip "$fmt.txt"
+		is "$(wc -l < labels)" 1 "$fmt: one table"
+		cp back "$fmt.back"
+	done
+	"$py" - <<-'EOF'
+	import numpy as np, sys
+	m = np.load('m.npy')
+	# back: the last expansion; each format's own, read again here
+	for f, d, want in (('e', None, m), ('c', ',', m), ('h', None, m[:, :3]),
+	                   ('g', None, np.loadtxt('g.txt'))):
+	    got = np.loadtxt(f + '.back', delimiter=d)
+	    if got.shape != want.shape or \
+	            (got.view(np.uint64) != want.view(np.uint64)).any():
+	        sys.exit(f + ': not the same bits')
+	EOF
+}
+
+@test "numpy: the expansion of a table is read by loadtxt as the matrix imported, bits and shape" {
+	local py
+	py=$(python_with numpy) || skip "no python3 with numpy"
+	"$py" -c 'import numpy as np; m = np.arange(-30, 30).reshape(6, 10) / 7; m[2, 3] = -0.0; m[4, 4] = np.nan; np.save("m.npy", m); np.savetxt("m.txt", m, delimiter=",")'
+	run -0 shm_import -P "$P" -k 1 m.txt
+	printf '%s\n' "$output" > m.shm
+	track "$(tables m.shm)"
+	run -0 shmtool shape "$(tables m.shm)"
+	is "$output" "open 2 6 10 stat 2 6 10 scan 2 6 10"
+	run -0 shm_expand -d m.shm
+	printf '%s\n' "$output" > back.txt
+	"$py" -c 'import numpy as np, sys; m = np.load("m.npy"); b = np.loadtxt("back.txt", delimiter=","); sys.exit(int(b.shape != m.shape or (b.view(np.uint64) != m.view(np.uint64)).any()))'
+}
+
+@test "R: volcano, faithful and quakes by write.table and write.csv, back as identical data frames" {
+	local l
+	command -v Rscript > /dev/null || skip "no Rscript (Debian: r-base-core)"
+	Rscript -e 'write.table(volcano, "volcano.txt", row.names = FALSE, col.names = FALSE)' \
+	    -e 'write.csv(faithful, "faithful.csv", row.names = FALSE)' \
+	    -e 'write.table(quakes, "quakes.txt", row.names = FALSE, col.names = FALSE)' \
+	    -e 'write.csv(quakes, "quakes.csv", row.names = FALSE)'
+	shm_import -P "$P" volcano.txt > v.shm
+	l=$(tables v.shm)
+	track "$l"
+	run -0 shmtool shape "$l"
+	is "$output" "open 2 87 61 stat 2 87 61 scan 2 87 61"
+	shm_rm "$l"
+	roundtrip volcano.txt
+	is "$(wc -l < labels)" 1 "volcano: one table"
+	cp back volcano.back
+	roundtrip faithful.csv
+	is "$(head -1 ref)" '"eruptions","waiting"' "the CSV header stays"
+	cp back faithful.back
+	roundtrip quakes.txt
+	cp back quakes.back
+	roundtrip quakes.csv
+	cp back quakesc.back
+	cat > check.R <<-'EOF'
+	stopifnot(identical(read.table("volcano.back"), read.table("volcano.txt")),
+	    identical(read.csv("faithful.back"), read.csv("faithful.csv")),
+	    identical(read.table("quakes.back"), read.table("quakes.txt")),
+	    identical(read.csv("quakesc.back"), read.csv("quakes.csv")),
+	    all(as.matrix(read.table("volcano.back")) == volcano))
+	EOF
+	run Rscript check.R
+	is "$status $output" "0 "
+}
+
+@test "R: NA in a table comes back as NA" {
+	command -v Rscript > /dev/null || skip "no Rscript (Debian: r-base-core)"
+	Rscript -e 'x <- airquality[1:40, ]; write.csv(x, "aq.csv", row.names = FALSE)'
+	roundtrip aq.csv
+	is "$(grep -c '^shmids' ref)" 1
+	run -0 Rscript -e 'stopifnot(identical(read.csv("back"), read.csv("aq.csv")))'
+}
+
+@test "awk: rows printed by awk (%.17g, blank lines between blocks) back bit for bit" {
+	awk 'BEGIN { for (b = 0; b < 3; b++) { for (i = 0; i < 50; i++) {
+		for (j = 0; j < 4; j++) printf "%s%.17g", (j ? "\t" : ""), sin(i * j + b) * 10 ^ (j - 2)
+		print "" } print "" } }' > awk.txt
+	roundtrip awk.txt
+	is "$(wc -l < labels)" 3 "three blocks"
+}
+
+@test "gnuplot: the demo data files (gnuplot-doc) through the pipeline, same values, text lines untouched" {
+	local d=/usr/share/doc/gnuplot/examples f n=0 fails=
+	ls "$d"/*.dat > /dev/null 2>&1 || skip "no gnuplot demo data (Debian: gnuplot-doc)"
+	for f in "$d"/*.dat; do
+		roundtrip "$f" || fails+="[$f] "
+		n=$((n + $(wc -l < labels)))
+	done
+	is "$fails" "" "failures"
+	[ "$n" -ge 50 ] || { echo "only $n tables in the demo files" >&2; false; }
+}
+
+@test "shm-expand: a table reference to a 1-D segment gives a column; a reference line to a table, its values inline" {
+	local a t
+	a=$(mkseg flat i32 3)
+	t=$(_mk table "${P}tab" i32 2 2)
+	printf 'shmids %s\nx shmids %s\n' "$a" "$t" > in
+	run -0 shm_expand in
+	is "$output" "$(printf '0\n1\n2\nx 0 1 2 3')"
+	printf 'shmids, %s\n' "$t" > in
+	run -0 shm_expand -F i32=hex in
+	is "$output" "$(printf '0x0,0x1\n0x2,0x3')"
+}
+
+@test "gnuplot: a plot of each demo file's expansion is the same picture as of the file" {
+	local d=/usr/share/doc/gnuplot/examples f x n=0 fails=
+	ls "$d"/*.dat > /dev/null 2>&1 || skip "no gnuplot demo data (Debian: gnuplot-doc)"
+	command -v gnuplot > /dev/null || skip "no gnuplot (Debian: gnuplot-nox)"
+	for f in "$d"/*.dat; do
+		cp "$f" o.dat
+		shm_import -P "$P" o.dat > o.shm
+		shm_expand -d o.shm > e.dat
+		for x in o e; do
+			gnuplot -e "set terminal dumb 100 40; set output '$x.txt'; plot '$x.dat' using 1:2 notitle with lines" 2> /dev/null || true
+		done
+		[ -s o.txt ] || continue
+		n=$((n + 1))
+		cmp -s o.txt e.txt || fails+="[$f] "
+		rm -f o.txt e.txt
+	done
+	is "$fails" "" "pictures that differ"
+	[ "$n" -ge 30 ] || { echo "only $n pictures drawn" >&2; false; }
+	no_segments_named "$P"
+}
