@@ -1,6 +1,7 @@
 /*
  * shm-ls's columns.  One table says each column's name, alignment and
- * JSON key; the cells and keys are written from shmids_info alone.
+ * JSON key; the cells and keys are written from shmids_info and the
+ * shape read beside it (shmids_scan_shape(), shmids_stat_shape()).
  */
 #include <grp.h>
 #include <stdio.h>

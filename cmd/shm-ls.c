@@ -69,6 +69,10 @@ usage(FILE *fp, int status)
 	util_usage_end(fp, status);
 }
 
+/*
+ * The 1.0 format, byte for byte: no shape (a table's count is rows x
+ * cols); -J and -o shape give it.
+ */
 static void
 print_parsable(const struct shmids_info *si)
 {
@@ -192,7 +196,6 @@ json_end(void)
 	printf("\n}\n");
 }
 
-/* -p is the 1.0 format: a table's count there is rows x cols. */
 static int
 show(const struct shmids_info *si, const struct shmids_shape *sh, void *arg)
 {
