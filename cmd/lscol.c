@@ -1,6 +1,7 @@
 /*
  * shm-ls's columns.  One table says each column's name, alignment and
- * JSON key; the cells and keys are written from shmids_info alone.
+ * JSON key; the cells and keys are written from shmids_info and the
+ * shape read beside it (shmids_scan_shape(), shmids_stat_shape()).
  */
 #include <grp.h>
 #include <pwd.h>
@@ -32,6 +33,7 @@ static const struct {
 	[COL_SIZE] = { "SIZE", "size", 1 },
 	[COL_TYPE] = { "TYPE", "type", 0 },
 	[COL_COUNT] = { "COUNT", "count", 1 },
+	[COL_SHAPE] = { "SHAPE", "shape", 1 },
 	[COL_STATE] = { "STATE", "state", 0 },
 	[COL_CREATED] = { "CREATED", "created", 0 },
 	[COL_USED] = { "USED", "used", 0 },
@@ -43,16 +45,18 @@ static const struct {
 
 /*
  * Within about 48 columns for owners of 8 and any size (issue 19): one
- * date, the one shm-rm -s judges age by; the rest is for -o.
+ * date, the one shm-rm -s judges age by; the rest is for -o.  The
+ * shape stands where 1.1 had the count: a 1-D segment's shape is its
+ * count, and a table's (87x61) as wide as a count of 5 digits.
  */
 static const enum lscol longdef[] = {
-	COL_OWNER, COL_SIZE, COL_TYPE, COL_COUNT, COL_STATE, COL_CREATED,
+	COL_OWNER, COL_SIZE, COL_TYPE, COL_SHAPE, COL_STATE, COL_CREATED,
 	COL_LABEL
 };
-/* Every key, in the order of shmids 1.1. */
+/* Every key, in the order of shmids 1.1; the shape (1.2) after count. */
 static const enum lscol jsondef[] = {
 	COL_ID, COL_LABEL, COL_NAME, COL_SHMID, COL_KEY, COL_TYPE, COL_COUNT,
-	COL_STATE, COL_OWNER, COL_UID, COL_GROUP, COL_GID, COL_MODE,
+	COL_SHAPE, COL_STATE, COL_OWNER, COL_UID, COL_GROUP, COL_GID, COL_MODE,
 	COL_NATTCH, COL_SIZE, COL_CPID, COL_LPID, COL_CREATED, COL_USED,
 	COL_ATTACHED, COL_DETACHED
 };
@@ -260,9 +264,36 @@ modestr(unsigned mode, char *buf)
 	buf[9] = '\0';
 }
 
+/*
+ * Is sh a shape to show?  Only ours has one (a broken segment's header
+ * says none).
+ */
+static int
+has_shape(const struct shmids_info *si, const struct shmids_shape *sh)
+{
+	return si->ours == 1 && (sh->ndim == 1 || sh->ndim == 2);
+}
+
+/*
+ * A table's shape whole, rows first as numpy writes it: a shape is
+ * compared and copied, so it is never rounded as sizes are; a wide one
+ * widens the column as a long count does.
+ */
+static void
+shapestr(const struct shmids_info *si, const struct shmids_shape *sh,
+    char *buf, size_t len)
+{
+	if (!has_shape(si, sh))
+		snprintf(buf, len, "%s", si->ours < 0 ? "?" : "-");
+	else if (sh->ndim == 2)
+		snprintf(buf, len, "%zux%zu", sh->rows, sh->cols);
+	else
+		snprintf(buf, len, "%zu", sh->rows);
+}
+
 void
-lscol_cell(enum lscol col, const struct shmids_info *si, int bytes,
-    time_t now, char *buf)
+lscol_cell(enum lscol col, const struct shmids_info *si,
+    const struct shmids_shape *sh, int bytes, time_t now, char *buf)
 {
 	int ours = si->ours == 1;
 	const size_t len = LSCOL_CELL;
@@ -324,6 +355,9 @@ lscol_cell(enum lscol col, const struct shmids_info *si, int bytes,
 		else
 			snprintf(buf, len, "%s", si->ours < 0 ? "?" : "-");
 		break;
+	case COL_SHAPE:
+		shapestr(si, sh, buf, len);
+		break;
 	case COL_STATE:
 		snprintf(buf, len, "%s", lscol_state(si));
 		break;
@@ -377,8 +411,23 @@ json_num(const char *key, int valid, long long n)
 		printf("%s\"%s\": null", sep, key);
 }
 
+/* [rows, cols] for a table, [count] for a 1-D segment, else null. */
+static void
+json_shape(const char *key, const struct shmids_info *si,
+    const struct shmids_shape *sh)
+{
+	printf("%s\"%s\": ", sep, key);
+	if (!has_shape(si, sh))
+		fputs("null", stdout);
+	else if (sh->ndim == 2)
+		printf("[%zu, %zu]", sh->rows, sh->cols);
+	else
+		printf("[%zu]", sh->rows);
+}
+
 void
-lscol_json(enum lscol col, const struct shmids_info *si, int first)
+lscol_json(enum lscol col, const struct shmids_info *si,
+    const struct shmids_shape *sh, int first)
 {
 	int sysv = si->shmid >= 0, ours = si->ours == 1;
 	const char *key = cols[col].key;
@@ -393,7 +442,7 @@ lscol_json(enum lscol col, const struct shmids_info *si, int first)
 		json_num(key, sysv, si->shmid);
 		break;
 	case COL_KEY:
-		lscol_cell(col, si, 1, 0, buf);
+		lscol_cell(col, si, sh, 1, 0, buf);
 		json_str(key, sysv ? buf : NULL);
 		break;
 	case COL_LABEL:
@@ -429,6 +478,9 @@ lscol_json(enum lscol col, const struct shmids_info *si, int first)
 		break;
 	case COL_COUNT:
 		json_num(key, ours, (long long)si->count);
+		break;
+	case COL_SHAPE:
+		json_shape(key, si, sh);
 		break;
 	case COL_STATE:
 		json_str(key, json_state(si));

@@ -69,6 +69,10 @@ usage(FILE *fp, int status)
 	util_usage_end(fp, status);
 }
 
+/*
+ * The 1.0 format, byte for byte: no shape (a table's count is rows x
+ * cols); -J and -o shape give it.
+ */
 static void
 print_parsable(const struct shmids_info *si)
 {
@@ -96,7 +100,7 @@ print_parsable(const struct shmids_info *si)
 }
 
 static void
-add_row(const struct shmids_info *si)
+add_row(const struct shmids_info *si, const struct shmids_shape *sh)
 {
 	size_t i;
 	void *n;
@@ -109,7 +113,8 @@ add_row(const struct shmids_info *si)
 		cells = n;
 	}
 	for (i = 0; i < lc.n; i++)
-		lscol_cell(lc.v[i], si, bflag, now, cells[nrows * lc.n + i]);
+		lscol_cell(lc.v[i], si, sh, bflag, now,
+		    cells[nrows * lc.n + i]);
 	nrows++;
 }
 
@@ -171,13 +176,13 @@ print_totals(void)
 
 /* One object a line, as lsipc -J writes them; keys in shm-ls(1). */
 static void
-print_json(const struct shmids_info *si)
+print_json(const struct shmids_info *si, const struct shmids_shape *sh)
 {
 	size_t i;
 
 	printf("%s      {", nsegs > 1 ? ",\n" : "");
 	for (i = 0; i < lc.n; i++)
-		lscol_json(lc.v[i], si, i == 0);
+		lscol_json(lc.v[i], si, sh, i == 0);
 	putchar('}');
 }
 
@@ -192,7 +197,7 @@ json_end(void)
 }
 
 static int
-show(const struct shmids_info *si, void *arg)
+show(const struct shmids_info *si, const struct shmids_shape *sh, void *arg)
 {
 	(void)arg;
 	if (si->ours == -2) {
@@ -216,9 +221,9 @@ show(const struct shmids_info *si, void *arg)
 	if (pflag)
 		print_parsable(si);
 	else if (Jflag)
-		print_json(si);
+		print_json(si, sh);
 	else
-		add_row(si);
+		add_row(si, sh);
 	return 0;
 }
 
@@ -226,6 +231,7 @@ static void
 show_operand(const char *arg)
 {
 	struct shmids_info si;
+	struct shmids_shape sh;
 	char id[SHMIDS_LABEL_MAX + 1], label[SHMIDS_LABEL_MAX + 1];
 	int k;
 
@@ -234,7 +240,7 @@ show_operand(const char *arg)
 		rval = 1;
 		return;
 	}
-	if (shmids_stat(id, &si, 0) == -1) {
+	if (shmids_stat_shape(id, &si, &sh, 0) == -1) {
 		warnx("%s: %s", arg, util_why(arg, errno));
 		rval = 1;
 		return;
@@ -245,7 +251,7 @@ show_operand(const char *arg)
 		rval = 1;
 		return;
 	}
-	show(&si, NULL);
+	show(&si, &sh, NULL);
 }
 
 static void
@@ -374,7 +380,8 @@ main(int argc, char *argv[])
 	tzset();
 	if (Jflag)
 		printf("{\n   \"segments\": [\n");
-	if (argc == 0 && shmids_scan(show, NULL, aflag ? SHMIDS_ALL : 0) == -1)
+	if (argc == 0 &&
+	    shmids_scan_shape(show, NULL, aflag ? SHMIDS_ALL : 0) == -1)
 		err(1, "segment table");
 	for (i = 0; i < argc; i++)
 		show_operand(argv[i]);

@@ -9,7 +9,7 @@ SYNOPSIS='shm-ls [-abHJlpT] [-N pattern] [-o list] [-u user] [label | id ...]'
 DATE='[A-Z][a-z][a-z] +[0-9]{1,2} +([0-9]{2}:[0-9]{2}|[0-9]{4})'
 
 # The header row of the long format.
-HEAD='^OWNER +SIZE +TYPE +COUNT +STATE +CREATED +LABEL$'
+HEAD='^OWNER +SIZE +TYPE +SHAPE +STATE +CREATED +LABEL$'
 
 # owner8 [NAME]: NAME (default: the caller's) as the long format writes
 # it: cut to 8 columns as ps(1) cuts it, with a '+'.
@@ -26,6 +26,26 @@ pwrun() {
 	SHMIDS_PWNAME=$1 SHMIDS_GRNAME=$2 LD_PRELOAD=$HOSTILEPW \
 	    ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
 	    "${@:3}"
+}
+
+# mktable NAME TYPE ROWS COLS: a table (format-spec.md 2.7); prints its label.
+mktable()	{ _mk table "$P$1" "${@:2}"; }
+
+# undate: the long format with each date written DATE, to compare exactly.
+undate() {
+	sed -E "s/ $DATE / DATE /"
+}
+
+# label_past N: the lines of $lines (the long format, dates with a
+# time) whose label (or LABEL), what follows the date's time, starts
+# past column N.
+label_past() {
+	local l
+	for l in "${lines[@]}"; do
+		l=${l%%LABEL}
+		l=$(sed -E 's/^(.*[0-9]{2}:[0-9]{2} ).*/\1/' <<< "$l")
+		[ "${#l}" -le "$1" ] || printf '[%s: %s] ' "${#l}" "$l"
+	done
 }
 
 # plines ID [OPTIONS...]: the -p lines of `shm-ls -p -a OPTIONS` for shmid ID.
@@ -85,12 +105,12 @@ procfield() {
 	-J --noheadings|--noheadings is for the long format: -p and -J have no header row
 	-o|option requires an argument -- 'o'
 	--output|option '--output' requires an argument
-	--output=|invalid column '' (expected a list of ID, SHMID, KEY, LABEL, NAME, OWNER, UID, GROUP, GID, MODE, NATTCH, SIZE, TYPE, COUNT, STATE, CREATED, USED, ATTACHED, DETACHED, CPID, LPID, or +list)
+	--output=|invalid column '' (expected a list of ID, SHMID, KEY, LABEL, NAME, OWNER, UID, GROUP, GID, MODE, NATTCH, SIZE, TYPE, COUNT, SHAPE, STATE, CREATED, USED, ATTACHED, DETACHED, CPID, LPID, or +list)
 	--bytes=1|option '--bytes' doesn't allow an argument
 	--noheadings=1|option '--noheadings' doesn't allow an argument
-	-o mode,perms|invalid column 'perms' (expected a list of ID, SHMID, KEY, LABEL, NAME, OWNER, UID, GROUP, GID, MODE, NATTCH, SIZE, TYPE, COUNT, STATE, CREATED, USED, ATTACHED, DETACHED, CPID, LPID, or +list)
-	-o mode,|invalid column '' (expected a list of ID, SHMID, KEY, LABEL, NAME, OWNER, UID, GROUP, GID, MODE, NATTCH, SIZE, TYPE, COUNT, STATE, CREATED, USED, ATTACHED, DETACHED, CPID, LPID, or +list)
-	-J -o ''|invalid column '' (expected a list of ID, SHMID, KEY, LABEL, NAME, OWNER, UID, GROUP, GID, MODE, NATTCH, SIZE, TYPE, COUNT, STATE, CREATED, USED, ATTACHED, DETACHED, CPID, LPID, or +list)
+	-o mode,perms|invalid column 'perms' (expected a list of ID, SHMID, KEY, LABEL, NAME, OWNER, UID, GROUP, GID, MODE, NATTCH, SIZE, TYPE, COUNT, SHAPE, STATE, CREATED, USED, ATTACHED, DETACHED, CPID, LPID, or +list)
+	-o mode,|invalid column '' (expected a list of ID, SHMID, KEY, LABEL, NAME, OWNER, UID, GROUP, GID, MODE, NATTCH, SIZE, TYPE, COUNT, SHAPE, STATE, CREATED, USED, ATTACHED, DETACHED, CPID, LPID, or +list)
+	-J -o ''|invalid column '' (expected a list of ID, SHMID, KEY, LABEL, NAME, OWNER, UID, GROUP, GID, MODE, NATTCH, SIZE, TYPE, COUNT, SHAPE, STATE, CREATED, USED, ATTACHED, DETACHED, CPID, LPID, or +list)
 	-u nosuchuser$$|invalid user 'nosuchuser$$' (expected a login name or numeric user ID)
 	-u -1|invalid user '-1' (expected a login name or numeric user ID)
 	-u 4294967295|invalid user '4294967295' (expected a login name or numeric user ID)
@@ -497,7 +517,7 @@ rw-r-----      1 $l"
 	is "$output" "rw-r----- $l" "a column named twice, no header row"
 	run --separate-stderr shm_ls --output=+mode,nattch "$l"
 	status_is 0
-	[[ ${lines[0]} =~ ^OWNER\ +SIZE\ +TYPE\ +COUNT\ +STATE\ +CREATED\ +MODE\ +NATTCH\ +LABEL$ ]] ||
+	[[ ${lines[0]} =~ ^OWNER\ +SIZE\ +TYPE\ +SHAPE\ +STATE\ +CREATED\ +MODE\ +NATTCH\ +LABEL$ ]] ||
 	    { echo "header: ${lines[0]}" >&2; false; }
 	[[ ${lines[1]} =~ ^$(owner8)\ +208\ +i32\ +20\ +ready\ +$DATE\ rw-r-----\ +1\ $l$ ]] ||
 	    { echo "line: ${lines[1]}" >&2; false; }
@@ -533,7 +553,7 @@ rw-r-----      1 $l"
 }
 
 @test "shm-ls: file segments, 8-column owners, a writer filling: every column but the label within 48" {
-	local D=$T/d l w fails=
+	local D=$T/d w
 	mkdir -p "$D"
 	SHMIDS_DIR=$D mkseg a f64 125000 > /dev/null
 	SHMIDS_DIR=$D mkseg b i32 20 > /dev/null
@@ -542,13 +562,7 @@ rw-r-----      1 $l"
 	status_is 0
 	is "${#lines[@]}" 4 "header and three lines"
 	[[ ${lines[0]} =~ $HEAD ]] || { echo "header: ${lines[0]}" >&2; false; }
-	for l in "${lines[@]}"; do
-		# the label (or LABEL) is what follows the date's time
-		l=${l%%LABEL}
-		l=$(sed -E 's/^(.*[0-9]{2}:[0-9]{2} ).*/\1/' <<< "$l")
-		[ "${#l}" -le 48 ] || fails+="[${#l}: $l] "
-	done
-	is "$fails" "" "lines whose label starts past column 48"
+	is "$(label_past 48)" "" "lines whose label starts past column 48"
 	# System V segments first, then files in path order
 	like "${lines[1]}" "abcdefgh  208 f64      10 filling * $w" "writer"
 	grep -Eq "^abcdefgh 977K f64  125000 ready   $DATE $D/shmids.[A-Za-z0-9]{6} ${P}a\$" <<< "$output" ||
@@ -608,4 +622,95 @@ root+ $l"
 	run --separate-stderr pwrun 'ab\342\200\213' 'g' "$BIN/shm-rm" -v "$l"
 	status_is 0
 	is "${output%, age *}" "removed '$l' (owner ab\\342\\200\\213"
+}
+
+@test "shm-ls: SHAPE is a table's rows x cols, a 1-D segment's count, a file segment's table too; -p keeps the count" {
+	local t o f D=$T/d ow
+	mkdir -p "$D"
+	t=$(mktable vol f64 87 61)
+	o=$(mkseg one f64 125000)
+	f=$(SHMIDS_DIR=$D mktable ft i32 3 4)
+	ow=$(owner8)
+	[ "${#ow}" -ge 5 ] || ow=$(printf '%-5s' "$ow")
+	run --separate-stderr shm_ls "$t" "$o" "$f"
+	status_is 0
+	is "$stderr" ""
+	is "$(undate <<< "$output")" "$(printf '%-*s %s\n' ${#ow} OWNER 'SIZE TYPE  SHAPE STATE CREATED      LABEL'
+	    printf '%-*s %s\n' ${#ow} "$(owner8)" " 42K f64   87x61 ready DATE $t" \
+		${#ow} "$(owner8)" "977K f64  125000 ready DATE $o" \
+		${#ow} "$(owner8)" " 176 i32     3x4 ready DATE $f")"
+	# the same by scan, the file segment after the System V ones
+	run --separate-stderr env SHMIDS_DIR="$D" "$BIN/shm-ls" -o shape,count,label -N "${P}[vf]*"
+	status_is 0
+	is "$output" "SHAPE COUNT LABEL
+87x61  5307 $t
+  3x4    12 $f"
+	# -p is the 1.0 format: the count, rows x cols, never the shape
+	is "$(shm_ls -p "$t" "$o" "$f" | cut -f 13-16)" "f64	5307	ready	$t
+f64	125000	ready	$o
+i32	12	ready	$f"
+	run shm_ls -p "$t"
+	awk -F '\t' 'NF != 16 { print "bad line: " $0; bad = 1 } END { exit bad }' <<< "$output" >&2
+	# a table of one column is still a table
+	o=$(mktable col f32 5 1)
+	is "$(shm_ls -o shape --noheadings "$o")" 5x1
+}
+
+@test "shm-ls -J: shape is [rows, cols] for a table, [count] for 1-D, null for foreign, unreadable and broken; after count" {
+	local t o f h u D=$T/d
+	mkdir -p "$D"
+	t=$(mktable vol f64 87 61)
+	o=$(mkseg one f64 125000)
+	f=$(SHMIDS_DIR=$D mktable ft i32 3 4)
+	h=$(mkhostile foreign foreign)
+	u=$(mkhostile v2cols unread)
+	: > "$D/shmids.Empty0"
+	run --separate-stderr shm_ls -J -o label,count,shape "$t" "$o" "$f"
+	status_is 0
+	is "$stderr" ""
+	is "$output" "{
+   \"segments\": [
+      {\"label\": \"$t\", \"count\": 5307, \"shape\": [87, 61]},
+      {\"label\": \"$o\", \"count\": 125000, \"shape\": [125000]},
+      {\"label\": \"$f\", \"count\": 12, \"shape\": [3, 4]}
+   ]
+}"
+	run --separate-stderr shm_ls -J -o id,state,count,shape "${h%% *}" "${u%% *}" "$D/shmids.Empty0"
+	is "$output" "{
+   \"segments\": [
+      {\"id\": \"${h%% *}\", \"state\": \"foreign\", \"count\": null, \"shape\": null},
+      {\"id\": \"${u%% *}\", \"state\": \"unreadable\", \"count\": null, \"shape\": null},
+      {\"id\": \"$D/shmids.Empty0\", \"state\": \"broken\", \"count\": null, \"shape\": null}
+   ]
+}"
+	# the long format's marks for the same
+	run --separate-stderr shm_ls -o shape,state --noheadings "${h%% *}" "${u%% *}" "$D/shmids.Empty0"
+	is "$output" "- -
+? ?
+- broken"
+	# every key by default, shape after count (the order of format-spec.md 7)
+	shm_ls -J "$t" | grep -Fq '"type": "f64", "count": 5307, "shape": [87, 61], "state": "ready", "owner": ' ||
+	    { echo "keys: $(shm_ls -J "$t")" >&2; false; }
+	run --separate-stderr shm_ls -J -a
+	status_is 0
+	json_check <<< "$output"
+}
+
+@test "shm-ls: a wide shape (10000x1000) widens SHAPE by its characters past 7: every column but the label within 48, 51 with it" {
+	local t o b
+	t=$(mktable vol f64 87 61)
+	o=$(mkseg one f64 125000)
+	run --separate-stderr pwrun abcdefgh '' "$BIN/shm-ls" "$t" "$o"
+	status_is 0
+	is "$(label_past 48)" "" "lines whose label starts past column 48"
+	b=$(mktable big raw 10000 1000)
+	run --separate-stderr pwrun abcdefgh '' "$BIN/shm-ls" "$t" "$o" "$b"
+	status_is 0
+	is "$(undate <<< "$output")" "OWNER    SIZE TYPE      SHAPE STATE CREATED      LABEL
+abcdefgh  42K f64       87x61 ready DATE $t
+abcdefgh 977K f64      125000 ready DATE $o
+abcdefgh 9.6M raw  10000x1000 ready DATE $b"
+	is "$(label_past $((48 + 10 - 7)))" "" "lines whose label starts past column 51"
+	# whole, never rounded: 10000x999 is not 10000x1000
+	is "$(shm_ls -J -o shape "$b" | sed -n 3p)" '      {"shape": [10000, 1000]}'
 }
