@@ -175,7 +175,16 @@ assert e.strerror == "segment %s is labelled %r" % (sid, os.environ["L"]), e
 fails(shmids.create, "", array.array("d"), want=(OSError, errno.EINVAL))
 fails(shmids.create, "a b", array.array("d"), want=(OSError, errno.EINVAL))
 fails(shmids.create, "x" * 65, array.array("d"), want=(OSError, errno.ENAMETOOLONG))
-fails(shmids.create, P + "m", array.array("d"), 0o1777, want=(OSError, errno.EINVAL))
+for bad, exc in ((0o1777, ValueError), (-1, ValueError), (True, TypeError),
+                 (0o600 + 0.0, TypeError), ("0o600", TypeError), (None, TypeError)):
+    for f, args in ((shmids.create, (P + "m", array.array("d"))),
+                    (shmids.zeros, (P + "m", 3)),
+                    (shmids.dump, ({"x": array.array("d", [1] * 64)}, os.devnull))):
+        try:
+            f(*args, mode=bad)
+            raise AssertionError("mode %r accepted" % (bad,))
+        except exc:
+            pass
 try:
     shmids.create(P + "t", array.array("h", [1]))
     raise AssertionError("int16 accepted")
@@ -593,4 +602,161 @@ print(shmids._library_path(), list(shmids.attach(l)), l)'
 	    'import shmids; print(shmids._library_path())'
 	status_is 0
 	is "$output" "$(cd "$TOP/build" && pwd -P)/libshmids.so"
+}
+
+# Issue 20: tables (2-D segments, format-spec.md 2.7 and 6.1).
+
+# Python for the table tests: mat(t, r, c) random bits as a 2-D array
+# (numpy, or a memoryview cast to [r, c]); flat(y) its elements in
+# row-major order as bytes.
+TABLES='
+def mat(t, r, c):
+    x = randbits(t, r * c)[:r * c]
+    if shmids.numpy:
+        return x.reshape(r, c)
+    return memoryview(array.array(CODES[t], x).tobytes()).cast(CODES[t], [r, c])
+def shape(y):
+    return tuple(memoryview(y).shape)
+def raw(x):
+    return memoryview(x).tobytes()
+'
+
+@test "python: create and attach 2-D tables of every type, C-contiguous or not, both backends" {
+	need_python
+	both "$COMMON$TABLES"'
+for be in backends():
+    for t in shmids.TYPES:
+        x = mat(t, 7, 5)
+        label = shmids.create(P + t, x)
+        y = shmids.attach(label)
+        assert shape(y) == (7, 5) and raw(y) == raw(x), (be, t, shape(y))
+        if shmids.numpy:
+            assert y.dtype == x.dtype
+            xt = x.T                    # Fortran order: copied row by row
+            y = shmids.attach(shmids.create(P + "T" + t, xt))
+            assert y.shape == (5, 7) and (y.tobytes() == xt.tobytes()), (be, t)
+            xs = x[::2, 1::2]           # strided
+            y = shmids.attach(shmids.create(P + "S" + t, xs))
+            assert y.shape == (4, 2) and y.tobytes() == xs.tobytes(), (be, t)
+        else:
+            assert y.format == CODES[t]
+            # a non-contiguous memoryview: every other row
+            xs = x[::2]
+            y = shmids.attach(shmids.create(P + "S" + t, xs))
+            assert shape(y) == (4, 5) and raw(y) == xs.tobytes(), (be, t)
+        one = shmids.attach(shmids.create(P + "1" + t, mat(t, 3, 1)))
+        assert shape(one) == (3, 1), shape(one)
+        flat = shmids.attach(shmids.create(P + "f" + t, randbits(t, 9)))
+        assert len(shape(flat)) == 1, shape(flat)
+    if shmids.numpy:
+        import numpy
+        e = shmids.attach(shmids.create(P + "e0", numpy.zeros((0, 3))))
+        assert e.shape == (0, 3), e.shape
+        for bad in (numpy.zeros((2, 2, 2)), numpy.float64(1)):
+            try:
+                shmids.create(P + "bad", bad)
+                raise AssertionError("%d-D accepted" % bad.ndim)
+            except ValueError:
+                pass
+        try:
+            shmids.create(P + "c0", numpy.zeros((3, 0)))
+            raise AssertionError("0 columns accepted")
+        except OSError as e:
+            import errno
+            assert e.errno == errno.EINVAL, e
+print("ok")'
+	no_segments_named "${P}bad"
+	no_segments_named "${P}c0"
+}
+
+@test "python: a table's header is version 2 with its columns; a 1-D array's stays version 1" {
+	need_python
+	run pyrun "$COMMON$TABLES"'
+print(shmids.create(P + "t", mat("i32", 4, 3)))
+print(shmids.create(P + "v", randbits("i32", 12)))'
+	status_is 0
+	local t v
+	t=$(sed -n 1p <<< "$output")
+	v=$(sed -n 2p <<< "$output")
+	is "$(hdrfield "${t%% *}" 80 8)" "shmids2 " "table version"
+	is "$(hdrfield "${t%% *}" 120 8 | tr -d '\n')" "0000003" "cols"
+	is "$(hdrfield "${v%% *}" 80 8)" "shmids1 " "1-D version"
+}
+
+@test "python: load reads table blocks as 2-D arrays, keyed source:line; a number is never a field" {
+	need_python
+	printf '%s\n' '# gnuplot data' '1 2 3' '4	5 6' '' '7,8' '9, 10' \
+	    '11,12' '13 14' '15 16 17' '1 apple' '5' 'a 1 2 3' 'x hello' \
+	    '-0.5 1e300' 'nan -inf' '1e999 2' > g.txt
+	both "$COMMON"'
+d = shmids.load("g.txt")
+keys = ["#", "g.txt:2", "g.txt:5", "g.txt:8", "g.txt:9", "g.txt:10",
+        "g.txt:11", "a", "x", "g.txt:14", "g.txt:16"]
+assert list(d) == keys, list(d)
+def rows(y):
+    return [list(y[i]) for i in range(y.shape[0])] if shmids.numpy else y.tolist()
+assert rows(d["g.txt:2"]) == [[1, 2, 3], [4, 5, 6]], d
+assert rows(d["g.txt:5"]) == [[7, 8], [9, 10], [11, 12]], d
+assert d["g.txt:8"] == "13 14" and d["g.txt:9"] == "15 16 17", d
+assert d["g.txt:10"] == "1 apple" and d["g.txt:11"] == "5", d
+assert list(d["a"]) == [1, 2, 3] and d["x"] == "hello", d
+r = rows(d["g.txt:14"])
+assert str(r) == "[[-0.5, 1e+300], [nan, -inf]]", r
+assert d["g.txt:16"] == "1e999 2", d   # out of range: no row
+# type: one for all, or by key
+i = shmids.load("g.txt", type="i32")
+assert rows(i["g.txt:2"]) == [[1, 2, 3], [4, 5, 6]] and i["g.txt:14"] == "-0.5 1e300", i
+i = shmids.load(open("g.txt"), type={"g.txt:5": "i64"})
+assert rows(i["g.txt:5"]) == [[7, 8], [9, 10], [11, 12]], i
+assert (i["g.txt:5"].dtype.name if shmids.numpy else i["g.txt:5"].format) in ("int64", "q")
+import io
+s = shmids.load(io.BytesIO(b"1 2\n3 4\n"))
+assert list(s) == ["stdin:1"], s
+print("ok")'
+}
+
+@test "python: load attaches table reference lines, 2-D, keyed by the segment's name; malformed ones raise EINVAL" {
+	need_python
+	run pyrun "$COMMON$TABLES"'
+print(shmids.create(P + "m", mat("f32", 6, 4)))'
+	status_is 0
+	local l=$output
+	printf 'shmids %s\n  shmids, %s\r\n' "$l" "$l" > ok.txt
+	printf 'x 1\nshmids 12 segments made\n' > bad1.txt
+	printf 'nan shmids %s\n' "$l" > bad2.txt
+	printf 'shmids is fast\nshmids, the tools\n' > text.txt
+	both "$COMMON$TABLES"'
+import errno
+d = shmids.load("ok.txt")
+assert list(d) == [P + "m"], d
+y = d[P + "m"]
+assert shape(y) == (6, 4), shape(y)
+for f, line in (("bad1.txt", 2), ("bad2.txt", 1)):
+    try:
+        shmids.load(f)
+        raise AssertionError("loaded " + f)
+    except OSError as e:
+        assert e.errno == errno.EINVAL and e.filename == "%s:%d" % (f, line), e
+d = shmids.load("text.txt")
+assert d == {"shmids": "is fast", "shmids,": "the tools"}, d
+print("ok")'
+}
+
+@test "python: dump writes 2-D arrays as table references; load gives them back under their name, both backends" {
+	need_python
+	both "$COMMON$TABLES"'
+for be in backends():
+    for t in shmids.TYPES:
+        x = {P + "m": mat(t, 3, 2), "v": randbits(t, 5), P + "w": mat(t, 0 if shmids.numpy else 1, 4)}
+        made = shmids.dump(x, "out.txt")
+        assert len(made) == 2, made
+        lines = open("out.txt").read().splitlines()
+        assert lines[0] == "shmids " + made[0] and lines[-1] == "shmids " + made[1], lines
+        y = shmids.load("out.txt", type=t)
+        assert list(y) == list(x), list(y)
+        for k in x:
+            assert raw(y[k]) == raw(x[k]) and shape(y[k]) == shape(x[k]), (be, t, k)
+        for l in made:
+            shmids.remove(l)
+print("ok")'
 }
