@@ -245,7 +245,7 @@ def _tname(dtype):
     """The type name (f64, f32, i64, i32, raw) of a dtype spelling."""
     if isinstance(dtype, str) and dtype in _DTYPES:
         return _DTYPES[dtype]
-    if _np is not None:
+    if _np is not None and dtype is not None:
         dt = _np.dtype(dtype)
         for name, t in _TYPES.items():
             if dt == _np.dtype(t[2]):
@@ -258,7 +258,10 @@ def _shape(shape):
     """shape as a tuple of 1 or 2 non-negative ints (a table: rows, cols)."""
     if isinstance(shape, int) and not isinstance(shape, bool):
         shape = (shape,)
-    shape = tuple(shape)
+    try:
+        shape = tuple(shape)
+    except TypeError:
+        shape = (shape,)
     if not 1 <= len(shape) <= 2 or any(
             isinstance(n, bool) or not isinstance(n, int) or n < 0
             for n in shape):
@@ -283,7 +286,7 @@ class _Mapping:
         self.shape = (sh.rows, sh.cols) if sh.ndim == 2 else (a.count,)
         self._ro = not writable
         self._closed = False
-        self._arrays = [] if _np is not None else None   # weakrefs
+        self._arrays = []     # weakrefs to what arrays hold: ndarrays, buffers
         self._fin = weakref.finalize(self, _detach, shm)
 
     @property
@@ -313,6 +316,8 @@ class _Mapping:
             return _wrap(bytearray(0) if not self._ro else b"", self.dtype)
         buf = (ctypes.c_ubyte * (n * t[3])).from_address(self._addr)
         buf.owner = self    # the memoryview's exporter holds the mapping
+        self._arrays = [r for r in self._arrays if r() is not None]
+        self._arrays.append(weakref.ref(buf))
         m = memoryview(buf)
         return _wrap(m.toreadonly() if self._ro else m, self.dtype,
                      self.shape)
@@ -322,7 +327,7 @@ class _Mapping:
         the last goes (never under an array still in use); then no new
         array can be had from this object.  Idempotent."""
         self._closed = True
-        if self._arrays is not None and not any(
+        if not any(
                 r() is not None for r in self._arrays):
             with _lock:
                 self._fin()
@@ -351,14 +356,18 @@ class Segment(_Mapping):
         return self._new_array()
 
 
-class Writer(_Mapping):
+class Writer:
     """A new segment being filled (zeros()): label, shape, dtype, array
     (writable until seal()), seal(), remove(), close().  As a context
-    manager: seal() on a normal exit, remove() on an exception."""
+    manager: seal() on a normal exit, remove() on an exception.  The
+    array's base is the mapping, not this object (numpy arrays take no
+    part in garbage collection: no cycle through them)."""
 
     def __init__(self, shm):
-        _Mapping.__init__(self, shm, True)
-        self._array = self._new_array()
+        self._m = _Mapping(shm, True)
+        self.label, self.shape, self.dtype = \
+            self._m.label, self._m.shape, self._m.dtype
+        self._array = self._m._new_array()
         self.sealed = self.removed = False
 
     @property
@@ -370,12 +379,12 @@ class Writer(_Mapping):
         read it; w.array becomes read-only (views made from it before
         keep their own flags: do not write them).  Idempotent."""
         with _lock:
-            if not self.sealed and not self._fin.alive:
+            if not self.sealed and not self._m._fin.alive:
                 raise ValueError("shmids: %s: closed" % self.label)
-            if not self.sealed and _lib.shmids_seal(self._shm) == -1:
+            if not self.sealed and _lib.shmids_seal(self._m._shm) == -1:
                 raise _fail(self.label, _bytes(self.label))
         self.sealed = True
-        self._ro = True
+        self._m._ro = True
         if _np is not None:
             self._array.flags.writeable = False
         else:
@@ -388,12 +397,25 @@ class Writer(_Mapping):
             remove(self.label)
         self.removed = True
 
+    def close(self):
+        """Seal (shmids_close()) and detach now if no array over the
+        segment is left but w.array, else when the last goes."""
+        self._array = None
+        self._m.close()
+
+    def __enter__(self):
+        return self
+
     def __exit__(self, etype, *exc):
         if etype is None:
             self.seal()
         else:
             self.remove()
         return False
+
+    def __repr__(self):
+        return "<shmids Writer %r %s %s>" % (self.label, self.dtype,
+                                             self.shape)
 
 
 def _detach(shm):

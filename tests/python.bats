@@ -760,3 +760,293 @@ for be in backends():
             shmids.remove(l)
 print("ok")'
 }
+
+# Issue 21: make, fill and wait for segments in place.
+
+@test "python: zeros() makes a segment to fill in place, every dtype, 1-D and 2-D, both backends; seal() makes it ready and read-only" {
+	need_python
+	both "$COMMON"'
+import errno
+SPELL = {"f64": ["f8", "float64", "f64"], "f32": ["f4", "float32"],
+         "i64": ["i8", "int64"], "i32": ["i4", "int32"], "raw": ["u1", "uint8", "raw"]}
+n = 0
+for be in backends():
+    for t, spellings in SPELL.items():
+        for dt in spellings:
+            for shp in (5, (5,), (3, 4), (0, 2)):
+                n += 1
+                w = shmids.zeros(P + "z%d" % n, shp, dt)
+                want = shp if isinstance(shp, tuple) else (shp,)
+                a = w.array
+                assert tuple(memoryview(a).shape) == want or 0 in want, (dt, shp, memoryview(a).shape)
+                assert not memoryview(a).readonly
+                assert memoryview(a).tobytes() == bytes(len(memoryview(a).tobytes()))
+                assert w.label.endswith(" " + P + "z%d" % n) and w.dtype == t
+                try:
+                    shmids.attach(w.label)
+                    raise AssertionError("attached while filling")
+                except BlockingIOError:
+                    pass
+                x = randbits(t, 12)
+                if want == (3, 4):
+                    memoryview(a).cast("B")[:] = memoryview(x).cast("B")[:48 * len(memoryview(a).cast("B")) // 48]
+                elif want == (5,):
+                    memoryview(a).cast("B")[:] = memoryview(x).cast("B")[:len(memoryview(a).cast("B"))]
+                w.seal()
+                w.seal()
+                y = shmids.attach(w.label)
+                assert memoryview(y).tobytes() == memoryview(a).tobytes()
+                assert tuple(memoryview(y).shape) == tuple(memoryview(a).shape)
+                assert memoryview(w.array).readonly, (dt, shp)
+                if 0 not in want:
+                    try:
+                        if shmids.numpy:
+                            w.array[0] = 1
+                        else:
+                            w.array[(0,) * len(want)] = 1
+                        raise AssertionError("written after seal")
+                    except (ValueError, TypeError):
+                        pass
+                w.remove()
+                w.remove()
+                try:
+                    shmids.attach(w.label)
+                    raise AssertionError("still there")
+                except FileNotFoundError:
+                    pass
+for bad in ("f2", "c16", "int16", None):
+    try:
+        shmids.zeros(P + "bad", 3, bad)
+        raise AssertionError("dtype %r accepted" % (bad,))
+    except TypeError:
+        pass
+for bad in (-1, (1, 2, 3), (2.0,), (), True):
+    try:
+        shmids.zeros(P + "bad", bad)
+        raise AssertionError("shape %r accepted" % (bad,))
+    except ValueError:
+        pass
+if shmids.numpy:
+    import numpy
+    w = shmids.zeros(P + "np", (2, 2), numpy.dtype("float32"))
+    assert w.array.dtype == numpy.float32
+    w.remove()
+print("ok")'
+	no_segments_named "${P}bad"
+	no_segments_named "${P}z"
+}
+
+@test "python: zeros() as a context manager seals on a normal exit and removes the segment on an exception" {
+	need_python
+	both "$COMMON"'
+for be in backends():
+    with shmids.zeros(P + "ok", (2, 3), "i4") as w:
+        memoryview(w.array).cast("B")[:4] = b"\x07\0\0\0"
+    y = shmids.attach(w.label)
+    assert memoryview(y).tolist()[0][0] == 7 and memoryview(y).shape == (2, 3)
+    shmids.remove(w.label)
+    try:
+        with shmids.zeros(P + "ex", 8) as w:
+            raise KeyError("stop")
+    except KeyError:
+        pass
+    try:
+        shmids.attach(w.label)
+        raise AssertionError("kept")
+    except FileNotFoundError:
+        pass
+    # a writer never sealed is sealed when it goes (shmids_close)
+    w = shmids.zeros(P + "gc", 3)
+    label = w.label
+    del w
+    import gc; gc.collect()
+    assert len(shmids.attach(label)) == 3
+    shmids.remove(label)
+print("ok")'
+	no_segments_named "${P}ex"
+}
+
+@test "python: attach(label, timeout) waits for the writer to seal; timed out it is BlockingIOError saying how long" {
+	need_python
+	both "$COMMON"'
+import subprocess, time
+WRITER = """
+import shmids, sys, time
+w = shmids.zeros(sys.argv[1], (2, 2), "f8")
+print(w.label, flush=True)
+sys.stdin.readline()
+w.array[1][1] = 4 if shmids.numpy else None
+if not shmids.numpy:
+    w.array.cast("B")[24:32] = bytes.fromhex("0000000000001040")
+w.seal()
+time.sleep(0.5)
+"""
+for be in backends():
+    p = subprocess.Popen([sys.executable, "-c", WRITER, P + "wait"],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    label = p.stdout.readline().strip()
+    t0 = time.monotonic()
+    try:
+        shmids.attach(label, timeout=0.3)
+        raise AssertionError("no wait")
+    except BlockingIOError as e:
+        assert time.monotonic() - t0 >= 0.29, time.monotonic() - t0
+        assert e.strerror.startswith("still being written"), e
+        assert e.strerror.endswith("(waited 0.3 s)"), e
+    def seal_later():
+        time.sleep(0.3)
+        p.stdin.write("\n")
+        p.stdin.flush()
+    import threading
+    th = threading.Thread(target=seal_later)
+    th.start()
+    t0 = time.monotonic()
+    y = shmids.attach(label, timeout=30)
+    waited = time.monotonic() - t0
+    th.join()
+    assert 0.2 < waited < 5, waited
+    assert memoryview(y).tolist() == [[0, 0], [0, 4]], memoryview(y).tolist()
+    p.wait()
+    shmids.remove(label)
+    for bad in ("1", True):
+        try:
+            shmids.attach(label, timeout=bad)
+            raise AssertionError("timeout %r accepted" % (bad,))
+        except TypeError:
+            pass
+print("ok")'
+}
+
+@test "python: an attached segment is a context manager; closing it under a live array keeps the mapping until the array goes" {
+	need_python
+	local l
+	l=$(mkseg c f64 1000)
+	L=$l both "$COMMON"'
+import gc
+L = os.environ["L"]
+def nattch():
+    return [s["nattch"] for s in shmids.ls() if s["label"] == L][0]
+assert nattch() == 0
+with shmids.segment(L) as s:
+    assert s.label == L and s.shape == (1000,) and s.dtype == "f64"
+    assert nattch() == 1
+assert nattch() == 0, "closed with no array: detached at once"
+a = shmids.attach(L)
+assert nattch() == 1
+b = a[10:20]
+if shmids.numpy:
+    with a.base as seg:
+        pass
+    try:
+        seg.array
+        raise AssertionError("array after close")
+    except ValueError:
+        pass
+    del seg
+del a
+gc.collect()
+assert nattch() == 1 and len(memoryview(b).tolist()) == 10, "b still reads"
+del b
+gc.collect()
+assert nattch() == 0
+print("ok")'
+}
+
+@test "python: no writable path to a read-only mapping (a.base, a.base.obj, memoryview(a), flags)" {
+	need_python numpy
+	local l
+	l=$(mkseg r f64 100)
+	L=$l run pyrun "$COMMON$TABLES"'
+import numpy
+for label in (os.environ["L"], shmids.create(P + "t", mat("i32", 3, 3))):
+    a = shmids.attach(label)
+    assert memoryview(a).readonly and not a.flags.writeable
+    for how in (lambda: numpy.frombuffer(a.base, dtype="u1"),
+                lambda: numpy.frombuffer(a.base.obj, dtype="u1"),
+                lambda: memoryview(a.base),
+                lambda: setattr(a.flags, "writeable", True),
+                lambda: numpy.asarray(a.base).__setitem__(0, 1)):
+        try:
+            how()
+            raise AssertionError("a writable path")
+        except (TypeError, ValueError, AttributeError):
+            pass
+    assert not numpy.asarray(a.base).flags.writeable
+print("ok")'
+	status_is 0
+	is "$output" ok
+}
+
+@test "python: dump refuses a str that would not read back as the same text, naming the field" {
+	need_python
+	both "$COMMON"'
+import errno
+for bad in ("1 2 /", "note\nz shmids 0 victim", "a\rb", "x\0y", "shmids 1 x",
+            "1 2 3", "nan", "", " lead", "trail ", "x /", "0xff 1e-3"):
+    try:
+        shmids.dump({"a": "ok", "b" + P: bad}, "out.txt")
+        raise AssertionError("accepted %r" % bad)
+    except ValueError as e:
+        assert ("field %r" % ("b" + P)) in str(e), e
+for bad in ("1", "nan", "-0.5", "0x1p-3"):
+    try:
+        shmids.dump({bad: "text"}, "out.txt")
+        raise AssertionError("a number as field: %r" % bad)
+    except OSError as e:
+        assert e.errno == errno.EINVAL and e.filename == bad, e
+ok = {"a": "x 1 2", "b": "1 2 x", "c": "/ x", "d": "a/", "e": "shmidsx 1",
+      "f": "x  \t y", "g": "nan apple", "h": "\u00e9t\u00e9"}
+shmids.dump(ok, "out.txt")
+assert shmids.load("out.txt") == ok, shmids.load("out.txt")
+print("ok")'
+	no_segments_named "b$P"
+}
+
+@test "python: property: load(dump(x)) == x for random fields dump accepts (seeded), both backends" {
+	need_python
+	both "$COMMON$TABLES"'
+WORDS = ["1", "2.5", "nan", "/", "shmids", "shmids,", "x", "-0", "0x1p-3",
+         "a/b", "#", "1e999", "\u00e9", "\t", " ", "", "12 x", "NA"]
+def rtext():
+    return "".join(rnd.choice(WORDS) + rnd.choice(["", " ", "  "])
+                   for _ in range(rnd.randrange(1, 5)))
+def eq(a, b):
+    if isinstance(a, str) or isinstance(b, str):
+        return a == b
+    return raw(a) == raw(b) and shape(a) == shape(b)
+runs = accepted = refused = 0
+for be in backends():
+    for run in range(60):
+        x, types = {}, {}
+        for k in range(rnd.randrange(1, 7)):
+            field = rnd.choice(["f", "g", "h", "k1", "k2", "z"]) + str(k)
+            kind = rnd.randrange(4)
+            t = rnd.choice(shmids.TYPES)
+            if kind == 0:
+                x[field] = rtext()
+            elif kind == 1:
+                x[field] = randbits(t, rnd.choice([0, 1, 3, 63, 64, 200]))
+                types[field] = t
+            elif kind == 2:
+                field = P + field
+                x[field] = mat(t, rnd.randrange(1, 5), rnd.randrange(1, 4))
+                types[field] = t
+            else:
+                x[field] = randbits(t, 2)[:rnd.randrange(0, 3)]
+                types[field] = t
+        try:
+            made = shmids.dump(x, "p.txt")
+        except ValueError:
+            refused += 1
+            continue
+        accepted += 1
+        y = shmids.load("p.txt", type=types)
+        assert list(y) == list(x), (list(x), list(y))
+        for k in x:
+            assert eq(x[k], y[k]), (k, x[k], y[k])
+        for l in made:
+            shmids.remove(l)
+        runs += 1
+assert accepted >= 30 and refused >= 5, (accepted, refused)
+print("ok")'
+}
