@@ -44,8 +44,12 @@ import weakref
 
 try:
     import numpy as _np
-except ImportError:  # memoryviews then
+except ImportError:  # memoryviews then, and a word once (at import)
     _np = None
+    import warnings
+    warnings.warn("shmids: numpy is not importable: arrays are typed "
+                  "memoryviews (Debian: apt-get install python3-numpy)",
+                  ImportWarning, stacklevel=2)
 
 __all__ = ["attach", "segment", "zeros", "create", "remove", "load", "dump",
            "ls", "Segment", "Writer", "TYPES"]
@@ -183,9 +187,18 @@ _lib, _libc = _load_library()
 _lock = threading.RLock()
 _SHMIDS_ALL = 0x1
 
+def _explain(e, label=None):
+    """shmids_explain()'s words for errno e (on label, bytes or None):
+    what the tools would print after "prog: label: "."""
+    buf = ctypes.create_string_buffer(1024)    # SHMIDS_EXPLAIN_MAX
+    _lib.shmids_explain(buf, len(buf), label, e)
+    return buf.value.decode("ascii", "replace")
+
+
 def _error(e, filename=None):
-    """OSError (the subclass errno e picks) with the system's message."""
-    return OSError(e, os.strerror(e), filename)
+    """OSError (the subclass errno e picks) in shmids_explain()'s words
+    for a call that names no segment."""
+    return OSError(e, _explain(e), filename)
 
 
 def _fail(filename=None, label=False):
@@ -196,11 +209,8 @@ def _fail(filename=None, label=False):
     "segment 11 is labelled '11 coeff'"); False: no segment involved.
     """
     e = ctypes.get_errno() or _errno.EIO
-    if label is False:
-        return _error(e, filename)
-    buf = ctypes.create_string_buffer(1024)    # SHMIDS_EXPLAIN_MAX
-    _lib.shmids_explain(buf, len(buf), label, e)
-    return OSError(e, buf.value.decode("ascii", "replace"), filename)
+    return OSError(e, _explain(e, None if label is False else label),
+                   filename)
 
 
 def _bytes(s):
@@ -217,7 +227,8 @@ def _cstr(s, what):
     """s as a C string; a NUL inside could only truncate it: EINVAL."""
     b = _bytes(s)
     if b"\0" in b:
-        raise _error(_errno.EINVAL, what)
+        raise OSError(_errno.EINVAL, "a label or name holds no NUL byte",
+                      what)
     return b
 
 

@@ -1050,3 +1050,54 @@ for be in backends():
 assert accepted >= 30 and refused >= 5, (accepted, refused)
 print("ok")'
 }
+
+@test "python: errors speak the tools' words (shmids_explain()), whatever the call" {
+	need_python
+	both "$COMMON"'
+import errno
+os.environ["SHMIDS_DIR"] = os.environ["T"] + "/nosuch"
+for f, args in ((shmids.ls, ()), (shmids.create, (P + "x", array.array("d", [1]))),
+                (shmids.zeros, (P + "x", 3))):
+    try:
+        f(*args)
+        raise AssertionError("no error")
+    except FileNotFoundError as e:
+        assert e.strerror == "SHMIDS_DIR %s/nosuch does not exist" % os.environ["T"], e
+del os.environ["SHMIDS_DIR"]
+try:
+    shmids.attach("coeff")
+except OSError as e:
+    assert e.errno == errno.EINVAL and e.strerror.startswith("the id is neither a shmid"), e
+try:
+    shmids.remove("12 a\0b")
+except OSError as e:
+    assert e.errno == errno.EINVAL and "NUL" in e.strerror, e
+print("ok")'
+	no_segments_named "${P}x"
+}
+
+@test "python: __all__ lists only the API; without numpy, one ImportWarning at import" {
+	need_python
+	run pyrun 'import shmids
+print(sorted(shmids.__all__))
+ns = {}
+exec("from shmids import *", ns)
+print("numpy" in ns, all(callable(ns[n]) or n == "TYPES" for n in shmids.__all__))'
+	status_is 0
+	is "$output" "['Segment', 'TYPES', 'Writer', 'attach', 'create', 'dump', 'load', 'ls', 'remove', 'segment', 'zeros']
+False True"
+	run pyrun --no-numpy 'import warnings
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    import shmids
+    import shmids
+print(len(w), w[0].category.__name__, w[0].message)
+print(shmids.numpy, type(shmids.attach).__name__)'
+	status_is 0
+	is "$output" "1 ImportWarning shmids: numpy is not importable: arrays are typed memoryviews (Debian: apt-get install python3-numpy)
+False function"
+	# ignored by default, as every ImportWarning: nothing on stderr
+	run pyrun --no-numpy 'import shmids'
+	status_is 0
+	is "$output" ""
+}
