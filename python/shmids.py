@@ -8,11 +8,14 @@ segments named by reference lines such as
 
 This module is ctypes over the project's own libshmids.so, so labels,
 headers and numbers are checked and written by the one C
-implementation; format-spec.md (in the source tree) is the contract.
+implementation; shmids(5) is the contract (the format, with its
+section numbers below), shmids-python(3) the manual page of this
+module, with a comparison against multiprocessing.shared_memory and
+numpy.memmap.
 With numpy importable, arrays are numpy.ndarray; without it, typed
 memoryviews (format 'd', 'f', 'q', 'i' or 'B').
 
-Element types (format-spec.md section 4) and what they become:
+Element types (shmids(5) section 4) and what they become:
 
     f64 float64 'd'    f32 float32 'f'    i64 int64 'q'
     i32 int32 'i'      raw uint8 'B'
@@ -57,7 +60,7 @@ __all__ = ["attach", "segment", "zeros", "create", "remove", "load", "dump",
 # make install replaces None with the installed library's absolute path.
 _INSTALLED_LIB = None
 
-HEADER = 128            # bytes before the payload (format-spec.md 2)
+HEADER = 128            # bytes before the payload (shmids(5) 2)
 _LABEL_MAX = 75
 
 # type name: (enum shmids_type, memoryview format, numpy dtype, bytes)
@@ -230,6 +233,16 @@ def _cstr(s, what):
         raise OSError(_errno.EINVAL, "a label or name holds no NUL byte",
                       what)
     return b
+
+
+class _Octal(int):
+    """An int that help() shows as 0o600, not 384."""
+
+    def __repr__(self):
+        return "0o%o" % self
+
+
+_M600 = _Octal(0o600)
 
 
 def _mode(mode):
@@ -566,7 +579,7 @@ def _new(name, tname, shape, mode):
     return shm
 
 
-def zeros(name, shape, dtype="f8", mode=0o600):
+def zeros(name, shape, dtype="f8", mode=_M600):
     """Make a new segment of shape and dtype, zero-filled, to fill in place.
 
     name: as create() takes it.  shape: n, (n,) or (rows, cols) (a
@@ -591,7 +604,7 @@ def zeros(name, shape, dtype="f8", mode=0o600):
         return Writer(_new(name, tname, shape, mode))
 
 
-def create(name, array, mode=0o600):
+def create(name, array, mode=_M600):
     """Copy a 1-D or 2-D array into a new sealed segment; returns its label.
 
     name: 1 to 64 printable ASCII bytes other than space (shmids(5)
@@ -633,7 +646,7 @@ def create(name, array, mode=0o600):
 
 def remove(label):
     """Remove the segment label names, after checking its header carries
-    that label (format-spec.md 2.3); arrays attached to it stay valid
+    that label (shmids(5) 2.3); arrays attached to it stay valid
     until they go (as with shm-rm).  Raises OSError as attach() does,
     but never EAGAIN or EOWNERDEAD, and PermissionError (EPERM) for a
     segment of another owner.
@@ -644,7 +657,7 @@ def remove(label):
             raise _fail(label, b)
 
 
-# Reference lines (format-spec.md section 5).
+# Reference lines (shmids(5) section 5).
 
 
 def _ref_parse(line):
@@ -899,7 +912,7 @@ def _inline(field, tname, count, src):
             _libc.free(buf)
 
 
-def dump(fields, file, min_count=64, prefix="", mode=0o600):
+def dump(fields, file, min_count=64, prefix="", mode=_M600):
     """Write fields as an ASCII file, big arrays as segments.
 
     fields: a mapping from field (str; no blank, CR, LF or NUL, and
@@ -1039,7 +1052,7 @@ def _entry(si):
 
 
 def ls(all=False):
-    """The segments, as shm-ls -p lists them (format-spec.md section 7).
+    """The segments, as shm-ls -p lists them (shmids(5) section 7).
 
     Our System V segments in shmid order, then the file segments in
     $SHMIDS_DIR (if set) in path order; with all=True other programs'

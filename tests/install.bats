@@ -370,6 +370,7 @@ print([p for p in sys.path if p.startswith("/usr/local/lib/python3")][0])' 2>/de
 	grep -Fqx "install: the Python module shmids: $want/shmids.py" <<< "$output" ||
 	    { echo "not $want in: $output" >&2; false; }
 	[ -f "$root$want/shmids.py" ]
+	[ -f "$root/usr/local/share/man/man3/shmids-python.3" ]
 	run --separate-stderr make -s --no-print-directory -C "$TOP" \
 	    B="${SHMIDS_BUILD:-build}" LDCONFIG=true PYTHON=/usr/bin/python3 \
 	    uninstall DESTDIR="$root" PREFIX=/usr/local

@@ -586,6 +586,13 @@ print(shmids._library_path(), list(shmids.attach(l)), l)'
 	status_is 0
 	like "$output" "coeff: 100 values, float64, sum *" "README example"
 	gone "$(label_of data.shm)"
+	readme_block "python-zeros:" > ../zeros.sh
+	[ -s ../zeros.sh ] || { echo "README.md: no python-zeros block" >&2; false; }
+	PATH=$T/pybin:$BIN:$PATH run --separate-stderr env -u SHMIDS_LIB bash -e ../zeros.sh
+	[ ! -s label ] || track "$(cat label)"
+	status_is 0
+	is "$output" "(1000, 1000) float64 1500000.0" "README zeros example"
+	gone "$(cat label)"
 	run env -u SHMIDS_LIB PYTHONPATH=python "$PY" examples/numpy_attach.py "$P"
 	track $(sed -n 's/^label: //p' <<< "$output")
 	status_is 0
@@ -1100,4 +1107,19 @@ False function"
 	run pyrun --no-numpy 'import shmids'
 	status_is 0
 	is "$output" ""
+}
+
+@test "python: docstrings point at shmids(5) and shmids-python(3), not the source tree; help() shows mode=0o600" {
+	need_python
+	run pyrun 'import shmids, pydoc, inspect
+text = pydoc.render_doc(shmids, renderer=pydoc.plaintext)
+print("format-spec" in text, "shmids(5)" in text, "shmids-python(3)" in text)
+print(inspect.signature(shmids.zeros))
+print(all(getattr(shmids, n).__doc__ for n in shmids.__all__ if n != "TYPES"))'
+	status_is 0
+	is "$output" "False True True
+(name, shape, dtype='f8', mode=0o600)
+True"
+	[ -f "$TOP/man/shmids-python.3" ]
+	grep -q '^\.Xr shmids 5' "$TOP/man/shmids-python.3"
 }
