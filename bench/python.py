@@ -8,8 +8,8 @@ bench/run runs it (make bench):
 
 Prints the median of BENCH_RUNS runs (default 5) of getting the array in
 hand, and of that and one sum over it (the first pass over the pages
-attach mapped), each with its ratio to System V attach's.  N is BENCH_PY_N (default
-10^7; 10^6 with BENCH_QUICK).  The segment and files are named
+attach mapped), each with its ratio to System V attach's.  N is
+BENCH_PY_N (default 10^7; 10^6 with BENCH_QUICK).  The segment and files are named
 $BENCH_PREFIX...; removed at the end, whatever happens.
 
 Then shmids.zeros() against multiprocessing.shared_memory (issue 21):
@@ -156,7 +156,6 @@ def stage(how, what, n, arg, prefix):
     RssAnon grew from the start (interpreter and numpy loaded)."""
     hwm0, anon0 = memory()
     if what == "writer":
-        u = numpy.zeros(0)
         if how == "shmids":
             with shmids.zeros(prefix + "pw", (n,)) as w:
                 w.array[:] = numpy.arange(n, dtype=numpy.float64)
@@ -166,7 +165,6 @@ def stage(how, what, n, arg, prefix):
             b = numpy.ndarray((n,), numpy.float64, buffer=m.buf)
             b[:] = numpy.arange(n, dtype=numpy.float64)
             out = m.name
-        del u
     elif what == "filter":
         a, keep = attach_one(how, arg, n)
         if how == "shmids":

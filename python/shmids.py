@@ -20,13 +20,20 @@ Element types (shmids(5) section 4) and what they become:
     f64 float64 'd'    f32 float32 'f'    i64 int64 'q'
     i32 int32 'i'      raw uint8 'B'
 
-Arrays are 1-D, or 2-D (rows, cols) for a table (format 2.7: a segment
-of rows x cols elements stored row by row, which shm-import makes of a
-block of rows of numbers and shmids 1.1 cannot read), in native byte
-order; counts are in elements, sizes in bytes.  Errors of the library raise OSError with its
-errno, whose subclass Python picks (FileNotFoundError for ENOENT,
-PermissionError for EACCES, BlockingIOError for EAGAIN, ...), the
-message, and the label or field as filename.
+Arrays are 1-D, or 2-D (rows, cols) for a table (shmids(5) 2.7: a
+segment of rows x cols elements stored row by row, which shm-import
+makes of a block of rows of numbers and shmids 1.1 cannot read), in
+native byte order; counts are in elements, sizes in bytes.  Errors of
+the library raise OSError with its errno, whose subclass Python picks
+(FileNotFoundError for ENOENT, PermissionError for EACCES,
+BlockingIOError for EAGAIN, ...), the message in shmids_explain()'s
+words (what the tools print), and the label or field as filename.
+
+Without numpy, arrays are memoryviews over ctypes buffers: a read-only
+one's obj is still a ctypes array over the read-only mapping, which
+Python lets anyone write through (and the write kills the interpreter
+with SIGSEGV).  With numpy there is no such path: an array's base is
+the Segment, which exports no buffer.
 
 The library's list of attached segments is not locked: this module
 serialises its calls with a lock of its own, so threads may share it.
