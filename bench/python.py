@@ -150,6 +150,13 @@ def memory():
     return out["VmHWM"], out["RssAnon"]
 
 
+def count(a):
+    """a[i] = i, in blocks of 2^16: no temporary array of a's size."""
+    for i in range(0, a.size, 1 << 16):
+        b = a[i:i + (1 << 16)]
+        b[:] = numpy.arange(i, i + b.size, dtype=numpy.float64)
+
+
 def stage(how, what, n, arg, prefix):
     """One stage of the pipeline, in a process of its own; prints the
     name of what it made (or the sum), and how much its VmHWM and
@@ -158,12 +165,11 @@ def stage(how, what, n, arg, prefix):
     if what == "writer":
         if how == "shmids":
             with shmids.zeros(prefix + "pw", (n,)) as w:
-                w.array[:] = numpy.arange(n, dtype=numpy.float64)
+                count(w.array)
             out = w.label
         else:
             m = _shm(size=8 * n)
-            b = numpy.ndarray((n,), numpy.float64, buffer=m.buf)
-            b[:] = numpy.arange(n, dtype=numpy.float64)
+            count(numpy.ndarray((n,), numpy.float64, buffer=m.buf))
             out = m.name
     elif what == "filter":
         a, keep = attach_one(how, arg, n)
@@ -208,7 +214,7 @@ def zeros_rows(u, prefix, runs):
     print("Python: zeros() against multiprocessing.shared_memory, %d "
           "doubles (%.0f MiB), median of %d runs" % (n, mib, runs))
     base = {}
-    for what in ("make+fill", "attach"):
+    for what in ("make+fill", "attach", "attach+sum"):
         for how in ("shared_memory", "shmids"):
             times = []
             for i in range(runs):
@@ -216,9 +222,11 @@ def zeros_rows(u, prefix, runs):
                 name = make_fill(u, how, prefix, i)
                 t1 = time.perf_counter()
                 try:
-                    if what == "attach":
+                    if what != "make+fill":
                         t1 = time.perf_counter()
                         a, keep = attach_one(how, name, n)
+                        if what == "attach+sum":
+                            a.sum()
                         t2 = time.perf_counter()
                         assert a[n - 1] == 2 * u[n - 1]
                         del a
@@ -231,7 +239,7 @@ def zeros_rows(u, prefix, runs):
                     drop(how, name)
             t = statistics.median(times)
             base.setdefault(what, t)
-            print("  %-9s %-14s %9.4f s %7.2f" % (what, how, t,
+            print("  %-10s %-14s %9.4f s %7.2f" % (what, how, t,
                                                   t / base[what]))
     want = 2.0 * (n - 1) * n / 2
     print("  3-stage pipeline (writer, x2 filter, summing reader), "
