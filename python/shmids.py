@@ -999,6 +999,10 @@ def _field_check(field, bfield):
     if _lib.shmids_isnumber(bfield, len(bfield)):
         raise OSError(_errno.EINVAL, "a number is never a field (a line "
                       "that begins with one is a table row)", field)
+    if bfield in (b"shmids", b"shmids,"):
+        raise OSError(_errno.EINVAL, "the word shmids is no field (a line "
+                      "that begins with it and a number is a table "
+                      "reference)", field)
 
 
 def _text_check(field, bfield, bvalue):

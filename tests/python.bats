@@ -995,9 +995,9 @@ for bad in ("1 2 /", "note\nz shmids 0 victim", "a\rb", "x\0y", "shmids 1 x",
         raise AssertionError("accepted %r" % bad)
     except ValueError as e:
         assert ("field %r" % ("b" + P)) in str(e), e
-for bad in ("1", "nan", "-0.5", "0x1p-3"):
+for bad in ("1", "nan", "-0.5", "0x1p-3", "shmids", "shmids,"):
     try:
-        shmids.dump({bad: "text"}, "out.txt")
+        shmids.dump({bad: "12 x"}, "out.txt")
         raise AssertionError("a number as field: %r" % bad)
     except OSError as e:
         assert e.errno == errno.EINVAL and e.filename == bad, e
