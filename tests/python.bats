@@ -1123,3 +1123,28 @@ True"
 	[ -f "$TOP/man/shmids-python.3" ]
 	grep -q '^\.Xr shmids 5' "$TOP/man/shmids-python.3"
 }
+
+@test "python: load reads table blocks of every type, blank and comma rows, exactly" {
+	need_python
+	both "$COMMON"'
+import struct
+def value(t):
+    if t == "f64":
+        return repr(rnd.uniform(-1e300, 1e300) * rnd.choice([1, 1e-300]))
+    if t == "f32":
+        return repr(struct.unpack("f", struct.pack("f", rnd.uniform(-1e30, 1e30)))[0])
+    lim = {"i64": 2**63, "i32": 2**31}.get(t)
+    return str(rnd.randrange(-lim, lim) if lim else rnd.randrange(256))
+for t in shmids.TYPES:
+    for sep in (" ", ",", "\t", ", "):
+        r, c = rnd.randrange(2, 9), rnd.randrange(1, 7)
+        text = [[value(t) for _ in range(c)] for _ in range(r)]
+        with open("b.txt", "w") as f:
+            f.write("hdr x\n" + "\n".join(sep.join(row) for row in text) + "\n")
+        y = shmids.load("b.txt", type=t)["b.txt:2"]
+        assert tuple(memoryview(y).shape) == (r, c), (t, memoryview(y).shape)
+        want = array.array(CODES[t], [float(v) if t[0] == "f" else int(v)
+                                      for row in text for v in row])
+        assert memoryview(y).tobytes() == want.tobytes(), (t, sep, text)
+print("ok")'
+}
