@@ -16,9 +16,11 @@ UNITDIRS = /etc/systemd/system /run/systemd/system \
 	   /lib/systemd/system
 # The Python module goes where $(PYTHON) puts a PREFIX's pure modules
 # (pip install --prefix does the same): $HOME/.local gives the user's
-# site directory; empty where there is no $(PYTHON).
+# site directory; where $(PYTHON) looks in PREFIX's dist-packages
+# instead (Debian's /usr/bin/python3 with PREFIX=/usr/local), there
+# (python/pydir.py); empty where there is no $(PYTHON).
 PYTHON	?= python3
-PYDIR	?= $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_path("purelib", "posix_prefix", vars={"base": "$(PREFIX)"}))' 2>/dev/null)
+PYDIR	?= $(shell $(PYTHON) python/pydir.py "$(PREFIX)" 2>/dev/null)
 
 # One version, the header's SHMIDS_VERSION: the tools' --version print it.
 VERSION	:= $(shell sed -n 's/^.define SHMIDS_VERSION[[:space:]]*"\([^"]*\)".*/\1/p' lib/shmids.h)
@@ -194,6 +196,7 @@ PYINSTALL = if [ -z "$(PYDIR)" ]; then \
 	mkdir -p $(DESTDIR)$(PYDIR) && \
 	sed "s|^_INSTALLED_LIB = None\$$|_INSTALLED_LIB = '$(LIBDIR)/libshmids.so.$(SOMAJOR)'|" \
 	    python/shmids.py > $(DESTDIR)$(PYDIR)/shmids.py || exit 1; \
+	echo "install: the Python module is for $$(command -v $(PYTHON)) (Python $$($(PYTHON) -c 'import platform; print(platform.python_version())'))"; \
 	echo "install: the Python module shmids: $(PYDIR)/shmids.py"; \
 	[ -n "$(DESTDIR)" ] || $(PYTHON) -c 'import sys; sys.exit(sys.argv[1] not in sys.path)' \
 	    "$(PYDIR)" || \

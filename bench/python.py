@@ -8,16 +8,25 @@ bench/run runs it (make bench):
 
 Prints the median of BENCH_RUNS runs (default 5) of getting the array in
 hand, and of that and one sum over it (the first pass over the pages
-attach mapped), each with its ratio to System V attach's.  N is BENCH_PY_N (default
-10^7; 10^6 with BENCH_QUICK).  The segment and files are named
+attach mapped), each with its ratio to System V attach's.  N is
+BENCH_PY_N (default 10^7; 10^6 with BENCH_QUICK).  The segment and files are named
 $BENCH_PREFIX...; removed at the end, whatever happens.
+
+Then shmids.zeros() against multiprocessing.shared_memory (issue 21):
+making a segment and filling it with N doubles (2 * u, written in
+place), attaching it, and a 3-stage pipeline of processes (writer, x2
+filter, summing reader), with what each stage's peak RSS (VmHWM: the shared
+pages it touched count) and private memory (RssAnon) grew by from its
+start (the interpreter and numpy loaded), against the array's size.
 
     SHMIDS_LIB=build/libshmids.so PYTHONPATH=python python3 bench/python.py
 """
 import os
 import statistics
+import subprocess
 import sys
 import time
+from multiprocessing import resource_tracker, shared_memory
 
 import numpy
 import shmids
@@ -79,6 +88,7 @@ def main():
             base = base or (hand, total)
             print("  %-16s %8.4f s %8.1f %10.4f s %8.1f"
                   % (name, hand, hand / base[0], total, total / base[1]))
+        zeros_rows(u, prefix, runs)
     finally:
         for p in (binf, txtf):
             if os.path.exists(p):
@@ -90,5 +100,161 @@ def main():
             os.rmdir(fdir)
 
 
+def _shm(name=None, size=0):
+    """A SharedMemory that the resource tracker does not unlink when this
+    process exits (it would under a later stage: Python 3.11)."""
+    m = shared_memory.SharedMemory(name, create=name is None, size=size)
+    resource_tracker.unregister(m._name, "shared_memory")
+    return m
+
+
+def make_fill(u, how, prefix, i):
+    """Make a segment of u's size, fill it with 2 * u in place; returns
+    what names it."""
+    if how == "shmids":
+        with shmids.zeros("%sz%d" % (prefix, i), u.shape) as w:
+            numpy.multiply(u, 2, out=w.array)
+        return w.label
+    m = _shm(size=u.nbytes)
+    numpy.multiply(u, 2, out=numpy.ndarray(u.shape, numpy.float64,
+                                           buffer=m.buf))
+    m.close()
+    return m.name
+
+
+def attach_one(how, name, n):
+    """The array, and the SharedMemory to close after it (or None)."""
+    if how == "shmids":
+        return shmids.attach(name), None
+    m = _shm(name)
+    return numpy.ndarray((n,), numpy.float64, buffer=m.buf), m
+
+
+def drop(how, name):
+    if how == "shmids":
+        shmids.remove(name)
+    else:   # attaching registers it, unlink() unregisters: balanced
+        m = shared_memory.SharedMemory(name)
+        m.close()
+        m.unlink()
+
+
+def memory():
+    """(VmHWM, RssAnon) of this process, bytes."""
+    out = {}
+    with open("/proc/self/status") as f:
+        for line in f:
+            k, _, v = line.partition(":")
+            if k in ("VmHWM", "RssAnon"):
+                out[k] = int(v.split()[0]) * 1024
+    return out["VmHWM"], out["RssAnon"]
+
+
+def count(a):
+    """a[i] = i, in blocks of 2^16: no temporary array of a's size."""
+    for i in range(0, a.size, 1 << 16):
+        b = a[i:i + (1 << 16)]
+        b[:] = numpy.arange(i, i + b.size, dtype=numpy.float64)
+
+
+def stage(how, what, n, arg, prefix):
+    """One stage of the pipeline, in a process of its own; prints the
+    name of what it made (or the sum), and how much its VmHWM and
+    RssAnon grew from the start (interpreter and numpy loaded)."""
+    hwm0, anon0 = memory()
+    if what == "writer":
+        if how == "shmids":
+            with shmids.zeros(prefix + "pw", (n,)) as w:
+                count(w.array)
+            out = w.label
+        else:
+            m = _shm(size=8 * n)
+            count(numpy.ndarray((n,), numpy.float64, buffer=m.buf))
+            out = m.name
+    elif what == "filter":
+        a, keep = attach_one(how, arg, n)
+        if how == "shmids":
+            with shmids.zeros(prefix + "pf", (n,)) as w:
+                numpy.multiply(a, 2, out=w.array)
+            out = w.label
+        else:
+            m = _shm(size=8 * n)
+            numpy.multiply(a, 2, out=numpy.ndarray((n,), numpy.float64,
+                                                   buffer=m.buf))
+            out = m.name
+    else:
+        a, keep = attach_one(how, arg, n)
+        out = repr(float(a.sum()))
+    hwm, anon = memory()
+    print(out, hwm - hwm0, anon - anon0)
+
+
+def pipeline(how, n, prefix):
+    """Wall seconds of the 3 stages run one after the other, the sum,
+    and each stage's (VmHWM, RssAnon)."""
+    made, mem, arg = [], [], ""
+    t0 = time.perf_counter()
+    try:
+        for what in ("writer", "filter", "reader"):
+            r = subprocess.run([sys.executable, __file__, "--stage", how,
+                                what, str(n), arg, prefix],
+                               stdout=subprocess.PIPE, text=True, check=True)
+            arg, hwm, anon = r.stdout.strip().rsplit(None, 2)
+            mem.append((int(hwm), int(anon)))
+            if what != "reader":
+                made.append(arg)
+        return time.perf_counter() - t0, float(arg), mem
+    finally:
+        for name in made:
+            drop(how, name)
+
+
+def zeros_rows(u, prefix, runs):
+    n, mib = u.size, u.nbytes / 2**20
+    print("Python: zeros() against multiprocessing.shared_memory, %d "
+          "doubles (%.0f MiB), median of %d runs" % (n, mib, runs))
+    base = {}
+    for what in ("make+fill", "attach", "attach+sum"):
+        for how in ("shared_memory", "shmids"):
+            times = []
+            for i in range(runs):
+                t0 = time.perf_counter()
+                name = make_fill(u, how, prefix, i)
+                t1 = time.perf_counter()
+                try:
+                    if what != "make+fill":
+                        t1 = time.perf_counter()
+                        a, keep = attach_one(how, name, n)
+                        if what == "attach+sum":
+                            a.sum()
+                        t2 = time.perf_counter()
+                        assert a[n - 1] == 2 * u[n - 1]
+                        del a
+                        if keep is not None:
+                            keep.close()
+                        times.append(t2 - t1)
+                    else:
+                        times.append(t1 - t0)
+                finally:
+                    drop(how, name)
+            t = statistics.median(times)
+            base.setdefault(what, t)
+            print("  %-10s %-14s %9.4f s %7.2f" % (what, how, t,
+                                                  t / base[what]))
+    want = 2.0 * (n - 1) * n / 2
+    print("  3-stage pipeline (writer, x2 filter, summing reader), "
+          "growth of peak RSS / private MiB")
+    for how in ("shared_memory", "shmids"):
+        t, total, mem = pipeline(how, n, prefix)
+        assert total == want, (total, want)
+        print("  %-14s %7.3f s  " % (how, t) + "  ".join(
+            "%s %.0f/%.0f" % (w, h / 2**20, a / 2**20) for w, (h, a)
+            in zip(("writer", "filter", "reader"), mem)) +
+            "  (filter RSS %.2fx the array)" % (mem[1][0] / u.nbytes))
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--stage"]:
+        stage(*sys.argv[2:4], int(sys.argv[4]), *sys.argv[5:7])
+    else:
+        main()

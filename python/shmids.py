@@ -8,20 +8,32 @@ segments named by reference lines such as
 
 This module is ctypes over the project's own libshmids.so, so labels,
 headers and numbers are checked and written by the one C
-implementation; format-spec.md (in the source tree) is the contract.
+implementation; shmids(5) is the contract (the format, with its
+section numbers below), shmids-python(3) the manual page of this
+module, with a comparison against multiprocessing.shared_memory and
+numpy.memmap.
 With numpy importable, arrays are numpy.ndarray; without it, typed
 memoryviews (format 'd', 'f', 'q', 'i' or 'B').
 
-Element types (format-spec.md section 4) and what they become:
+Element types (shmids(5) section 4) and what they become:
 
     f64 float64 'd'    f32 float32 'f'    i64 int64 'q'
     i32 int32 'i'      raw uint8 'B'
 
-Every array is one-dimensional, in native byte order; counts are in
-elements, sizes in bytes.  Errors of the library raise OSError with its
-errno, whose subclass Python picks (FileNotFoundError for ENOENT,
-PermissionError for EACCES, BlockingIOError for EAGAIN, ...), the
-message, and the label or field as filename.
+Arrays are 1-D, or 2-D (rows, cols) for a table (shmids(5) 2.7: a
+segment of rows x cols elements stored row by row, which shm-import
+makes of a block of rows of numbers and shmids 1.1 cannot read), in
+native byte order; counts are in elements, sizes in bytes.  Errors of
+the library raise OSError with its errno, whose subclass Python picks
+(FileNotFoundError for ENOENT, PermissionError for EACCES,
+BlockingIOError for EAGAIN, ...), the message in shmids_explain()'s
+words (what the tools print), and the label or field as filename.
+
+Without numpy, arrays are memoryviews over ctypes buffers: a read-only
+one's obj is still a ctypes array over the read-only mapping, which
+Python lets anyone write through (and the write kills the interpreter
+with SIGSEGV).  With numpy there is no such path: an array's base is
+the Segment, which exports no buffer.
 
 The library's list of attached segments is not locked: this module
 serialises its calls with a lock of its own, so threads may share it.
@@ -37,20 +49,25 @@ import errno as _errno
 import io
 import os
 import threading
+import time
 import weakref
 
 try:
     import numpy as _np
-except ImportError:  # memoryviews then
+except ImportError:  # memoryviews then, and a word once (at import)
     _np = None
+    import warnings
+    warnings.warn("shmids: numpy is not importable: arrays are typed "
+                  "memoryviews (Debian: apt-get install python3-numpy)",
+                  ImportWarning, stacklevel=2)
 
-__all__ = ["attach", "create", "remove", "load", "dump", "ls", "TYPES",
-           "numpy"]
+__all__ = ["attach", "segment", "zeros", "create", "remove", "load", "dump",
+           "ls", "Segment", "Writer", "TYPES"]
 
 # make install replaces None with the installed library's absolute path.
 _INSTALLED_LIB = None
 
-HEADER = 128            # bytes before the payload (format-spec.md 2)
+HEADER = 128            # bytes before the payload (shmids(5) 2)
 _LABEL_MAX = 75
 
 # type name: (enum shmids_type, memoryview format, numpy dtype, bytes)
@@ -118,6 +135,12 @@ class _Info(ctypes.Structure):
     ]
 
 
+class _Shape(ctypes.Structure):
+    """struct shmids_shape of lib/shmids.h (library 1.2)."""
+    _fields_ = [("ndim", ctypes.c_int), ("rows", ctypes.c_size_t),
+                ("cols", ctypes.c_size_t)]
+
+
 class _Ref(ctypes.Structure):
     """struct shmids_ref of lib/shmids.h (library 1.1)."""
     _fields_ = [("field", ctypes.c_size_t), ("fieldlen", ctypes.c_size_t),
@@ -136,7 +159,15 @@ def _load_library():
     protos = {
         "shmids_create_array": (vp, [cp, i, i, sz]),
         "shmids_seal": (i, [vp]),
+        "shmids_create_table": (vp, [cp, i, i, sz, sz]),
         "shmids_open": (vp, [cp]),
+        "shmids_open_wait": (vp, [cp, ctypes.c_double]),
+        "shmids_shape": (i, [vp, ctypes.POINTER(_Shape)]),
+        "shmids_isnumber": (i, [cp, sz]),
+        "shmids_row_parse": (i, [ctypes.POINTER(_Values), cp, sz,
+                                 ctypes.POINTER(i), ctypes.POINTER(sz)]),
+        "shmids_tref_parse": (i, [cp, sz, ctypes.POINTER(_Ref),
+                                  ctypes.POINTER(i)]),
         "shmids_close": (i, [vp]),
         "shmids_remove": (i, [cp]),
         "shmids_label": (cp, [vp]),
@@ -166,9 +197,18 @@ _lib, _libc = _load_library()
 _lock = threading.RLock()
 _SHMIDS_ALL = 0x1
 
+def _explain(e, label=None):
+    """shmids_explain()'s words for errno e (on label, bytes or None):
+    what the tools would print after "prog: label: "."""
+    buf = ctypes.create_string_buffer(1024)    # SHMIDS_EXPLAIN_MAX
+    _lib.shmids_explain(buf, len(buf), label, e)
+    return buf.value.decode("ascii", "replace")
+
+
 def _error(e, filename=None):
-    """OSError (the subclass errno e picks) with the system's message."""
-    return OSError(e, os.strerror(e), filename)
+    """OSError (the subclass errno e picks) in shmids_explain()'s words
+    for a call that names no segment."""
+    return OSError(e, _explain(e), filename)
 
 
 def _fail(filename=None, label=False):
@@ -179,11 +219,8 @@ def _fail(filename=None, label=False):
     "segment 11 is labelled '11 coeff'"); False: no segment involved.
     """
     e = ctypes.get_errno() or _errno.EIO
-    if label is False:
-        return _error(e, filename)
-    buf = ctypes.create_string_buffer(1024)    # SHMIDS_EXPLAIN_MAX
-    _lib.shmids_explain(buf, len(buf), label, e)
-    return OSError(e, buf.value.decode("ascii", "replace"), filename)
+    return OSError(e, _explain(e, None if label is False else label),
+                   filename)
 
 
 def _bytes(s):
@@ -200,17 +237,216 @@ def _cstr(s, what):
     """s as a C string; a NUL inside could only truncate it: EINVAL."""
     b = _bytes(s)
     if b"\0" in b:
-        raise _error(_errno.EINVAL, what)
+        raise OSError(_errno.EINVAL, "a label or name holds no NUL byte",
+                      what)
     return b
 
 
-class _Attachment:
-    """One attached segment; detached (shmids_close) when collected."""
-    __slots__ = ("label", "__weakref__")
+class _Octal(int):
+    """An int that help() shows as 0o600, not 384."""
 
-    def __init__(self, shm, label):
-        self.label = label
-        weakref.finalize(self, _detach, shm)
+    def __repr__(self):
+        return "0o%o" % self
+
+
+_M600 = _Octal(0o600)
+
+
+def _mode(mode):
+    """mode checked: an int (not a bool) in 0..0o777."""
+    if isinstance(mode, bool) or not isinstance(mode, int):
+        raise TypeError("shmids: mode must be an int such as 0o600, not %s"
+                        % type(mode).__name__)
+    if not 0 <= mode <= 0o777:
+        raise ValueError("shmids: mode %#o is outside 0 to 0o777" % mode
+                         if mode >= 0 else "shmids: mode %d is negative"
+                         % mode)
+    return mode
+
+
+# dtype spellings zeros() takes (numpy's own too, when numpy is there).
+_DTYPES = {"f64": "f64", "f8": "f64", "float64": "f64", "d": "f64",
+           "f32": "f32", "f4": "f32", "float32": "f32", "f": "f32",
+           "i64": "i64", "i8": "i64", "int64": "i64", "q": "i64",
+           "i32": "i32", "i4": "i32", "int32": "i32", "i": "i32",
+           "raw": "raw", "u1": "raw", "uint8": "raw", "B": "raw"}
+
+
+def _tname(dtype):
+    """The type name (f64, f32, i64, i32, raw) of a dtype spelling."""
+    if isinstance(dtype, str) and dtype in _DTYPES:
+        return _DTYPES[dtype]
+    if _np is not None and dtype is not None:
+        dt = _np.dtype(dtype)
+        for name, t in _TYPES.items():
+            if dt == _np.dtype(t[2]):
+                return name
+    raise TypeError("shmids: dtype %r is none of f8, f4, i8, i4, u1 "
+                    "(f64, f32, i64, i32, raw)" % (dtype,))
+
+
+def _shape(shape):
+    """shape as a tuple of 1 or 2 non-negative ints (a table: rows, cols)."""
+    if isinstance(shape, int) and not isinstance(shape, bool):
+        shape = (shape,)
+    try:
+        shape = tuple(shape)
+    except TypeError:
+        shape = (shape,)
+    if not 1 <= len(shape) <= 2 or any(
+            isinstance(n, bool) or not isinstance(n, int) or n < 0
+            for n in shape):
+        raise ValueError("shmids: shape %r is not n or (rows, cols) of "
+                         "non-negative ints" % (shape,))
+    return shape
+
+
+class _Mapping:
+    """One attached segment (shmids_open() or shmids_create*()): its
+    label, shape and type; arrays over it have it as their base and
+    keep it, and so the mapping, while they live.  Detached
+    (shmids_close()) when the last goes, or at close() if none is left."""
+
+    def __init__(self, shm, writable):
+        a, sh = _Array(), _Shape()
+        _lib.shmids_array(shm, ctypes.byref(a))
+        _lib.shmids_shape(shm, ctypes.byref(sh))
+        self._shm, self._addr = shm, a.data or shm + HEADER
+        self.label = _str(_lib.shmids_label(shm))
+        self.dtype = _BY_ENUM[a.type]
+        self.shape = (sh.rows, sh.cols) if sh.ndim == 2 else (a.count,)
+        self._ro = not writable
+        self._closed = False
+        self._arrays = []     # weakrefs to what arrays hold: ndarrays, buffers
+        self._fin = weakref.finalize(self, _detach, shm)
+
+    @property
+    def __array_interface__(self):
+        # numpy reads the memory from here: a read-only mapping gives a
+        # read-only array whose base (self) exports no buffer, so that
+        # no flag or frombuffer() makes a writable path to it.
+        if self._closed:
+            raise ValueError("shmids: %s: closed" % self.label)
+        return {"data": (self._addr, self._ro), "shape": self.shape,
+                "typestr": _np.dtype(_TYPES[self.dtype][2]).str,
+                "version": 3}
+
+    def _new_array(self):
+        if self._closed:
+            raise ValueError("shmids: %s: closed" % self.label)
+        if _np is not None:
+            a = _np.asarray(self)
+            self._arrays = [r for r in self._arrays if r() is not None]
+            self._arrays.append(weakref.ref(a))
+            return a
+        t = _TYPES[self.dtype]
+        n = 1
+        for d in self.shape:
+            n *= d
+        if n == 0:
+            return _wrap(bytearray(0) if not self._ro else b"", self.dtype)
+        buf = (ctypes.c_ubyte * (n * t[3])).from_address(self._addr)
+        buf.owner = self    # the memoryview's exporter holds the mapping
+        self._arrays = [r for r in self._arrays if r() is not None]
+        self._arrays.append(weakref.ref(buf))
+        m = memoryview(buf)
+        return _wrap(m.toreadonly() if self._ro else m, self.dtype,
+                     self.shape)
+
+    def close(self):
+        """Detach now if no array over the segment is left, else when
+        the last goes (never under an array still in use); then no new
+        array can be had from this object.  Idempotent."""
+        self._closed = True
+        if not any(
+                r() is not None for r in self._arrays):
+            with _lock:
+                self._fin()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def __repr__(self):
+        return "<shmids %s %r %s %s>" % (type(self).__name__, self.label,
+                                         self.dtype, self.shape)
+
+
+class Segment(_Mapping):
+    """A segment attached read-only (segment(), and the base of every
+    array attach() returns): label, shape (a tuple: (count,) or (rows,
+    cols)), dtype (f64, f32, i64, i32, raw), array (a new read-only
+    array over the payload each time it is asked), close().  As a
+    context manager it closes on exit."""
+
+    @property
+    def array(self):
+        return self._new_array()
+
+
+class Writer:
+    """A new segment being filled (zeros()): label, shape, dtype, array
+    (writable until seal()), seal(), remove(), close().  As a context
+    manager: seal() on a normal exit, remove() on an exception.  The
+    array's base is the mapping, not this object (numpy arrays take no
+    part in garbage collection: no cycle through them)."""
+
+    def __init__(self, shm):
+        self._m = _Mapping(shm, True)
+        self.label, self.shape, self.dtype = \
+            self._m.label, self._m.shape, self._m.dtype
+        self._array = self._m._new_array()
+        self.sealed = self.removed = False
+
+    @property
+    def array(self):
+        return self._array
+
+    def seal(self):
+        """Mark the segment ready: readers (attach(), shm-expand) may now
+        read it; w.array becomes read-only (views made from it before
+        keep their own flags: do not write them).  Idempotent."""
+        with _lock:
+            if not self.sealed and not self._m._fin.alive:
+                raise ValueError("shmids: %s: closed" % self.label)
+            if not self.sealed and _lib.shmids_seal(self._m._shm) == -1:
+                raise _fail(self.label, _bytes(self.label))
+        self.sealed = True
+        self._m._ro = True
+        if _np is not None:
+            self._array.flags.writeable = False
+        else:
+            self._array = self._array.toreadonly()
+
+    def remove(self):
+        """Remove the segment (shmids_remove()); the array stays valid
+        until it goes, as with shm-rm.  Idempotent."""
+        if not self.removed:
+            remove(self.label)
+        self.removed = True
+
+    def close(self):
+        """Seal (shmids_close()) and detach now if no array over the
+        segment is left but w.array, else when the last goes."""
+        self._array = None
+        self._m.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, etype, *exc):
+        if etype is None:
+            self.seal()
+        else:
+            self.remove()
+        return False
+
+    def __repr__(self):
+        return "<shmids Writer %r %s %s>" % (self.label, self.dtype,
+                                             self.shape)
 
 
 def _detach(shm):
@@ -218,119 +454,188 @@ def _detach(shm):
         _lib.shmids_close(shm)
 
 
-def _wrap(buf, tname):
-    """A buffer of bytes as an array of tname: ndarray or memoryview."""
+def _wrap(buf, tname, shape=None):
+    """A buffer of bytes as an array of tname (of shape, if given; a
+    memoryview with a 0 in its shape stays 1-D): ndarray or memoryview."""
     t = _TYPES[tname]
     if _np is not None:
-        return _np.frombuffer(buf, dtype=t[2])
-    return memoryview(buf).cast("B").cast(t[1])
+        a = _np.frombuffer(buf, dtype=t[2])
+        return a.reshape(shape) if shape else a
+    m = memoryview(buf).cast("B")
+    if shape and len(shape) == 2 and 0 not in shape:
+        return m.cast(t[1], list(shape))
+    return m.cast(t[1])
 
 
-def _view(addr, count, tname, owner):
-    """A read-only array over count elements at addr, keeping owner."""
-    nbytes = count * _TYPES[tname][3]
-    if nbytes == 0:
-        return _wrap(b"", tname)
-    buf = (ctypes.c_ubyte * nbytes).from_address(addr)
-    buf.owner = owner   # the memoryview's exporter holds the segment
-    return _wrap(memoryview(buf).toreadonly(), tname)
+def _wait_open(b, timeout):
+    """shmids_open(b), or shmids_open_wait() for up to timeout seconds,
+    in slices of 0.1 s so that other threads get the lock meanwhile."""
+    if timeout is None:
+        return _lib.shmids_open(b)
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+        raise TypeError("shmids: timeout must be seconds (a number), not %s"
+                        % type(timeout).__name__)
+    left = float(timeout)
+    end = time.monotonic() + left if left == left else left
+    while True:
+        with _lock:
+            shm = _lib.shmids_open_wait(b, min(left, 0.1) if left >= 0
+                                        else left)
+            if shm or ctypes.get_errno() != _errno.EAGAIN:
+                return shm
+        left = end - time.monotonic()
+        if left <= 0:
+            with _lock:
+                return _lib.shmids_open_wait(b, 0)
 
 
-def attach(label):
+def segment(label, timeout=None):
+    """Attach the segment label names: a Segment (context manager; see
+    attach() for label, timeout and errors)."""
+    name = _str(_bytes(label)) if not isinstance(label, str) else label
+    b = _cstr(label, name)
+    shm = _wait_open(b, timeout)
+    if not shm:
+        err = _fail(name, b)
+        if err.errno == _errno.EAGAIN and timeout:
+            err.strerror += " (waited %g s)" % timeout
+        raise err
+    with _lock:
+        return Segment(shm, False)
+
+
+def attach(label, timeout=None):
     """Attach the segment label names; a read-only array over its payload.
 
-    label: "<shmid> <name>" or "<path> <name>" (format-spec.md section 1),
-    str or bytes, optionally ending in one newline.  Returns a 1-D array
-    of the header's count elements, dtype from its type (f64 float64,
-    f32 float32, i64 int64, i32 int32, raw uint8); numpy.ndarray with
-    numpy, else a memoryview of format d, f, q, i or B.  No copy: the
-    array is the segment's memory, mapped read-only (writing raises
-    ValueError, or TypeError for a memoryview).  The segment stays
-    attached while the array, or any view made from it, lives, and is
-    detached when the last is collected.  The label is checked against
-    the segment's header first (format-spec.md 2.3).
+    label: "<shmid> <name>" or "<path> <name>" (shmids(5) section 1),
+    str or bytes, optionally ending in one newline.  timeout: None to
+    try once (a writer still filling is BlockingIOError), or seconds
+    to wait for the writer to seal (shmids_open_wait(), as shm-expand
+    -w waits).  Returns an array of the segment's shape: 1-D of its
+    count elements, or 2-D (rows, cols) for a table (shmids(5) 2.7),
+    dtype from its type (f64 float64, f32 float32, i64 int64, i32
+    int32, raw uint8); numpy.ndarray with numpy, else a memoryview of
+    format d, f, q, i or B.  No copy: the array is the segment's
+    memory, mapped read-only (writing raises ValueError, or TypeError
+    for a memoryview); with numpy its base is the Segment, which
+    exports no buffer, so no writable view can be had.  The segment
+    stays attached while the array, or any view made from it, lives,
+    and is detached when the last is collected; "with a.base:" (or
+    segment()) closes it at the end of the block, at once if no array
+    is left then.  The label is checked against the segment's header
+    first (shmids(5) 2.3).
 
-    Raises OSError with the library's errno (label as filename):
+    Raises OSError with the library's errno (label as filename) and
+    shmids_explain()'s words, as shm-expand says them:
     EINVAL or ENAMETOOLONG (label malformed), FileNotFoundError (ENOENT:
     no such segment, or removed), PermissionError (EACCES), ESTALE (the
     id names another segment now), EBADMSG (corrupt header),
-    BlockingIOError (EAGAIN: writer still filling), EOWNERDEAD (writer
-    died before sealing), ENOMEM.
+    BlockingIOError (EAGAIN: writer still filling, after timeout),
+    EOWNERDEAD (writer died before sealing), ENOMEM.
 
     A file segment (SHMIDS_DIR) is the file's own pages: whoever may
     write the file (its owner) can truncate it while the array lives,
     and reading the pages it lost then kills the interpreter with
-    SIGBUS, which Python cannot catch (format-spec.md 2.6); a System V
+    SIGBUS, which Python cannot catch (shmids(5) 2.6); a System V
     segment cannot shrink.
     """
-    name = _str(_bytes(label)) if not isinstance(label, str) else label
-    b = _cstr(label, name)
-    a = _Array()
-    with _lock:
-        shm = _lib.shmids_open(b)
-        if not shm:
-            raise _fail(name, b)
-        if _lib.shmids_array(shm, ctypes.byref(a)) == -1:
-            err = _fail(name, b)
-            _lib.shmids_close(shm)
-            raise err
-        owner = _Attachment(shm, _str(_lib.shmids_label(shm)))
-    return _view(a.data, a.count, _BY_ENUM[a.type], owner)
+    return segment(label, timeout).array
 
 
 def _type_of(array):
-    """(type name, count, bytes view) of a 1-D array of our dtypes."""
+    """(type name, shape, bytes view in row-major order) of a 1-D or
+    2-D array of our dtypes."""
     if _np is not None and isinstance(array, _np.ndarray):
-        if array.ndim != 1:
-            raise ValueError("shmids: a 1-D array is needed, not %d-D"
-                             % array.ndim)
+        if array.ndim not in (1, 2):
+            raise ValueError("shmids: a 1-D or 2-D array is needed, not "
+                             "%d-D" % array.ndim)
         dt = array.dtype
         for name, t in _TYPES.items():
             if dt.kind == _np.dtype(t[2]).kind and dt.itemsize == t[3]:
                 array = _np.ascontiguousarray(array, dtype=t[2])
-                return name, array.size, memoryview(array).cast("B")
+                return name, array.shape, memoryview(array.reshape(-1)) \
+                    .cast("B")
         raise TypeError("shmids: dtype %s is none of float64, float32, "
                         "int64, int32, uint8" % dt)
     m = memoryview(array)
-    if m.ndim != 1:
-        raise ValueError("shmids: a 1-D array is needed, not %d-D" % m.ndim)
+    if m.ndim not in (1, 2):
+        raise ValueError("shmids: a 1-D or 2-D array is needed, not %d-D"
+                         % m.ndim)
     fmt = m.format.lstrip("@=")
     for name, t in _TYPES.items():
         if (fmt == t[1] or (fmt in "lq" and t[1] == "q") or
                 (fmt in "il" and t[1] == "i")) and m.itemsize == t[3]:
-            if not m.c_contiguous:
-                m = memoryview(m.tobytes()).cast(fmt)
-            return name, len(m), m.cast("B")
+            shape = m.shape
+            if not m.c_contiguous or m.ndim == 2:
+                m = memoryview(m.tobytes())
+            return name, shape, m.cast("B")
     raise TypeError("shmids: memoryview format %r is none of d, f, q, i, B"
                     % m.format)
 
 
-def create(name, array, mode=0o600):
-    """Copy a 1-D array into a new sealed segment; returns its label.
+def _new(name, tname, shape, mode):
+    """shmids_create_array() or _table(): the new segment's address."""
+    bname = _cstr(name, name)
+    t = _TYPES[tname][0]
+    if len(shape) == 2:
+        shm = _lib.shmids_create_table(bname, mode, t, shape[0], shape[1])
+    else:
+        shm = _lib.shmids_create_array(bname, mode, t, shape[0])
+    if not shm:
+        raise _fail(name, None)
+    return shm
 
-    name: 1 to 64 printable ASCII bytes other than space (format-spec.md
-    section 1).  array: a 1-D numpy array of dtype float64, float32,
-    int64, int32 or uint8 (type f64, f32, i64, i32, raw), or any 1-D
-    buffer of format d, f, q, i or B (bytes, array.array, memoryview).
-    mode: permission bits, 0 to 0o777, given exactly (no umask).  The
-    segment is a System V one, or a file in $SHMIDS_DIR when that is set
-    (format-spec.md 2.6); it outlives this process.  Returns the label,
+
+def zeros(name, shape, dtype="f8", mode=_M600):
+    """Make a new segment of shape and dtype, zero-filled, to fill in place.
+
+    name: as create() takes it.  shape: n, (n,) or (rows, cols) (a
+    table, shmids(5) 2.7).  dtype: f8, f4, i8, i4, u1 (or f64, f32,
+    i64, i32, raw, or numpy's spellings of these).  mode: as create().
+    Returns a Writer w: w.array is a writable array over the payload
+    (no copy; numpy.ndarray, else a memoryview), w.label the label,
+    w.seal() makes it ready for readers and w.array read-only,
+    w.remove() removes it.  Used as a context manager ("with
+    shmids.zeros(...) as w:") it seals at a normal exit and removes the
+    segment at an exception.  A segment never sealed is sealed when w
+    and its arrays go (shmids_close(), the writer's end of shmids(5)
+    2.2); readers wait for it with attach(label, timeout).
+
+    Raises TypeError, ValueError (dtype, shape, mode) and OSError as
+    create() does.
+    """
+    tname = _tname(dtype)
+    shape = _shape(shape)
+    mode = _mode(mode)
+    with _lock:
+        return Writer(_new(name, tname, shape, mode))
+
+
+def create(name, array, mode=_M600):
+    """Copy a 1-D or 2-D array into a new sealed segment; returns its label.
+
+    name: 1 to 64 printable ASCII bytes other than space (shmids(5)
+    section 1).  array: a 1-D or 2-D numpy array of dtype float64,
+    float32, int64, int32 or uint8 (type f64, f32, i64, i32, raw), or
+    any such buffer of format d, f, q, i or B (bytes, array.array,
+    memoryview).  A 2-D array (C-contiguous or not) is copied in
+    row-major order into a table segment of its rows x cols (shmids(5)
+    2.7, made by shmids_create_table(): shmids 1.1 cannot read it).
+    mode: permission bits, an int 0 to 0o777, given exactly (no umask).
+    The segment is a System V one, or a file in $SHMIDS_DIR when that is
+    set (shmids(5) 2.6); it outlives this process.  Returns the label,
     "<shmid> <name>" or "<path> <name>" (str).
 
-    Raises TypeError or ValueError for another dtype or shape; OSError
-    with the library's errno: EINVAL (bad name byte, empty name, mode
-    outside 0o777, or a size the kernel refuses), ENAMETOOLONG, ENOMEM,
-    ENOSPC (kernel.shmmni or shmall reached, or a full file system),
-    PermissionError.
+    Raises TypeError or ValueError for another dtype or shape, or a mode
+    that is not an int in 0..0o777; OSError with the library's errno and
+    words: EINVAL (bad name byte, empty name, 0 columns, or a size the
+    kernel refuses), ENAMETOOLONG, ENOMEM, ENOSPC (kernel.shmmni or
+    shmall reached, or a full file system), PermissionError.
     """
-    tname, count, src = _type_of(array)
-    bname = _cstr(name, name)
-    cmode = mode if -2**31 <= mode < 2**31 else -1
+    tname, shape, src = _type_of(array)
+    mode = _mode(mode)
     with _lock:
-        shm = _lib.shmids_create_array(bname, cmode, _TYPES[tname][0],
-                                       count)
-        if not shm:
-            raise _fail(name, None)
+        shm = _new(name, tname, shape, mode)
         label = _lib.shmids_label(shm)
         try:
             if src.nbytes:
@@ -348,7 +653,7 @@ def create(name, array, mode=0o600):
 
 def remove(label):
     """Remove the segment label names, after checking its header carries
-    that label (format-spec.md 2.3); arrays attached to it stay valid
+    that label (shmids(5) 2.3); arrays attached to it stay valid
     until they go (as with shm-rm).  Raises OSError as attach() does,
     but never EAGAIN or EOWNERDEAD, and PermissionError (EPERM) for a
     segment of another owner.
@@ -359,7 +664,7 @@ def remove(label):
             raise _fail(label, b)
 
 
-# Reference lines (format-spec.md section 5).
+# Reference lines (shmids(5) section 5).
 
 
 def _ref_parse(line):
@@ -389,33 +694,53 @@ def load(file, type="f64"):
     """Read an ASCII file of fields, the paper's reading routine.
 
     file: a path, or an open file (text or binary).  Each line is one of
-    (format-spec.md sections 5 and 6):
+    (shmids(5) sections 5, 6 and 6.1):
 
     - a reference line "field shmids <label>": field -> attach(label),
-      a read-only zero-copy array of the segment's own type;
+      a read-only zero-copy array of the segment's own type and shape;
+    - a table reference line "shmids <label>" or "shmids, <label>":
+      the segment's name (the label's second word) -> attach(label),
+      2-D for a table;
+    - a table block: consecutive lines of values only (blank- or
+      comma-separated, the same separator and number of values on each,
+      at least 2 lines), read with the library's row parser as
+      shm-import reads them: "source:line" -> a new writable 2-D array
+      (rows, cols), source the file's name without its directories
+      ("stdin" for a file object without a name) and line the number
+      of the block's first line, the name shm-import gives its segment
+      (without -P); a blank line, a "#" comment or a row of another
+      width ends a block (the last may begin the next);
+    - a number is never a field: any other line whose first token reads
+      as a value (1, -0.5, nan, 0x1p-3...; a row alone, "1 apple") is
+      text, "source:line" -> the line, blanks at either end stripped;
     - an inline array "field v1 v2 ... /" with its continuation lines
       (a last token "/" continues the array on the next line): field ->
-      a new writable 1-D array of type (f64 unless type says otherwise:
-      one of f64, f32, i64, i32, raw for every field, or a dict from
-      field to type name, f64 for the fields it lacks), read exactly as
-      shm-import reads it; a field alone is an empty array;
+      a new writable 1-D array of type, read exactly as shm-import reads
+      it; a field alone is an empty array;
     - any other line (a token that is not a value of the type, or out of
       its range, or a NUL byte): field -> str, the rest of the line
       (with its continuation lines, if it ends in "/" and its own
       tokens are values: a text line's "/" continues nothing, as in
       shm-import), blanks at either end stripped; dump() writes it back
-      as "field text".  A reference
-      line is never a continuation line: the line before it that ends
-      in "/" is text, as shm-import and shm-expand leave it.
-    Blank lines are skipped.  A field seen again replaces the earlier.
-    Returns a dict from field (str) to array or str, in file order.
+      as "field text".  A reference line (of either kind) is never a
+      continuation line: the line before it that ends in "/" is text,
+      as shm-import and shm-expand leave it.
+    type: the element type of what is read (f64 unless it says
+    otherwise): one of f64, f32, i64, i32, raw for every field and
+    table block, or a dict from key (field, or "source:line") to type
+    name, f64 for the keys it lacks.
+    Blank lines are skipped.  A key seen again replaces the earlier.
+    Returns a dict from key (str) to array or str, in file order.
 
     Raises OSError: EINVAL for a malformed reference line (second token
-    "shmids", but not a valid label: format-spec.md 5; filename is
-    "file:line"), those of attach() for a reference line (label as
-    filename), and those of reading the file.
+    "shmids", but not a valid label, or a number as its field; a table
+    reference "shmids <digit>..." that is not a valid one: shmids(5) 5;
+    filename is "file:line"), those of attach() for a reference line
+    (label as filename), and those of reading the file.
     """
     data, fname = _read_all(file)
+    source = os.path.basename(fname.rstrip("/")) if not \
+        fname.startswith("<") else "stdin"
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
@@ -425,17 +750,86 @@ def load(file, type="f64"):
         line, lineno = lines[i], i + 1
         i += 1
         k, start, end, what = _ref_parse(line)
-        field = _str(line[start:end])
+        if k == 0 and start == end:
+            continue
+        where = "%s:%d" % (fname, lineno)
+        if k == 0:
+            k, what = _tref_parse(line)
+            if k == 1:      # a table's key: its segment's name
+                out[_str(what.split(b" ", 1)[1])] = attach(what)
+                continue
+            if k == 0 and _lib.shmids_isnumber(line, len(line)):
+                key = "%s:%d" % (source, lineno)
+                tname = type.get(key, "f64") if isinstance(type, dict) \
+                    else type
+                i, out[key] = _table_or_text(line, lines, i, tname)
+                continue
+        elif k == 1 and _lib.shmids_isnumber(line, len(line)):
+            k, what = -1, "a number is not a field"
         if k == 1:
-            out[field] = attach(what)
+            out[_str(line[start:end])] = attach(what)
             continue
         if k == -1:
             raise OSError(_errno.EINVAL, "malformed reference: " + what,
-                          "%s:%d" % (fname, lineno))
-        if start == end:
-            continue
+                          where)
+        field = _str(line[start:end])
         i, out[field] = _array_or_text(field, line[end:], lines, i, type)
     return out
+
+
+def _tref_parse(line):
+    """(k, label or why) of shmids_tref_parse() on one line (no LF)."""
+    r, sep = _Ref(), ctypes.c_int()
+    k = _lib.shmids_tref_parse(line, len(line), ctypes.byref(r),
+                               ctypes.byref(sep))
+    return k, r.label if k == 1 else r.why and _str(r.why)
+
+
+def _nonref(line):
+    """Is line neither a reference line nor a table reference line (so
+    that it may continue an array)?"""
+    return _ref_parse(line)[0] == 0 and _tref_parse(line)[0] == 0
+
+
+def _table_or_text(first, lines, i, tname):
+    """The table block that begins with line first (lines[i] on may
+    continue it), read with the library's shmids_row_parse() as
+    shm-import reads it (shmids(5) 6.1): rows with the same separator
+    and number of values, at least 2 of them, give a 2-D array (rows,
+    cols) of tname; a line that is no row, or a row alone, is text (the
+    whole line).  Returns the index of the next line, and the array or
+    the text."""
+    if tname not in _TYPES:
+        raise ValueError("shmids: type %r is none of %s"
+                         % (tname, ", ".join(TYPES)))
+    v = _Values(type=_TYPES[tname][0])
+    sep, n = ctypes.c_int(), ctypes.c_size_t()
+    sep1 = n1 = None
+    rows, line = 0, first
+    try:
+        while True:
+            before = v.count
+            k = _lib.shmids_row_parse(ctypes.byref(v), line, len(line),
+                                      ctypes.byref(sep), ctypes.byref(n))
+            if k == -1:
+                raise MemoryError("shmids: out of memory for the values")
+            if k == 0 or (rows and (sep.value, n.value) != (sep1, n1)):
+                v.count = before    # the line may begin the next block
+                break
+            sep1, n1, rows = sep.value, n.value, rows + 1
+            if i + rows - 1 >= len(lines):
+                break
+            line = lines[i + rows - 1]
+        if rows >= 2:
+            nb = v.count * _TYPES[tname][3]
+            arr = bytearray(nb)
+            if nb:
+                ctypes.memmove((ctypes.c_char * nb).from_buffer(arr),
+                               v.data, nb)
+            return i + rows - 1, _wrap(arr, tname, (rows, n1))
+    finally:
+        _lib.shmids_values_free(ctypes.byref(v))
+    return i, _text([first])
 
 
 def _array_or_text(field, first, lines, i, type):
@@ -456,8 +850,7 @@ def _array_or_text(field, first, lines, i, type):
     group = [first]
     try:
         k = _values_parse(v, first, more, bad)
-        while more.value and i < len(lines) and \
-                _ref_parse(lines[i])[0] == 0:
+        while more.value and i < len(lines) and _nonref(lines[i]):
             group.append(lines[i])
             i += 1
             if k == 0:
@@ -526,25 +919,36 @@ def _inline(field, tname, count, src):
             _libc.free(buf)
 
 
-def dump(fields, file, min_count=64, prefix="", mode=0o600):
+def dump(fields, file, min_count=64, prefix="", mode=_M600):
     """Write fields as an ASCII file, big arrays as segments.
 
-    fields: a mapping from field (str; no blank, CR, LF or NUL) to a
-    1-D array (as create() takes) or a str (written as "field text").
-    An array of at least min_count elements (64, shm-import's default)
-    goes into a new sealed segment named prefix + field, with mode
-    (format-spec.md 2.6: in $SHMIDS_DIR when set), and is written as
-    the reference line "field shmids <label>" (section 5); a smaller one
-    inline, "field v1 v2 ...", wrapped at 80 columns with " /" (section
-    6), in the library's shortest exact decimals: byte for byte what
-    shm-expand writes for that segment and shm-import reads back.
+    fields: a mapping from field (str; no blank, CR, LF or NUL, and
+    not a number: shmids(5) 6.1) to a 1-D or 2-D array (as create()
+    takes) or a str (written as "field text").  A 1-D array of at least
+    min_count elements (64, shm-import's default) goes into a new sealed
+    segment named prefix + field, with mode (shmids(5) 2.6: in
+    $SHMIDS_DIR when set), and is written as the reference line "field
+    shmids <label>" (section 5); a smaller one inline, "field v1 v2
+    ...", wrapped at 80 columns with " /" (section 6), in the library's
+    shortest exact decimals: byte for byte what shm-expand writes for
+    that segment and shm-import reads back.  A 2-D array, whatever its
+    size, becomes a table segment named prefix + field, written as the
+    table reference line "shmids <label>" (section 5): a table's rows
+    have no field, and its segment's name is the key load() gives it
+    back under (with prefix "").  A str must read back as the same text:
+    not empty, no CR, LF or NUL, no blank at either end, no last token
+    "/", no first word "shmids", not values of any type.
     file: a path (written anew) or an open file (text or binary).
-    Returns the list of labels made.
+    Returns the list of labels made.  load(dump(x)) == x for every x
+    dump() takes (with prefix "" and load's type the arrays' types).
 
-    Raises OSError EINVAL for a bad field, those of create(), and those
-    of writing; on any error every segment made by this call is removed
-    again (the file may then hold a part of the output).
+    Raises ValueError for a str it refuses (naming the field) and for
+    mode (as create()); OSError EINVAL for a bad field, those of
+    create(), and those of writing; on any error every segment made by
+    this call is removed again (the file may then hold a part of the
+    output).
     """
+    mode = _mode(mode)
     made = []
     try:
         if isinstance(file, (str, bytes, os.PathLike)):
@@ -554,7 +958,8 @@ def dump(fields, file, min_count=64, prefix="", mode=0o600):
             _dump(fields, file, min_count, prefix, mode, made)
     except BaseException:
         for label in made:
-            _lib.shmids_remove(_bytes(label))
+            with _lock:
+                _lib.shmids_remove(_bytes(label))
         raise
     return made
 
@@ -563,20 +968,64 @@ def _dump(fields, f, min_count, prefix, mode, made):
     text = isinstance(f, io.TextIOBase)
     for field, value in fields.items():
         bfield = _bytes(field)
-        if not _field_ok(bfield):
-            raise _error(_errno.EINVAL, field)
         if isinstance(value, str):
-            out = bfield + (b" " + _bytes(value) if value else b"") + b"\n"
+            _field_check(field, bfield)
+            bvalue = _bytes(value)
+            _text_check(field, bfield, bvalue)
+            out = bfield + b" " + bvalue + b"\n"
         else:
-            tname, count, src = _type_of(value)
-            if count >= min_count:
+            tname, shape, src = _type_of(value)
+            if len(shape) == 2:     # no field: the name keeps the key
+                label = create(prefix + _str(bfield), value, mode)
+                made.append(label)
+                out = b"shmids %s\n" % _bytes(label)
+            elif shape[0] >= min_count:
+                _field_check(field, bfield)
                 label = create(prefix + _str(bfield), value, mode)
                 made.append(label)
                 out = b"%s shmids %s\n" % (bfield, _bytes(label))
             else:
-                out = _inline(bfield, tname, count, src)
+                _field_check(field, bfield)
+                out = _inline(bfield, tname, shape[0], src)
         f.write(_str(out) if text else out)
     f.flush()
+
+
+def _field_check(field, bfield):
+    """OSError EINVAL unless bfield can be a field (shmids(5) 5, 6.1)."""
+    if not _field_ok(bfield):
+        raise OSError(_errno.EINVAL, "a field is one or more bytes, none "
+                      "a blank, CR, LF or NUL", field)
+    if _lib.shmids_isnumber(bfield, len(bfield)):
+        raise OSError(_errno.EINVAL, "a number is never a field (a line "
+                      "that begins with one is a table row)", field)
+    if bfield in (b"shmids", b"shmids,"):
+        raise OSError(_errno.EINVAL, "the word shmids is no field (a line "
+                      "that begins with it and a number is a table "
+                      "reference)", field)
+
+
+def _text_check(field, bfield, bvalue):
+    """ValueError unless the line "field value" reads back, by load(), as
+    the text value of field, whatever the type asked."""
+    why = None
+    if any(c in bvalue for c in b"\r\n\0"):
+        why = "holds a CR, LF or NUL byte"
+    elif bvalue != bvalue.strip(b" \t") or not bvalue:
+        why = "is empty or has blanks at an end (load() strips them)"
+    elif bvalue.split()[-1] == b"/":
+        why = "ends in the token \"/\" (it would continue onto the next line)"
+    elif bvalue.split()[0] in (b"shmids", b"shmids,"):
+        why = "begins with the word shmids (a reference line)"
+    else:
+        line = bfield + b" " + bvalue
+        for tname in TYPES:
+            if not isinstance(_array_or_text(field, line[len(bfield):],
+                                             [], 0, tname)[1], str):
+                why = "reads back as %s values, not text" % tname
+                break
+    if why:
+        raise ValueError("shmids: dump: field %r: the text %s" % (field, why))
 
 
 # Listing (shm-ls -p).
@@ -614,7 +1063,7 @@ def _entry(si):
 
 
 def ls(all=False):
-    """The segments, as shm-ls -p lists them (format-spec.md section 7).
+    """The segments, as shm-ls -p lists them (shmids(5) section 7).
 
     Our System V segments in shmid order, then the file segments in
     $SHMIDS_DIR (if set) in path order; with all=True other programs'

@@ -354,3 +354,26 @@ roundtrip() {
 	[ "${exposure%.*}${exposure#*.}" -le 20 ] ||
 	    { echo "exposure $exposure, over 2.0" >&2; false; }
 }
+
+@test "install: PYTHON=/usr/bin/python3 PREFIX=/usr/local puts the module where that python looks (Debian: dist-packages), and says so" {
+	[ -x /usr/bin/python3 ] || skip "no /usr/bin/python3"
+	local root=$T/root want
+	want=$(/usr/bin/python3 -c 'import sys
+print([p for p in sys.path if p.startswith("/usr/local/lib/python3")][0])' 2>/dev/null) ||
+	    skip "/usr/bin/python3 looks in no /usr/local/lib/python3*"
+	run --separate-stderr make -s --no-print-directory -C "$TOP" \
+	    B="${SHMIDS_BUILD:-build}" LDCONFIG=true PYTHON=/usr/bin/python3 \
+	    install DESTDIR="$root" PREFIX=/usr/local
+	status_is 0
+	grep -Fqx "install: the Python module is for /usr/bin/python3 (Python $(/usr/bin/python3 -c 'import platform; print(platform.python_version())'))" <<< "$output" ||
+	    { echo "no interpreter line in: $output" >&2; false; }
+	grep -Fqx "install: the Python module shmids: $want/shmids.py" <<< "$output" ||
+	    { echo "not $want in: $output" >&2; false; }
+	[ -f "$root$want/shmids.py" ]
+	[ -f "$root/usr/local/share/man/man3/shmids-python.3" ]
+	run --separate-stderr make -s --no-print-directory -C "$TOP" \
+	    B="${SHMIDS_BUILD:-build}" LDCONFIG=true PYTHON=/usr/bin/python3 \
+	    uninstall DESTDIR="$root" PREFIX=/usr/local
+	status_is 0
+	[ ! -e "$root$want/shmids.py" ]
+}

@@ -175,7 +175,16 @@ assert e.strerror == "segment %s is labelled %r" % (sid, os.environ["L"]), e
 fails(shmids.create, "", array.array("d"), want=(OSError, errno.EINVAL))
 fails(shmids.create, "a b", array.array("d"), want=(OSError, errno.EINVAL))
 fails(shmids.create, "x" * 65, array.array("d"), want=(OSError, errno.ENAMETOOLONG))
-fails(shmids.create, P + "m", array.array("d"), 0o1777, want=(OSError, errno.EINVAL))
+for bad, exc in ((0o1777, ValueError), (-1, ValueError), (True, TypeError),
+                 (0o600 + 0.0, TypeError), ("0o600", TypeError), (None, TypeError)):
+    for f, args in ((shmids.create, (P + "m", array.array("d"))),
+                    (shmids.zeros, (P + "m", 3)),
+                    (shmids.dump, ({"x": array.array("d", [1] * 64)}, os.devnull))):
+        try:
+            f(*args, mode=bad)
+            raise AssertionError("mode %r accepted" % (bad,))
+        except exc:
+            pass
 try:
     shmids.create(P + "t", array.array("h", [1]))
     raise AssertionError("int16 accepted")
@@ -577,6 +586,13 @@ print(shmids._library_path(), list(shmids.attach(l)), l)'
 	status_is 0
 	like "$output" "coeff: 100 values, float64, sum *" "README example"
 	gone "$(label_of data.shm)"
+	readme_block "python-zeros:" > ../zeros.sh
+	[ -s ../zeros.sh ] || { echo "README.md: no python-zeros block" >&2; false; }
+	PATH=$T/pybin:$BIN:$PATH run --separate-stderr env -u SHMIDS_LIB bash -e ../zeros.sh
+	[ ! -s label ] || track "$(cat label)"
+	status_is 0
+	is "$output" "(1000, 1000) float64 1500000.0" "README zeros example"
+	gone "$(cat label)"
 	run env -u SHMIDS_LIB PYTHONPATH=python "$PY" examples/numpy_attach.py "$P"
 	track $(sed -n 's/^label: //p' <<< "$output")
 	status_is 0
@@ -593,4 +609,542 @@ print(shmids._library_path(), list(shmids.attach(l)), l)'
 	    'import shmids; print(shmids._library_path())'
 	status_is 0
 	is "$output" "$(cd "$TOP/build" && pwd -P)/libshmids.so"
+}
+
+# Issue 20: tables (2-D segments, format-spec.md 2.7 and 6.1).
+
+# Python for the table tests: mat(t, r, c) random bits as a 2-D array
+# (numpy, or a memoryview cast to [r, c]); flat(y) its elements in
+# row-major order as bytes.
+TABLES='
+def mat(t, r, c):
+    x = randbits(t, r * c)[:r * c]
+    if shmids.numpy:
+        return x.reshape(r, c)
+    return memoryview(array.array(CODES[t], x).tobytes()).cast(CODES[t], [r, c])
+def shape(y):
+    return tuple(memoryview(y).shape)
+def raw(x):
+    return memoryview(x).tobytes()
+'
+
+@test "python: create and attach 2-D tables of every type, C-contiguous or not, both backends" {
+	need_python
+	both "$COMMON$TABLES"'
+for be in backends():
+    for t in shmids.TYPES:
+        x = mat(t, 7, 5)
+        label = shmids.create(P + t, x)
+        y = shmids.attach(label)
+        assert shape(y) == (7, 5) and raw(y) == raw(x), (be, t, shape(y))
+        if shmids.numpy:
+            assert y.dtype == x.dtype
+            xt = x.T                    # Fortran order: copied row by row
+            y = shmids.attach(shmids.create(P + "T" + t, xt))
+            assert y.shape == (5, 7) and (y.tobytes() == xt.tobytes()), (be, t)
+            xs = x[::2, 1::2]           # strided
+            y = shmids.attach(shmids.create(P + "S" + t, xs))
+            assert y.shape == (4, 2) and y.tobytes() == xs.tobytes(), (be, t)
+        else:
+            assert y.format == CODES[t]
+            # a non-contiguous memoryview: every other row
+            xs = x[::2]
+            y = shmids.attach(shmids.create(P + "S" + t, xs))
+            assert shape(y) == (4, 5) and raw(y) == xs.tobytes(), (be, t)
+        one = shmids.attach(shmids.create(P + "1" + t, mat(t, 3, 1)))
+        assert shape(one) == (3, 1), shape(one)
+        flat = shmids.attach(shmids.create(P + "f" + t, randbits(t, 9)))
+        assert len(shape(flat)) == 1, shape(flat)
+    if shmids.numpy:
+        import numpy
+        e = shmids.attach(shmids.create(P + "e0", numpy.zeros((0, 3))))
+        assert e.shape == (0, 3), e.shape
+        for bad in (numpy.zeros((2, 2, 2)), numpy.float64(1)):
+            try:
+                shmids.create(P + "bad", bad)
+                raise AssertionError("%d-D accepted" % bad.ndim)
+            except ValueError:
+                pass
+        try:
+            shmids.create(P + "c0", numpy.zeros((3, 0)))
+            raise AssertionError("0 columns accepted")
+        except OSError as e:
+            import errno
+            assert e.errno == errno.EINVAL, e
+print("ok")'
+	no_segments_named "${P}bad"
+	no_segments_named "${P}c0"
+}
+
+@test "python: a table's header is version 2 with its columns; a 1-D array's stays version 1" {
+	need_python
+	run pyrun "$COMMON$TABLES"'
+print(shmids.create(P + "t", mat("i32", 4, 3)))
+print(shmids.create(P + "v", randbits("i32", 12)))'
+	status_is 0
+	local t v
+	t=$(sed -n 1p <<< "$output")
+	v=$(sed -n 2p <<< "$output")
+	is "$(hdrfield "${t%% *}" 80 8)" "shmids2 " "table version"
+	is "$(hdrfield "${t%% *}" 120 8 | tr -d '\n')" "0000003" "cols"
+	is "$(hdrfield "${v%% *}" 80 8)" "shmids1 " "1-D version"
+}
+
+@test "python: load reads table blocks as 2-D arrays, keyed source:line; a number is never a field" {
+	need_python
+	printf '%s\n' '# gnuplot data' '1 2 3' '4	5 6' '' '7,8' '9, 10' \
+	    '11,12' '13 14' '15 16 17' '1 apple' '5' 'a 1 2 3' 'x hello' \
+	    '-0.5 1e300' 'nan -inf' '1e999 2' > g.txt
+	both "$COMMON"'
+d = shmids.load("g.txt")
+keys = ["#", "g.txt:2", "g.txt:5", "g.txt:8", "g.txt:9", "g.txt:10",
+        "g.txt:11", "a", "x", "g.txt:14", "g.txt:16"]
+assert list(d) == keys, list(d)
+def rows(y):
+    return [list(y[i]) for i in range(y.shape[0])] if shmids.numpy else y.tolist()
+assert rows(d["g.txt:2"]) == [[1, 2, 3], [4, 5, 6]], d
+assert rows(d["g.txt:5"]) == [[7, 8], [9, 10], [11, 12]], d
+assert d["g.txt:8"] == "13 14" and d["g.txt:9"] == "15 16 17", d
+assert d["g.txt:10"] == "1 apple" and d["g.txt:11"] == "5", d
+assert list(d["a"]) == [1, 2, 3] and d["x"] == "hello", d
+r = rows(d["g.txt:14"])
+assert str(r) == "[[-0.5, 1e+300], [nan, -inf]]", r
+assert d["g.txt:16"] == "1e999 2", d   # out of range: no row
+# type: one for all, or by key
+i = shmids.load("g.txt", type="i32")
+assert rows(i["g.txt:2"]) == [[1, 2, 3], [4, 5, 6]] and i["g.txt:14"] == "-0.5 1e300", i
+i = shmids.load(open("g.txt"), type={"g.txt:5": "i64"})
+assert rows(i["g.txt:5"]) == [[7, 8], [9, 10], [11, 12]], i
+assert (i["g.txt:5"].dtype.name if shmids.numpy else i["g.txt:5"].format) in ("int64", "q")
+import io
+s = shmids.load(io.BytesIO(b"1 2\n3 4\n"))
+assert list(s) == ["stdin:1"], s
+print("ok")'
+}
+
+@test "python: load attaches table reference lines, 2-D, keyed by the segment's name; malformed ones raise EINVAL" {
+	need_python
+	run pyrun "$COMMON$TABLES"'
+print(shmids.create(P + "m", mat("f32", 6, 4)))'
+	status_is 0
+	local l=$output
+	printf 'shmids %s\n  shmids, %s\r\n' "$l" "$l" > ok.txt
+	printf 'x 1\nshmids 12 segments made\n' > bad1.txt
+	printf 'nan shmids %s\n' "$l" > bad2.txt
+	printf 'shmids is fast\nshmids, the tools\n' > text.txt
+	both "$COMMON$TABLES"'
+import errno
+d = shmids.load("ok.txt")
+assert list(d) == [P + "m"], d
+y = d[P + "m"]
+assert shape(y) == (6, 4), shape(y)
+for f, line in (("bad1.txt", 2), ("bad2.txt", 1)):
+    try:
+        shmids.load(f)
+        raise AssertionError("loaded " + f)
+    except OSError as e:
+        assert e.errno == errno.EINVAL and e.filename == "%s:%d" % (f, line), e
+d = shmids.load("text.txt")
+assert d == {"shmids": "is fast", "shmids,": "the tools"}, d
+print("ok")'
+}
+
+@test "python: dump writes 2-D arrays as table references; load gives them back under their name, both backends" {
+	need_python
+	both "$COMMON$TABLES"'
+for be in backends():
+    for t in shmids.TYPES:
+        x = {P + "m": mat(t, 3, 2), "v": randbits(t, 5), P + "w": mat(t, 0 if shmids.numpy else 1, 4)}
+        made = shmids.dump(x, "out.txt")
+        assert len(made) == 2, made
+        lines = open("out.txt").read().splitlines()
+        assert lines[0] == "shmids " + made[0] and lines[-1] == "shmids " + made[1], lines
+        y = shmids.load("out.txt", type=t)
+        assert list(y) == list(x), list(y)
+        for k in x:
+            assert raw(y[k]) == raw(x[k]) and shape(y[k]) == shape(x[k]), (be, t, k)
+        for l in made:
+            shmids.remove(l)
+print("ok")'
+}
+
+# Issue 21: make, fill and wait for segments in place.
+
+@test "python: zeros() makes a segment to fill in place, every dtype, 1-D and 2-D, both backends; seal() makes it ready and read-only" {
+	need_python
+	both "$COMMON"'
+import errno
+SPELL = {"f64": ["f8", "float64", "f64"], "f32": ["f4", "float32"],
+         "i64": ["i8", "int64"], "i32": ["i4", "int32"], "raw": ["u1", "uint8", "raw"]}
+n = 0
+for be in backends():
+    for t, spellings in SPELL.items():
+        for dt in spellings:
+            for shp in (5, (5,), (3, 4), (0, 2)):
+                n += 1
+                w = shmids.zeros(P + "z%d" % n, shp, dt)
+                want = shp if isinstance(shp, tuple) else (shp,)
+                a = w.array
+                assert tuple(memoryview(a).shape) == want or 0 in want, (dt, shp, memoryview(a).shape)
+                assert not memoryview(a).readonly
+                assert memoryview(a).tobytes() == bytes(len(memoryview(a).tobytes()))
+                assert w.label.endswith(" " + P + "z%d" % n) and w.dtype == t
+                try:
+                    shmids.attach(w.label)
+                    raise AssertionError("attached while filling")
+                except BlockingIOError:
+                    pass
+                x = randbits(t, 12)
+                if want == (3, 4):
+                    memoryview(a).cast("B")[:] = memoryview(x).cast("B")[:48 * len(memoryview(a).cast("B")) // 48]
+                elif want == (5,):
+                    memoryview(a).cast("B")[:] = memoryview(x).cast("B")[:len(memoryview(a).cast("B"))]
+                w.seal()
+                w.seal()
+                y = shmids.attach(w.label)
+                assert memoryview(y).tobytes() == memoryview(a).tobytes()
+                assert tuple(memoryview(y).shape) == tuple(memoryview(a).shape)
+                assert memoryview(w.array).readonly, (dt, shp)
+                if 0 not in want:
+                    try:
+                        if shmids.numpy:
+                            w.array[0] = 1
+                        else:
+                            w.array[(0,) * len(want)] = 1
+                        raise AssertionError("written after seal")
+                    except (ValueError, TypeError):
+                        pass
+                w.remove()
+                w.remove()
+                try:
+                    shmids.attach(w.label)
+                    raise AssertionError("still there")
+                except FileNotFoundError:
+                    pass
+for bad in ("f2", "c16", "int16", None):
+    try:
+        shmids.zeros(P + "bad", 3, bad)
+        raise AssertionError("dtype %r accepted" % (bad,))
+    except TypeError:
+        pass
+for bad in (-1, (1, 2, 3), (2.0,), (), True):
+    try:
+        shmids.zeros(P + "bad", bad)
+        raise AssertionError("shape %r accepted" % (bad,))
+    except ValueError:
+        pass
+if shmids.numpy:
+    import numpy
+    w = shmids.zeros(P + "np", (2, 2), numpy.dtype("float32"))
+    assert w.array.dtype == numpy.float32
+    w.remove()
+print("ok")'
+	no_segments_named "${P}bad"
+	no_segments_named "${P}z"
+}
+
+@test "python: zeros() as a context manager seals on a normal exit and removes the segment on an exception" {
+	need_python
+	both "$COMMON"'
+for be in backends():
+    with shmids.zeros(P + "ok", (2, 3), "i4") as w:
+        memoryview(w.array).cast("B")[:4] = b"\x07\0\0\0"
+    y = shmids.attach(w.label)
+    assert memoryview(y).tolist()[0][0] == 7 and memoryview(y).shape == (2, 3)
+    shmids.remove(w.label)
+    try:
+        with shmids.zeros(P + "ex", 8) as w:
+            raise KeyError("stop")
+    except KeyError:
+        pass
+    try:
+        shmids.attach(w.label)
+        raise AssertionError("kept")
+    except FileNotFoundError:
+        pass
+    # a writer never sealed is sealed when it goes (shmids_close)
+    w = shmids.zeros(P + "gc", 3)
+    label = w.label
+    del w
+    import gc; gc.collect()
+    assert len(shmids.attach(label)) == 3
+    shmids.remove(label)
+print("ok")'
+	no_segments_named "${P}ex"
+}
+
+@test "python: attach(label, timeout) waits for the writer to seal; timed out it is BlockingIOError saying how long" {
+	need_python
+	both "$COMMON"'
+import subprocess, time
+WRITER = """
+import shmids, sys, time
+w = shmids.zeros(sys.argv[1], (2, 2), "f8")
+print(w.label, flush=True)
+sys.stdin.readline()
+w.array[1][1] = 4 if shmids.numpy else None
+if not shmids.numpy:
+    w.array.cast("B")[24:32] = bytes.fromhex("0000000000001040")
+w.seal()
+time.sleep(0.5)
+"""
+for be in backends():
+    p = subprocess.Popen([sys.executable, "-c", WRITER, P + "wait"],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    label = p.stdout.readline().strip()
+    t0 = time.monotonic()
+    try:
+        shmids.attach(label, timeout=0.3)
+        raise AssertionError("no wait")
+    except BlockingIOError as e:
+        assert time.monotonic() - t0 >= 0.29, time.monotonic() - t0
+        assert e.strerror.startswith("still being written"), e
+        assert e.strerror.endswith("(waited 0.3 s)"), e
+    def seal_later():
+        time.sleep(0.3)
+        p.stdin.write("\n")
+        p.stdin.flush()
+    import threading
+    th = threading.Thread(target=seal_later)
+    th.start()
+    t0 = time.monotonic()
+    y = shmids.attach(label, timeout=30)
+    waited = time.monotonic() - t0
+    th.join()
+    assert 0.2 < waited < 5, waited
+    assert memoryview(y).tolist() == [[0, 0], [0, 4]], memoryview(y).tolist()
+    p.wait()
+    shmids.remove(label)
+    for bad in ("1", True):
+        try:
+            shmids.attach(label, timeout=bad)
+            raise AssertionError("timeout %r accepted" % (bad,))
+        except TypeError:
+            pass
+print("ok")'
+}
+
+@test "python: an attached segment is a context manager; closing it under a live array keeps the mapping until the array goes" {
+	need_python
+	local l
+	l=$(mkseg c f64 1000)
+	L=$l both "$COMMON"'
+import gc
+L = os.environ["L"]
+def nattch():
+    return [s["nattch"] for s in shmids.ls() if s["label"] == L][0]
+assert nattch() == 0
+with shmids.segment(L) as s:
+    assert s.label == L and s.shape == (1000,) and s.dtype == "f64"
+    assert nattch() == 1
+assert nattch() == 0, "closed with no array: detached at once"
+a = shmids.attach(L)
+assert nattch() == 1
+b = a[10:20]
+if shmids.numpy:
+    with a.base as seg:
+        pass
+    try:
+        seg.array
+        raise AssertionError("array after close")
+    except ValueError:
+        pass
+    del seg
+del a
+gc.collect()
+assert nattch() == 1 and len(memoryview(b).tolist()) == 10, "b still reads"
+del b
+gc.collect()
+assert nattch() == 0
+print("ok")'
+}
+
+@test "python: no writable path to a read-only mapping (a.base, a.base.obj, memoryview(a), flags)" {
+	need_python numpy
+	local l
+	l=$(mkseg r f64 100)
+	L=$l run pyrun "$COMMON$TABLES"'
+import numpy
+for label in (os.environ["L"], shmids.create(P + "t", mat("i32", 3, 3))):
+    a = shmids.attach(label)
+    assert memoryview(a).readonly and not a.flags.writeable
+    for how in (lambda: numpy.frombuffer(a.base, dtype="u1"),
+                lambda: numpy.frombuffer(a.base.obj, dtype="u1"),
+                lambda: memoryview(a.base),
+                lambda: setattr(a.flags, "writeable", True),
+                lambda: numpy.asarray(a.base).__setitem__(0, 1)):
+        try:
+            how()
+            raise AssertionError("a writable path")
+        except (TypeError, ValueError, AttributeError):
+            pass
+    assert not numpy.asarray(a.base).flags.writeable
+print("ok")'
+	status_is 0
+	is "$output" ok
+}
+
+@test "python: dump refuses a str that would not read back as the same text, naming the field" {
+	need_python
+	both "$COMMON"'
+import errno
+for bad in ("1 2 /", "note\nz shmids 0 victim", "a\rb", "x\0y", "shmids 1 x",
+            "1 2 3", "nan", "", " lead", "trail ", "x /", "0xff 1e-3"):
+    try:
+        shmids.dump({"a": "ok", "b" + P: bad}, "out.txt")
+        raise AssertionError("accepted %r" % bad)
+    except ValueError as e:
+        assert ("field %r" % ("b" + P)) in str(e), e
+for bad in ("1", "nan", "-0.5", "0x1p-3", "shmids", "shmids,"):
+    try:
+        shmids.dump({bad: "12 x"}, "out.txt")
+        raise AssertionError("a number as field: %r" % bad)
+    except OSError as e:
+        assert e.errno == errno.EINVAL and e.filename == bad, e
+ok = {"a": "x 1 2", "b": "1 2 x", "c": "/ x", "d": "a/", "e": "shmidsx 1",
+      "f": "x  \t y", "g": "nan apple", "h": "\u00e9t\u00e9"}
+shmids.dump(ok, "out.txt")
+assert shmids.load("out.txt") == ok, shmids.load("out.txt")
+print("ok")'
+	no_segments_named "b$P"
+}
+
+@test "python: property: load(dump(x)) == x for random fields dump accepts (seeded), both backends" {
+	need_python
+	both "$COMMON$TABLES"'
+WORDS = ["1", "2.5", "nan", "/", "shmids", "shmids,", "x", "-0", "0x1p-3",
+         "a/b", "#", "1e999", "\u00e9", "\t", " ", "", "12 x", "NA"]
+def rtext():
+    return "".join(rnd.choice(WORDS) + rnd.choice(["", " ", "  "])
+                   for _ in range(rnd.randrange(1, 5)))
+def eq(a, b):
+    if isinstance(a, str) or isinstance(b, str):
+        return a == b
+    return raw(a) == raw(b) and shape(a) == shape(b)
+runs = accepted = refused = 0
+for be in backends():
+    for run in range(60):
+        x, types = {}, {}
+        for k in range(rnd.randrange(1, 7)):
+            field = rnd.choice(["f", "g", "h", "k1", "k2", "z"]) + str(k)
+            kind = rnd.randrange(4)
+            t = rnd.choice(shmids.TYPES)
+            if kind == 0:
+                x[field] = rtext()
+            elif kind == 1:
+                x[field] = randbits(t, rnd.choice([0, 1, 3, 63, 64, 200]))
+                types[field] = t
+            elif kind == 2:
+                field = P + field
+                x[field] = mat(t, rnd.randrange(1, 5), rnd.randrange(1, 4))
+                types[field] = t
+            else:
+                x[field] = randbits(t, 2)[:rnd.randrange(0, 3)]
+                types[field] = t
+        try:
+            made = shmids.dump(x, "p.txt")
+        except ValueError:
+            refused += 1
+            continue
+        accepted += 1
+        y = shmids.load("p.txt", type=types)
+        assert list(y) == list(x), (list(x), list(y))
+        for k in x:
+            assert eq(x[k], y[k]), (k, x[k], y[k])
+        for l in made:
+            shmids.remove(l)
+        runs += 1
+assert accepted >= 30 and refused >= 5, (accepted, refused)
+print("ok")'
+}
+
+@test "python: errors speak the tools' words (shmids_explain()), whatever the call" {
+	need_python
+	both "$COMMON"'
+import errno
+os.environ["SHMIDS_DIR"] = os.environ["T"] + "/nosuch"
+for f, args in ((shmids.ls, ()), (shmids.create, (P + "x", array.array("d", [1]))),
+                (shmids.zeros, (P + "x", 3))):
+    try:
+        f(*args)
+        raise AssertionError("no error")
+    except FileNotFoundError as e:
+        assert e.strerror == "SHMIDS_DIR %s/nosuch does not exist" % os.environ["T"], e
+del os.environ["SHMIDS_DIR"]
+try:
+    shmids.attach("coeff")
+except OSError as e:
+    assert e.errno == errno.EINVAL and e.strerror.startswith("the id is neither a shmid"), e
+try:
+    shmids.remove("12 a\0b")
+except OSError as e:
+    assert e.errno == errno.EINVAL and "NUL" in e.strerror, e
+print("ok")'
+	no_segments_named "${P}x"
+}
+
+@test "python: __all__ lists only the API; without numpy, one ImportWarning at import" {
+	need_python
+	run pyrun 'import shmids
+print(sorted(shmids.__all__))
+ns = {}
+exec("from shmids import *", ns)
+print("numpy" in ns, all(callable(ns[n]) or n == "TYPES" for n in shmids.__all__))'
+	status_is 0
+	is "$output" "['Segment', 'TYPES', 'Writer', 'attach', 'create', 'dump', 'load', 'ls', 'remove', 'segment', 'zeros']
+False True"
+	run pyrun --no-numpy 'import warnings
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    import shmids
+    import shmids
+print(len(w), w[0].category.__name__, w[0].message)
+print(shmids.numpy, type(shmids.attach).__name__)'
+	status_is 0
+	is "$output" "1 ImportWarning shmids: numpy is not importable: arrays are typed memoryviews (Debian: apt-get install python3-numpy)
+False function"
+	# ignored by default, as every ImportWarning: nothing on stderr
+	run pyrun --no-numpy 'import shmids'
+	status_is 0
+	is "$output" ""
+}
+
+@test "python: docstrings point at shmids(5) and shmids-python(3), not the source tree; help() shows mode=0o600" {
+	need_python
+	run pyrun 'import shmids, pydoc, inspect
+text = pydoc.render_doc(shmids, renderer=pydoc.plaintext)
+print("format-spec" in text, "shmids(5)" in text, "shmids-python(3)" in text)
+print(inspect.signature(shmids.zeros))
+print(all(getattr(shmids, n).__doc__ for n in shmids.__all__ if n != "TYPES"))'
+	status_is 0
+	is "$output" "False True True
+(name, shape, dtype='f8', mode=0o600)
+True"
+	[ -f "$TOP/man/shmids-python.3" ]
+	grep -q '^\.Xr shmids 5' "$TOP/man/shmids-python.3"
+}
+
+@test "python: load reads table blocks of every type, blank and comma rows, exactly" {
+	need_python
+	both "$COMMON"'
+import struct
+def value(t):
+    if t == "f64":
+        return repr(rnd.uniform(-1e300, 1e300) * rnd.choice([1, 1e-300]))
+    if t == "f32":
+        return repr(struct.unpack("f", struct.pack("f", rnd.uniform(-1e30, 1e30)))[0])
+    lim = {"i64": 2**63, "i32": 2**31}.get(t)
+    return str(rnd.randrange(-lim, lim) if lim else rnd.randrange(256))
+for t in shmids.TYPES:
+    for sep in (" ", ",", "\t", ", "):
+        r, c = rnd.randrange(2, 9), rnd.randrange(1, 7)
+        text = [[value(t) for _ in range(c)] for _ in range(r)]
+        with open("b.txt", "w") as f:
+            f.write("hdr x\n" + "\n".join(sep.join(row) for row in text) + "\n")
+        y = shmids.load("b.txt", type=t)["b.txt:2"]
+        assert tuple(memoryview(y).shape) == (r, c), (t, memoryview(y).shape)
+        want = array.array(CODES[t], [float(v) if t[0] == "f" else int(v)
+                                      for row in text for v in row])
+        assert memoryview(y).tobytes() == want.tobytes(), (t, sep, text)
+print("ok")'
 }
