@@ -136,6 +136,21 @@ forkexec() {
 	forkexec file
 }
 
+@test "a writer that forked closes one of two segments: it stays filling until the second is closed, then both are sealed" {
+	local l
+	run shmtool forkclose "${P}c"
+	for l in "${lines[@]}"; do
+		case $l in [0-9]*|/*) track "$l" ;; esac
+	done
+	status_is 0
+	is "${#lines[@]}" 2
+	for l in "${lines[@]}"; do
+		run shmtool open "$l"
+		status_is 0
+		is "$output" "f64 10 45"
+	done
+}
+
 # forkdaemon HOW: the writer's child closes every descriptor and opens
 # its own (HOW: /dev/null, or a pipe's read end) on the numbers, then
 # exits while its parent has yet to fill: the child left the family,

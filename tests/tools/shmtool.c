@@ -74,6 +74,7 @@ usage(void)
 	    "       shmtool forkfill NAME COUNT SECONDS exit|_exit\n"
 	    "       shmtool forkexec NAME COUNT\n"
 	    "       shmtool forkdaemon NAME null|pipe\n"
+	    "       shmtool forkclose NAME\n"
 	    "       shmtool foreign NAME SECONDS\n"
 	    "       shmtool killwriter NAME\n"
 	    "       shmtool hold LABEL SECONDS\n"
@@ -933,6 +934,47 @@ cmd_forkdaemon(int argc, char **argv)
 }
 
 /*
+ * Two filled segments, one fork that execs true(1), then shmids_close()
+ * of each and _exit(0): the first stays attached and filling until the
+ * second is closed, then both are sealed (and detached) by the closes
+ * alone.
+ */
+static int
+cmd_forkclose(int argc, char **argv)
+{
+	char *a, *b;
+	size_t i;
+	pid_t pid;
+	int st;
+
+	if (argc != 2)
+		usage();
+	a = make(argv[1], SHMIDS_F64, 10, 0600);
+	b = make(argv[1], SHMIDS_F64, 10, 0600);
+	for (i = 0; i < 10; i++) {
+		fill_value(a + HDR, SHMIDS_F64, i);
+		fill_value(b + HDR, SHMIDS_F64, i);
+	}
+	printf("%s\n%s\n", shmids_label(a), shmids_label(b));
+	fflush(stdout);
+	if ((pid = fork()) == -1)
+		fail();
+	if (pid == 0) {
+		execl("/bin/true", "true", (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) == -1 || shmids_close(a) == -1)
+		fail();
+	if (a[116] != 'w' || shmids_close(a) != -1 || errno != EINVAL) {
+		printf("first segment sealed or still found after its close\n");
+		_exit(1);
+	}
+	if (shmids_close(b) == -1)
+		fail();
+	_exit(0);
+}
+
+/*
  * As writer, but sealed as a program that knows only format-spec.md 2.2
  * would: state 'r' stored by hand, nobody woken, then _exit(2), which
  * seals nothing more (for a file segment, the writer's lock goes).
@@ -1147,6 +1189,7 @@ main(int argc, char **argv)
 		{ "forkfill", cmd_forkfill },
 		{ "forkexec", cmd_forkexec },
 		{ "forkdaemon", cmd_forkdaemon },
+		{ "forkclose", cmd_forkclose },
 		{ "killwriter", cmd_killwriter }, { "hold", cmd_hold },
 		{ "openwait", cmd_openwait }, { "foreign", cmd_foreign },
 		{ "find", cmd_find }, { "mimic", cmd_mimic },
