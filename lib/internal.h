@@ -209,13 +209,16 @@ struct seg {
 	size_t		 count;		/* elements */
 	size_t		 cols;		/* a table's columns, 0 for 1-D */
 	/*
-	 * A writer's family pipe (registry.c), made at its first fork:
-	 * -1 -1 never forked; fam[1] FAM_LOST once let go, or if none
-	 * could be made.
+	 * The family pipe (registry.c) that the segments unsealed at a
+	 * fork share, -1 -1 if none, and its identity, to know it again
+	 * at exit; closed: shmids_close() was called, detach waits for the
+	 * family to be let go.
 	 */
 	int		 fam[2];
+	dev_t		 famdev;
+	ino_t		 famino;
+	int		 closed;
 };
-#define FAM_LOST	(-2)
 SHMIDS_HIDDEN struct seg *shmids_reg_find(const void *addr);
 SHMIDS_HIDDEN int	shmids_reg_add(const struct shmids_backend *be,
 			    const struct att *a, pid_t writer, const char *id,
@@ -226,7 +229,8 @@ SHMIDS_HIDDEN void	shmids_reg_seal(struct seg *s);
 SHMIDS_HIDDEN void	shmids_reg_sealall(void);
 /* Exit and fork handlers, once; -1 with ENOMEM. */
 SHMIDS_HIDDEN int	shmids_reg_init(void);
-SHMIDS_HIDDEN int	shmids_reg_last(struct seg *s);
+/* shmids_close()'s part: seal if last writer, detach; errno kept. */
+SHMIDS_HIDDEN void	shmids_reg_close(struct seg *s);
 
 /*
  * number.c: shmids_parse(), where the bytes from s up to lim (excluded)

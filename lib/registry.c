@@ -4,13 +4,16 @@
  * shmids_close() must know whether to seal, and the exit handler must
  * find every segment a writer left unsealed.
  *
- * A fork shares a writer's segments (format-spec.md 2.2): the pipe made
- * for a segment at its first fork has its write end in every process
- * that may still write it, and the last of them to let go reads end of
- * file, knowing no other is left to write.
+ * A fork shares a writer's segments (format-spec.md 2.2): the segments
+ * unsealed at a fork share one pipe, their family's, whose write end
+ * every process that may still write them holds; the last of them to
+ * let go finds no writer left, knowing no other is left to write.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +30,7 @@ shmids_reg_find(const void *addr)
 	size_t i;
 
 	for (i = 0; i < nsegs; i++)
-		if (segs[i].a.addr == addr)
+		if (segs[i].a.addr == addr && !segs[i].closed)
 			return &segs[i];
 	errno = EINVAL;
 	return NULL;
@@ -57,6 +60,7 @@ shmids_reg_add(const struct shmids_backend *be, const struct att *a,
 	segs[nsegs].count = count;
 	segs[nsegs].cols = cols;
 	segs[nsegs].fam[0] = segs[nsegs].fam[1] = -1;
+	segs[nsegs].closed = 0;
 	nsegs++;
 	return 0;
 }
@@ -64,49 +68,46 @@ shmids_reg_add(const struct shmids_backend *be, const struct att *a,
 void
 shmids_reg_del(struct seg *s)
 {
-	int e = errno;
-
-	if (s->fam[0] >= 0)
-		close(s->fam[0]);
-	if (s->fam[1] >= 0)
-		close(s->fam[1]);
-	errno = e;
 	*s = segs[--nsegs];
 }
 
 /*
- * Before a fork: each segment this process writes gets its family pipe,
- * once.  Close-on-exec, so that an exec'd program, which has not the
- * segment mapped, is no writer; the read end does not block.  Where no
- * pipe can be had, nobody is known to be last: FAM_LOST.
+ * Before a fork: the segments this process writes that no family holds
+ * yet join one new pipe, shared by all of them, so that a fork costs 2
+ * descriptors however many segments it shares.  Close-on-exec, so that
+ * an exec'd program, which has not the segments mapped, is no writer.
+ * Where no pipe can be had, they stay out of any family: the child is
+ * no writer of them, and this process seals them at its exit (1.1).
  */
 static void
 fork_prepare(void)
 {
+	struct stat st;
 	pid_t me = getpid();
 	size_t i;
-	int e = errno, *f;
+	int e = errno, f[2] = { -1, -1 };
 
 	for (i = 0; i < nsegs; i++) {
-		f = segs[i].fam;
-		if (segs[i].writer != me || f[1] != -1)
+		if (segs[i].writer != me || segs[i].fam[1] != -1)
 			continue;
-		if (pipe(f) == -1) {
-			f[0] = -1;
-			f[1] = FAM_LOST;
-		} else if (fcntl(f[0], F_SETFD, FD_CLOEXEC) == -1 ||
-		    fcntl(f[1], F_SETFD, FD_CLOEXEC) == -1 ||
-		    fcntl(f[0], F_SETFL, O_NONBLOCK) == -1) {
-			close(f[0]);
-			close(f[1]);
-			f[0] = -1;
-			f[1] = FAM_LOST;
+		if (f[1] == -1 && (pipe(f) == -1 || fstat(f[0], &st) == -1 ||
+		    fcntl(f[0], F_SETFD, FD_CLOEXEC) == -1 ||
+		    fcntl(f[1], F_SETFD, FD_CLOEXEC) == -1)) {
+			if (f[1] != -1) {
+				close(f[0]);
+				close(f[1]);
+			}
+			break;
 		}
+		segs[i].fam[0] = f[0];
+		segs[i].fam[1] = f[1];
+		segs[i].famdev = st.st_dev;
+		segs[i].famino = st.st_ino;
 	}
 	errno = e;
 }
 
-/* In the child: it writes what its parent wrote. */
+/* In the child: it writes what its parent wrote in a family. */
 static void
 fork_child(void)
 {
@@ -133,25 +134,102 @@ shmids_reg_init(void)
 }
 
 /*
- * This process lets go of s, which it writes: is it the last writer,
- * the one to seal?  One that never forked is; a family's member is if,
- * its write end closed, the pipe is at end of file.
+ * Is fd still s's family pipe?  A process that closed descriptors it
+ * did not open (a daemon) may have the numbers back for its own files:
+ * it left the family, and must neither close nor read them.
  */
-int
-shmids_reg_last(struct seg *s)
+static int
+fam_ours(const struct seg *s, int fd)
 {
-	char c;
-	int e = errno, last;
+	struct stat st;
 
-	if (s->fam[1] == -1)
-		return 1;
-	if (s->fam[1] == FAM_LOST)
+	return fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode) &&
+	    st.st_dev == s->famdev && st.st_ino == s->famino;
+}
+
+/*
+ * This process lets go of s's family: was it the last writer?  Its
+ * write end closed, the pipe has no writer left (POLLHUP) if so.  poll,
+ * not read: a sibling may have cleared O_NONBLOCK, and exit must never
+ * block.
+ */
+static int
+fam_last(const struct seg *s)
+{
+	struct pollfd p;
+
+	if (!fam_ours(s, s->fam[0]) || !fam_ours(s, s->fam[1]))
 		return 0;
 	close(s->fam[1]);
-	s->fam[1] = FAM_LOST;
-	last = read(s->fam[0], &c, 1) == 0;
+	p.fd = s->fam[0];
+	p.events = POLLIN;
+	p.revents = 0;
+	if (poll(&p, 1, 0) != 1)
+		p.revents = 0;
+	close(s->fam[0]);
+	return (p.revents & POLLHUP) != 0;
+}
+
+static void
+drop(struct seg *s)
+{
+	s->be->detach(&s->a);
+	shmids_reg_del(s);
+}
+
+/*
+ * Let go of the family whose write end is w: its segments here are
+ * sealed if this process was the last writer, and no longer this
+ * process's to seal either way; with detach, those shmids_close() kept
+ * for this moment are detached (backwards: shmids_reg_del() moves the
+ * last entry down).
+ */
+static void
+fam_end(int w, int detach)
+{
+	pid_t me = getpid();
+	size_t i;
+	int e = errno, last = -1;
+
+	for (i = nsegs; i-- > 0; ) {
+		if (segs[i].writer != me || segs[i].fam[1] != w)
+			continue;
+		if (last == -1)
+			last = fam_last(&segs[i]);
+		if (last)
+			shmids_reg_seal(&segs[i]);
+		segs[i].writer = 0;
+		segs[i].fam[0] = segs[i].fam[1] = -1;
+		if (detach && segs[i].closed)
+			drop(&segs[i]);
+	}
 	errno = e;
-	return last;
+}
+
+/*
+ * shmids_close() of s: detach it, sealed first if this process made it
+ * and is its last writer.  The pipe tells that of the whole family
+ * only: while this process holds other segments of s's family, s stays
+ * attached, hidden, to be sealed and detached as the family is let go.
+ */
+void
+shmids_reg_close(struct seg *s)
+{
+	size_t i;
+	int w = s->fam[1];
+
+	s->closed = 1;
+	if (s->writer != getpid() || w == -1) {
+		if (s->writer == getpid())
+			shmids_reg_seal(s);
+		drop(s);
+		return;
+	}
+	for (i = 0; i < nsegs; i++)
+		if (segs[i].fam[1] == w && !segs[i].closed &&
+		    segs[i].writer == s->writer)
+			return;
+	fam_end(w, 1);
 }
 
 /*
@@ -168,7 +246,7 @@ shmids_reg_seal(struct seg *s)
 
 /*
  * Run at exit: a writer that exits normally has finished its arrays,
- * and seals those no other process of its family still writes.
+ * and seals those no other process of their family still writes.
  */
 void
 shmids_reg_sealall(void)
@@ -176,7 +254,12 @@ shmids_reg_sealall(void)
 	pid_t me = getpid();
 	size_t i;
 
-	for (i = 0; i < nsegs; i++)
-		if (segs[i].writer == me && shmids_reg_last(&segs[i]))
+	for (i = 0; i < nsegs; i++) {
+		if (segs[i].writer != me)
+			continue;
+		if (segs[i].fam[1] == -1)
 			shmids_reg_seal(&segs[i]);
+		else
+			fam_end(segs[i].fam[1], 0);
+	}
 }

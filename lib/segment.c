@@ -338,10 +338,7 @@ shmids_close(void *shm)
 
 	if ((s = shmids_reg_find(shm)) == NULL)
 		return -1;
-	if (s->writer == getpid() && shmids_reg_last(s))
-		shmids_reg_seal(s);
-	s->be->detach(&s->a);
-	shmids_reg_del(s);
+	shmids_reg_close(s);
 	return 0;
 }
 

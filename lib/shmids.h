@@ -239,7 +239,14 @@ void	*shmids_open_wait(const char *label, double seconds);
  * shmids_close: detach shm (from shmids_open() or shmids_create*()); a
  * segment this process made is sealed first, unless a process forked
  * from its writer may still fill it (the last writer to let go seals,
- * format-spec.md 2.2).  The segment itself stays.
+ * format-spec.md 2.2).  The segments a fork shared are let go together:
+ * while this process holds others of them, shm stays attached, hidden
+ * (later calls find it no more), till it has closed them all or exits.
+ * A fork costs 2 descriptors (one pipe for the segments it shares),
+ * kept till then.  The exit seal cannot tell a forked filler killed from
+ * one that finished: a parent whose fillers may die waits for them and,
+ * if one failed, removes the segment or ends with _exit(2).  The segment
+ * itself stays.
  * Errors: EINVAL (shm not attached by this library).
  */
 int	 shmids_close(void *shm);

@@ -106,6 +106,76 @@ forkfill() {
 	forkfill file _exit
 }
 
+# forkexec BACKEND: 40 segments, one fork that execs true(1), under
+# ulimit -n 64: the fork costs 2 descriptors, not 2 per segment, and
+# the exit seals every segment (format-spec.md 2.2).
+forkexec() {
+	local l n=0
+	if [ "$1" = file ]; then
+		D=$(mktemp -d /tmp/shmids-trust.XXXXXX)
+		echo "$D" > "$T/.dir"
+		export SHMIDS_DIR=$D
+	fi
+	run bash -c 'ulimit -n 64 && exec "$@"' - "$SHMTOOL" forkexec "${P}x" 40
+	for l in "${lines[@]}"; do
+		case $l in [0-9]*|/*) track "$l" ;; esac
+	done
+	status_is 0
+	is "${#lines[@]}" 40
+	for l in "${lines[@]}"; do
+		shmtool open "$l" > /dev/null && n=$((n + 1))
+	done
+	is "$n" 40 "segments sealed"
+}
+
+@test "a writer of 40 segments forks once to exec (System V, ulimit -n 64): all sealed at exit, descriptors left" {
+	forkexec sysv
+}
+
+@test "a writer of 40 segments forks once to exec (file, ulimit -n 64): all sealed at exit, descriptors left" {
+	forkexec file
+}
+
+@test "a writer that forked closes one of two segments: it stays filling until the second is closed, then both are sealed" {
+	local l
+	run shmtool forkclose "${P}c"
+	for l in "${lines[@]}"; do
+		case $l in [0-9]*|/*) track "$l" ;; esac
+	done
+	status_is 0
+	is "${#lines[@]}" 2
+	for l in "${lines[@]}"; do
+		run shmtool open "$l"
+		status_is 0
+		is "$output" "f64 10 45"
+	done
+}
+
+# forkdaemon HOW: the writer's child closes every descriptor and opens
+# its own (HOW: /dev/null, or a pipe's read end) on the numbers, then
+# exits while its parent has yet to fill: the child left the family,
+# and its exit neither seals nor blocks (format-spec.md 2.2).
+forkdaemon() {
+	local l
+	run shmtool forkdaemon "${P}d" "$1"
+	case ${lines[0]} in [0-9]*|/*) track "${lines[0]}" ;; esac
+	status_is 0
+	is "${#lines[@]}" 1
+	l=${lines[0]}
+	printf 'x shmids %s\n' "$l" > ref
+	runio ref shm_expand -w 10
+	status_is 0
+	is "$(cat out)" "x 0 1 2 3 4 5 6 7 8 9"
+}
+
+@test "a writer's fork closes its descriptors and opens /dev/null on them: its exit seals nothing" {
+	forkdaemon null
+}
+
+@test "a writer's fork closes its descriptors and opens a pipe on them: its exit neither blocks nor seals" {
+	forkdaemon pipe
+}
+
 # comma_locale: a locale whose radix is a comma, or skip.
 comma_locale() {
 	local l

@@ -72,6 +72,9 @@ usage(void)
 	    "       shmtool rdonly LABEL\n"
 	    "       shmtool writer NAME SECONDS\n"
 	    "       shmtool forkfill NAME COUNT SECONDS exit|_exit\n"
+	    "       shmtool forkexec NAME COUNT\n"
+	    "       shmtool forkdaemon NAME null|pipe\n"
+	    "       shmtool forkclose NAME\n"
 	    "       shmtool foreign NAME SECONDS\n"
 	    "       shmtool killwriter NAME\n"
 	    "       shmtool hold LABEL SECONDS\n"
@@ -915,6 +918,145 @@ cmd_forkfill(int argc, char **argv)
 }
 
 /*
+ * COUNT filled segments, then one fork that execs true(1), then return
+ * from main: the exit seal must seal every one, and the fork must leave
+ * this process descriptors to open.
+ */
+static int
+cmd_forkexec(int argc, char **argv)
+{
+	size_t i, n;
+	char *shm;
+	pid_t pid;
+	int st;
+
+	if (argc != 3)
+		usage();
+	n = (size_t)number(argv[2], 10);
+	for (i = 0; i < n; i++) {
+		shm = make(argv[1], SHMIDS_F64, 1, 0600);
+		printf("%s\n", shmids_label(shm));
+	}
+	fflush(stdout);
+	if ((pid = fork()) == -1)
+		fail();
+	if (pid == 0) {
+		execl("/bin/true", "true", (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) == -1 || open("/dev/null", O_RDONLY) == -1)
+		fail();
+	return 0;
+}
+
+/*
+ * Fill descriptors 3 to 9 as a daemon would after closing them all: with
+ * /dev/null, or with the read end of a pipe whose write end stays open
+ * (fd 20), where a read blocks.
+ */
+static void
+daemon_fds(const char *how)
+{
+	int fd, p[2];
+
+	for (fd = 3; fd < 1024; fd++)
+		close(fd);
+	if (strcmp(how, "null") == 0) {
+		for (fd = 3; fd <= 9; fd++)
+			if (open("/dev/null", O_RDONLY) != fd)
+				_exit(1);
+		return;
+	}
+	if (pipe(p) == -1 || dup2(p[1], 20) == -1)
+		_exit(1);
+	for (fd = 4; fd <= 9; fd++)
+		if (dup2(p[0], fd) == -1)
+			_exit(1);
+}
+
+/*
+ * A writer forks a child that leaves like a daemon (HOW as daemon_fds)
+ * and returns from main at once, while the parent has yet to fill its
+ * 10 f64: the child's exit must neither seal nor hang (alarm: 5 s).
+ */
+static int
+cmd_forkdaemon(int argc, char **argv)
+{
+	size_t i;
+	char *shm;
+	pid_t pid;
+	int st;
+
+	if (argc != 3)
+		usage();
+	shm = make(argv[1], SHMIDS_F64, 10, 0600);
+	printf("%s\n", shmids_label(shm));
+	fflush(stdout);
+	if ((pid = fork()) == -1)
+		fail();
+	if (pid == 0) {
+		daemon_fds(argv[2]);
+		alarm(5);
+		return 0;
+	}
+	if (waitpid(pid, &st, 0) == -1)
+		fail();
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		printf("child: %s\n", WIFSIGNALED(st) ? strsignal(WTERMSIG(st)) :
+		    "exit status not 0");
+		return 1;
+	}
+	if (shm[116] != 'w') {
+		printf("sealed by the child, not filled\n");
+		return 1;
+	}
+	for (i = 0; i < 10; i++)
+		fill_value(shm + HDR, SHMIDS_F64, i);
+	return 0;
+}
+
+/*
+ * Two filled segments, one fork that execs true(1), then shmids_close()
+ * of each and _exit(0): the first stays attached and filling until the
+ * second is closed, then both are sealed (and detached) by the closes
+ * alone.
+ */
+static int
+cmd_forkclose(int argc, char **argv)
+{
+	char *a, *b;
+	size_t i;
+	pid_t pid;
+	int st;
+
+	if (argc != 2)
+		usage();
+	a = make(argv[1], SHMIDS_F64, 10, 0600);
+	b = make(argv[1], SHMIDS_F64, 10, 0600);
+	for (i = 0; i < 10; i++) {
+		fill_value(a + HDR, SHMIDS_F64, i);
+		fill_value(b + HDR, SHMIDS_F64, i);
+	}
+	printf("%s\n%s\n", shmids_label(a), shmids_label(b));
+	fflush(stdout);
+	if ((pid = fork()) == -1)
+		fail();
+	if (pid == 0) {
+		execl("/bin/true", "true", (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) == -1 || shmids_close(a) == -1)
+		fail();
+	if (a[116] != 'w' || shmids_close(a) != -1 || errno != EINVAL) {
+		printf("first segment sealed or still found after its close\n");
+		_exit(1);
+	}
+	if (shmids_close(b) == -1)
+		fail();
+	_exit(0);
+}
+
+/*
  * As writer, but sealed as a program that knows only format-spec.md 2.2
  * would: state 'r' stored by hand, nobody woken, then _exit(2), which
  * seals nothing more (for a file segment, the writer's lock goes).
@@ -1127,6 +1269,9 @@ main(int argc, char **argv)
 		{ "header", cmd_header }, { "raw", cmd_raw },
 		{ "hostile", cmd_hostile }, { "writer", cmd_writer },
 		{ "forkfill", cmd_forkfill },
+		{ "forkexec", cmd_forkexec },
+		{ "forkdaemon", cmd_forkdaemon },
+		{ "forkclose", cmd_forkclose },
 		{ "killwriter", cmd_killwriter }, { "hold", cmd_hold },
 		{ "openwait", cmd_openwait }, { "foreign", cmd_foreign },
 		{ "find", cmd_find }, { "mimic", cmd_mimic },
