@@ -373,15 +373,41 @@ file_narrow(struct att *a, size_t len)
 }
 
 /*
+ * The data extents of a reader's declared bytes (SEEK_DATA, SEEK_HOLE)
+ * are populated, and nothing else: the declared range alone decides, so
+ * space its owner allocated beyond the end of the file (fallocate(2)
+ * keeping the size) fools nothing, and the walk costs what exists, not
+ * what is declared.  A file system that cannot tell says the whole file
+ * is data, or EINVAL: then mincore(2) decides (format-spec.md 2.5).
+ */
+static void
+populate_data(const struct att *a)
+{
+	off_t end = (off_t)a->size, d, h = 0;
+
+	while (h < end) {
+		if ((d = lseek(a->fd, h, SEEK_DATA)) == -1) {
+			if (errno == EINVAL && h == 0)
+				shmids_populate_resident(a);
+			return;		/* ENXIO: no data from h on */
+		}
+		if (d >= end)
+			return;
+		if ((h = lseek(a->fd, d, SEEK_HOLE)) == -1 || h > end)
+			h = end;
+		shmids_populate_run(a, (size_t)d, (size_t)(h - d));
+	}
+}
+
+/*
  * Always for a writer, whatever the tuning: populating is where a full
  * file system shows up as an error (EFAULT from the kernel) instead of
  * SIGBUS in the middle of filling.  A reader populates what is there:
- * a file with holes only its resident pages (format-spec.md 2.3).
+ * the data of its declared bytes (populate_data).
  */
 static int
 file_prefault(const struct att *a, int rdonly)
 {
-	struct stat st;
 	int e = errno;
 
 	if (!rdonly) {
@@ -389,14 +415,8 @@ file_prefault(const struct att *a, int rdonly)
 			errno = errno == EFAULT ? ENOSPC : errno;
 			return -1;
 		}
-	} else if (shmids_tuned(a->size, TUNE_MIN)) {
-		/* No hole anywhere: populating allocates nothing. */
-		if (fstat(a->fd, &st) == 0 && st.st_blocks >= 0 &&
-		    (uintmax_t)st.st_blocks * 512 >= (uintmax_t)st.st_size)
-			shmids_populate(a, 1);
-		else
-			shmids_populate_resident(a);
-	}
+	} else if (a->fd >= 0 && shmids_tuned(a->size, TUNE_MIN))
+		populate_data(a);
 	errno = e;
 	return 0;
 }

@@ -156,6 +156,12 @@ SHMIDS_HIDDEN int	shmids_tuned(size_t size, size_t min);
 SHMIDS_HIDDEN int	shmids_populate(const struct att *a, int rdonly);
 /* A reader's populate: only the pages someone wrote (backend.c). */
 SHMIDS_HIDDEN void	shmids_populate_resident(const struct att *a);
+/*
+ * A reader's populate of len bytes of a from byte off (cut to a's
+ * size), if that is 16 pages or more: shorter runs fault on demand.
+ */
+SHMIDS_HIDDEN void	shmids_populate_run(const struct att *a, size_t off,
+			    size_t len);
 #define HUGE_GRAIN	((size_t)2 << 20)	/* a transparent huge page */
 
 /* label.c; shmids_name_check() and shmids_id_check() are public. */
