@@ -610,6 +610,107 @@ still_idle(int dfd, const char *name, int fd, const struct shmids_info *si)
 }
 
 /*
+ * The first SHMIDS_HEADER bytes of fd, or fewer if it is shorter now:
+ * how many, or -1.  read(2), not a mapping: a file its owner truncates
+ * meanwhile gives a short read, where a mapping would give SIGBUS.
+ */
+static ssize_t
+read_head(int fd, char *h)
+{
+	ssize_t n = 0, r;
+
+	while (n < SHMIDS_HEADER && (r = pread(fd, h + n,
+	    (size_t)(SHMIDS_HEADER - n), (off_t)n)) != 0) {
+		if (r == -1 && errno != EINTR)
+			return -1;
+		if (r > 0)
+			n += r;
+	}
+	return n;
+}
+
+/*
+ * Is the file whose name in dfd (the directory of path id) is *st an
+ * orphan: a header of ours (h, n bytes of it) whose label names another
+ * name of the same directory, gone now, or another user's file there?
+ * That is a name someone linked to a segment whose own name was since
+ * removed (and perhaps taken by another user, to keep the link): residue
+ * of that segment, its owner's to clean (format-spec.md 2.6).  A file of
+ * the same owner under the label's path is the owner's segment, whose
+ * copy this is: not ours.  A label naming another directory is not
+ * followed there: that directory could be a user's hung mount.
+ */
+static int
+orphan_at(int dfd, const char *id, const char *h, size_t n,
+    const struct stat *st)
+{
+	char lid[SHMIDS_LABEL_MAX + 1];
+	struct stat lst;
+	size_t dirlen = (size_t)(strrchr(id, '/') - id) + 1;
+
+	if (shmids_hdr_labelid(h, n, lid) <= dirlen ||
+	    memcmp(lid, id, dirlen) != 0 || strchr(lid + dirlen, '/') != NULL ||
+	    strcmp(lid, id) == 0)
+		return 0;
+	if (stat_name(dfd, lid + dirlen, &lst) == -1)
+		return errno == ENOENT;
+	return !same_file(&lst, st) && lst.st_uid != st->st_uid;
+}
+
+/*
+ * The directory of path id, open, if id names a regular file there (*st,
+ * never through a symlink); else -1.
+ */
+static int
+reg_at(const char *id, struct stat *st)
+{
+	const char *base;
+	int dfd;
+
+	if ((dfd = dir_of(id, &base)) == -1)
+		return -1;
+	if (stat_name(dfd, base, st) == 0 && S_ISREG(st->st_mode))
+		return dfd;
+	close(dfd);
+	return -1;
+}
+
+static int
+file_orphan(const struct shmids_info *si, const char *h, size_t n)
+{
+	struct stat st;
+	int dfd, r;
+
+	if ((dfd = reg_at(si->id, &st)) == -1)
+		return 0;
+	r = orphan_at(dfd, si->id, h, n, &st);
+	close(dfd);
+	return r;
+}
+
+/*
+ * The file locked as fd is under its own name (the label's path), or is
+ * residue: without a label, or an orphan (orphan_at) still.  Its header
+ * is read again now, under the lock: a label its owner rewrote, or its
+ * own name linked back, keeps it.
+ */
+static int
+still_residue_or_own(int dfd, const char *id, int fd, const struct stat *st)
+{
+	char h[SHMIDS_HEADER], lid[SHMIDS_LABEL_MAX + 1];
+	ssize_t n;
+
+	if ((n = read_head(fd, h)) == -1)
+		return -1;
+	if (shmids_hdr_residue(h, (size_t)n, (size_t)st->st_size) ||
+	    shmids_hdr_labelid(h, (size_t)n, lid) == 0 ||
+	    strcmp(lid, id) == 0 || orphan_at(dfd, id, h, (size_t)n, st))
+		return 0;
+	errno = ESTALE;
+	return -1;
+}
+
+/*
  * Our write lock excludes the readers' read locks and a writer's: while
  * we hold it nobody attaches, and one who opened the file before its
  * unlink finds it unlinked once its lock is granted (file_ready).  What
@@ -637,7 +738,9 @@ file_remove_idle(const struct shmids_info *si)
 	if (setlock(fd, F_WRLCK) == -1) {
 		if (errno == EAGAIN || errno == EACCES)
 			errno = EBUSY;
-	} else if (still_idle(dfd, base, fd, si) == 0)
+	} else if (still_idle(dfd, base, fd, si) == 0 &&
+	    fstat(fd, &st) == 0 &&
+	    still_residue_or_own(dfd, si->id, fd, &st) == 0)
 		r = unlinkat(dfd, base, 0);
 out:
 	e = errno;
@@ -749,7 +852,7 @@ static ssize_t
 file_peek(const struct shmids_info *si, char *h, size_t *size)
 {
 	struct stat st;
-	ssize_t n = 0, r;
+	ssize_t n;
 	int fd, e;
 
 	if ((fd = open_seg(si->id, 1, &st)) == -1)
@@ -758,13 +861,8 @@ file_peek(const struct shmids_info *si, char *h, size_t *size)
 		errno = ESTALE;
 		goto fail;
 	}
-	while (n < SHMIDS_HEADER && (r = pread(fd, h + n,
-	    (size_t)(SHMIDS_HEADER - n), (off_t)n)) != 0) {
-		if (r == -1 && errno != EINTR)
-			goto fail;
-		if (r > 0)
-			n += r;
-	}
+	if ((n = read_head(fd, h)) == -1)
+		goto fail;
 	/* Shorter than it was: it is what could be read now. */
 	*size = n < SHMIDS_HEADER ? (size_t)n : (size_t)st.st_size;
 	/*
@@ -795,13 +893,11 @@ static int
 file_isours(const struct shmids_info *si)
 {
 	struct stat st;
-	const char *base;
 	int dfd, r;
 
-	if ((dfd = dir_of(si->id, &base)) == -1)
+	if ((dfd = reg_at(si->id, &st)) == -1)
 		return 0;
-	r = stat_name(dfd, base, &st) == 0 && S_ISREG(st.st_mode) &&
-	    (st.st_nlink == 1 || st.st_size >= SHMIDS_HEADER);
+	r = st.st_nlink == 1 || st.st_size >= SHMIDS_HEADER;
 	close(dfd);
 	return r;
 }
@@ -832,4 +928,5 @@ const struct shmids_backend shmids_file = {
 	.scan = file_scan,
 	.isours = file_isours,
 	.peek = file_peek,
+	.orphan = file_orphan,
 };

@@ -136,6 +136,13 @@ struct shmids_backend {
 	 * ours, format-spec.md 2.6).
 	 */
 	ssize_t	(*peek)(const struct shmids_info *si, char *h, size_t *size);
+	/*
+	 * Is si's segment, whose n bytes copied to h begin a header of ours
+	 * whose label names another id, the residue of that segment: a
+	 * name left to it when its own was removed (files, format-spec.md
+	 * 2.6)?  NULL where a segment has no other names.
+	 */
+	int	(*orphan)(const struct shmids_info *si, const char *h, size_t n);
 };
 SHMIDS_HIDDEN extern const struct shmids_backend shmids_sysv;
 SHMIDS_HIDDEN extern const struct shmids_backend shmids_file;
@@ -171,6 +178,8 @@ SHMIDS_HIDDEN size_t	shmids_label_make(char *buf, const char *id,
 			    const char *name, size_t namelen);
 
 /* header.c */
+SHMIDS_HIDDEN size_t	shmids_hdr_labelid(const char *h, size_t n,
+			    char id[SHMIDS_LABEL_MAX + 1]);
 SHMIDS_HIDDEN void	shmids_hdr_write(char *h, const char *id,
 			    const char *name, int type, size_t count);
 SHMIDS_HIDDEN int	shmids_hdr_read(const volatile char *h, size_t size,
