@@ -630,31 +630,60 @@ read_head(int fd, char *h)
 }
 
 /*
+ * Does name in dfd, not the file *st, hold a segment of *st's owner
+ * under its own name, lid (its header's label)?  1 yes; 0 no: gone, a
+ * mount point, not a regular file, another owner's, or another header;
+ * -1 cannot tell (unreadable, leased, swapped meanwhile).
+ */
+static int
+owners_segment_at(int dfd, const char *name, const char *lid,
+    const struct stat *st)
+{
+	char h[SHMIDS_HEADER], hid[SHMIDS_LABEL_MAX + 1];
+	struct stat lst;
+	ssize_t n;
+	int fd;
+
+	if (stat_name(dfd, name, &lst) == -1)
+		return errno == ENOENT || errno == EXDEV ? 0 : -1;
+	if (same_file(&lst, st))
+		return 1;
+	if (!S_ISREG(lst.st_mode) || lst.st_uid != st->st_uid)
+		return 0;
+	if ((fd = open_at(dfd, name, OPENFL, &lst)) == -1)
+		return -1;
+	n = read_head(fd, h);
+	close(fd);
+	if (n == -1)
+		return -1;
+	return shmids_hdr_labelid(h, (size_t)n, hid) != 0 &&
+	    strcmp(hid, lid) == 0;
+}
+
+/*
  * Is the file whose name in dfd (the directory of path id) is *st an
  * orphan: a header of ours (h, n bytes of it) whose label names another
- * name of the same directory, gone now, or another user's file there?
- * That is a name someone linked to a segment whose own name was since
- * removed (and perhaps taken by another user, to keep the link): residue
- * of that segment, its owner's to clean (format-spec.md 2.6).  A file of
- * the same owner under the label's path is the owner's segment, whose
- * copy this is: not ours.  A label naming another directory is not
- * followed there: that directory could be a user's hung mount.
+ * name of the same directory that holds no segment of the file's owner
+ * under its own name (owners_segment_at)?  That is a name someone
+ * linked to a segment whose own name was since removed (and perhaps
+ * taken meanwhile, to keep the link): residue of that segment, its
+ * owner's to clean (format-spec.md 2.6).  Next to the owner's segment
+ * it is a copy of it, or a link of it: not ours.  A label naming
+ * another directory is not followed there: that directory could be a
+ * user's hung mount.
  */
 static int
 orphan_at(int dfd, const char *id, const char *h, size_t n,
     const struct stat *st)
 {
 	char lid[SHMIDS_LABEL_MAX + 1];
-	struct stat lst;
 	size_t dirlen = (size_t)(strrchr(id, '/') - id) + 1;
 
 	if (shmids_hdr_labelid(h, n, lid) <= dirlen ||
 	    memcmp(lid, id, dirlen) != 0 || strchr(lid + dirlen, '/') != NULL ||
 	    strcmp(lid, id) == 0)
 		return 0;
-	if (stat_name(dfd, lid + dirlen, &lst) == -1)
-		return errno == ENOENT;
-	return !same_file(&lst, st) && lst.st_uid != st->st_uid;
+	return owners_segment_at(dfd, lid + dirlen, lid, st) == 0;
 }
 
 /*

@@ -758,18 +758,21 @@ shm-ls: $rd/shmids.Mnt0f1: $rd/shmids.Mnt0f1 is a mount point, not a file segmen
 	as_user ln "${b%% *}" "$D/shmids.YYYYYY"
 	run shm_rm "$a"
 	status_is 0
+	# The other user takes the old name too, with another segment of
+	# the owner's, whose label names its own path.
+	as_user ln "${b%% *}" "${a%% *}"
 	SHMIDS_DIR=$D run --separate-stderr shm_ls -p
 	status_is 0
-	is "$(grep "^$rd/" <<< "$output" | cut -f 1,15)" "$(printf '%s\tready\n%s\tbroken\n' "${b%% *}" "$rd/shmids.ZZZZZZ" |
-	    LC_ALL=C sort)" "shm-ls -p"
+	is "$(grep "^$rd/" <<< "$output" | cut -f 1,15)" "$({ printf '%s\tready\n' "${b%% *}"
+	    printf '%s\tbroken\n' "$rd/shmids.ZZZZZZ"; } | LC_ALL=C sort)" "shm-ls -p"
 	# Cleaners in a private IPC namespace: only this test's segments.
 	cat > ns.sh <<-EOS
 	export SHMIDS_DIR=$D
-	setpriv --reuid=$TESTUSER --regid=$TESTUSER --clear-groups -- \
-	    "$BIN/shm-rm" -s 0 > user.out 2>&1; echo \$? > user.rc
 	"$SHMTOOL" hold "$b" 30 & h=\$!
 	sleep 1
 	"$BIN/shm-rm" -v -s 0 > rm.out 2>&1; echo \$? > rm.rc
+	setpriv --reuid=$TESTUSER --regid=$TESTUSER --clear-groups -- \
+	    "$BIN/shm-rm" -v -s 0 > user.out 2>&1; echo \$? > user.rc
 	kill \$h
 	EOS
 	in_ns ns.sh
@@ -778,5 +781,5 @@ shm-ls: $rd/shmids.Mnt0f1: $rd/shmids.Mnt0f1 is a mount point, not a file segmen
 	is "$(cat rm.rc)" 0 "the owner's -s"
 	is "$(sed 's/ (owner .*//' rm.out)" "removed '$rd/shmids.ZZZZZZ'" "the owner's -s"
 	[ ! -e "$D/shmids.ZZZZZZ" ]
-	[ -e "$D/shmids.YYYYYY" ] && [ -e "${b%% *}" ]
+	[ -e "$D/shmids.YYYYYY" ] && [ -e "${b%% *}" ] && [ -e "${a%% *}" ]
 }
