@@ -239,8 +239,8 @@ mine_exists() {
 	nsrm -v -U -s 0
 	status_is 0
 	is "$stderr" ""
-	is "$(vlabels <<< "$removed
-$output" | sort)" \
+	is "$(vlabels <<< "$removed${output:+
+$output}" | sort)" \
 	    "$(sorted "$fa" "$fb" "$hard" "$D/shmids.Empty1" "$D/shmids.Hard03")" "removed"
 	for link in Sym001 Sym002 Sym003 Fifo01 Hard01 Hard02; do
 		[ -e "$D/shmids.$link" ] || [ -L "$D/shmids.$link" ] ||
