@@ -93,6 +93,21 @@ shmids_populate(const struct att *a, int rdonly)
 #define RUN_MIN		16	/* pages; shorter runs fault on demand */
 #define LOOK		512	/* pages mincore(2) looks at in one call */
 
+/* shmids_populate_run: the contract is in internal.h. */
+void
+shmids_populate_run(const struct att *a, size_t off, size_t len)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), start = off - off % pg;
+
+	if (off >= a->size)
+		return;
+	if (len > a->size - off)
+		len = a->size - off;
+	len += off - start;
+	if (len >= RUN_MIN * pg)
+		(void)populate(a->addr + start, len, 1);
+}
+
 /*
  * A reader's populate of a sparse segment would allocate every page its
  * writer never touched (tmpfs and System V give a read fault a page of
@@ -116,16 +131,14 @@ shmids_populate_resident(const struct att *a)
 		for (j = 0; j < n; j++) {
 			if ((vec[j] & 1) && !in)
 				start = i + j;
-			else if (!(vec[j] & 1) && in &&
-			    i + j - start >= RUN_MIN)
-				(void)populate(a->addr + start * pg,
-				    (i + j - start) * pg, 1);
+			else if (!(vec[j] & 1) && in)
+				shmids_populate_run(a, start * pg,
+				    (i + j - start) * pg);
 			in = vec[j] & 1;
 		}
 	}
-	if (in && i >= npg && npg - start >= RUN_MIN)
-		(void)populate(a->addr + start * pg,
-		    a->size - start * pg, 1);
+	if (in && i >= npg)
+		shmids_populate_run(a, start * pg, a->size - start * pg);
 	errno = e;
 }
 

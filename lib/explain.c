@@ -313,6 +313,9 @@ explain_stale(struct out *o, const char *label, const struct shmids_info *si)
 {
 	switch (si->ours) {
 	case 2:
+		/* An orphan (format-spec.md 2.6): a label names its origin. */
+		if (explain_moved(o, si))
+			return;
 		add(o, "segment %s has no label: its writer was killed before "
 		    "writing the header", si->id);
 		add_remove_hint(o, si, si->id);

@@ -373,15 +373,41 @@ file_narrow(struct att *a, size_t len)
 }
 
 /*
+ * The data extents of a reader's declared bytes (SEEK_DATA, SEEK_HOLE)
+ * are populated, and nothing else: the declared range alone decides, so
+ * space its owner allocated beyond the end of the file (fallocate(2)
+ * keeping the size) fools nothing, and the walk costs what exists, not
+ * what is declared.  A file system that cannot tell says the whole file
+ * is data, or EINVAL: then mincore(2) decides (format-spec.md 2.5).
+ */
+static void
+populate_data(const struct att *a)
+{
+	off_t end = (off_t)a->size, d, h = 0;
+
+	while (h < end) {
+		if ((d = lseek(a->fd, h, SEEK_DATA)) == -1) {
+			if (errno == EINVAL && h == 0)
+				shmids_populate_resident(a);
+			return;		/* ENXIO: no data from h on */
+		}
+		if (d >= end)
+			return;
+		if ((h = lseek(a->fd, d, SEEK_HOLE)) == -1 || h > end)
+			h = end;
+		shmids_populate_run(a, (size_t)d, (size_t)(h - d));
+	}
+}
+
+/*
  * Always for a writer, whatever the tuning: populating is where a full
  * file system shows up as an error (EFAULT from the kernel) instead of
  * SIGBUS in the middle of filling.  A reader populates what is there:
- * a file with holes only its resident pages (format-spec.md 2.3).
+ * the data of its declared bytes (populate_data).
  */
 static int
 file_prefault(const struct att *a, int rdonly)
 {
-	struct stat st;
 	int e = errno;
 
 	if (!rdonly) {
@@ -389,14 +415,8 @@ file_prefault(const struct att *a, int rdonly)
 			errno = errno == EFAULT ? ENOSPC : errno;
 			return -1;
 		}
-	} else if (shmids_tuned(a->size, TUNE_MIN)) {
-		/* No hole anywhere: populating allocates nothing. */
-		if (fstat(a->fd, &st) == 0 && st.st_blocks >= 0 &&
-		    (uintmax_t)st.st_blocks * 512 >= (uintmax_t)st.st_size)
-			shmids_populate(a, 1);
-		else
-			shmids_populate_resident(a);
-	}
+	} else if (a->fd >= 0 && shmids_tuned(a->size, TUNE_MIN))
+		populate_data(a);
 	errno = e;
 	return 0;
 }
@@ -590,6 +610,136 @@ still_idle(int dfd, const char *name, int fd, const struct shmids_info *si)
 }
 
 /*
+ * The first SHMIDS_HEADER bytes of fd, or fewer if it is shorter now:
+ * how many, or -1.  read(2), not a mapping: a file its owner truncates
+ * meanwhile gives a short read, where a mapping would give SIGBUS.
+ */
+static ssize_t
+read_head(int fd, char *h)
+{
+	ssize_t n = 0, r;
+
+	while (n < SHMIDS_HEADER && (r = pread(fd, h + n,
+	    (size_t)(SHMIDS_HEADER - n), (off_t)n)) != 0) {
+		if (r == -1 && errno != EINTR)
+			return -1;
+		if (r > 0)
+			n += r;
+	}
+	return n;
+}
+
+/*
+ * Does name in dfd, not the file *st, hold a segment of *st's owner
+ * under its own name, lid (its header's label)?  1 yes; 0 no: gone, a
+ * mount point, not a regular file, another owner's, or another header;
+ * -1 cannot tell (unreadable, leased, swapped meanwhile).
+ */
+static int
+owners_segment_at(int dfd, const char *name, const char *lid,
+    const struct stat *st)
+{
+	char h[SHMIDS_HEADER], hid[SHMIDS_LABEL_MAX + 1];
+	struct stat lst;
+	ssize_t n;
+	int fd;
+
+	if (stat_name(dfd, name, &lst) == -1)
+		return errno == ENOENT || errno == EXDEV ? 0 : -1;
+	if (same_file(&lst, st))
+		return 1;
+	if (!S_ISREG(lst.st_mode) || lst.st_uid != st->st_uid)
+		return 0;
+	if ((fd = open_at(dfd, name, OPENFL, &lst)) == -1)
+		return -1;
+	n = read_head(fd, h);
+	close(fd);
+	if (n == -1)
+		return -1;
+	return shmids_hdr_labelid(h, (size_t)n, hid) != 0 &&
+	    strcmp(hid, lid) == 0;
+}
+
+/*
+ * Is the file whose name in dfd (the directory of path id) is *st an
+ * orphan: a header of ours (h, n bytes of it) whose label names another
+ * name of the same directory that holds no segment of the file's owner
+ * under its own name (owners_segment_at)?  That is a name someone
+ * linked to a segment whose own name was since removed (and perhaps
+ * taken meanwhile, to keep the link): residue of that segment, its
+ * owner's to clean (format-spec.md 2.6).  Next to the owner's segment
+ * it is a copy of it, or a link of it: not ours.  A label naming
+ * another directory is not followed there: that directory could be a
+ * user's hung mount.
+ */
+static int
+orphan_at(int dfd, const char *id, const char *h, size_t n,
+    const struct stat *st)
+{
+	char lid[SHMIDS_LABEL_MAX + 1];
+	size_t dirlen = (size_t)(strrchr(id, '/') - id) + 1;
+
+	if (shmids_hdr_labelid(h, n, lid) <= dirlen ||
+	    memcmp(lid, id, dirlen) != 0 || strchr(lid + dirlen, '/') != NULL ||
+	    strcmp(lid, id) == 0)
+		return 0;
+	return owners_segment_at(dfd, lid + dirlen, lid, st) == 0;
+}
+
+/*
+ * The directory of path id, open, if id names a regular file there (*st,
+ * never through a symlink); else -1.
+ */
+static int
+reg_at(const char *id, struct stat *st)
+{
+	const char *base;
+	int dfd;
+
+	if ((dfd = dir_of(id, &base)) == -1)
+		return -1;
+	if (stat_name(dfd, base, st) == 0 && S_ISREG(st->st_mode))
+		return dfd;
+	close(dfd);
+	return -1;
+}
+
+static int
+file_orphan(const struct shmids_info *si, const char *h, size_t n)
+{
+	struct stat st;
+	int dfd, r;
+
+	if ((dfd = reg_at(si->id, &st)) == -1)
+		return 0;
+	r = orphan_at(dfd, si->id, h, n, &st);
+	close(dfd);
+	return r;
+}
+
+/*
+ * The file locked as fd is under its own name (the label's path), or is
+ * residue: without a label, or an orphan (orphan_at) still.  Its header
+ * is read again now, under the lock: a label its owner rewrote, or its
+ * own name linked back, keeps it.
+ */
+static int
+still_residue_or_own(int dfd, const char *id, int fd, const struct stat *st)
+{
+	char h[SHMIDS_HEADER], lid[SHMIDS_LABEL_MAX + 1];
+	ssize_t n;
+
+	if ((n = read_head(fd, h)) == -1)
+		return -1;
+	if (shmids_hdr_residue(h, (size_t)n, (size_t)st->st_size) ||
+	    shmids_hdr_labelid(h, (size_t)n, lid) == 0 ||
+	    strcmp(lid, id) == 0 || orphan_at(dfd, id, h, (size_t)n, st))
+		return 0;
+	errno = ESTALE;
+	return -1;
+}
+
+/*
  * Our write lock excludes the readers' read locks and a writer's: while
  * we hold it nobody attaches, and one who opened the file before its
  * unlink finds it unlinked once its lock is granted (file_ready).  What
@@ -617,7 +767,9 @@ file_remove_idle(const struct shmids_info *si)
 	if (setlock(fd, F_WRLCK) == -1) {
 		if (errno == EAGAIN || errno == EACCES)
 			errno = EBUSY;
-	} else if (still_idle(dfd, base, fd, si) == 0)
+	} else if (still_idle(dfd, base, fd, si) == 0 &&
+	    fstat(fd, &st) == 0 &&
+	    still_residue_or_own(dfd, si->id, fd, &st) == 0)
 		r = unlinkat(dfd, base, 0);
 out:
 	e = errno;
@@ -729,7 +881,7 @@ static ssize_t
 file_peek(const struct shmids_info *si, char *h, size_t *size)
 {
 	struct stat st;
-	ssize_t n = 0, r;
+	ssize_t n;
 	int fd, e;
 
 	if ((fd = open_seg(si->id, 1, &st)) == -1)
@@ -738,13 +890,8 @@ file_peek(const struct shmids_info *si, char *h, size_t *size)
 		errno = ESTALE;
 		goto fail;
 	}
-	while (n < SHMIDS_HEADER && (r = pread(fd, h + n,
-	    (size_t)(SHMIDS_HEADER - n), (off_t)n)) != 0) {
-		if (r == -1 && errno != EINTR)
-			goto fail;
-		if (r > 0)
-			n += r;
-	}
+	if ((n = read_head(fd, h)) == -1)
+		goto fail;
 	/* Shorter than it was: it is what could be read now. */
 	*size = n < SHMIDS_HEADER ? (size_t)n : (size_t)st.st_size;
 	/*
@@ -775,13 +922,11 @@ static int
 file_isours(const struct shmids_info *si)
 {
 	struct stat st;
-	const char *base;
 	int dfd, r;
 
-	if ((dfd = dir_of(si->id, &base)) == -1)
+	if ((dfd = reg_at(si->id, &st)) == -1)
 		return 0;
-	r = stat_name(dfd, base, &st) == 0 && S_ISREG(st.st_mode) &&
-	    (st.st_nlink == 1 || st.st_size >= SHMIDS_HEADER);
+	r = st.st_nlink == 1 || st.st_size >= SHMIDS_HEADER;
 	close(dfd);
 	return r;
 }
@@ -812,4 +957,5 @@ const struct shmids_backend shmids_file = {
 	.scan = file_scan,
 	.isours = file_isours,
 	.peek = file_peek,
+	.orphan = file_orphan,
 };

@@ -198,6 +198,29 @@ shmids_hdr_read(const volatile char *h, size_t size, const char *id,
 }
 
 /*
+ * The id of the label in n bytes copied from h, whatever segment they
+ * were copied from, if they begin a header of ours (label and magic):
+ * its length, with id set to it and a NUL; else 0.
+ */
+size_t
+shmids_hdr_labelid(const char *h, size_t n, char id[SHMIDS_LABEL_MAX + 1])
+{
+	const char *name;
+	size_t len, idlen, namelen;
+
+	if (n < SHMIDS_HEADER || memcmp(h + HDR_MAGIC, magic, 7) != 0 ||
+	    h[HDR_MAGIC + 7] != ' ')
+		return 0;
+	len = strnlen(h, HDR_LABELSZ);
+	if (len > SHMIDS_LABEL_MAX || h[len + 1] != '\n' ||
+	    shmids_label_parse(h, len, &idlen, &name, &namelen) == -1)
+		return 0;
+	memcpy(id, h, idlen);
+	id[idlen] = '\0';
+	return idlen;
+}
+
+/*
  * Residue of a writer killed before it wrote its header
  * (format-spec.md 2.4): n bytes copied from the start of a segment of
  * size bytes, none of them or all 128 NUL.

@@ -140,6 +140,13 @@ struct shmids_backend {
 	 * ours, format-spec.md 2.6).
 	 */
 	ssize_t	(*peek)(const struct shmids_info *si, char *h, size_t *size);
+	/*
+	 * Is si's segment, whose n bytes copied to h begin a header of ours
+	 * whose label names another id, the residue of that segment: a
+	 * name left to it when its own was removed (files, format-spec.md
+	 * 2.6)?  NULL where a segment has no other names.
+	 */
+	int	(*orphan)(const struct shmids_info *si, const char *h, size_t n);
 };
 SHMIDS_HIDDEN extern const struct shmids_backend shmids_sysv;
 SHMIDS_HIDDEN extern const struct shmids_backend shmids_file;
@@ -160,6 +167,12 @@ SHMIDS_HIDDEN int	shmids_tuned(size_t size, size_t min);
 SHMIDS_HIDDEN int	shmids_populate(const struct att *a, int rdonly);
 /* A reader's populate: only the pages someone wrote (backend.c). */
 SHMIDS_HIDDEN void	shmids_populate_resident(const struct att *a);
+/*
+ * A reader's populate of len bytes of a from byte off (cut to a's
+ * size), if that is 16 pages or more: shorter runs fault on demand.
+ */
+SHMIDS_HIDDEN void	shmids_populate_run(const struct att *a, size_t off,
+			    size_t len);
 #define HUGE_GRAIN	((size_t)2 << 20)	/* a transparent huge page */
 
 /* info.c: sh for count elements, cols of them a row (0: 1-D). */
@@ -173,6 +186,8 @@ SHMIDS_HIDDEN size_t	shmids_label_make(char *buf, const char *id,
 			    const char *name, size_t namelen);
 
 /* header.c */
+SHMIDS_HIDDEN size_t	shmids_hdr_labelid(const char *h, size_t n,
+			    char id[SHMIDS_LABEL_MAX + 1]);
 SHMIDS_HIDDEN void	shmids_hdr_write(char *h, const char *id,
 			    const char *name, int type, size_t count,
 			    size_t cols);

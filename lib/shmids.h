@@ -116,7 +116,9 @@ struct shmids_info {
 	 * read (errno in err: EACCES, or EBADMSG for a corrupt header, whose
 	 * label is then filled in); 2 ours but broken: residue of a writer
 	 * killed before it wrote its header (all NUL, or an empty file;
-	 * format-spec.md 2.4), with no label (empty) and no name (NULL).
+	 * format-spec.md 2.4), or a file segment's orphan, a name left to it
+	 * once its own name was removed (2.6), with no label (empty) and no
+	 * name (NULL).
 	 * -2 is not a segment: shmids_scan() could not read a store (see
 	 * there).  -3 is a name of a segment's in SHMIDS_DIR that was not
 	 * examined (SHMIDS_SKIPPED): err is why (EXDEV a mount point, or

@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,47 @@
 /* Huge pages for big segments when the administrator reserved some. */
 #define HUGE_MIN	(2u << 20)
 
+/*
+ * The bytes of segment id resident now, from the rss column of
+ * /proc/sysvipc/shm (Linux 2.6.29); -1 where that cannot be read.
+ */
+static long long
+resident(int id)
+{
+	unsigned long long rss;
+	char *line = NULL;
+	size_t cap = 0;
+	long long r = -1;
+	int n;
+	FILE *fp;
+
+	if ((fp = fopen("/proc/sysvipc/shm", "r")) == NULL)
+		return -1;
+	while (r == -1 && getline(&line, &cap, fp) != -1)
+		if (sscanf(line, "%*d %d %*o %*u %*d %*d %*u %*u %*u %*u %*u "
+		    "%*d %*d %*d %llu", &n, &rss) == 2 && n == id &&
+		    rss <= (unsigned long long)LLONG_MAX)
+			r = (long long)rss;
+	free(line);
+	fclose(fp);
+	return r;
+}
+
+/*
+ * A reader's mincore(2) walk costs what the segment declares: a page of
+ * it per page declared.  It is worth it when at least half the declared
+ * bytes are resident; a sparser segment is not populated at all, and
+ * its pages fault on demand (format-spec.md 2.5).  The label's shmid
+ * was checked against the segment's before this (2.3).
+ */
+static int
+worth_walking(const struct att *a)
+{
+	long long rss = resident(atoi(a->addr));
+
+	return rss == -1 || (unsigned long long)rss >= a->size / 2;
+}
+
 static int
 sysv_prefault(const struct att *a, int rdonly)
 {
@@ -46,10 +88,10 @@ sysv_prefault(const struct att *a, int rdonly)
 	if (!rdonly)
 		madvise(a->addr, a->size, MADV_HUGEPAGE);
 #endif
-	if (rdonly)
-		shmids_populate_resident(a);
-	else
+	if (!rdonly)
 		shmids_populate(a, 0);
+	else if (worth_walking(a))
+		shmids_populate_resident(a);
 	errno = e;
 	return 0;
 }

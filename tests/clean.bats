@@ -201,7 +201,7 @@ mine_exists() {
 
 @test "shared 1777 directory: planted symlinks, hard links and FIFOs never make root's cleaner remove or change anything else" {
 	shared
-	local fa fb link hard before fails=
+	local fa fb link hard before removed fails=
 	fa=$(mkas "$U1" "$D" create "${P}fa" f64 1)
 	fb=$(mkas "$U2" "$D" create "${P}fb" f64 1)
 	# U2's residue: an empty file named as ours, stale like a segment.
@@ -222,11 +222,12 @@ mine_exists() {
 	ln "$V/empty" "$D/shmids.Hard02"
 	# U1's own segment under a second name: the second name is not a
 	# segment (its label names the first), the first is U1's segment,
-	# stale like any; its removal leaves the data to the second name.
+	# stale like any; once it is removed, the second name is U1's
+	# residue (an orphan, format-spec.md 2.6): removed in the same run
+	# if the run comes to it after the first name, else in the next.
 	hard=$(mkas "$U1" "$D" create "${P}hard" f64 1)
 	as "$U1" ln "${hard%% *}" "$D/shmids.Hard03"
-	before=$(ident "$V/secret"; ident "$V/empty"
-	    ident "$D/shmids.Hard03" | awk 'NR == 1 { $3 = "" } 1')
+	before=$(ident "$V/secret"; ident "$V/empty")
 	nsrm -n -U -s 0
 	status_is 0
 	is "$(sort <<< "$output")" \
@@ -234,18 +235,21 @@ mine_exists() {
 	nsrm -v -U -s 0
 	status_is 0
 	is "$stderr" ""
-	is "$(vlabels <<< "$output" | sort)" \
-	    "$(sorted "$fa" "$fb" "$hard" "$D/shmids.Empty1")" "removed"
-	for link in Sym001 Sym002 Sym003 Fifo01 Hard01 Hard02 Hard03; do
+	removed=$output
+	nsrm -v -U -s 0
+	status_is 0
+	is "$stderr" ""
+	is "$(vlabels <<< "$removed${output:+
+$output}" | sort)" \
+	    "$(sorted "$fa" "$fb" "$hard" "$D/shmids.Empty1" "$D/shmids.Hard03")" "removed"
+	for link in Sym001 Sym002 Sym003 Fifo01 Hard01 Hard02; do
 		[ -e "$D/shmids.$link" ] || [ -L "$D/shmids.$link" ] ||
 		    fails+="[shmids.$link gone] "
 	done
 	is "$fails" "" "failures"
-	is "$(ident "$V/secret"; ident "$V/empty"
-	    ident "$D/shmids.Hard03" | awk 'NR == 1 { $3 = "" } 1')" \
+	is "$(ident "$V/secret"; ident "$V/empty")" \
 	    "$before" "the targets (links apart)"
-	is "$(stat -c %h "$V/secret" "$V/empty" "$D/shmids.Hard03" |
-	    tr '\n' ' ')" "2 2 1 " "links"
+	is "$(stat -c %h "$V/secret" "$V/empty" | tr '\n' ' ')" "2 2 " "links"
 }
 
 # The cleaner's last check (format-spec.md 7): strace holds root's

@@ -739,3 +739,47 @@ shm-ls: $rd/shmids.Mnt0f1: $rd/shmids.Mnt0f1 is a mount point, not a file segmen
 	# The other names keep the data: only the segments' names went.
 	is "$(stat -c %h "$u/a" "$u/b" "$u/c" | tr '\n' ' ')" "1 1 1 " "other names"
 }
+
+# Attack finding (issue 18, round 2): another user links a mode-0666
+# segment under a name of ours in a sticky SHMIDS_DIR; once its owner
+# removed it, the link pinned its space for good (the other user may not
+# unlink it, and it was nobody's segment).  It is the owner's residue
+# now: listed to it, cleaned by its -s and root's -U; a linked segment
+# whose own name remains is not (format-spec.md 2.6).
+@test "a hard link another user planted in SHMIDS_DIR outlives its segment: residue, cleaned by its owner's -s" {
+	need_user
+	need_mountns
+	fsetup
+	local a b rd
+	a=$(fmk create "${P}oa" f64 3 0666)
+	b=$(fmk create "${P}ob" f64 3 0666)
+	rd=$(realpath "$D")
+	as_user ln "${a%% *}" "$D/shmids.ZZZZZZ"
+	as_user ln "${b%% *}" "$D/shmids.YYYYYY"
+	run shm_rm "$a"
+	status_is 0
+	# The other user takes the old name too, with another segment of
+	# the owner's, whose label names its own path.
+	as_user ln "${b%% *}" "${a%% *}"
+	SHMIDS_DIR=$D run --separate-stderr shm_ls -p
+	status_is 0
+	is "$(grep "^$rd/" <<< "$output" | cut -f 1,15)" "$({ printf '%s\tready\n' "${b%% *}"
+	    printf '%s\tbroken\n' "$rd/shmids.ZZZZZZ"; } | LC_ALL=C sort)" "shm-ls -p"
+	# Cleaners in a private IPC namespace: only this test's segments.
+	cat > ns.sh <<-EOS
+	export SHMIDS_DIR=$D
+	"$SHMTOOL" hold "$b" 30 & h=\$!
+	sleep 1
+	"$BIN/shm-rm" -v -s 0 > rm.out 2>&1; echo \$? > rm.rc
+	setpriv --reuid=$TESTUSER --regid=$TESTUSER --clear-groups -- \
+	    "$BIN/shm-rm" -v -s 0 > user.out 2>&1; echo \$? > user.rc
+	kill \$h
+	EOS
+	in_ns ns.sh
+	status_is 0
+	is "$(cat user.rc) $(cat user.out)" "0 " "the other user's -s"
+	is "$(cat rm.rc)" 0 "the owner's -s"
+	is "$(sed 's/ (owner .*//' rm.out)" "removed '$rd/shmids.ZZZZZZ'" "the owner's -s"
+	[ ! -e "$D/shmids.ZZZZZZ" ]
+	[ -e "$D/shmids.YYYYYY" ] && [ -e "${b%% *}" ] && [ -e "${a%% *}" ]
+}

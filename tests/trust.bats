@@ -43,6 +43,20 @@ seg_rss() {
 	    { echo "segment resident after the readers: $rss bytes" >&2; false; }
 }
 
+@test "a sparse System V segment (1 GiB declared, nothing resident): its reader walks none of it with mincore" {
+	local l id
+	need_strace
+	l=$(mkhostile sparse s)
+	id=${l%% *}
+	[ -n "$(seg_rss "$id")" ] || skip "no rss column in /proc/sysvipc/shm"
+	printf 'x shmids %s\n' "$l" > ref
+	run bash -c 'strace -qq -f -o "$2" -e trace=mincore "$1" < ref |
+	    head -c 20' - "$BIN/shm-expand" "$T/trace"
+	is "$output" "x 0 0 0 0 0 0 0 0 0 "
+	run grep -c mincore "$T/trace"
+	is "$output" 0
+}
+
 @test "a sparse file segment on tmpfs (1 GiB declared, never written): readers allocate none of it" {
 	local l f kb
 	tmpfs_dir
@@ -297,4 +311,45 @@ rc=1"
 	run as_user env LD_PRELOAD="$so" "$BIN/shm-expand" < ref
 	status_is 0
 	is "$output" "x 0 1 2"
+}
+
+# sparsefile BYTES: f, a file segment on tmpfs whose header declares
+# BYTES of f64 it never wrote (label l).
+sparsefile() {
+	tmpfs_dir
+	l=$(SHMIDS_DIR=$D _mk create "${P}s" f64 1)
+	f=${l%% *}
+	printf '%020d' $(($1 / 8)) |
+	    dd of="$f" bs=1 seek=95 conv=notrunc status=none
+	truncate -s $((128 + $1)) "$f"
+	printf 'x shmids %s\n' "$l" > ref
+}
+
+@test "space allocated beyond a sparse file segment's end (fallocate -n) makes no reader populate its holes" {
+	local l f kb0 kb
+	command -v fallocate > /dev/null || skip "no fallocate(1)"
+	sparsefile $((256 << 20))
+	fallocate -n -o $((128 + (256 << 20))) -l $((300 << 20)) "$f" ||
+	    skip "tmpfs keeps no space beyond a file's end here"
+	kb0=$(( $(stat -c '%b * %B' "$f") / 1024 ))
+	run bash -c '"$1" < ref | head -c 20' - "$BIN/shm-expand"
+	is "$output" "x 0 0 0 0 0 0 0 0 0 "
+	run shmtool hold "$l" 0
+	status_is 0
+	kb=$(( $(stat -c '%b * %B' "$f") / 1024 ))
+	[ $((kb - kb0)) -lt 16384 ] ||
+	    { echo "the readers allocated $((kb - kb0)) kB" >&2; false; }
+}
+
+@test "a file segment declaring 1 TiB with one page written: its reader's first byte comes at once" {
+	local l f
+	sparsefile $((1 << 40))
+	printf '%s' 00000000 |
+	    dd of="$f" bs=1 seek=$((128 + (1 << 30))) conv=notrunc status=none
+	printf 'x shmids %s\n' "$l" > ref
+	SECONDS=0
+	run timeout 20 bash -c '"$1" < ref | head -c 20' - "$BIN/shm-expand"
+	is "$output" "x 0 0 0 0 0 0 0 0 0 "
+	[ "$SECONDS" -le 2 ] ||
+	    { echo "first byte after $SECONDS s" >&2; false; }
 }
