@@ -397,6 +397,16 @@ expand_table(const char *fname, unsigned long lineno, const struct line *l,
 	size_t rows, tcols;
 	void *h;
 
+	/*
+	 * Leading blanks beyond the line buffer went out already (l->sent):
+	 * every row must start with all of them, so such a line stays.
+	 */
+	if (l->sent > 0 && !rflag) {
+		warnx("%s:%lu: %s: a table reference with over 4 KiB of "
+		    "leading blanks: copied unexpanded", fname, lineno,
+		    r->label);
+		return -1;
+	}
 	if ((h = open_view(fname, lineno, r, &a)) == NULL)
 		return -1;
 	if (table_shape(h, &a, &rows, &tcols) == -1) {
@@ -410,6 +420,9 @@ expand_table(const char *fname, unsigned long lineno, const struct line *l,
 	e.lead = rflag ? "" : l->buf + l->fake;
 	e.leadlen = rflag ? 0 : r->field - l->fake;
 	e.eol = rflag ? "\n" : l->buf + r->eol;
+	/* a bare CR at the end of the file ends no line: rows end CRLF */
+	if (strcmp(e.eol, "\r") == 0)
+		e.eol = "\r\n";
 	watch(r->label, &a, &e);
 	if (shmids_emit_rows(stdout, &e, a.type, a.data, rows, tcols,
 	    sep) == -1)

@@ -518,6 +518,22 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 }
 
 /*
+ * The longest name a new segment's label has room for: 64 bytes, less
+ * where a file segment's path ("dir/shmids.XXXXXX") and the space take
+ * more than the label's other 11 bytes (format-spec.md 1).
+ */
+static size_t
+name_max(void)
+{
+	const char *d = shmids_dir();
+	size_t id = d != NULL ? strlen(d) + 14 : 10;
+
+	return id + 1 + SHMIDS_NAME_MAX <= SHMIDS_LABEL_MAX ?
+	    SHMIDS_NAME_MAX : id + 1 < SHMIDS_LABEL_MAX ?
+	    SHMIDS_LABEL_MAX - id - 1 : 0;
+}
+
+/*
  * A table's name (format-spec.md 7): prefix, the input's file name
  * without directories, ":" and its first line.  What a name may not
  * hold becomes "_"; a file name too long loses its start.  NULL if even
@@ -530,12 +546,12 @@ table_name(const char *fname, unsigned long lineno)
 	const char *base = strrchr(fname, '/') ? strrchr(fname, '/') + 1 :
 	    fname;
 	char line[32];
-	size_t n, room, i, p = strlen(prefix);
+	size_t n, room, i, p = strlen(prefix), max = name_max();
 
 	snprintf(line, sizeof(line), ":%lu", lineno);
-	if (p + strlen(line) >= SHMIDS_NAME_MAX)
+	if (p + strlen(line) >= max)
 		return NULL;
-	room = SHMIDS_NAME_MAX - p - strlen(line);
+	room = max - p - strlen(line);
 	if ((n = strlen(base)) > room) {
 		base += n - room;
 		n = room;
@@ -566,7 +582,7 @@ store_table(const struct block *b, const struct shmids_values *v)
 
 	if (name == NULL) {
 		warnx("%s:%lu: segment name too long: the prefix (-P) and "
-		    "the line make more than 64 bytes", b->fname, b->first);
+		    "the line leave no room in the label", b->fname, b->first);
 		rval = 1;
 		return -1;
 	}
@@ -590,15 +606,23 @@ store_table(const struct block *b, const struct shmids_values *v)
 	return 0;
 }
 
-/* No room for a block's values: no table may be cut short. */
+/*
+ * No room for a block's values: its rows pass through unconverted, as
+ * text loses nothing; said, exit 1 at the end.
+ */
 static void
 table_nomem(const struct block *b)
 {
-	warnx("%s:%lu: out of memory for the values of a table", b->fname,
-	    b->first);
-	undo_all();
-	exit(1);
+	warnx("%s:%lu: out of memory for the values of a table: its rows "
+	    "pass through unconverted", b->fname, b->first);
+	rval = 1;
 }
+
+/*
+ * shm-expand holds about 4 KiB of a line (format-spec.md 8): rows with
+ * more leading blanks than that could not all be given them back.
+ */
+#define LEAD_MAX	4000
 
 /*
  * A line that begins with a number (first, s[0..n)): a table block of
@@ -613,7 +637,7 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 	static struct block b;
 	struct shmids_values v;
 	size_t c;
-	int k, sep;
+	int k = 0, sep;
 
 	memset(&v, 0, sizeof(v));
 	v.type = deftype != -1 ? deftype : SHMIDS_F64;
@@ -621,7 +645,9 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 	b.first = *lineno;
 	b.rows = 1;
 	b.lead.len = 0;
-	if ((k = shmids_row_parse(&v, s, n, &b.sep, &b.cols)) != 1) {
+	if (strspn(s, " \t") > LEAD_MAX ||
+	    (k = shmids_row_parse(&v, s, n, &b.sep, &b.cols)) != 1 ||
+	    b.cols > SHMIDS_COLS_MAX) {
 		if (k == -1)
 			table_nomem(&b);
 		shmids_values_free(&v);
@@ -635,7 +661,7 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 	while ((n = (size_t)next(l, &s, fname, *lineno + 1)) > 0) {
 		if ((k = shmids_row_parse(&v, s, n, &sep, &c)) == -1)
 			table_nomem(&b);
-		if (k == 0 || sep != b.sep || c != b.cols) {
+		if (k != 1 || sep != b.sep || c != b.cols) {
 			v.count -= k == 1 ? c : 0;
 			lines_unread(l, s);
 			break;
@@ -644,7 +670,7 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 		b.rows++;
 		b.lastnl = s[n - 1] == '\n';
 	}
-	if (b.rows < 2 || v.count < minvals || b.cols > SHMIDS_COLS_MAX ||
+	if (k == -1 || b.rows < 2 || v.count < minvals ||
 	    store_table(&b, &v) == -1)
 		pass_kept(l, fname, b.first);
 	shmids_values_free(&v);

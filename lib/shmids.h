@@ -569,7 +569,7 @@ void	 shmids_values_free(struct shmids_values *v);
 int	 shmids_isnumber(const char *s, size_t len);
 
 /*
- * shmids_row_parse: is line s[0..len) (its CRs and LF at the end
+ * shmids_row_parse: is line s[0..len) (its LF and one CR before it
  * ignored; s[len] readable as for shmids_values_parse()) a row of
  * values of v->type?  A row is values separated by blanks (*sep set to
  * ' '), or by commas with blanks allowed around them (*sep ','; the

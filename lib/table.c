@@ -140,7 +140,10 @@ shmids_row_parse(struct shmids_values *v, const char *s, size_t len,
 		errno = EINVAL;
 		return -1;
 	}
-	while (len > 0 && (s[len - 1] == '\n' || s[len - 1] == '\r'))
+	/* row = ... *blank [CR] eol: one CR, not two (format-spec.md 6.1) */
+	if (len > 0 && s[len - 1] == '\n')
+		len--;
+	if (len > 0 && s[len - 1] == '\r')
 		len--;
 	/* a comma row if a comma follows the first token */
 	while (i < len && shmids_blank(s[i]))

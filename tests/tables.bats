@@ -328,3 +328,46 @@ expand_d() {
 	[ "$n" -ge 30 ] || { echo "only $n pictures drawn" >&2; false; }
 	no_segments_named "$P"
 }
+
+@test "tables: rows with two CRs, or over 4000 leading blanks, are text; a table reference ending in a bare CR gives CRLF rows" {
+	local l
+	printf '1 2\n3 4\r\r\n5 6\n' > in
+	runio in shm_import -k 2 -P "$P"
+	status_is 0
+	same_file in out "'3 4' with two CRs is text: no block of two rows"
+	for l in 1 2 3; do printf '%*s1 2\n' 4001 ''; done > in
+	runio in shm_import -k 2 -P "$P"
+	status_is 0
+	same_file in out "rows shm-expand could not give all their blanks back"
+	l=$(_mk table "${P}cr" f64 2 2)
+	printf 'shmids %s\r' "$l" > in
+	runio in shm_expand
+	status_is 0
+	printf '0 1\r\n2 3\r\n' | same_file /dev/stdin out
+	# a hand-made reference with more blanks than shm-expand holds stays
+	{ printf '%*s' 5000 ''; printf 'shmids %s\n' "$l"; } > in
+	runio in shm_expand -d
+	status_is 1
+	same_file in out
+	is "$(cat err)" "shm-expand: stdin:1: $l: a table reference with over 4 KiB of leading blanks: copied unexpanded"
+	exists "$l"
+}
+
+@test "tables: a file segment's table name is cut to fit the label beside a long SHMIDS_DIR" {
+	local D pad
+	# a directory that leaves 12 bytes of the label's 75 for the name
+	pad=$((75 - 12 - 1 - 14 - ${#T} - 1))
+	[ "$pad" -ge 1 ] || skip "the test directory's path is too long"
+	D=$T/$(printf 'd%.0s' $(seq "$pad"))
+	mkdir -p "$D"
+	printf '1 2\n3 4\n' > a_rather_long_file_name_for_tables.txt
+	SHMIDS_DIR=$D run --separate-stderr "$BIN/shm-import" -k 2 a_rather_long_file_name_for_tables.txt
+	status_is 0
+	is "$stderr" ""
+	track "$(tables /dev/stdin <<< "$output")"
+	like "$output" "shmids $D/shmids.?????? tables.txt:1"
+	printf '%s\n' "$output" > ref
+	SHMIDS_DIR=$D runio ref shm_expand -d
+	status_is 0
+	printf '1 2\n3 4\n' | same_file /dev/stdin out
+}
