@@ -140,6 +140,12 @@ test_nomem(void)
 	else
 		ok(1, "ENOMEM, no ulimit -v # SKIP ulimit -v is set", "", "");
 	fflush(stdout);
+	/* valgrind's own table of mappings is smaller than the kernel's */
+	if (getenv("SHMIDS_VALGRIND") != NULL) {
+		ok(1, "ENOMEM at vm.max_map_count # SKIP under valgrind", "",
+		    "");
+		n = NMAPS;
+	}
 	while (n < NMAPS && (maps[n] = mmap(NULL, (size_t)pg, n % 2 ?
 	    PROT_READ : PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 	    -1, 0)) != MAP_FAILED)
@@ -148,12 +154,13 @@ test_nomem(void)
 		strcpy(buf, "(the mappings did not run out)");
 	else
 		shmids_explain(buf, sizeof(buf), NULL, ENOMEM);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n && maps[i] != NULL; i++)
 		munmap(maps[i], (size_t)pg);
-	ok(strncmp(buf, want, strlen(want)) == 0 &&
-	    strstr(buf, "(vm.max_map_count ") != NULL,
-	    "ENOMEM at vm.max_map_count: the mappings, not ulimit -v", buf,
-	    "out of memory mappings: ... (vm.max_map_count N)");
+	if (getenv("SHMIDS_VALGRIND") == NULL)
+		ok(strncmp(buf, want, strlen(want)) == 0 &&
+		    strstr(buf, "(vm.max_map_count ") != NULL,
+		    "ENOMEM at vm.max_map_count: the mappings, not ulimit -v",
+		    buf, "out of memory mappings: ... (vm.max_map_count N)");
 	rl.rlim_cur = (rlim_t)1 << 46;
 	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < rl.rlim_cur)
 		rl.rlim_cur = rl.rlim_max;
