@@ -92,7 +92,8 @@ forkfill() {
 	status_is 1
 	is "$output" EAGAIN "a fork's filling segment, opened at once"
 	printf 'x shmids %s\n' "$l" > ref
-	if [ "$1$2" = sysv_exit ]; then
+	# under valgrind shm-expand starts after the fork's second is over
+	if [ "$1$2" = sysv_exit ] && [ -z "${SHMIDS_VALGRIND:-}" ]; then
 		runio ref shm_expand -w 0
 		status_is 1
 		like "$(cat err)" "shm-expand: stdin:1: $l: still being written by a process forked from its writer (pid *, gone) (-w 0: not waited for)"
