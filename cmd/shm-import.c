@@ -547,6 +547,29 @@ table_name(const char *fname, unsigned long lineno)
 	return name;
 }
 
+/*
+ * Are the values of blank row s[0..n) separated by one tab each (R's
+ * write.table(sep = "\t"), a TSV file)?  Then the block, if all its
+ * rows are, comes back so (format-spec.md 6.1).
+ */
+static int
+tabbed(const char *s, size_t n)
+{
+	size_t i = strspn(s, " \t"), gaps = 0;
+
+	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+		n--;
+	while (n > i && shmids_isblank(s[n - 1]))
+		n--;
+	for (; i < n; i++)
+		if (shmids_isblank(s[i])) {
+			if (s[i] != '\t' || shmids_isblank(s[i + 1]))
+				return 0;
+			gaps++;
+		}
+	return gaps > 0;
+}
+
 /* A table's first row, for its reference line. */
 struct block {
 	const char	*fname;
@@ -582,7 +605,8 @@ store_table(const struct block *b, const struct shmids_values *v)
 	util_labels_add(&made, h);
 	nconverted++;
 	out(b->lead.buf, b->lead.len);
-	out(b->sep == ',' ? "shmids, " : "shmids ", b->sep == ',' ? 8 : 7);
+	out(b->sep == ',' ? "shmids, " : b->sep == '\t' ? "shmids\t" :
+	    "shmids ", b->sep == ',' ? 8 : 7);
 	out(h, strlen(h));
 	eol = !b->lastnl ? "" : b->crlf ? "\r\n" : "\n";
 	out(eol, strlen(eol));
@@ -628,6 +652,8 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 		out(s, n);
 		return;
 	}
+	if (b.sep == ' ' && tabbed(s, n))
+		b.sep = '\t';
 	text_add(&b.lead, s, strspn(s, " \t"), fname, b.first);
 	b.crlf = n >= 2 && s[n - 2] == '\r' && s[n - 1] == '\n';
 	b.lastnl = s[n - 1] == '\n';
@@ -635,11 +661,14 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 	while ((n = (size_t)next(l, &s, fname, *lineno + 1)) > 0) {
 		if ((k = shmids_row_parse(&v, s, n, &sep, &c)) == -1)
 			table_nomem(&b);
-		if (k == 0 || sep != b.sep || c != b.cols) {
+		/* tabs and blanks make one block: tabs only if all rows */
+		if (k == 0 || (sep == ',') != (b.sep == ',') || c != b.cols) {
 			v.count -= k == 1 ? c : 0;
 			lines_unread(l, s);
 			break;
 		}
+		if (b.sep == '\t' && !tabbed(s, n))
+			b.sep = ' ';
 		(*lineno)++;
 		b.rows++;
 		b.lastnl = s[n - 1] == '\n';

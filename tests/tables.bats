@@ -122,6 +122,32 @@ expand_d() {
 	no_segments_named "$P"
 }
 
+@test "tables: tab-separated rows come back tab-separated, byte for byte ('shmids<TAB>'); a block mixing tabs and spaces, with spaces" {
+	local l
+	printf 'x\ty\tz\n' > a
+	for i in 1 2 3 4 5; do printf '%s\t0.%s\t-%s.5\n' "$i" "$i" "$i"; done >> a
+	printf '  1\t2\r\n  3\t4\r\n' > b
+	for f in a b; do
+		runio "$f" shm_import -k 1 -P "$P"
+		status_is 0
+		l=$(tables "$T/out")
+		track "$l"
+		is "$(grep -c "^ *shmids	$l" "$T/out")" 1 "$f: a tab after 'shmids'"
+		expand_d "$T/out"
+		status_is 0
+		same_file "$f" out
+	done
+	printf '1\t2\n3 4\n5\t6\n' > c
+	runio c shm_import -k 1 -P "$P"
+	status_is 0
+	l=$(tables "$T/out")
+	track "$l"
+	is "$(cat "$T/out")" "shmids $l" "one block, blank-separated"
+	expand_d "$T/out"
+	is "$(cat "$T/out")" "$(printf '1 2\n3 4\n5 6')"
+	no_segments_named "$P"
+}
+
 @test "tables: what is not a block passes through unchanged: one row, too few values, rows of other widths or separators" {
 	seq 1 100 | paste -sd' ' > in
 	printf '1 2\n3 4\n\n1 2\n3\n4,5\n6 7\n1 2 /\n3 4\n' >> in
@@ -267,6 +293,15 @@ expand_d() {
 	EOF
 	run Rscript check.R
 	is "$status $output" "0 "
+}
+
+@test "R: write.table(sep = \"\\t\") comes back byte for byte, and read.delim reads it identical()" {
+	command -v Rscript > /dev/null || skip "no Rscript (Debian: r-base-core)"
+	Rscript -e 'write.table(quakes, "quakes.tsv", sep = "\t", row.names = FALSE)'
+	roundtrip quakes.tsv
+	is "$(grep -c '^shmids	' ref)" 1 "one tab-separated table"
+	same_file quakes.tsv back
+	run -0 Rscript -e 'stopifnot(identical(read.delim("back"), read.delim("quakes.tsv")))'
 }
 
 @test "R: NA in a table comes back as NA" {
