@@ -215,6 +215,34 @@ expand_d() {
 	exists "$l"
 }
 
+@test "shm-expand -r: rows and comma rows left inline (under -k) are written as they are; other text is dropped" {
+	local l
+	{
+		printf '# a big block\n'
+		for i in $(seq 1 40); do printf '%s 0.5 -%s\n' "$i" "$i"; done
+		printf '\n# a small one, left inline\n1 2 3\n4 5 6\n'
+		printf 'x,y,z\n7,8,9\n'
+		seq 1 2000 | paste -sd' '
+		printf 'text 1 2\n1 2 /\n'
+	} > in
+	runio in shm_import -k 100 -P "$P"
+	status_is 0
+	l=$(tables "$T/out")
+	track "$l"
+	is "$(grep -c . "$T/out")" 10 "one block converted, the rest inline"
+	cp "$T/out" ref
+	run -0 --separate-stderr shm_expand -r -d ref
+	is "$stderr" ""
+	is "$(printf '%s\n' "$output" | wc -l)" 44 "40 rows, 2, 1 comma row, 1 long row"
+	is "$(printf '%s\n' "$output" | sed -n '41,43p')" "$(printf '1 2 3\n4 5 6\n7,8,9')"
+	is "$(printf '%s\n' "$output" | sed -n 44p)" "$(seq 1 2000 | paste -sd' ')" "a row of 8 KiB, whole"
+	printf '1 2\n3 4\n' > rows
+	run -0 --separate-stderr shm_expand -r rows
+	is "$output" "$(cat rows)" "rows alone: written, no complaint"
+	is "$stderr" ""
+	no_segments_named "$P"
+}
+
 @test "numpy: savetxt matrices with NaN, inf and -0 (%.18e, %g, delimiter=','), back bit for bit, read by loadtxt" {
 	local py fmt
 	py=$(python_with numpy) || skip "no python3 with numpy"
