@@ -52,6 +52,14 @@ static struct miss {
 } longest_miss;
 /* The first array whose values are not of its -t type (1.5 for i32). */
 static struct miss type_miss;
+/*
+ * Table blocks left as text: the largest under the minimum, and the
+ * first row whose values are not of the -t type.
+ */
+static struct tmiss {
+	char		 where[96];
+	size_t		 rows, cols;
+} table_miss, ttype_miss;
 
 /* An array's first line, kept for its reference line. */
 struct text {
@@ -365,9 +373,28 @@ type_missed(const char *fname, unsigned long lineno, const struct text *f,
 }
 
 /*
+ * Nothing converted, though table blocks were there: the same words as
+ * for arrays, a block named by where it begins.
+ */
+static void
+report_tables(void)
+{
+	if (ttype_miss.cols > 0)
+		warnx("no table converted: %s holds rows whose values are "
+		    "not %s (-t %s)", ttype_miss.where,
+		    shmids_type_name(deftype), shmids_type_name(deftype));
+	else if (table_miss.rows > 0)
+		warnx("no table converted: the largest, %s (%zux%zu, %zu "
+		    "values), has fewer than -k %lu; -k %zu converts it",
+		    table_miss.where, table_miss.rows, table_miss.cols,
+		    table_miss.rows * table_miss.cols, minvals,
+		    table_miss.rows * table_miss.cols);
+}
+
+/*
  * Nothing converted, though arrays were there: the type -t asked for, or
  * else the minimum, is the likely surprise (the README's own 10-value
- * example), so name it.
+ * example), so name it.  Table blocks get a word of their own.
  */
 static void
 report_missed(void)
@@ -378,6 +405,7 @@ report_missed(void)
 
 	if (nconverted > 0)
 		return;
+	report_tables();
 	if (type_miss.count > 0) {
 		tname = shmids_type_name(type_of(t, strlen(t)));
 		for (i = 0; i < nftypes; i++)
@@ -614,6 +642,47 @@ store_table(const struct block *b, const struct shmids_values *v)
 	return 0;
 }
 
+/*
+ * A block left as text for want of -k values: remember the largest of
+ * those that look like a table, 10 values or more, as an array.
+ */
+static void
+table_missed(const struct block *b)
+{
+	if (b->rows < 2 || b->cols > SHMIDS_COLS_MAX ||
+	    b->rows * b->cols < 10 ||
+	    b->rows * b->cols <= table_miss.rows * table_miss.cols)
+		return;
+	table_miss.rows = b->rows;
+	table_miss.cols = b->cols;
+	snprintf(table_miss.where, sizeof(table_miss.where), "%.80s:%lu",
+	    b->fname, b->first);
+}
+
+/*
+ * -t type: the first line that is no row of it, but a row of f64 of
+ * two values or more (1.5 for i32), as a block's first row.
+ */
+static void
+ttype_missed(const char *fname, unsigned long lineno, const char *s,
+    size_t n)
+{
+	struct shmids_values v;
+	size_t c;
+	int sep;
+
+	if (deftype == -1 || deftype == SHMIDS_F64 || ttype_miss.cols > 0)
+		return;
+	memset(&v, 0, sizeof(v));
+	v.type = SHMIDS_F64;
+	if (shmids_row_parse(&v, s, n, &sep, &c) == 1 && c >= 2) {
+		ttype_miss.cols = c;
+		snprintf(ttype_miss.where, sizeof(ttype_miss.where),
+		    "%.80s:%lu", fname, lineno);
+	}
+	shmids_values_free(&v);
+}
+
 /* No room for a block's values: no table may be cut short. */
 static void
 table_nomem(const struct block *b)
@@ -649,6 +718,7 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 		if (k == -1)
 			table_nomem(&b);
 		shmids_values_free(&v);
+		ttype_missed(fname, b.first, s, n);
 		out(s, n);
 		return;
 	}
@@ -673,6 +743,8 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 		b.rows++;
 		b.lastnl = s[n - 1] == '\n';
 	}
+	if (v.count < minvals)
+		table_missed(&b);
 	if (b.rows < 2 || v.count < minvals || b.cols > SHMIDS_COLS_MAX ||
 	    store_table(&b, &v) == -1)
 		pass_kept(l, fname, b.first);

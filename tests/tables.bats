@@ -164,6 +164,29 @@ expand_d() {
 	same_file in out
 }
 
+@test "shm-import: nothing converted, though table blocks were there: says the largest, its shape and -k; or -t's type; exit 0" {
+	{ printf '# glass\n\n\n\n'; for i in $(seq 1 16); do printf '%s 1.5 -2\n' "$i"; done; } > glass.dat
+	runio glass.dat shm_import -P "$P"
+	status_is 0
+	same_file glass.dat out
+	err_is "shm-import: no table converted: the largest, stdin:5 (16x3, 48 values), has fewer than -k 64; -k 48 converts it"
+	runio glass.dat shm_import -P "$P" -k 100000
+	status_is 0
+	err_is "shm-import: no table converted: the largest, stdin:5 (16x3, 48 values), has fewer than -k 100000; -k 48 converts it"
+	runio glass.dat shm_import -P "$P" -t i32
+	status_is 0
+	same_file glass.dat out
+	err_is "shm-import: no table converted: stdin:5 holds rows whose values are not i32 (-t i32)"
+	printf 'coeff 0 1 2 3 4 5 6 7 8 9\n' >> glass.dat
+	runio glass.dat shm_import -P "$P"
+	status_is 0
+	is "$(cat "$T/err")" "$(printf '%s\n' "shm-import: no table converted: the largest, stdin:5 (16x3, 48 values), has fewer than -k 64; -k 48 converts it" "shm-import: no array converted: the longest, coeff (stdin:21), has 10 values, fewer than -k 64; -k 10 or -f coeff converts it")"
+	runio glass.dat shm_import -P "$P" -k 48
+	status_is 0
+	err_is ""
+	track "$(tables "$T/out")"
+}
+
 @test "tables: -f leaves blocks as text; -t gives their type, and rows not of it end a block" {
 	local l
 	printf '1 2\n3 4\n5 6\nx 1 2\n' > in
