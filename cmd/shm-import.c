@@ -60,6 +60,8 @@ static struct tmiss {
 	char		 where[96];
 	size_t		 rows, cols;
 } table_miss, ttype_miss;
+/* The first row that begins with R's row name ("1" 100 101 ...). */
+static struct miss rowname_miss;
 
 /* An array's first line, kept for its reference line. */
 struct text {
@@ -309,9 +311,28 @@ store(const char *fname, unsigned long lineno, const char *first,
 }
 
 /*
+ * Does s[0..len) begin with a number in double quotes, as R writes a
+ * row name ("1")?  Its length with the quotes, else 0.
+ */
+static size_t
+quoted_number(const char *s, size_t len)
+{
+	size_t j;
+
+	if (len < 3 || s[0] != '"')
+		return 0;
+	for (j = 1; j < len && s[j] != '"' && !shmids_isblank(s[j]) &&
+	    s[j] != ','; j++)
+		;
+	if (j == len || s[j] != '"' || !shmids_isnumber(s + 1, j - 1))
+		return 0;
+	return j + 1;
+}
+
+/*
  * What looks like an array: 10 values or more, or continued on a second
  * line; not a setting ("grid 100"), nor a table row, whose field is a
- * number.
+ * number, nor one whose field is R's row name ("1": no -f for it).
  */
 static int
 array_like(const char *field, size_t len, size_t count, int lines)
@@ -320,7 +341,7 @@ array_like(const char *field, size_t len, size_t count, int lines)
 	const char *end;
 
 	return !((count < 10 && (lines < 2 || count < 2)) ||
-	    len > SHMIDS_NAME_MAX ||
+	    len > SHMIDS_NAME_MAX || quoted_number(field, len) == len ||
 	    (shmids_parse(field, &end, SHMIDS_F64, &d) == 0 &&
 	    end == field + len));
 }
@@ -333,6 +354,33 @@ miss_note(struct miss *m, const char *fname, unsigned long lineno,
 	memcpy(m->field, field, len);
 	m->field[len] = '\0';
 	snprintf(m->where, sizeof(m->where), "%.80s:%lu", fname, lineno);
+}
+
+/*
+ * A line that begins with R's row name and goes on as a row ("1" 100
+ * 101, or "1",100,101 from write.csv): a table left as text, which no
+ * -k or -f would make right.  The first is remembered.
+ */
+static void
+rowname_note(const char *fname, unsigned long lineno, const char *s,
+    size_t n)
+{
+	struct shmids_values v;
+	size_t i = strspn(s, " \t"), q, c;
+	int sep;
+
+	if (rowname_miss.count > 0 || (q = quoted_number(s + i, n - i)) == 0 ||
+	    q > SHMIDS_NAME_MAX)
+		return;
+	for (i += q; i < n && shmids_isblank(s[i]); i++)
+		;
+	i += i < n && s[i] == ',';
+	memset(&v, 0, sizeof(v));
+	v.type = SHMIDS_F64;
+	if (shmids_row_parse(&v, s + i, n - i, &sep, &c) == 1)
+		miss_note(&rowname_miss, fname, lineno, s + strspn(s, " \t"),
+		    q, c);
+	shmids_values_free(&v);
 }
 
 /* An array left inline for want of -k values: remember the longest. */
@@ -405,6 +453,10 @@ report_missed(void)
 
 	if (nconverted > 0)
 		return;
+	if (rowname_miss.count > 0)
+		warnx("%s: rows begin with R's row names (%s): write them "
+		    "with row.names = FALSE", rowname_miss.where,
+		    rowname_miss.field);
 	report_tables();
 	if (type_miss.count > 0) {
 		tname = shmids_type_name(type_of(t, strlen(t)));
@@ -787,6 +839,8 @@ import_line(struct lines *l, const char *fname, unsigned long *lineno,
 			out(s, n);
 		return;
 	}
+	if (fields == NULL && s[strspn(s, " \t")] == '"')
+		rowname_note(fname, *lineno, s, n);
 	k = shmids_ref_parse(s, n, &r);
 	sel = k == 0 && r.fieldlen > 0 && fields != NULL &&
 	    util_fields_has(&want, s + r.field, r.fieldlen);

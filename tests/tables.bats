@@ -187,6 +187,23 @@ expand_d() {
 	track "$(tables "$T/out")"
 }
 
+@test "shm-import: rows that begin with R's row names are said to be so, never offered as -f" {
+	printf '"V1" "V2" "V3" "V4" "V5" "V6" "V7" "V8" "V9" "V10" "V11"\n' > v.tab
+	for i in $(seq 1 20); do printf '"%s" 100 100 101 101 101 100 100 100 101 101 102\n' "$i"; done >> v.tab
+	runio v.tab shm_import -P "$P"
+	status_is 0
+	same_file v.tab out
+	err_is "shm-import: stdin:2: rows begin with R's row names (\"1\"): write them with row.names = FALSE"
+	printf '"","lat","long"\n"1",-20.42,181.62\n"2",-20.62,181.03\n' > q.csv
+	runio q.csv shm_import -P "$P"
+	status_is 0
+	same_file q.csv out
+	err_is "shm-import: stdin:2: rows begin with R's row names (\"1\"): write them with row.names = FALSE"
+	printf '"a" 1 2 3 4 5 6 7 8 9 10\n' > in
+	runio in shm_import -P "$P"
+	err_is "shm-import: no array converted: the longest, \"a\" (stdin:1), has 10 values, fewer than -k 64; -k 10 or -f \"a\" converts it"
+}
+
 @test "tables: -f leaves blocks as text; -t gives their type, and rows not of it end a block" {
 	local l
 	printf '1 2\n3 4\n5 6\nx 1 2\n' > in
