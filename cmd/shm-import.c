@@ -629,24 +629,26 @@ table_name(const char *fname, unsigned long lineno)
 
 /*
  * Are the values of blank row s[0..n) separated by one tab each (R's
- * write.table(sep = "\t"), a TSV file)?  Then the block, if all its
- * rows are, comes back so (format-spec.md 6.1).
+ * write.table(sep = "\t"), a TSV file)?  Then its block comes back so
+ * (format-spec.md 6.1).  The first row decides, so that the rows after
+ * it cost nothing more.
  */
 static int
 tabbed(const char *s, size_t n)
 {
 	size_t i = strspn(s, " \t"), gaps = 0;
+	const char *p, *end;
 
 	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r'))
 		n--;
-	while (n > i && shmids_isblank(s[n - 1]))
+	while (n > i && (s[n - 1] == ' ' || s[n - 1] == '\t'))
 		n--;
-	for (; i < n; i++)
-		if (shmids_isblank(s[i])) {
-			if (s[i] != '\t' || shmids_isblank(s[i + 1]))
-				return 0;
-			gaps++;
-		}
+	if (n <= i || memchr(s + i, ' ', n - i) != NULL)
+		return 0;
+	for (p = s + i, end = s + n; (p = memchr(p, '\t', end - p)) != NULL;
+	    p++, gaps++)
+		if (p[1] == '\t')
+			return 0;
 	return gaps > 0;
 }
 
@@ -783,14 +785,12 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 	while ((n = (size_t)next(l, &s, fname, *lineno + 1)) > 0) {
 		if ((k = shmids_row_parse(&v, s, n, &sep, &c)) == -1)
 			table_nomem(&b);
-		/* tabs and blanks make one block: tabs only if all rows */
+		/* tabs and blanks make one block */
 		if (k == 0 || (sep == ',') != (b.sep == ',') || c != b.cols) {
 			v.count -= k == 1 ? c : 0;
 			lines_unread(l, s);
 			break;
 		}
-		if (b.sep == '\t' && !tabbed(s, n))
-			b.sep = ' ';
 		(*lineno)++;
 		b.rows++;
 		b.lastnl = s[n - 1] == '\n';

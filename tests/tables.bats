@@ -122,7 +122,7 @@ expand_d() {
 	no_segments_named "$P"
 }
 
-@test "tables: tab-separated rows come back tab-separated, byte for byte ('shmids<TAB>'); a block mixing tabs and spaces, with spaces" {
+@test "tables: tab-separated rows come back tab-separated, byte for byte ('shmids<TAB>'); a mixed block as its first row" {
 	local l
 	printf 'x\ty\tz\n' > a
 	for i in 1 2 3 4 5; do printf '%s\t0.%s\t-%s.5\n' "$i" "$i" "$i"; done >> a
@@ -142,9 +142,23 @@ expand_d() {
 	status_is 0
 	l=$(tables "$T/out")
 	track "$l"
-	is "$(cat "$T/out")" "shmids $l" "one block, blank-separated"
+	is "$(cat "$T/out")" "shmids	$l" "one block, its first row tab-separated"
 	expand_d "$T/out"
-	is "$(cat "$T/out")" "$(printf '1 2\n3 4\n5 6')"
+	is "$(cat "$T/out")" "$(printf '1\t2\n3\t4\n5\t6')"
+	printf '1 2\n3\t4\n1\t\t2\n' > c
+	runio c shm_import -k 1 -P "$P"
+	status_is 0
+	l=$(tables "$T/out")
+	track "$l"
+	is "$(cat "$T/out")" "shmids $l" "one block, its first row blank-separated"
+	expand_d "$T/out"
+	is "$(cat "$T/out")" "$(printf '1 2\n3 4\n1 2')"
+	printf '1\t\t2\n3\t4\n' > c
+	runio c shm_import -k 1 -P "$P"
+	l=$(tables "$T/out")
+	track "$l"
+	is "$(cat "$T/out")" "shmids $l" "two tabs are no tab-separated row"
+	expand_d "$T/out"
 	no_segments_named "$P"
 }
 
