@@ -122,6 +122,20 @@ expand_d() {
 	no_segments_named "$P"
 }
 
+# mixed ROWS SEP BACK WHAT: printf ROWS makes one block, its reference
+# line has SEP after "shmids", and printf BACK is its expansion.
+mixed() {
+	local l
+	printf "$1" > c
+	runio c shm_import -k 1 -P "$P"
+	status_is 0
+	l=$(tables "$T/out")
+	track "$l"
+	is "$(cat "$T/out")" "shmids$2$l" "$4"
+	expand_d "$T/out"
+	is "$(cat "$T/out")" "$(printf "$3")" "$4: back"
+}
+
 @test "tables: tab-separated rows come back tab-separated, byte for byte ('shmids<TAB>'); a mixed block as its first row" {
 	local l
 	printf 'x\ty\tz\n' > a
@@ -137,28 +151,9 @@ expand_d() {
 		status_is 0
 		same_file "$f" out
 	done
-	printf '1\t2\n3 4\n5\t6\n' > c
-	runio c shm_import -k 1 -P "$P"
-	status_is 0
-	l=$(tables "$T/out")
-	track "$l"
-	is "$(cat "$T/out")" "shmids	$l" "one block, its first row tab-separated"
-	expand_d "$T/out"
-	is "$(cat "$T/out")" "$(printf '1\t2\n3\t4\n5\t6')"
-	printf '1 2\n3\t4\n1\t\t2\n' > c
-	runio c shm_import -k 1 -P "$P"
-	status_is 0
-	l=$(tables "$T/out")
-	track "$l"
-	is "$(cat "$T/out")" "shmids $l" "one block, its first row blank-separated"
-	expand_d "$T/out"
-	is "$(cat "$T/out")" "$(printf '1 2\n3 4\n1 2')"
-	printf '1\t\t2\n3\t4\n' > c
-	runio c shm_import -k 1 -P "$P"
-	l=$(tables "$T/out")
-	track "$l"
-	is "$(cat "$T/out")" "shmids $l" "two tabs are no tab-separated row"
-	expand_d "$T/out"
+	mixed '1\t2\n3 4\n5\t6\n' '	' '1\t2\n3\t4\n5\t6' "first row tab-separated"
+	mixed '1 2\n3\t4\n1\t\t2\n' ' ' '1 2\n3 4\n1 2' "first row blank-separated"
+	mixed '1\t\t2\n3\t4\n' ' ' '1 2\n3 4' "two tabs are no tab-separated row"
 	no_segments_named "$P"
 }
 
