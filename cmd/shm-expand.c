@@ -28,6 +28,7 @@ static int	 style[5];
 static int	 nanplain;	/* -F nan=nan: SHMIDS_NANPLAIN, or 0 */
 static int	 rval;
 static unsigned long nrefs;	/* reference lines met, for -r's word */
+static unsigned long nrows;	/* rows left inline that -r wrote */
 
 /*
  * -d: labels expanded, removed only once all output is flushed and
@@ -521,6 +522,29 @@ expand_tref(const char *fname, unsigned long lineno, const struct line *l)
 	return 1;
 }
 
+/*
+ * -r without -f: is the held line a row or a comma row (format-spec.md
+ * 6.1)?  Then it is values only already, and goes out as it is: a
+ * block shm-import left inline (under -k) is data all the same.
+ */
+static int
+inline_row(const struct line *l)
+{
+	struct shmids_values v;
+	size_t n;
+	int k, sep;
+
+	if (!rflag || fields != NULL || l->sent > 0 ||
+	    !shmids_isnumber(l->buf, l->n))
+		return 0;
+	memset(&v, 0, sizeof(v));
+	v.type = SHMIDS_F64;
+	if ((k = shmids_row_parse(&v, l->buf, l->n, &sep, &n)) == -1)
+		err(1, NULL);
+	shmids_values_free(&v);
+	return k;
+}
+
 static void
 expand_line(const char *fname, unsigned long lineno, const struct line *l)
 {
@@ -553,6 +577,12 @@ expand_line(const char *fname, unsigned long lineno, const struct line *l)
 		warnx("%s:%lu: malformed reference: %s", fname, lineno, r.why);
 	if (k != 0)
 		rval = 1;
+	if (k == 0 && inline_row(l)) {
+		if (fwrite(l->buf, 1, l->n, stdout) != l->n)
+			err(1, "stdout");
+		nrows++;
+		return;
+	}
 	put(l->buf + l->fake, l->n - l->fake);
 }
 
@@ -657,6 +687,12 @@ read_line(FILE *fp, struct line *l)
 		flen += phase == 1;
 		if (l->n < check)
 			continue;
+		/* -r: a line that begins with a number may be a row */
+		if (rflag && fields == NULL && l->sent == 0 &&
+		    shmids_isnumber(l->buf, l->n)) {
+			check *= 2;
+			continue;
+		}
 		if (phase < 2) {
 			/* A field that may be in -f stays whole. */
 			l->longfield = flen > hold - HOLD;
@@ -827,7 +863,7 @@ matched_nothing(void)
 	    "no reference line has this field") != 0)
 		rval = 1;
 	/* -r wrote nothing of such an input: data.txt for data.shm? */
-	if (rflag && fields == NULL && nrefs == 0) {
+	if (rflag && fields == NULL && nrefs == 0 && nrows == 0) {
 		warnx("-r: no reference line in the input: nothing to write "
 		    "(its arrays inline? shm-import makes them segments)");
 		rval = 1;

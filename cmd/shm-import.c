@@ -52,6 +52,16 @@ static struct miss {
 } longest_miss;
 /* The first array whose values are not of its -t type (1.5 for i32). */
 static struct miss type_miss;
+/*
+ * Table blocks left as text: the largest under the minimum, and the
+ * first row whose values are not of the -t type.
+ */
+static struct tmiss {
+	char		 where[96];
+	size_t		 rows, cols;
+} table_miss, ttype_miss;
+/* The first row that begins with R's row name ("1" 100 101 ...). */
+static struct miss rowname_miss;
 
 /* An array's first line, kept for its reference line. */
 struct text {
@@ -301,9 +311,28 @@ store(const char *fname, unsigned long lineno, const char *first,
 }
 
 /*
+ * Does s[0..len) begin with a number in double quotes, as R writes a
+ * row name ("1")?  Its length with the quotes, else 0.
+ */
+static size_t
+quoted_number(const char *s, size_t len)
+{
+	size_t j;
+
+	if (len < 3 || s[0] != '"')
+		return 0;
+	for (j = 1; j < len && s[j] != '"' && !shmids_isblank(s[j]) &&
+	    s[j] != ','; j++)
+		;
+	if (j == len || s[j] != '"' || !shmids_isnumber(s + 1, j - 1))
+		return 0;
+	return j + 1;
+}
+
+/*
  * What looks like an array: 10 values or more, or continued on a second
  * line; not a setting ("grid 100"), nor a table row, whose field is a
- * number.
+ * number, nor one whose field is R's row name ("1": no -f for it).
  */
 static int
 array_like(const char *field, size_t len, size_t count, int lines)
@@ -312,7 +341,7 @@ array_like(const char *field, size_t len, size_t count, int lines)
 	const char *end;
 
 	return !((count < 10 && (lines < 2 || count < 2)) ||
-	    len > SHMIDS_NAME_MAX ||
+	    len > SHMIDS_NAME_MAX || quoted_number(field, len) == len ||
 	    (shmids_parse(field, &end, SHMIDS_F64, &d) == 0 &&
 	    end == field + len));
 }
@@ -325,6 +354,33 @@ miss_note(struct miss *m, const char *fname, unsigned long lineno,
 	memcpy(m->field, field, len);
 	m->field[len] = '\0';
 	snprintf(m->where, sizeof(m->where), "%.80s:%lu", fname, lineno);
+}
+
+/*
+ * A line that begins with R's row name and goes on as a row ("1" 100
+ * 101, or "1",100,101 from write.csv): a table left as text, which no
+ * -k or -f would make right.  The first is remembered.
+ */
+static void
+rowname_note(const char *fname, unsigned long lineno, const char *s,
+    size_t n)
+{
+	struct shmids_values v;
+	size_t i = strspn(s, " \t"), q, c;
+	int sep;
+
+	if (rowname_miss.count > 0 || (q = quoted_number(s + i, n - i)) == 0 ||
+	    q > SHMIDS_NAME_MAX)
+		return;
+	for (i += q; i < n && shmids_isblank(s[i]); i++)
+		;
+	i += i < n && s[i] == ',';
+	memset(&v, 0, sizeof(v));
+	v.type = SHMIDS_F64;
+	if (shmids_row_parse(&v, s + i, n - i, &sep, &c) == 1)
+		miss_note(&rowname_miss, fname, lineno, s + strspn(s, " \t"),
+		    q, c);
+	shmids_values_free(&v);
 }
 
 /* An array left inline for want of -k values: remember the longest. */
@@ -365,9 +421,28 @@ type_missed(const char *fname, unsigned long lineno, const struct text *f,
 }
 
 /*
+ * Nothing converted, though table blocks were there: the same words as
+ * for arrays, a block named by where it begins.
+ */
+static void
+report_tables(void)
+{
+	if (ttype_miss.cols > 0)
+		warnx("no table converted: %s holds rows whose values are "
+		    "not %s (-t %s)", ttype_miss.where,
+		    shmids_type_name(deftype), shmids_type_name(deftype));
+	else if (table_miss.rows > 0)
+		warnx("no table converted: the largest, %s (%zux%zu, %zu "
+		    "values), has fewer than -k %lu; -k %zu converts it",
+		    table_miss.where, table_miss.rows, table_miss.cols,
+		    table_miss.rows * table_miss.cols, minvals,
+		    table_miss.rows * table_miss.cols);
+}
+
+/*
  * Nothing converted, though arrays were there: the type -t asked for, or
  * else the minimum, is the likely surprise (the README's own 10-value
- * example), so name it.
+ * example), so name it.  Table blocks get a word of their own.
  */
 static void
 report_missed(void)
@@ -378,6 +453,11 @@ report_missed(void)
 
 	if (nconverted > 0)
 		return;
+	if (rowname_miss.count > 0)
+		warnx("%s: rows begin with R's row names (%s): write them "
+		    "with row.names = FALSE", rowname_miss.where,
+		    rowname_miss.field);
+	report_tables();
 	if (type_miss.count > 0) {
 		tname = shmids_type_name(type_of(t, strlen(t)));
 		for (i = 0; i < nftypes; i++)
@@ -563,6 +643,31 @@ table_name(const char *fname, unsigned long lineno)
 	return name;
 }
 
+/*
+ * Are the values of blank row s[0..n) separated by one tab each (R's
+ * write.table(sep = "\t"), a TSV file)?  Then its block comes back so
+ * (format-spec.md 6.1).  The first row decides, so that the rows after
+ * it cost nothing more.
+ */
+static int
+tabbed(const char *s, size_t n)
+{
+	size_t i = strspn(s, " \t"), gaps = 0;
+	const char *p, *end;
+
+	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+		n--;
+	while (n > i && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	if (n <= i || memchr(s + i, ' ', n - i) != NULL)
+		return 0;
+	for (p = s + i, end = s + n; (p = memchr(p, '\t', end - p)) != NULL;
+	    p++, gaps++)
+		if (p[1] == '\t')
+			return 0;
+	return gaps > 0;
+}
+
 /* A table's first row, for its reference line. */
 struct block {
 	const char	*fname;
@@ -598,12 +703,54 @@ store_table(const struct block *b, const struct shmids_values *v)
 	util_labels_add(&made, h);
 	nconverted++;
 	out(b->lead.buf, b->lead.len);
-	out(b->sep == ',' ? "shmids, " : "shmids ", b->sep == ',' ? 8 : 7);
+	out(b->sep == ',' ? "shmids, " : b->sep == '\t' ? "shmids\t" :
+	    "shmids ", b->sep == ',' ? 8 : 7);
 	out(h, strlen(h));
 	eol = !b->lastnl ? "" : b->crlf ? "\r\n" : "\n";
 	out(eol, strlen(eol));
 	shmids_close(h);
 	return 0;
+}
+
+/*
+ * A block left as text for want of -k values: remember the largest of
+ * those that look like a table, 10 values or more, as an array.
+ */
+static void
+table_missed(const struct block *b)
+{
+	if (b->rows < 2 || b->cols > SHMIDS_COLS_MAX ||
+	    b->rows * b->cols < 10 ||
+	    b->rows * b->cols <= table_miss.rows * table_miss.cols)
+		return;
+	table_miss.rows = b->rows;
+	table_miss.cols = b->cols;
+	snprintf(table_miss.where, sizeof(table_miss.where), "%.80s:%lu",
+	    b->fname, b->first);
+}
+
+/*
+ * -t type: the first line that is no row of it, but a row of f64 of
+ * two values or more (1.5 for i32), as a block's first row.
+ */
+static void
+ttype_missed(const char *fname, unsigned long lineno, const char *s,
+    size_t n)
+{
+	struct shmids_values v;
+	size_t c;
+	int sep;
+
+	if (deftype == -1 || deftype == SHMIDS_F64 || ttype_miss.cols > 0)
+		return;
+	memset(&v, 0, sizeof(v));
+	v.type = SHMIDS_F64;
+	if (shmids_row_parse(&v, s, n, &sep, &c) == 1 && c >= 2) {
+		ttype_miss.cols = c;
+		snprintf(ttype_miss.where, sizeof(ttype_miss.where),
+		    "%.80s:%lu", fname, lineno);
+	}
+	shmids_values_free(&v);
 }
 
 /*
@@ -651,9 +798,12 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 		if (k == -1)
 			table_nomem(&b);
 		shmids_values_free(&v);
+		ttype_missed(fname, b.first, s, n);
 		out(s, n);
 		return;
 	}
+	if (b.sep == ' ' && tabbed(s, n))
+		b.sep = '\t';
 	text_add(&b.lead, s, strspn(s, " \t"), fname, b.first);
 	b.crlf = n >= 2 && s[n - 2] == '\r' && s[n - 1] == '\n';
 	b.lastnl = s[n - 1] == '\n';
@@ -661,7 +811,8 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 	while ((n = (size_t)next(l, &s, fname, *lineno + 1)) > 0) {
 		if ((k = shmids_row_parse(&v, s, n, &sep, &c)) == -1)
 			table_nomem(&b);
-		if (k != 1 || sep != b.sep || c != b.cols) {
+		/* tabs and blanks make one block */
+		if (k != 1 || (sep == ',') != (b.sep == ',') || c != b.cols) {
 			v.count -= k == 1 ? c : 0;
 			lines_unread(l, s);
 			break;
@@ -670,6 +821,8 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 		b.rows++;
 		b.lastnl = s[n - 1] == '\n';
 	}
+	if (k != -1 && v.count < minvals)
+		table_missed(&b);
 	if (k == -1 || b.rows < 2 || v.count < minvals ||
 	    store_table(&b, &v) == -1)
 		pass_kept(l, fname, b.first);
@@ -712,6 +865,8 @@ import_line(struct lines *l, const char *fname, unsigned long *lineno,
 			out(s, n);
 		return;
 	}
+	if (fields == NULL && s[strspn(s, " \t")] == '"')
+		rowname_note(fname, *lineno, s, n);
 	k = shmids_ref_parse(s, n, &r);
 	sel = k == 0 && r.fieldlen > 0 && fields != NULL &&
 	    util_fields_has(&want, s + r.field, r.fieldlen);

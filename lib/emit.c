@@ -211,7 +211,8 @@ shmids_emit_rows(FILE *fp, const struct shmids_layout *l, int type,
 	int r = 0;
 
 	if (l == NULL || l->version != SHMIDS_LAYOUT_V1 || esz == 0 ||
-	    (sep != ' ' && sep != ',') || (cols == 0 && rows > 0)) {
+	    (sep != ' ' && sep != '\t' && sep != ',') ||
+	    (cols == 0 && rows > 0)) {
 		errno = EINVAL;
 		return -1;
 	}

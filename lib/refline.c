@@ -117,7 +117,8 @@ shmids_ref_parse(const char *line, size_t len, struct shmids_ref *r)
 /*
  * A table reference, format-spec.md 5: "shmids" or "shmids," first, an
  * id's first byte (a digit or "/") next; a reference line (second token
- * "shmids") is none.
+ * "shmids") is none.  A tab right after "shmids" says the rows are
+ * tab-separated.
  */
 int
 shmids_tref_parse(const char *line, size_t len, struct shmids_ref *r,
@@ -134,6 +135,7 @@ shmids_tref_parse(const char *line, size_t len, struct shmids_ref *r,
 	    memcmp(line + r->field, "shmids,", r->fieldlen) != 0 || k == 0 ||
 	    !((line[s] >= '0' && line[s] <= '9') || line[s] == '/'))
 		return 0;
-	*sep = r->fieldlen == 7 ? ',' : ' ';
+	*sep = r->fieldlen == 7 ? ',' : line[r->field + 6] == '\t' ? '\t' :
+	    ' ';
 	return label_rest(line, end, r->field + r->fieldlen, r);
 }

@@ -589,11 +589,12 @@ int	 shmids_row_parse(struct shmids_values *v, const char *s, size_t len,
  * table reference line, "shmids id name" or "shmids, id name"
  * (format-spec.md 5)?  Returns 1 with r filled as shmids_ref_parse()
  * fills it (field and fieldlen: the "shmids" or "shmids," token; the
- * blanks before it are the rows' lead) and *sep ' ' or ','; 0 for any
- * other line (reference lines with a field included; field, fieldlen
- * and eol filled); -1 for a line that begins as a table reference
- * ("shmids", then a token that begins with a digit or "/") but is no
- * valid one (errno EINVAL, r->why set).  shmids_ref_parse() keeps its
+ * blanks before it are the rows' lead) and *sep ',' for "shmids,", '\t'
+ * where a tab follows "shmids" (tab-separated rows), else ' '; 0 for
+ * any other line (reference lines with a field included; field,
+ * fieldlen and eol filled); -1 for a line that begins as a table
+ * reference ("shmids", then a token that begins with a digit or "/")
+ * but is no valid one (errno EINVAL, r->why set).  shmids_ref_parse() keeps its
  * 1.1 answers: it takes every table reference line for another line.
  */
 int	 shmids_tref_parse(const char *line, size_t len, struct shmids_ref *r,
@@ -603,7 +604,8 @@ int	 shmids_tref_parse(const char *line, size_t len, struct shmids_ref *r,
  * shmids_emit_rows: write a table of rows x cols elements of type at
  * data (native order, row by row) to fp, one row a line
  * (format-spec.md 6.1): l->lead, the values in l->style joined by sep
- * (' ' or ','), then l->eol (between rows "\n" where l->eol is "");
+ * (' ', '\t' or ','), then l->eol (between rows "\n" where l->eol is
+ * "");
  * l->col0, l->indent and l->cols do not apply: rows are never wrapped.
  * rows 0 writes nothing.  Returns 0, or -1 with errno as
  * shmids_emit(), EINVAL also for another sep, or cols 0 with rows.

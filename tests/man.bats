@@ -152,3 +152,16 @@ $m
 	done < <(grep -E '^\| `-' "$BATS_TEST_DIRNAME/../README.md")
 	is "$fails" "" "failures"
 }
+
+@test "man: no example writes over a file that another page's example reads" {
+	local w f
+	# files an example writes with >, and files an example reads
+	w=$(sed -n 's/^\.Dl .*> *\([^ &|;]*\).*/\1/p' "$MAN"/*.[0-9] | sort -u)
+	for f in $w; do
+		if grep -h '^\.Dl ' "$MAN"/*.[0-9] | grep -v "> *$f" |
+		    grep -q "shm-import $f\b\|shm-import .* $f\b"; then
+			echo "an example writes $f, another reads it" >&2
+			false
+		fi
+	done
+}

@@ -122,6 +122,41 @@ expand_d() {
 	no_segments_named "$P"
 }
 
+# mixed ROWS SEP BACK WHAT: printf ROWS makes one block, its reference
+# line has SEP after "shmids", and printf BACK is its expansion.
+mixed() {
+	local l
+	printf "$1" > c
+	runio c shm_import -k 1 -P "$P"
+	status_is 0
+	l=$(tables "$T/out")
+	track "$l"
+	is "$(cat "$T/out")" "shmids$2$l" "$4"
+	expand_d "$T/out"
+	is "$(cat "$T/out")" "$(printf "$3")" "$4: back"
+}
+
+@test "tables: tab-separated rows come back tab-separated, byte for byte ('shmids<TAB>'); a mixed block as its first row" {
+	local l
+	printf 'x\ty\tz\n' > a
+	for i in 1 2 3 4 5; do printf '%s\t0.%s\t-%s.5\n' "$i" "$i" "$i"; done >> a
+	printf '  1\t2\r\n  3\t4\r\n' > b
+	for f in a b; do
+		runio "$f" shm_import -k 1 -P "$P"
+		status_is 0
+		l=$(tables "$T/out")
+		track "$l"
+		is "$(grep -c "^ *shmids	$l" "$T/out")" 1 "$f: a tab after 'shmids'"
+		expand_d "$T/out"
+		status_is 0
+		same_file "$f" out
+	done
+	mixed '1\t2\n3 4\n5\t6\n' '	' '1\t2\n3\t4\n5\t6' "first row tab-separated"
+	mixed '1 2\n3\t4\n1\t\t2\n' ' ' '1 2\n3 4\n1 2' "first row blank-separated"
+	mixed '1\t\t2\n3\t4\n' ' ' '1 2\n3 4' "two tabs are no tab-separated row"
+	no_segments_named "$P"
+}
+
 @test "tables: what is not a block passes through unchanged: one row, too few values, rows of other widths or separators" {
 	seq 1 100 | paste -sd' ' > in
 	printf '1 2\n3 4\n\n1 2\n3\n4,5\n6 7\n1 2 /\n3 4\n' >> in
@@ -136,6 +171,46 @@ expand_d() {
 	track "$(cat labels)"
 	expand_d "$T/out"
 	same_file in out
+}
+
+@test "shm-import: nothing converted, though table blocks were there: says the largest, its shape and -k; or -t's type; exit 0" {
+	{ printf '# glass\n\n\n\n'; for i in $(seq 1 16); do printf '%s 1.5 -2\n' "$i"; done; } > glass.dat
+	runio glass.dat shm_import -P "$P"
+	status_is 0
+	same_file glass.dat out
+	err_is "shm-import: no table converted: the largest, stdin:5 (16x3, 48 values), has fewer than -k 64; -k 48 converts it"
+	runio glass.dat shm_import -P "$P" -k 100000
+	status_is 0
+	err_is "shm-import: no table converted: the largest, stdin:5 (16x3, 48 values), has fewer than -k 100000; -k 48 converts it"
+	runio glass.dat shm_import -P "$P" -t i32
+	status_is 0
+	same_file glass.dat out
+	err_is "shm-import: no table converted: stdin:5 holds rows whose values are not i32 (-t i32)"
+	printf 'coeff 0 1 2 3 4 5 6 7 8 9\n' >> glass.dat
+	runio glass.dat shm_import -P "$P"
+	status_is 0
+	is "$(cat "$T/err")" "$(printf '%s\n' "shm-import: no table converted: the largest, stdin:5 (16x3, 48 values), has fewer than -k 64; -k 48 converts it" "shm-import: no array converted: the longest, coeff (stdin:21), has 10 values, fewer than -k 64; -k 10 or -f coeff converts it")"
+	runio glass.dat shm_import -P "$P" -k 48
+	status_is 0
+	err_is ""
+	track "$(tables "$T/out")"
+}
+
+@test "shm-import: rows that begin with R's row names are said to be so, never offered as -f" {
+	printf '"V1" "V2" "V3" "V4" "V5" "V6" "V7" "V8" "V9" "V10" "V11"\n' > v.tab
+	for i in $(seq 1 20); do printf '"%s" 100 100 101 101 101 100 100 100 101 101 102\n' "$i"; done >> v.tab
+	runio v.tab shm_import -P "$P"
+	status_is 0
+	same_file v.tab out
+	err_is "shm-import: stdin:2: rows begin with R's row names (\"1\"): write them with row.names = FALSE"
+	printf '"","lat","long"\n"1",-20.42,181.62\n"2",-20.62,181.03\n' > q.csv
+	runio q.csv shm_import -P "$P"
+	status_is 0
+	same_file q.csv out
+	err_is "shm-import: stdin:2: rows begin with R's row names (\"1\"): write them with row.names = FALSE"
+	printf '"a" 1 2 3 4 5 6 7 8 9 10\n' > in
+	runio in shm_import -P "$P"
+	err_is "shm-import: no array converted: the longest, \"a\" (stdin:1), has 10 values, fewer than -k 64; -k 10 or -f \"a\" converts it"
 }
 
 @test "tables: -f leaves blocks as text; -t gives their type, and rows not of it end a block" {
@@ -187,6 +262,34 @@ expand_d() {
 	is "$output" "$(cat bad)"
 	is "$stderr" "$(printf 'shm-expand: bad:1: malformed reference: a number is not a field\nshm-expand: bad:2: malformed reference: text after the label')"
 	exists "$l"
+}
+
+@test "shm-expand -r: rows and comma rows left inline (under -k) are written as they are; other text is dropped" {
+	local l
+	{
+		printf '# a big block\n'
+		for i in $(seq 1 40); do printf '%s 0.5 -%s\n' "$i" "$i"; done
+		printf '\n# a small one, left inline\n1 2 3\n4 5 6\n'
+		printf 'x,y,z\n7,8,9\n'
+		seq 1 2000 | paste -sd' '
+		printf 'text 1 2\n1 2 /\n'
+	} > in
+	runio in shm_import -k 100 -P "$P"
+	status_is 0
+	l=$(tables "$T/out")
+	track "$l"
+	is "$(grep -c . "$T/out")" 10 "one block converted, the rest inline"
+	cp "$T/out" ref
+	run -0 --separate-stderr shm_expand -r -d ref
+	is "$stderr" ""
+	is "$(printf '%s\n' "$output" | wc -l)" 44 "40 rows, 2, 1 comma row, 1 long row"
+	is "$(printf '%s\n' "$output" | sed -n '41,43p')" "$(printf '1 2 3\n4 5 6\n7,8,9')"
+	is "$(printf '%s\n' "$output" | sed -n 44p)" "$(seq 1 2000 | paste -sd' ')" "a row of 8 KiB, whole"
+	printf '1 2\n3 4\n' > rows
+	run -0 --separate-stderr shm_expand -r rows
+	is "$output" "$(cat rows)" "rows alone: written, no complaint"
+	is "$stderr" ""
+	no_segments_named "$P"
 }
 
 @test "numpy: savetxt matrices with NaN, inf and -0 (%.18e, %g, delimiter=','), back bit for bit, read by loadtxt" {
@@ -267,6 +370,15 @@ expand_d() {
 	EOF
 	run Rscript check.R
 	is "$status $output" "0 "
+}
+
+@test "R: write.table(sep = \"\\t\") comes back byte for byte, and read.delim reads it identical()" {
+	command -v Rscript > /dev/null || skip "no Rscript (Debian: r-base-core)"
+	Rscript -e 'write.table(quakes, "quakes.tsv", sep = "\t", row.names = FALSE)'
+	roundtrip quakes.tsv
+	is "$(grep -c '^shmids	' ref)" 1 "one tab-separated table"
+	same_file quakes.tsv back
+	run -0 Rscript -e 'stopifnot(identical(read.delim("back"), read.delim("quakes.tsv")))'
 }
 
 @test "R: NA in a table comes back as NA" {

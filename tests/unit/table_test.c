@@ -154,6 +154,8 @@ trefs(void)
 	} t[] = {
 		{ "shmids 402 volcano\n", 1, ' ', "402 volcano" },
 		{ "  shmids,\t403  faithful \r\n", 1, ',', "403 faithful" },
+		{ "shmids\t402 volcano\n", 1, '\t', "402 volcano" },
+		{ "shmids \t402 volcano\n", 1, ' ', "402 volcano" },
 		{ "shmids /tmp/shmids.AbC123 n", 1, ' ',
 		    "/tmp/shmids.AbC123 n" },
 		{ "coeff shmids 402 x\n", 0, 0, NULL },
@@ -228,6 +230,9 @@ emitting(void)
 	r = emit(&l, SHMIDS_F64, d, 3, 2, ',', buf, sizeof(buf));
 	ok(r == 0 && strcmp(buf, "1.5,-0\n1e+300,0.1\n2,-3\n") == 0,
 	    "shmids_emit_rows: comma rows");
+	r = emit(&l, SHMIDS_F64, d, 2, 3, '\t', buf, sizeof(buf));
+	ok(r == 0 && strcmp(buf, "1.5\t-0\t1e+300\n0.1\t2\t-3\n") == 0,
+	    "shmids_emit_rows: tab rows");
 	l.lead = "  ";
 	l.leadlen = 2;
 	l.eol = "\r\n";
