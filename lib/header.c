@@ -208,7 +208,9 @@ shmids_hdr_labelid(const char *h, size_t n, char id[SHMIDS_LABEL_MAX + 1])
 	const char *name;
 	size_t len, idlen, namelen;
 
-	if (n < SHMIDS_HEADER || memcmp(h + HDR_MAGIC, magic, 7) != 0 ||
+	/* a header of ours, of either version (a table's too) */
+	if (n < SHMIDS_HEADER || memcmp(h + HDR_MAGIC, magic, 6) != 0 ||
+	    (h[HDR_MAGIC + 6] != '1' && h[HDR_MAGIC + 6] != '2') ||
 	    h[HDR_MAGIC + 7] != ' ')
 		return 0;
 	len = strnlen(h, HDR_LABELSZ);
