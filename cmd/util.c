@@ -7,7 +7,6 @@
 #include <err.h>
 #include <errno.h>
 #include <limits.h>
-#include <grp.h>
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,21 +221,6 @@ util_username(uid_t u)
 	last = u;
 	pw = getpwuid(u);
 	name_copy(buf, sizeof(buf), pw ? pw->pw_name : NULL, (unsigned long)u);
-	return buf;
-}
-
-const char *
-util_groupname(gid_t g)
-{
-	static char buf[NAME_MAX_BYTES * 4 + 8];
-	static gid_t last = (gid_t)-1;
-	struct group *gr;
-
-	if (g == last)
-		return buf;
-	last = g;
-	gr = getgrgid(g);
-	name_copy(buf, sizeof(buf), gr ? gr->gr_name : NULL, (unsigned long)g);
 	return buf;
 }
 

@@ -51,10 +51,9 @@ void	 util_bad_user(const char *arg);
  * uid's login name (whole: up to 255 bytes), or the number where it has
  * none; control characters and bytes that are not UTF-8 written \ooo,
  * for the database is not ours.  The result lives until the next call
- * with another uid.  util_groupname: the same for a group.
+ * with another uid.
  */
 const char *util_username(uid_t uid);
-const char *util_groupname(gid_t gid);
 /* An octal mode 0..0777; -1 if malformed. */
 int	 util_mode(const char *s, int *mode);
 /* A decimal number 0..max; -1 if malformed (EINVAL) or larger (ERANGE). */
