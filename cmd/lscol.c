@@ -3,8 +3,6 @@
  * JSON key; the cells and keys are written from shmids_info and the
  * shape read beside it (shmids_scan_shape(), shmids_stat_shape()).
  */
-#include <grp.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,45 +211,6 @@ datestr(time_t t, time_t now, char *buf, size_t len)
 		strftime(buf, len, "%b %e  %Y", tm);
 }
 
-/*
- * The owner's or group's name as the database has it, raw: the long
- * format escapes it with fmt_text(), JSON with its own escapes (a name
- * escaped twice would read "\\033" in JSON).  The number without one.
- */
-static const char *
-owner(uid_t u)
-{
-	static char buf[256];	/* a login name whole */
-	static uid_t last = (uid_t)-1;
-	struct passwd *pw;
-
-	if (u != last || buf[0] == '\0') {
-		last = u;
-		if ((pw = getpwuid(u)) != NULL && pw->pw_name[0] != '\0')
-			snprintf(buf, sizeof(buf), "%s", pw->pw_name);
-		else
-			snprintf(buf, sizeof(buf), "%lu", (unsigned long)u);
-	}
-	return buf;
-}
-
-static const char *
-group(gid_t g)
-{
-	static char buf[256];	/* a group name whole */
-	static gid_t last = (gid_t)-1;
-	struct group *gr;
-
-	if (g != last || buf[0] == '\0') {
-		last = g;
-		if ((gr = getgrgid(g)) != NULL && gr->gr_name[0] != '\0')
-			snprintf(buf, sizeof(buf), "%s", gr->gr_name);
-		else
-			snprintf(buf, sizeof(buf), "%lu", (unsigned long)g);
-	}
-	return buf;
-}
-
 /* As ls -l writes the permissions, without the file type. */
 static void
 modestr(unsigned mode, char *buf)
@@ -322,13 +281,15 @@ lscol_cell(enum lscol col, const struct shmids_info *si,
 		    "-");
 		break;
 	case COL_OWNER:
-		fmt_text(owner(si->uid), LSCOL_NAMEW, buf, len);
+		fmt_text(util_dbname(0, (unsigned long)si->uid), LSCOL_NAMEW,
+		    buf, len);
 		break;
 	case COL_UID:
 		snprintf(buf, len, "%lu", (unsigned long)si->uid);
 		break;
 	case COL_GROUP:
-		fmt_text(group(si->gid), LSCOL_NAMEW, buf, len);
+		fmt_text(util_dbname(1, (unsigned long)si->gid), LSCOL_NAMEW,
+		    buf, len);
 		break;
 	case COL_GID:
 		snprintf(buf, len, "%lu", (unsigned long)si->gid);
@@ -452,13 +413,13 @@ lscol_json(enum lscol col, const struct shmids_info *si,
 		json_str(key, ours ? si->name : NULL);
 		break;
 	case COL_OWNER:
-		json_str(key, owner(si->uid));
+		json_str(key, util_dbname(0, (unsigned long)si->uid));
 		break;
 	case COL_UID:
 		json_num(key, 1, (long long)si->uid);
 		break;
 	case COL_GROUP:
-		json_str(key, group(si->gid));
+		json_str(key, util_dbname(1, (unsigned long)si->gid));
 		break;
 	case COL_GID:
 		json_num(key, 1, (long long)si->gid);

@@ -7,6 +7,7 @@
 #include <err.h>
 #include <errno.h>
 #include <limits.h>
+#include <grp.h>
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,22 +181,6 @@ util_user(const char *s, uid_t *uid)
 	return 0;
 }
 
-/*
- * The password and group databases are anyone's to fill (NIS, LDAP, an
- * admin's typo): fmt_text() writes control characters and bytes that
- * are not UTF-8 as \ooo, so that no ESC or BEL reaches a terminal or
- * the journal.  UTF-8 and a backslash (a directory service's
- * DOMAIN\user) stay as they are: the name is for people, who know it so.
- */
-static void
-name_copy(char *buf, size_t len, const char *name, unsigned long id)
-{
-	if (name == NULL || name[0] == '\0')	/* an empty name is no name */
-		snprintf(buf, len, "%lu", id);
-	else
-		fmt_text(name, 0, buf, len);
-}
-
 void
 util_bad_user(const char *arg)
 {
@@ -210,17 +195,48 @@ util_bad_user(const char *arg)
 }
 
 const char *
+util_dbname(int group, unsigned long id)
+{
+	static struct {
+		unsigned long	 id;
+		int		 set;
+		char		 name[NAME_MAX_BYTES + 1];
+	} cache[2];
+	const char *name = NULL;
+	struct passwd *pw;
+	struct group *gr;
+
+	group = group != 0;
+	if (cache[group].set && cache[group].id == id)
+		return cache[group].name;
+	if (group && (gr = getgrgid((gid_t)id)) != NULL)
+		name = gr->gr_name;
+	else if (!group && (pw = getpwuid((uid_t)id)) != NULL)
+		name = pw->pw_name;
+	if (name == NULL || name[0] == '\0')	/* an empty name is no name */
+		snprintf(cache[group].name, sizeof(cache[group].name), "%lu",
+		    id);
+	else
+		snprintf(cache[group].name, sizeof(cache[group].name), "%s",
+		    name);
+	cache[group].id = id;
+	cache[group].set = 1;
+	return cache[group].name;
+}
+
+/*
+ * The password and group databases are anyone's to fill (NIS, LDAP, an
+ * admin's typo): fmt_text() writes control characters and bytes that
+ * are not UTF-8 as \ooo, so that no ESC or BEL reaches a terminal or
+ * the journal.  UTF-8 and a backslash (a directory service's
+ * DOMAIN\user) stay as they are: the name is for people, who know it so.
+ */
+const char *
 util_username(uid_t u)
 {
 	static char buf[NAME_MAX_BYTES * 4 + 8];
-	static uid_t last = (uid_t)-1;
-	struct passwd *pw;
 
-	if (u == last)
-		return buf;
-	last = u;
-	pw = getpwuid(u);
-	name_copy(buf, sizeof(buf), pw ? pw->pw_name : NULL, (unsigned long)u);
+	fmt_text(util_dbname(0, (unsigned long)u), 0, buf, sizeof(buf));
 	return buf;
 }
 

@@ -54,6 +54,13 @@ void	 util_bad_user(const char *arg);
  * with another uid.
  */
 const char *util_username(uid_t uid);
+/*
+ * A user's (group 0) or group's (group 1) name as the database holds it,
+ * raw, for output that escapes it itself (JSON, fmt_text()); the number
+ * where there is none or it is empty.  Up to 255 bytes; the result lives
+ * until the next call for another id of the same kind.
+ */
+const char *util_dbname(int group, unsigned long id);
 /* An octal mode 0..0777; -1 if malformed. */
 int	 util_mode(const char *s, int *mode);
 /* A decimal number 0..max; -1 if malformed (EINVAL) or larger (ERANGE). */
