@@ -34,7 +34,7 @@ CFLAGS	?= -O2 -g
 WFLAGS	= -std=c99 -pedantic -Wall -Wextra -Wshadow -Wstrict-prototypes \
 	  -Wmissing-prototypes -Wpointer-arith -Wcast-qual -Wwrite-strings
 CPPFLAGS += -D_XOPEN_SOURCE=700 -Ilib
-ALL_CFLAGS = $(WFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden
+ALL_CFLAGS = $(WFLAGS) $(CFLAGS) -pthread -fPIC -fvisibility=hidden
 
 B	= build
 LIBSRC	= $(wildcard lib/*.c)
@@ -115,25 +115,25 @@ FORCE:
 
 $(EXBINS): $(B)/examples/%: examples/%.c $(B)/libshmids.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libshmids.a -lm
+	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libshmids.a -lm -pthread
 $(UNITS): $(B)/tests/unit/%: tests/unit/%.c $(B)/libshmids.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libshmids.a -lm
+	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libshmids.a -lm -pthread
 $(TTOOLS): $(B)/tests/tools/%: tests/tools/%.c $(B)/libshmids.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libshmids.a -lm
+	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libshmids.a -lm -pthread
 # Shims for LD_PRELOAD, without sanitizers: they must load in any build.
 $(PRELOADS): $(B)/tests/preload/%.so: tests/preload/%.c
 	@mkdir -p $(@D)
 	$(CC) $(WFLAGS) -O2 -fPIC -shared -o $@ $< -ldl
 $(BENCHES): $(B)/bench/%: bench/%.c $(wildcard bench/*.h) $(B)/libshmids.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libshmids.a -lm
+	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libshmids.a -lm -pthread
 # Each depends on every file of its directory.
 $(foreach d,$(PROGDIRS),$(eval $(B)/$(d): $(wildcard $(d)/*.c $(d)/*.h)))
 $(PROGS): $(B)/%: $(B)/libshmids.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(wildcard $*/*.c) $(B)/libshmids.a -lm
+	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(wildcard $*/*.c) $(B)/libshmids.a -lm -pthread
 
 # man NAME finds the page documenting NAME: every .Nm of a section-3
 # page's NAME section, other than the page's own name, is installed as
@@ -238,7 +238,7 @@ CXXFLAGS ?= -O2 -g
 $(B)/bench/numcmp: bench/numcmp.cc lib/num.h $(B)/libshmids.a
 	@mkdir -p $(@D)
 	$(CXX) -std=c++17 $(CPPFLAGS) -Wall -Wextra $(CXXFLAGS) $(LDFLAGS) \
-	    -o $@ bench/numcmp.cc $(B)/libshmids.a -lfmt
+	    -o $@ bench/numcmp.cc $(B)/libshmids.a -lfmt -pthread
 
 numcmp-maybe: $(B)/libshmids.a
 	@mkdir -p $(B)/bench; rm -f $(B)/bench/numcmp.skip; miss=; \

@@ -263,4 +263,15 @@ SHMIDS_HIDDEN int	shmids_parse_lim(const char *s, const char *lim,
 SHMIDS_HIDDEN int	shmids_values_each(struct shmids_values *v,
 			    const char *s, size_t len, const char **bad);
 
+
+/*
+ * Run fn(arg, i) for every i in [0, n), on up to nthreads threads, the
+ * caller's among them; jobs are taken in order of i, each exactly once,
+ * and all are done on return.  The threads block every signal, so that
+ * a signal reaches the caller's thread and handlers as before.  If a
+ * thread cannot be made, fewer do the work.  Returns the threads used.
+ */
+size_t	 shmids_par(size_t n, int nthreads, void (*fn)(void *, size_t),
+	    void *arg) SHMIDS_HIDDEN;
+
 #endif /* SHMIDS_INTERNAL_H */

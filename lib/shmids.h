@@ -441,6 +441,18 @@ int	 shmids_scan_shape(int (*fn)(const struct shmids_info *,
 int	 shmids_isblank(int c);
 
 /*
+ * shmids_threads: the threads a conversion of a big array may use: the
+ * CPUs this process may run on (sched_getaffinity(2): taskset(1), cgroup
+ * cpusets), at most SHMIDS_THREADS_MAX, and at most SHMIDS_THREADS when
+ * the environment sets it (a decimal integer, 1 for one thread).  -1
+ * with EINVAL when SHMIDS_THREADS is set but is not 1..SHMIDS_THREADS_MAX;
+ * the library then uses one thread.  Read at every call (getenv(3): not
+ * thread-safe against setenv(3)).
+ */
+#define SHMIDS_THREADS_MAX	256
+int	 shmids_threads(void);
+
+/*
  * shmids_dir: where file segments live: SHMIDS_DIR as the environment
  * holds it (not resolved), or NULL when it is unset or empty, when new
  * segments are System V ones and shmids_scan() reads no directory
