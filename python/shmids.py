@@ -61,8 +61,8 @@ except ImportError:  # memoryviews then, and a word once (at import)
                   "memoryviews (Debian: apt-get install python3-numpy)",
                   ImportWarning, stacklevel=2)
 
-__all__ = ["attach", "segment", "zeros", "create", "remove", "load", "dump",
-           "ls", "Segment", "Writer", "TYPES"]
+__all__ = ["attach", "segment", "zeros", "create", "remove", "release",
+           "load", "dump", "ls", "Segment", "Writer", "TYPES"]
 
 # make install replaces None with the installed library's absolute path.
 _INSTALLED_LIB = None
@@ -162,6 +162,8 @@ def _load_library():
         "shmids_create_table": (vp, [cp, i, i, sz, sz]),
         "shmids_open": (vp, [cp]),
         "shmids_open_wait": (vp, [cp, ctypes.c_double]),
+        "shmids_open_flags": (vp, [cp, i, ctypes.c_double]),
+        "shmids_release": (i, [vp, sz, sz]),
         "shmids_shape": (i, [vp, ctypes.POINTER(_Shape)]),
         "shmids_isnumber": (i, [cp, sz]),
         "shmids_row_parse": (i, [ctypes.POINTER(_Values), cp, sz,
@@ -196,6 +198,7 @@ def _load_library():
 _lib, _libc = _load_library()
 _lock = threading.RLock()
 _SHMIDS_ALL = 0x1
+_SHMIDS_LAZY = 0x10     # shmids_open_flags(): populate nothing at attach
 
 def _explain(e, label=None):
     """shmids_explain()'s words for errno e (on label, bytes or None):
@@ -467,34 +470,39 @@ def _wrap(buf, tname, shape=None):
     return m.cast(t[1])
 
 
-def _wait_open(b, timeout):
-    """shmids_open(b), or shmids_open_wait() for up to timeout seconds,
-    in slices of 0.1 s so that other threads get the lock meanwhile."""
+def _open(b, seconds, flags):
+    """shmids_open_flags(b, flags, seconds)."""
+    with _lock:
+        return _lib.shmids_open_flags(b, flags, seconds)
+
+
+def _wait_open(b, timeout, populate):
+    """One try, or a wait for up to timeout seconds in slices of 0.1 s
+    so that other threads get the lock meanwhile.  Lazy unless populate:
+    numpy users touch pages as they go (shmids(5) 2.5)."""
+    flags = 0 if populate else _SHMIDS_LAZY
     if timeout is None:
-        return _lib.shmids_open(b)
+        return _open(b, 0, flags)
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
         raise TypeError("shmids: timeout must be seconds (a number), not %s"
                         % type(timeout).__name__)
     left = float(timeout)
     end = time.monotonic() + left if left == left else left
     while True:
-        with _lock:
-            shm = _lib.shmids_open_wait(b, min(left, 0.1) if left >= 0
-                                        else left)
-            if shm or ctypes.get_errno() != _errno.EAGAIN:
-                return shm
+        shm = _open(b, min(left, 0.1) if left >= 0 else left, flags)
+        if shm or ctypes.get_errno() != _errno.EAGAIN:
+            return shm
         left = end - time.monotonic()
         if left <= 0:
-            with _lock:
-                return _lib.shmids_open_wait(b, 0)
+            return _open(b, 0, flags)
 
 
-def segment(label, timeout=None):
+def segment(label, timeout=None, populate=False):
     """Attach the segment label names: a Segment (context manager; see
-    attach() for label, timeout and errors)."""
+    attach() for label, timeout, populate and errors)."""
     name = _str(_bytes(label)) if not isinstance(label, str) else label
     b = _cstr(label, name)
-    shm = _wait_open(b, timeout)
+    shm = _wait_open(b, timeout, populate)
     if not shm:
         err = _fail(name, b)
         if err.errno == _errno.EAGAIN and timeout:
@@ -504,7 +512,7 @@ def segment(label, timeout=None):
         return Segment(shm, False)
 
 
-def attach(label, timeout=None):
+def attach(label, timeout=None, populate=False):
     """Attach the segment label names; a read-only array over its payload.
 
     label: "<shmid> <name>" or "<path> <name>" (shmids(5) section 1),
@@ -518,7 +526,14 @@ def attach(label, timeout=None):
     format d, f, q, i or B.  No copy: the array is the segment's
     memory, mapped read-only (writing raises ValueError, or TypeError
     for a memoryview); with numpy its base is the Segment, which
-    exports no buffer, so no writable view can be had.  The segment
+    exports no buffer, so no writable view can be had.  The attach
+    maps pages as they are first read (shmids_open_flags() with
+    SHMIDS_LAZY: it costs the same whatever the size), a page fault
+    each; populate=True maps every written page at the attach instead,
+    as the tools do, which costs less in all for a caller about to read
+    the whole array at once (a System V segment gets no fault-around:
+    shmids(5) 2.5).  release() drops pages read from this process's
+    memory again.  The segment
     stays attached while the array, or any view made from it, lives,
     and is detached when the last is collected; "with a.base:" (or
     segment()) closes it at the end of the block, at once if no array
@@ -539,7 +554,7 @@ def attach(label, timeout=None):
     SIGBUS, which Python cannot catch (shmids(5) 2.6); a System V
     segment cannot shrink.
     """
-    return segment(label, timeout).array
+    return segment(label, timeout, populate).array
 
 
 def _type_of(array):
@@ -662,6 +677,60 @@ def remove(label):
     with _lock:
         if _lib.shmids_remove(b) == -1:
             raise _fail(label, b)
+
+
+def _span(a):
+    """(mapping, offset, bytes) of the payload bytes array a spans."""
+    if _np is not None and isinstance(a, _np.ndarray):
+        base = a
+        while base is not None and not isinstance(base, _Mapping):
+            base = getattr(base, "base", None)
+        if base is None:
+            raise ValueError("shmids: release() takes arrays over "
+                             "segments (attach(), zeros()), not a copy")
+        if a.size == 0:
+            return base, 0, 0
+        lo = hi = a.__array_interface__["data"][0]
+        for n, st in zip(a.shape, a.strides):
+            lo += min(0, (n - 1) * st)
+            hi += max(0, (n - 1) * st)
+        return base, lo - base._addr, hi - lo + a.itemsize
+    obj = getattr(a, "obj", None)
+    m = getattr(obj, "owner", None)
+    if not isinstance(a, memoryview) or not isinstance(m, _Mapping):
+        raise ValueError("shmids: release() takes arrays over segments "
+                         "(attach(), zeros()), not %s" % type(a).__name__)
+    if a.nbytes != ctypes.sizeof(obj):
+        raise ValueError("shmids: without numpy, release() takes a whole "
+                         "array, not part of one")
+    return m, 0, a.nbytes
+
+
+def release(*arrays):
+    """Drop the pages of arrays over segments from this process's memory.
+
+    arrays: arrays from attach(), segment().array or zeros().array, or
+    views of them (slices, windows; with numpy any view, else whole
+    memoryviews).  Each array's pages leave this process's resident set
+    (shmids_release(), madvise(2) MADV_DONTNEED): the data stays in the
+    segment, and reading the array again (or writing it, before
+    seal()) maps them again.  A page that holds any byte of an array
+    goes whole, which loses nothing.  For a filter that reads one
+    segment and writes another window by window, releasing each window
+    once done keeps its memory to the output's pages and a window or
+    two instead of both arrays (shmids-python(3) has the loop; bench/
+    measures it).  Returns None.
+
+    Raises ValueError for an array that is not over a segment, or over
+    one closed; OSError as shmids_release() fails (madvise(2)).
+    """
+    spans = [_span(a) for a in arrays]
+    with _lock:
+        for m, off, nbytes in spans:
+            if not m._fin.alive:
+                raise ValueError("shmids: %s: closed" % m.label)
+            if _lib.shmids_release(m._shm, off, nbytes) == -1:
+                raise _fail(m.label)
 
 
 # Reference lines (shmids(5) section 5).
