@@ -261,11 +261,11 @@ void	*shmids_open_flags(const char *label, int flags, double seconds);
  * payload's start), with madvise(2) MADV_DONTNEED: the data stays in
  * the segment, and reading (or, for the writer, writing) those bytes
  * again maps them again.  A filter that works window by window and
- * releases each window once done keeps its resident set to a few
- * windows (format-spec.md 2.5).  Whole pages: one that holds a byte of
+ * releases each window once done holds a window of its input, not all
+ * of it (format-spec.md 2.5).  Whole pages: one that holds a byte of
  * the range goes, its other bytes too (none is lost); on huge pages
- * (SHM_HUGETLB, 2 MiB), only the huge pages inside the range go.  nbytes 0 does
- * nothing.  Returns 0, or -1 with errno: EINVAL (shm not attached by
+ * (SHM_HUGETLB, 2 MiB), only the huge pages inside the range go.
+ * nbytes 0 does nothing.  Returns 0, or -1 with errno: EINVAL (shm not attached by
  * this library, or the range goes past the payload), or madvise(2)'s.
  * Threads may read and write the payload meanwhile; the call looks shm
  * up in the library's list as shmids_array() does (see the conventions
