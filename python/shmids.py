@@ -479,7 +479,7 @@ def _open(b, seconds, flags):
 def _wait_open(b, timeout, populate):
     """One try, or a wait for up to timeout seconds in slices of 0.1 s
     so that other threads get the lock meanwhile.  Lazy unless populate:
-    numpy users touch pages as they go (shmids(5) 2.5)."""
+    numpy users touch pages as they go (shmids(3), shmids_open_flags)."""
     flags = 0 if populate else _SHMIDS_LAZY
     if timeout is None:
         return _open(b, 0, flags)
@@ -531,11 +531,11 @@ def attach(label, timeout=None, populate=False):
     SHMIDS_LAZY: it costs the same whatever the size), a page fault
     each; populate=True maps every written page at the attach instead,
     as the tools do, which costs less in all for a caller about to read
-    the whole array at once (a System V segment gets no fault-around:
-    shmids(5) 2.5).  release() drops pages read from this process's
-    memory again.  The segment
-    stays attached while the array, or any view made from it, lives,
-    and is detached when the last is collected; "with a.base:" (or
+    the whole array at once (a System V segment's pages fault one by
+    one: shmids(3), shmids_open_flags).  release() drops pages read
+    from this process's memory again.  The segment stays attached
+    while the array, or any view made from it, lives, and is detached
+    when the last is collected; "with a.base:" (or
     segment()) closes it at the end of the block, at once if no array
     is left then.  The label is checked against the segment's header
     first (shmids(5) 2.3).
