@@ -348,6 +348,20 @@ size_t	 shmids_format(char *buf, int type, const void *elem, int style);
 int	 shmids_parse(const char *s, const char **end, int type, void *elem);
 
 /*
+ * shmids_parsen: shmids_parse() of a value in a buffer of len bytes,
+ * which need not be NUL-terminated: only s[0..len) is read, never
+ * s[len].  The value ends at the first blank, CR, LF or NUL, or at s +
+ * len; *end (if end is not NULL) is set there.  elem receives
+ * shmids_type_size(type) bytes, native order, any alignment.  The same
+ * bits, return and errno as shmids_parse() on a copy of s[0..len) with a
+ * NUL after it, but without the copy, and faster: knowing the end, the
+ * digits are read 8 at a time.  len 0 (s may then be NULL) is EINVAL.
+ * Thread-safe; errno is left alone on success.
+ */
+int	 shmids_parsen(const char *s, size_t len, const char **end, int type,
+	    void *elem);
+
+/*
  * Type helpers: shmids_type_size() gives the element size in bytes (0 for
  * an unknown type); shmids_type_name() the name ("f64", ...; NULL for an
  * unknown type); shmids_type_parse() the type for a name, or -1 with
