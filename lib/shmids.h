@@ -343,7 +343,9 @@ size_t	 shmids_format(char *buf, int type, const void *elem, int style);
  * NULL) is set there.  "NA" is R's NA for f64 and f32, and no value of
  * the other types.  Returns 0, or -1 with EINVAL (not a value of the
  * type) or ERANGE (integer out of range, or a finite decimal too large
- * for the float type).
+ * for the float type).  On ERANGE of f64 or f32, elem holds the infinity
+ * of the value's sign and *end is set, as strtod(3) does; on any other
+ * error neither is touched.
  */
 int	 shmids_parse(const char *s, const char **end, int type, void *elem);
 

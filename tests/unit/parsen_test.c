@@ -8,6 +8,7 @@
  * the return, errno, the bits and the end.  TAP.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,7 +211,7 @@ test_random(void)
 static void
 test_in_line(void)
 {
-	const char *line = "3.25 -17 0x1p-2 255 1e5x";
+	const char *line = "3.25 -17 0x1p-2 255 1e5x 1e400";
 	const char *end = NULL;
 	double d = 0;
 	int64_t i = 0;
@@ -230,12 +231,20 @@ test_in_line(void)
 	bad += shmids_parsen("12\0003", 4, &end, SHMIDS_I64, &i) != 0 ||
 	    i != 12 || *end != '\0';
 	errno = 0;
+	end = NULL;
+	bad += shmids_parsen(line + 25, 5, &end, SHMIDS_F64, &d) != -1 ||
+	    errno != ERANGE || d != HUGE_VAL || end != line + 30;
+	errno = 0;
+	i = 5;
+	bad += shmids_parsen("9223372036854775808", 19, NULL, SHMIDS_I64,
+	    &i) != -1 || errno != ERANGE || i != 5;
+	errno = 0;
 	bad += shmids_parsen(NULL, 0, &end, SHMIDS_F64, &d) != -1 ||
 	    errno != EINVAL;
 	errno = 0;
 	bad += shmids_parsen("1", 1, &end, 99, &d) != -1 || errno != EINVAL;
 	report(bad, "parsen: a value inside a line, cut at len or a NUL; "
-	    "len 0 and an unknown type are EINVAL");
+	    "ERANGE; len 0 and an unknown type are EINVAL");
 }
 
 int
