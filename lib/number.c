@@ -194,7 +194,8 @@ int_parse(const char *s, const char *lim, const char **end, int bits,
 	uint64_t u = 0, max;
 	int neg = 0, digits = 0, v, c;
 
-	if (shmids_at(s, 0, lim) == '0' && (shmids_at(s, 1, lim) | 0x20) == 'x') {
+	if (shmids_at(s, 0, lim) == '0' &&
+	    (shmids_at(s, 1, lim) | 0x20) == 'x') {
 		for (s += 2; (v = shmids_hexval(shmids_at(s, 0, lim))) >= 0;
 		    s++, digits++)
 			if (digits >= bits / 4)
