@@ -248,9 +248,10 @@ SHMIDS_HIDDEN int	shmids_reg_init(void);
 SHMIDS_HIDDEN void	shmids_reg_close(struct seg *s);
 
 /*
- * number.c: shmids_parse(), where the bytes from s up to lim (excluded)
- * may be read too, as in shmids_strtod_lim() (num.h); lim NULL: only up
- * to the value's end.
+ * number.c: shmids_parse() of a token whose buffer ends at lim: the
+ * token ends there at the latest, and no byte at or after lim is read,
+ * as in shmids_strtod_lim() (num.h); lim NULL: the text is
+ * NUL-terminated.  shmids_parsen() is it with lim s + len.
  */
 SHMIDS_HIDDEN int	shmids_parse_lim(const char *s, const char *lim,
 			    const char **end, int type, void *elem);

@@ -42,15 +42,23 @@ SHMIDS_HIDDEN int shmids_strtod(const char *s, const char **end, double *v);
 SHMIDS_HIDDEN int shmids_strtof(const char *s, const char **end, float *v);
 
 /*
- * The same, when more is known: the bytes from s up to lim (excluded) may
- * be read, as may every byte up to the token's end, which is found as
- * above (lim NULL: nothing more is known).  Lets the digits be read 8 at
- * a time where the token ends close to its buffer's end.
+ * The same, when the token's buffer ends at lim: the token ends there at
+ * the latest, and no byte at or after lim is read (lim NULL: as above,
+ * up to the first end byte).  Lets the digits be read 8 at a time.
  */
 SHMIDS_HIDDEN int shmids_strtod_lim(const char *s, const char *lim,
     const char **end, double *v);
 SHMIDS_HIDDEN int shmids_strtof_lim(const char *s, const char *lim,
     const char **end, float *v);
+
+/*
+ * The same into elem, 8 or 4 bytes in native order at any alignment:
+ * shmids_parse()'s float types, without a copy or a call between.
+ */
+SHMIDS_HIDDEN int shmids_f64_parse(const char *s, const char *lim,
+    const char **end, void *elem);
+SHMIDS_HIDDEN int shmids_f32_parse(const char *s, const char *lim,
+    const char **end, void *elem);
 
 /*
  * R's missing value NA (NA_real_, bits 7ff00000000007a2): the NaN whose
@@ -72,6 +80,17 @@ static inline int
 shmids_blank(int c)
 {
 	return c == ' ' || c == '\t';
+}
+
+/*
+ * p[k] (k >= 0) of a token whose buffer ends at lim (p <= lim), or NUL,
+ * a token end, at and after lim; lim NULL: the text is NUL-terminated.
+ * A constant NULL folds the test away.
+ */
+static inline int
+shmids_at(const char *p, ptrdiff_t k, const char *lim)
+{
+	return lim == NULL || lim - p > k ? (unsigned char)p[k] : 0;
 }
 
 /* Does a token end at c: blank, CR, LF or NUL (one test, mostly)?  */

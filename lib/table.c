@@ -18,25 +18,24 @@ tokend(int c)
 	return shmids_isend(c) || c == ',';
 }
 
-/* Does the NUL-terminated s read as a value of some type? */
+/* Does s[0..len) read as a value of some type? */
 static int
-number(const char *s)
+number(const char *s, size_t len)
 {
 	const char *end;
-	double d;
-	int64_t i;
+	unsigned char v[8];
 
-	if (shmids_strtod(s, &end, &d) == 0 || errno == ERANGE)
+	if (shmids_parsen(s, len, &end, SHMIDS_F64, v) == 0 || errno == ERANGE)
 		return 1;
 	/* 0xff: every integer form, whatever the float reader takes */
-	return shmids_parse(s, &end, SHMIDS_I64, &i) == 0 || errno == ERANGE;
+	return shmids_parsen(s, len, &end, SHMIDS_I64, v) == 0 ||
+	    errno == ERANGE;
 }
 
 /* The contract is in shmids.h. */
 int
 shmids_isnumber(const char *s, size_t len)
 {
-	char small[64], *buf = small;
 	size_t i = 0, t;
 	int e = errno, r;
 
@@ -46,15 +45,8 @@ shmids_isnumber(const char *s, size_t len)
 		;
 	if (t == i)
 		return 0;
-	if (t - i >= sizeof(small) && (buf = malloc(t - i + 1)) == NULL) {
-		errno = e;
-		return 0;	/* a token of megabytes: no number we write */
-	}
-	memcpy(buf, s + i, t - i);
-	buf[t - i] = '\0';
-	r = number(buf);
-	if (buf != small)
-		free(buf);
+	/* the token ends at t (a comma, say): no copy to end it there */
+	r = number(s + i, t - i);
 	errno = e;
 	return r;
 }

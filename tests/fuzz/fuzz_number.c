@@ -3,7 +3,9 @@
  * shmids_get): shmids_parse() for every type on the input, then
  * shmids_format() back in every style and shmids_parse() again, which
  * must give the same bits, NaN payloads included (format-spec.md section
- * 6, "Every form in this table reads back to the same bits").  Decimals
+ * 6, "Every form in this table reads back to the same bits"), and
+ * shmids_parsen() on the input's own bytes, no NUL after them, the
+ * same as shmids_parse().  Decimals
  * and hex floats are compared with glibc's strtod/strtof (correctly
  * rounded), integers with strtoll.  Then shmids_values() reads the whole
  * input as one inline-array line of each type.
@@ -146,6 +148,29 @@ lim_float(int t, const char *s, size_t size, int r, int e, const char *end,
 	    memcmp(back, elem, sizeof(back)) == 0, "type %d: with the "
 	    "length: returned %d errno %d, without %d errno %d", t, r2, e2,
 	    r, e);
+}
+
+/*
+ * shmids_parsen() on the fuzzer's own buffer, exactly size bytes (ASan
+ * catches a read past it): what shmids_parse() gave on its NUL-ended
+ * copy s.
+ */
+static void
+parsen_same(int t, const uint8_t *data, size_t size, const char *s, int r,
+    int e, const char *end, const void *elem)
+{
+	unsigned char back[8];
+	const char *end2 = NULL;
+	int r2, e2;
+
+	memset(back, 0x5a, sizeof(back));
+	errno = 0;
+	r2 = shmids_parsen((const char *)data, size, &end2, t, back);
+	e2 = errno;
+	CHECK(r2 == r && (r == 0 ? end2 - (const char *)data == end - s :
+	    e2 == e) && memcmp(back, elem, sizeof(back)) == 0, "type %d: "
+	    "parsen returned %d errno %d, parse %d errno %d", t, r2, e2, r,
+	    e);
 }
 
 /* Differential check of an integer token against strtoll / strtoull. */
@@ -303,6 +328,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		} else
 			CHECK(e == EINVAL || e == ERANGE, "type %d: errno %d",
 			    t, e);
+		parsen_same(t, data, size, s, r, e, end, elem);
 		if (isfloat(t)) {
 			lim_float(t, s, size, r, e, end, elem);
 			libc_float(t, s, toklen, r, e, elem);
