@@ -472,7 +472,8 @@ def _hold(m, obj, addr, n):
 def _not_pickled(obj):
     raise TypeError("shmids: a %s is an attachment in this process and "
                     "cannot be pickled: pass its label (%r) and attach "
-                    "it there" % (type(obj).__name__, obj.label))
+                    "it there" % ("Writer" if isinstance(obj, Writer)
+                                  else "Segment", obj.label))
 
 
 class Segment:
@@ -499,7 +500,8 @@ class Segment:
 
     def __array__(self, dtype=None, copy=None):
         a = self.array
-        return a if dtype is None else a.astype(dtype)
+        return a if dtype is None and not copy else a.astype(dtype or
+                                                             a.dtype)
 
     def close(self):
         """Let go of the segment: detached now if no array over it is
@@ -545,7 +547,8 @@ class _Base(Segment):
 
     def __array__(self, dtype=None, copy=None):
         a = _np.asarray(self)
-        return a if dtype is None else a.astype(dtype)
+        return a if dtype is None and not copy else a.astype(dtype or
+                                                             a.dtype)
 
     _closed = False
 

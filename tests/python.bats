@@ -1265,6 +1265,10 @@ print("ok")'
 import subprocess
 CHILD = """
 import atexit, sys, threading, time, array, shmids
+@atexit.register
+def report():           # registered first: runs last
+    time.sleep(0.1)
+    print("atexit", sum(memoryview(a).tolist()), flush=True)
 a = shmids.attach(sys.argv[1])
 w = shmids.zeros(sys.argv[2], 2)
 memoryview(w.array)[1] = 5
@@ -1272,10 +1276,6 @@ def loop():
     while True:
         sum(memoryview(a).tolist())
 threading.Thread(target=loop, daemon=True).start()
-@atexit.register
-def report():
-    time.sleep(0.1)
-    print("atexit", sum(memoryview(a).tolist()), flush=True)
 """
 for be in backends():
     lab = shmids.create(P + "ax", array.array("d", range(1000)))
