@@ -882,7 +882,8 @@ import shmids, sys, time
 w = shmids.zeros(sys.argv[1], (2, 2), "f8")
 print(w.label, flush=True)
 sys.stdin.readline()
-w.array[1][1] = 4 if shmids.numpy else None
+if shmids.numpy:
+    w.array[1][1] = 4
 if not shmids.numpy:
     w.array.cast("B")[24:32] = bytes.fromhex("0000000000001040")
 w.seal()
