@@ -31,7 +31,8 @@ words (what the tools print), and the label or field as filename.
 
 No writable path leads to a read-only mapping: with numpy an array's
 base is a Segment, which exports no buffer; without numpy a read-only
-memoryview's obj is another read-only memoryview over the memory.  A
+memoryview is made over the memory (PyMemoryView_FromMemory()): its obj
+is None.  A
 mapping stays while any array over it lives (close() never detaches
 under one), and is not detached at the interpreter's exit.
 
@@ -743,28 +744,28 @@ def segment(label, timeout=None):
 def attach(label, timeout=None):
     """Attach the segment label names; a read-only array over its payload.
 
-    label: "<shmid> <name>" or "<path> <name>" (shmids(5) section 1),
-    str or bytes, optionally ending in one newline.  timeout: None to
-    try once (a writer still filling is BlockingIOError), or seconds
-    (an int or float, numpy's too; 0 or more, inf for ever) to wait for
-    the writer to seal, as shm-expand -w waits: tries every 20 ms at
-    most (shmids_open_wait() with 0), without holding the module's lock
-    between tries, so other threads' calls go on.  Returns an array of the segment's shape: 1-D of its
-    count elements, or 2-D (rows, cols) for a table (shmids(5) 2.7),
-    dtype from its type (f64 float64, f32 float32, i64 int64, i32
-    int32, raw uint8); numpy.ndarray with numpy, else a memoryview of
-    format d, f, q, i or B.  No copy: the array is the segment's
-    memory, mapped read-only (writing raises ValueError, or TypeError
-    for a memoryview); with numpy its base is a Segment, which exports
-    no buffer, so no writable view can be had (numpy.asarray(a.base)
-    is read-only); without numpy the memoryview's obj is another
-    read-only memoryview.  The segment stays attached while the array,
-    or any view or array made from it or its base, lives, and is
-    detached when the last is collected (not at the interpreter's exit:
-    the kernel detaches then); "with a.base:" (or segment()) closes it
-    at the end of the block, at once if no array is left then.  Pickled
-    (multiprocessing), the array is a copy.  The label is checked against the segment's header
-    first (shmids(5) 2.3).
+    label: "<shmid> <name>" or "<path> <name>" (shmids(5) section 1), str or
+    bytes, optionally ending in one newline.  timeout: None to try once (a
+    writer still filling is BlockingIOError), or seconds (an int or float,
+    numpy's too; 0 or more, inf for ever) to wait for the writer to seal, as
+    shm-expand -w waits: tries every 20 ms at most (shmids_open_wait() with
+    0), without holding the module's lock between tries, so other threads'
+    calls go on.  Returns an array of the segment's shape: 1-D of its count
+    elements, or 2-D (rows, cols) for a table (shmids(5) 2.7), dtype from
+    its type (f64 float64, f32 float32, i64 int64, i32 int32, raw uint8);
+    numpy.ndarray with numpy, else a memoryview of format d, f, q, i or
+    B.  No copy: the array is the segment's memory, mapped read-only (writing
+    raises ValueError, or TypeError for a memoryview); with numpy its base
+    is a Segment, which exports no buffer, so no writable view can be had
+    (numpy.asarray(a.base) is read-only); without numpy the memoryview's obj
+    is None (it is made over the memory, PyMemoryView_FromMemory()).  The
+    segment stays attached while the array, or any view or array made from
+    it or its base, lives, and is
+    detached when the last is collected (not at the interpreter's exit: the
+    kernel detaches then); "with a.base:" (or segment()) closes it at the
+    end of the block, at once if no array is left then.  Pickled
+    (multiprocessing), the array is a copy.  The label is checked against the
+    segment's header first (shmids(5) 2.3).
 
     Raises TypeError for a label neither str nor bytes, or a timeout
     that is no number; ValueError for a negative or NaN timeout;
@@ -894,11 +895,12 @@ def create(name, array, mode=_M600):
     set (shmids(5) 2.6); it outlives this process.  Returns the label,
     "<shmid> <name>" or "<path> <name>" (str).
 
-    Raises TypeError or ValueError for another dtype or shape, or a mode that is not an int in 0..0o777 (numpy's ints
-    are ints); TypeError for a name neither str nor bytes; OSError with
-    the library's errno, in shm-import's words: EINVAL (a name that is
-    not 1 to 64 bytes of printable ASCII without blanks, 0 columns or
-    more than 9999999, or a size the kernel refuses), ENAMETOOLONG, ENOMEM, ENOSPC (kernel.shmmni or
+    Raises TypeError or ValueError for another dtype or shape, or a mode
+    that is not an int in 0..0o777 (numpy's ints are ints); TypeError for a
+    name neither str nor bytes; OSError with the library's errno, in
+    shm-import's words: EINVAL (a name that is not 1 to 64 bytes of
+    printable ASCII without blanks, 0 columns or more than 9999999, or a
+    size the kernel refuses), ENAMETOOLONG, ENOMEM, ENOSPC (kernel.shmmni or
     shmall reached, or a full file system), PermissionError.
     """
     tname, shape, src = _type_of(array)
