@@ -868,7 +868,12 @@ def zeros(name, shape, dtype="f8", mode=_M600):
     shmids.zeros(...) as w:") it seals at a normal exit and removes the
     segment at an exception.  A segment never sealed is sealed when w
     and its arrays go (shmids_close(), the writer's end of shmids(5)
-    2.2); readers wait for it with attach(label, timeout).
+    2.2), and at the process's normal exit, half-written or not: use
+    "with".  Only when the interpreter exits on an uncaught exception
+    (not interactive) does the module remove, first, the segments of
+    this process's writers never sealed, closed or removed
+    (shmids-python(3), EXIT).  Readers wait for it with attach(label,
+    timeout).
 
     Raises TypeError (dtype, mode), ValueError (shape; mode out of
     range) and OSError as create() does (0 columns: EINVAL).
