@@ -7,10 +7,11 @@ bench/run runs it (make bench):
     numpy.loadtxt    their ASCII form, one value a line, shortest digits
 
 Prints the median of BENCH_RUNS runs (default 5) of getting the array in
-hand, and of that and one sum over it (the first pass over the pages
-attach mapped), each with its ratio to System V attach's.  N is
-BENCH_PY_N (default 10^7; 10^6 with BENCH_QUICK).  The segment and files are named
-$BENCH_PREFIX...; removed at the end, whatever happens.
+hand, and of that and one sum over it (the first pass over the pages,
+which attach() maps as they are first read), each with its ratio to
+System V attach's.  N is BENCH_PY_N (default 10^7; 10^6 with
+BENCH_QUICK).  The segment and files are named $BENCH_PREFIX...;
+removed at the end, whatever happens.
 
 Then shmids.zeros() against multiprocessing.shared_memory (issue 21):
 making a segment and filling it with N doubles (2 * u, written in
@@ -18,9 +19,19 @@ place), attaching it, and a 3-stage pipeline of processes (writer, x2
 filter, summing reader), with what each stage's peak RSS (VmHWM: the shared
 pages it touched count) and private memory (RssAnon) grew by from its
 start (the interpreter and numpy loaded), against the array's size.
+The filter runs twice: over the whole arrays at once, where its peak
+counts both the input it read and the output it wrote (2x the array,
+with either module: the pages are shared, not copies), and window by
+window (WINDOW bytes), each window's pages released once done
+(shmids.release(); for shared_memory, mmap.madvise(MADV_DONTNEED) on
+SharedMemory's private _mmap, as it offers no public way), where the
+peak is the output's pages that zeros() populates when it makes the
+segment, plus a window.  Last, the targets of issue 21, met or not met,
+as "target P<n>:" lines that bench/run gathers.
 
     SHMIDS_LIB=build/libshmids.so PYTHONPATH=python python3 bench/python.py
 """
+import mmap
 import os
 import statistics
 import subprocess
@@ -88,7 +99,7 @@ def main():
             base = base or (hand, total)
             print("  %-16s %8.4f s %8.1f %10.4f s %8.1f"
                   % (name, hand, hand / base[0], total, total / base[1]))
-        zeros_rows(u, prefix, runs)
+        targets(*zeros_rows(u, prefix, runs))
     finally:
         for p in (binf, txtf):
             if os.path.exists(p):
@@ -124,8 +135,8 @@ def make_fill(u, how, prefix, i):
 
 def attach_one(how, name, n):
     """The array, and the SharedMemory to close after it (or None)."""
-    if how == "shmids":
-        return shmids.attach(name), None
+    if how.startswith("shmids"):    # "shmids populate": populate=True
+        return shmids.attach(name, populate=how != "shmids"), None
     m = _shm(name)
     return numpy.ndarray((n,), numpy.float64, buffer=m.buf), m
 
@@ -137,6 +148,9 @@ def drop(how, name):
         m = shared_memory.SharedMemory(name)
         m.close()
         m.unlink()
+
+
+WINDOW = 1 << 20     # bytes a windowed filter works on at a time
 
 
 def memory():
@@ -171,6 +185,9 @@ def stage(how, what, n, arg, prefix):
             m = _shm(size=8 * n)
             count(numpy.ndarray((n,), numpy.float64, buffer=m.buf))
             out = m.name
+    elif what == "wfilter":
+        a, keep = attach_one(how, arg, n)
+        out = windowed(how, a, keep, n, prefix)
     elif what == "filter":
         a, keep = attach_one(how, arg, n)
         if how == "shmids":
@@ -189,13 +206,37 @@ def stage(how, what, n, arg, prefix):
     print(out, hwm - hwm0, anon - anon0)
 
 
-def pipeline(how, n, prefix):
+def windowed(how, a, keep, n, prefix):
+    """out = 2 * a, WINDOW bytes at a time, each window's input and output
+    pages released once done; returns what names out."""
+    step = WINDOW // 8
+    if how == "shmids":
+        with shmids.zeros(prefix + "pf", (n,)) as w:
+            for i in range(0, n, step):
+                x, y = a[i:i + step], w.array[i:i + step]
+                numpy.multiply(x, 2, out=y)
+                shmids.release(x, y)
+        return w.label
+    m = _shm(size=8 * n)
+    out = numpy.ndarray((n,), numpy.float64, buffer=m.buf)
+    for i in range(0, n, step):
+        numpy.multiply(a[i:i + step], 2, out=out[i:i + step])
+        # whole pages: both maps start on a page
+        lo, hi = 8 * i, min(8 * (i + step), 8 * n)
+        hi = -(-hi // mmap.PAGESIZE) * mmap.PAGESIZE
+        for sm in (keep, m):
+            sm._mmap.madvise(mmap.MADV_DONTNEED, lo,
+                             min(hi, len(sm._mmap)) - lo)
+    return m.name
+
+
+def pipeline(how, n, prefix, filt="filter"):
     """Wall seconds of the 3 stages run one after the other, the sum,
     and each stage's (VmHWM, RssAnon)."""
     made, mem, arg = [], [], ""
     t0 = time.perf_counter()
     try:
-        for what in ("writer", "filter", "reader"):
+        for what in ("writer", filt, "reader"):
             r = subprocess.run([sys.executable, __file__, "--stage", how,
                                 what, str(n), arg, prefix],
                                stdout=subprocess.PIPE, text=True, check=True)
@@ -209,48 +250,99 @@ def pipeline(how, n, prefix):
             drop(how, name)
 
 
+ATTACHES = 50      # attaches timed a run, each alone: medians of them
+
+
+def attach_time(how, name, u, what):
+    """Seconds to attach (and sum, for attach+sum) the segment name."""
+    n = u.size
+    t1 = time.perf_counter()
+    a, keep = attach_one(how, name, n)
+    if what == "attach+sum":
+        a.sum()
+    t2 = time.perf_counter()
+    assert a[n - 1] == 2 * u[n - 1]
+    del a
+    if keep is not None:
+        keep.close()
+    return t2 - t1
+
+
 def zeros_rows(u, prefix, runs):
     n, mib = u.size, u.nbytes / 2**20
     print("Python: zeros() against multiprocessing.shared_memory, %d "
-          "doubles (%.0f MiB), median of %d runs" % (n, mib, runs))
+          "doubles (%.0f MiB), median of %d runs (attach: of %d attaches "
+          "each)" % (n, mib, runs, ATTACHES))
     base = {}
     for what in ("make+fill", "attach", "attach+sum"):
-        for how in ("shared_memory", "shmids"):
+        hows = ("shared_memory", "shmids") + (
+            ("shmids populate",) if what == "attach+sum" else ())
+        for how in hows:
             times = []
             for i in range(runs):
                 t0 = time.perf_counter()
-                name = make_fill(u, how, prefix, i)
+                name = make_fill(u, how.split()[0], prefix, i)
                 t1 = time.perf_counter()
                 try:
-                    if what != "make+fill":
-                        t1 = time.perf_counter()
-                        a, keep = attach_one(how, name, n)
-                        if what == "attach+sum":
-                            a.sum()
-                        t2 = time.perf_counter()
-                        assert a[n - 1] == 2 * u[n - 1]
-                        del a
-                        if keep is not None:
-                            keep.close()
-                        times.append(t2 - t1)
-                    else:
+                    if what == "make+fill":
                         times.append(t1 - t0)
+                    # an attach alone is some 50 us: ATTACHES of them
+                    for _ in range(ATTACHES if what == "attach" else 1):
+                        if what != "make+fill":
+                            times.append(attach_time(how, name, u, what))
                 finally:
-                    drop(how, name)
-            t = statistics.median(times)
-            base.setdefault(what, t)
-            print("  %-10s %-14s %9.4f s %7.2f" % (what, how, t,
-                                                  t / base[what]))
+                    drop(how.split()[0], name)
+            t = base[what, how] = statistics.median(times)
+            print("  %-10s %-16s %11.6f s %7.2f" % (
+                what, how, t, t / base[what, "shared_memory"]))
     want = 2.0 * (n - 1) * n / 2
-    print("  3-stage pipeline (writer, x2 filter, summing reader), "
-          "growth of peak RSS / private MiB")
-    for how in ("shared_memory", "shmids"):
-        t, total, mem = pipeline(how, n, prefix)
-        assert total == want, (total, want)
-        print("  %-14s %7.3f s  " % (how, t) + "  ".join(
-            "%s %.0f/%.0f" % (w, h / 2**20, a / 2**20) for w, (h, a)
-            in zip(("writer", "filter", "reader"), mem)) +
-            "  (filter RSS %.2fx the array)" % (mem[1][0] / u.nbytes))
+    print("  3-stage pipeline (writer, x2 filter, summing reader): wall "
+          "time, each stage's growth of peak RSS / private MiB")
+    piped = {}
+    for filt, say in (("filter", "whole arrays"),
+                      ("wfilter", "filter by %d KiB windows, released"
+                       % (WINDOW >> 10))):
+        print("   %s:" % say)
+        for how in ("shared_memory", "shmids"):
+            times, mems = [], []
+            for _ in range(runs):
+                t, total, mem = pipeline(how, n, prefix, filt)
+                assert total == want, (total, want)
+                times.append(t)
+                mems.append(mem)
+            t = statistics.median(times)
+            mem = [tuple(statistics.median(m[k][j] for m in mems)
+                         for j in (0, 1)) for k in range(3)]
+            piped[filt, how] = t, mem[1][0] / u.nbytes
+            print("  %-14s %7.3f s %5.2f  " % (
+                how, t, t / piped[filt, "shared_memory"][0]) + "  ".join(
+                "%s %.0f/%.0f" % (w, h / 2**20, a / 2**20) for w, (h, a)
+                in zip(("writer", "filter", "reader"), mem)) +
+                "  (filter RSS %.2fx the array)" % piped[filt, how][1])
+    return base, piped
+
+
+def targets(base, piped):
+    """Issue 21's targets, each "target P<n>: what: figure (threshold):
+    met or not met"."""
+    def ratio(what):
+        return base[what, "shmids"] / base[what, "shared_memory"]
+
+    rows = [
+        ("P1", "zeros() make+fill against shared_memory", ratio("make+fill"),
+         1.1, "x"),
+        ("P2", "attach against SharedMemory(name)", ratio("attach"), 1.1,
+         "x"),
+        ("P3", "3-stage pipeline time against shared_memory's (the worse "
+         "filter)", max(piped[f, "shmids"][0] / piped[f, "shared_memory"][0]
+                        for f in ("filter", "wfilter")), 1.1, "x"),
+        ("P4", "filter stage's peak RSS, windows released, over the array",
+         piped["wfilter", "shmids"][1], 1.2, "x"),
+    ]
+    for tag, what, got, limit, unit in rows:
+        print("target %s: %s: %.2f%s (<= %.1f%s): %s" % (
+            tag, what, got, unit, limit, unit,
+            "met" if got <= limit else "not met"))
 
 
 if __name__ == "__main__":

@@ -196,11 +196,13 @@ attach_label(const char *label, int lock, struct shmids_info *si,
 /*
  * The segment attached at a, its header hd checked: hand it out.  With
  * held, one whose writer is still filling stays attached, for the caller
- * to wait on and detach: *held is its backend (else NULL).
+ * to wait on and detach: *held is its backend (else NULL).  flags: those
+ * of shmids_open_flags().
  */
 static void *
 hand_out(const struct shmids_backend *be, const struct shmids_info *si,
-    const struct hdr *hd, struct att *a, const struct shmids_backend **held)
+    const struct hdr *hd, struct att *a, const struct shmids_backend **held,
+    int flags)
 {
 	int e;
 
@@ -230,7 +232,8 @@ hand_out(const struct shmids_backend *be, const struct shmids_info *si,
 		errno = e;
 		return NULL;
 	}
-	be->prefault(a, 1);
+	if (!(flags & SHMIDS_LAZY))
+		be->prefault(a, 1);
 	return a->addr;
 }
 
@@ -244,13 +247,13 @@ shmids_open(const char *label)
 
 	if ((be = attach_label(label, 1, &si, &hd, &a)) == NULL)
 		return NULL;
-	return hand_out(be, &si, &hd, &a, NULL);
+	return hand_out(be, &si, &hd, &a, NULL, 0);
 }
 
 /* One try, as shmids_open(), holding a segment still filling. */
 static void *
 open_held(const char *label, struct shmids_info *si, struct att *a,
-    const struct shmids_backend **held)
+    const struct shmids_backend **held, int flags)
 {
 	const struct shmids_backend *be;
 	struct hdr hd;
@@ -258,7 +261,7 @@ open_held(const char *label, struct shmids_info *si, struct att *a,
 	*held = NULL;
 	if ((be = attach_label(label, 1, si, &hd, a)) == NULL)
 		return NULL;
-	return hand_out(be, si, &hd, a, held);
+	return hand_out(be, si, &hd, a, held, flags);
 }
 
 /*
@@ -268,7 +271,7 @@ open_held(const char *label, struct shmids_info *si, struct att *a,
  */
 static void *
 recheck(const char *label, const struct shmids_info *si, struct att *a,
-    const struct shmids_backend **held)
+    const struct shmids_backend **held, int flags)
 {
 	const struct shmids_backend *be = *held;
 	struct hdr hd;
@@ -281,7 +284,7 @@ recheck(const char *label, const struct shmids_info *si, struct att *a,
 		errno = e;
 		return NULL;
 	}
-	return hand_out(be, si, &hd, a, held);
+	return hand_out(be, si, &hd, a, held, flags);
 }
 
 #define SLICE_NS	100000000LL	/* 100 ms: format-spec.md 2.2 */
@@ -294,7 +297,7 @@ recheck(const char *label, const struct shmids_info *si, struct att *a,
  * The last try comes when the time is up.
  */
 void *
-shmids_open_wait(const char *label, double seconds)
+shmids_open_flags(const char *label, int flags, double seconds)
 {
 	const struct shmids_backend *held;
 	struct shmids_info si;
@@ -303,24 +306,24 @@ shmids_open_wait(const char *label, double seconds)
 	void *h;
 	int e = errno, woke;
 
-	if (!(seconds >= 0)) {
+	if (!(seconds >= 0) || (flags & ~SHMIDS_LAZY) != 0) {
 		errno = EINVAL;
 		return NULL;
 	}
 	until = shmids_now_ns() +
 	    (seconds < 1e9 ? (long long)(seconds * 1e9) : FOREVER_NS);
-	h = open_held(label, &si, &a, &held);
+	h = open_held(label, &si, &a, &held, flags);
 	while (h == NULL && errno == EAGAIN &&
 	    (left = until - shmids_now_ns()) > 0) {
 		woke = shmids_wait(held != NULL ? a.addr : NULL,
 		    left < SLICE_NS ? left : SLICE_NS);
 		if (held != NULL && woke) {
-			h = recheck(label, &si, &a, &held);
+			h = recheck(label, &si, &a, &held, flags);
 			continue;
 		}
 		if (held != NULL)
 			held->detach(&a);
-		h = open_held(label, &si, &a, &held);
+		h = open_held(label, &si, &a, &held, flags);
 	}
 	if (h == NULL && held != NULL) {
 		e = errno;
@@ -329,6 +332,12 @@ shmids_open_wait(const char *label, double seconds)
 	} else if (h != NULL)
 		errno = e;
 	return h;
+}
+
+void *
+shmids_open_wait(const char *label, double seconds)
+{
+	return shmids_open_flags(label, 0, seconds);
 }
 
 int

@@ -155,6 +155,8 @@ struct shmids_shape {
 #define SHMIDS_NOHDR	0x2	/* never attach: kernel data only */
 #define SHMIDS_IDLE	0x4	/* remove only if no process is attached */
 #define SHMIDS_SKIPPED	0x8	/* scan: report names not examined (ours -3) */
+/* Flags for shmids_open_flags(). */
+#define SHMIDS_LAZY	0x10	/* populate nothing: pages map as first read */
 
 /*
  * shmids_create: make a segment of SHMIDS_HEADER + nbytes bytes of type
@@ -236,6 +238,40 @@ void	*shmids_open(const char *label);
  * sealing, meanwhile or before; EINVAL also for seconds negative or NaN.
  */
 void	*shmids_open_wait(const char *label, double seconds);
+
+/*
+ * shmids_open_flags: shmids_open_wait() with flags, 0 or SHMIDS_LAZY:
+ * attach without populating any page of the payload (format-spec.md
+ * 2.5), for a caller that reads part of it, or reads it over time;
+ * each page is mapped when first read, a page fault each (on System V
+ * one per page: more in all than the populate, for a caller that reads
+ * everything at once).  Every check is as for shmids_open(): label,
+ * header, state, declared bytes.  shmids_open_wait(label, s) is
+ * shmids_open_flags(label, 0, s); with seconds 0 it tries once, as
+ * shmids_open().  Returns as shmids_open(); the segment is closed with
+ * shmids_close().  Errors: those of shmids_open_wait(); EINVAL also for
+ * a flag other than SHMIDS_LAZY.  Library 1.2.
+ */
+void	*shmids_open_flags(const char *label, int flags, double seconds);
+
+/*
+ * shmids_release: drop from this process's memory the pages that hold
+ * payload bytes off to off + nbytes - 1 of the attached segment shm
+ * (shmids_open*() or shmids_create*(); off and nbytes in bytes from the
+ * payload's start), with madvise(2) MADV_DONTNEED: the data stays in
+ * the segment, and reading (or, for the writer, writing) those bytes
+ * again maps them again.  A filter that works window by window and
+ * releases each window once done holds a window of its input, not all
+ * of it (format-spec.md 2.5).  Whole pages: one that holds a byte of
+ * the range goes, its other bytes too (none is lost); on huge pages
+ * (SHM_HUGETLB, 2 MiB), only the huge pages inside the range go.
+ * nbytes 0 does nothing.  Returns 0, or -1 with errno: EINVAL (shm not attached by
+ * this library, or the range goes past the payload), or madvise(2)'s.
+ * Threads may read and write the payload meanwhile; the call looks shm
+ * up in the library's list as shmids_array() does (see the conventions
+ * at the top).  Library 1.2.
+ */
+int	 shmids_release(const void *shm, size_t off, size_t nbytes);
 
 /*
  * shmids_close: detach shm (from shmids_open() or shmids_create*()); a

@@ -71,8 +71,8 @@ except ImportError:  # memoryviews then, and a word once (at import)
                   "memoryviews (Debian: apt-get install python3-numpy)",
                   ImportWarning, stacklevel=2)
 
-__all__ = ["attach", "segment", "zeros", "create", "remove", "load", "dump",
-           "ls", "Segment", "Writer", "TYPES"]
+__all__ = ["attach", "segment", "zeros", "create", "remove", "release",
+           "load", "dump", "ls", "Segment", "Writer", "TYPES"]
 
 # make install replaces None with the installed library's absolute path.
 _INSTALLED_LIB = None
@@ -174,6 +174,8 @@ def _load_library():
         "shmids_create_table": (vp, [cp, i, i, sz, sz]),
         "shmids_open": (vp, [cp]),
         "shmids_open_wait": (vp, [cp, ctypes.c_double]),
+        "shmids_open_flags": (vp, [cp, i, ctypes.c_double]),
+        "shmids_release": (i, [vp, sz, sz]),
         "shmids_shape": (i, [vp, ctypes.POINTER(_Shape)]),
         "shmids_isnumber": (i, [cp, sz]),
         "shmids_row_parse": (i, [ctypes.POINTER(_Values), cp, sz,
@@ -211,6 +213,7 @@ def _load_library():
 _lib, _libc = _load_library()
 _lock = threading.RLock()
 _SHMIDS_ALL = 0x1
+_SHMIDS_LAZY = 0x10     # shmids_open_flags(): populate nothing at attach
 
 def _explain(e, label=None):
     """shmids_explain()'s words for errno e (on label, bytes or None):
@@ -702,23 +705,27 @@ def _wrap(buf, tname, shape=None):
     return m.cast(t[1])
 
 
-def _open(b, seconds):
-    """shmids_open_wait(b, seconds) under the lock: (address, errno)."""
+def _open(b, seconds, flags):
+    """shmids_open_flags(b, flags, seconds) under the lock: (address,
+    errno)."""
     with _lock:
-        shm = _lib.shmids_open_wait(b, seconds)
+        shm = _lib.shmids_open_flags(b, flags, seconds)
         return shm, ctypes.get_errno()
 
 
-def _wait_open(b, timeout):
+def _wait_open(b, timeout, populate):
     """One try, or tries for up to timeout seconds: the lock is not held
     between them (1 ms, doubling up to 20 ms), so that other threads'
-    calls go on meanwhile.  Returns (address or None, errno)."""
+    calls go on meanwhile.  Lazy unless populate: numpy users touch
+    pages as they go (shmids(3), shmids_open_flags).  Returns (address
+    or None, errno)."""
+    flags = 0 if populate else _SHMIDS_LAZY
     if timeout is None:
-        return _open(b, 0)
+        return _open(b, 0, flags)
     end = time.monotonic() + _seconds(timeout)
     pause = 0.001
     while True:
-        shm, e = _open(b, 0)
+        shm, e = _open(b, 0, flags)
         left = end - time.monotonic()
         if shm or e != _errno.EAGAIN or left <= 0:
             return shm, e
@@ -726,12 +733,12 @@ def _wait_open(b, timeout):
         pause = min(2 * pause, 0.02)
 
 
-def segment(label, timeout=None):
+def segment(label, timeout=None, populate=False):
     """Attach the segment label names: a Segment (context manager; see
-    attach() for label, timeout and errors)."""
+    attach() for label, timeout, populate and errors)."""
     b = _cstr(label, label)
     name = _str(b)
-    shm, e = _wait_open(b, timeout)
+    shm, e = _wait_open(b, timeout, populate)
     if not shm:
         err = OSError(e or _errno.EIO, _explain(e or _errno.EIO, b), name)
         if err.errno == _errno.EAGAIN and timeout:
@@ -741,31 +748,37 @@ def segment(label, timeout=None):
         return Segment(_Memory(shm, False))
 
 
-def attach(label, timeout=None):
+def attach(label, timeout=None, populate=False):
     """Attach the segment label names; a read-only array over its payload.
 
     label: "<shmid> <name>" or "<path> <name>" (shmids(5) section 1), str or
     bytes, optionally ending in one newline.  timeout: None to try once (a
     writer still filling is BlockingIOError), or seconds (an int or float,
     numpy's too; 0 or more, inf for ever) to wait for the writer to seal, as
-    shm-expand -w waits: tries every 20 ms at most (shmids_open_wait() with
-    0), without holding the module's lock between tries, so other threads'
-    calls go on.  Returns an array of the segment's shape: 1-D of its count
-    elements, or 2-D (rows, cols) for a table (shmids(5) 2.7), dtype from
-    its type (f64 float64, f32 float32, i64 int64, i32 int32, raw uint8);
-    numpy.ndarray with numpy, else a memoryview of format d, f, q, i or
-    B.  No copy: the array is the segment's memory, mapped read-only (writing
-    raises ValueError, or TypeError for a memoryview); with numpy its base
-    is a Segment, which exports no buffer, so no writable view can be had
-    (numpy.asarray(a.base) is read-only); without numpy the memoryview's obj
-    is None (it is made over the memory, PyMemoryView_FromMemory()).  The
-    segment stays attached while the array, or any view or array made from
-    it or its base, lives, and is
+    shm-expand -w waits: tries every 20 ms at most (shmids_open_flags() with
+    0 seconds), without holding the module's lock between tries, so other
+    threads' calls go on.  Returns an array of the segment's shape: 1-D of
+    its count elements, or 2-D (rows, cols) for a table (shmids(5) 2.7),
+    dtype from its type (f64 float64, f32 float32, i64 int64, i32 int32, raw
+    uint8); numpy.ndarray with numpy, else a memoryview of format d, f, q, i
+    or B.  No copy: the array is the segment's memory, mapped read-only
+    (writing raises ValueError, or TypeError for a memoryview); with numpy
+    its base is a Segment, which exports no buffer, so no writable view can
+    be had (numpy.asarray(a.base) is read-only); without numpy the
+    memoryview's obj is None (it is made over the memory,
+    PyMemoryView_FromMemory()).  The attach maps pages as they are first
+    read (shmids_open_flags() with SHMIDS_LAZY: it costs the same whatever
+    the size), a page fault each; populate=True maps every written page at
+    the attach instead, as the tools do, which costs less in all for a
+    caller about to read the whole array at once (a System V segment's pages
+    fault one by one: shmids(3), shmids_open_flags).  release() drops pages
+    read from this process's memory again.  The segment stays attached while
+    the array, or any view or array made from it or its base, lives, and is
     detached when the last is collected (not at the interpreter's exit: the
     kernel detaches then); "with a.base:" (or segment()) closes it at the
     end of the block, at once if no array is left then.  Pickled
-    (multiprocessing), the array is a copy.  The label is checked against the
-    segment's header first (shmids(5) 2.3).
+    (multiprocessing), the array is a copy.  The label is checked against
+    the segment's header first (shmids(5) 2.3).
 
     Raises TypeError for a label neither str nor bytes, or a timeout
     that is no number; ValueError for a negative or NaN timeout;
@@ -783,7 +796,7 @@ def attach(label, timeout=None):
     SIGBUS, which Python cannot catch (shmids(5) 2.6); a System V
     segment cannot shrink.
     """
-    return segment(label, timeout).array
+    return segment(label, timeout, populate).array
 
 
 def _type_of(array):
@@ -958,6 +971,72 @@ def _remove_damaged(b):
     if si.label != label or si.removed or si.uid != os.geteuid():
         return False
     return _lib.shmids_remove_info(ctypes.byref(si), 0) == 0
+
+
+def _span(a):
+    """(mapping, offset, bytes) of the payload bytes array a spans."""
+    if _np is not None and isinstance(a, _np.ndarray):
+        base = a
+        while base is not None and not isinstance(base, _Base):
+            base = getattr(base, "base", None)
+        if base is None:
+            raise ValueError("shmids: release() takes arrays over "
+                             "segments (attach(), zeros()), not a copy")
+        mem = base._mem
+        if a.size == 0:
+            return mem, 0, 0
+        lo = hi = a.__array_interface__["data"][0]
+        for n, st in zip(a.shape, a.strides):
+            lo += min(0, (n - 1) * st)
+            hi += max(0, (n - 1) * st)
+        return mem, lo - mem.addr, hi - lo + a.itemsize
+    mem = _memory_of(a) if isinstance(a, memoryview) else None
+    if mem is None:
+        raise ValueError("shmids: release() takes arrays over segments "
+                         "(attach(), zeros()), not %s" % type(a).__name__)
+    if a.nbytes != mem.nbytes:
+        raise ValueError("shmids: without numpy, release() takes a whole "
+                         "array, not part of one")
+    return mem, 0, a.nbytes
+
+
+def _memory_of(m):
+    """The _Memory a memoryview m is over, or None: what its managed
+    buffer holds (_hold()), or the owner of the ctypes array it
+    holds (a writer's)."""
+    for mb in gc.get_referents(m):
+        for o in gc.get_referents(mb):
+            if isinstance(o, _Memory):
+                return o
+            if isinstance(getattr(o, "owner", None), _Memory):
+                return o.owner
+    return None
+
+
+def release(*arrays):
+    """Drop the pages of arrays over segments from this process's memory.
+
+    arrays: arrays from attach(), segment().array or zeros().array, or
+    views of them (slices, windows; with numpy any view, else whole
+    memoryviews).  Each array's pages leave this process's resident set
+    (shmids_release(), madvise(2) MADV_DONTNEED): the data stays in the
+    segment, and reading the array again (or writing it, before
+    seal()) maps them again.  A page that holds any byte of an array
+    goes whole, which loses nothing.  For a filter that reads one
+    segment and writes another window by window, releasing each window
+    once done keeps its memory to the output's pages and a window or
+    two instead of both arrays (shmids-python(3) has the loop; bench/
+    measures it).  Returns None.
+
+    Raises ValueError for an array that is not over a segment (an
+    array over a closed one is: the mapping stays while it lives);
+    OSError as shmids_release() fails (madvise(2)).
+    """
+    spans = [_span(a) for a in arrays]
+    with _lock:
+        for m, off, nbytes in spans:
+            if _lib.shmids_release(m.shm, off, nbytes) == -1:
+                raise _fail(m.label)
 
 
 # Reference lines (shmids(5) section 5).

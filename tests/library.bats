@@ -378,6 +378,78 @@ shm_rss() {
 	rm -f in
 }
 
+# lazyopen LABEL FLAGS SECONDS: tests/tools/lazyopen.c's line.
+lazyopen() { timeout 30 "$TOOLS/lazyopen" "$@"; }
+
+@test "open_flags: SHMIDS_LAZY populates nothing at the attach; release drops pages read, losing nothing" {
+	local be l n open read rel reread s1 s2 mb
+	mkdir -p "$T/d"
+	for be in sysv file; do
+		if [ "$be" = file ]; then
+			l=$(SHMIDS_DIR=$T/d mkseg "lz$be" f64 2097152)
+		else
+			l=$(mkseg "lz$be" f64 2097152)
+		fi
+		run lazyopen "$l" 16 0
+		status_is 0
+		read -r n open read rel reread s1 s2 <<< "$output"
+		is "$n" 16777216 "$be bytes"
+		mb=$((n / 1024))
+		[ "$open" -lt 2048 ] ||
+		    { echo "$be lazy: $open kB at the open" >&2; false; }
+		[ "$read" -ge $((mb * 9 / 10)) ] ||
+		    { echo "$be lazy: $read kB after reading" >&2; false; }
+		[ "$rel" -lt 2048 ] ||
+		    { echo "$be: $rel kB after the release" >&2; false; }
+		[ "$reread" -ge $((mb * 9 / 10)) ] ||
+		    { echo "$be: $reread kB read again" >&2; false; }
+		is "$s2" "$s1" "$be: the same bytes after the release"
+		[ -n "${SHMIDS_NOTUNE:-}" ] && continue
+		run lazyopen "$l" 0 0
+		status_is 0
+		read -r n open read rel reread s1 s2 <<< "$output"
+		[ "$open" -ge $((mb * 9 / 10)) ] ||
+		    { echo "$be eager: $open kB at the open" >&2; false; }
+	done
+}
+
+@test "open_flags: the checks of open and open_wait with SHMIDS_LAZY; other flags are EINVAL" {
+	local be l flags secs
+	l=$(mkseg a f64 3)
+	for flags in 1 2 4 8 32 0x11 -1; do
+		run lazyopen "$l" "$flags" 0
+		status_is 1
+		is "$output" EINVAL "flags $flags"
+	done
+	for secs in -1 nan; do
+		run lazyopen "$l" 16 "$secs"
+		status_is 1
+		is "$output" EINVAL "seconds $secs"
+	done
+	run lazyopen "$l" 16 0
+	status_is 0
+	is "$(awk '{ print $1, $6 == $7 }' <<< "$output")" "24 1"
+	run lazyopen "${l%% *} ${P}other" 16 0
+	status_is 1
+	is "$output" ESTALE
+	run lazyopen "$(mkhostile count badcount)" 16 0
+	status_is 1
+	is "$output" EBADMSG
+	l=$(mkkilled killed)
+	run lazyopen "$l" 16 0
+	status_is 1
+	is "$output" EOWNERDEAD
+	for be in sysv file; do
+		l=$(bgwriter writer "$be" "w$be" 1)
+		run lazyopen "$l" 16 0
+		status_is 1
+		is "$output" EAGAIN "$be: filling"
+		run lazyopen "$l" 16 10
+		status_is 0
+		is "$(cut -d ' ' -f 1 <<< "$output")" 80 "$be: waited for the seal"
+	done
+}
+
 @test "table: header bytes are those of format-spec.md 2.7 (version 2, cols in the reserved bytes)" {
 	local l
 	l=$(_mk table "${P}tab" f64 2 3)

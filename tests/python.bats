@@ -925,6 +925,71 @@ for be in backends():
 print("ok")'
 }
 
+@test "python: attach() maps no page until read, populate=True maps them; release() drops pages read or written, losing nothing; both backends" {
+	need_python
+	both "$COMMON"'
+N = 1 << 21                     # 16 MiB of f64
+MIB16 = 8 * N // 1024           # kB
+def shared():
+    """kB of shared pages this process maps: segments and files."""
+    kb = 0
+    for line in open("/proc/self/status"):
+        k, _, v = line.partition(":")
+        if k in ("RssFile", "RssShmem"):
+            kb += int(v.split()[0])
+    return kb
+def readall(a):
+    return bytes(memoryview(a).cast("B"))
+for be in backends():
+    with shmids.zeros(P + "lazy" + be, N) as w:
+        if shmids.numpy:
+            w.array[:] = 1.5
+        else:
+            w.array.cast("B")[:] = bytes(range(256)) * (8 * N // 256)
+        r0 = shared()
+        shmids.release(w.array)
+        assert r0 - shared() > MIB16 * 9 // 10, (be, "writer", r0, shared())
+    want = readall(w.array)
+    r0 = shared()
+    a = shmids.attach(w.label)
+    assert shared() - r0 < 2048, (be, "lazy attach", shared() - r0)
+    assert readall(a) == want, be
+    r1 = shared()
+    assert r1 - r0 > MIB16 * 9 // 10, (be, "read", r1 - r0)
+    shmids.release(a)
+    assert shared() - r0 < 2048, (be, "released", shared() - r0)
+    assert readall(a) == want, (be, "read again")
+    shmids.release(a)
+    if shmids.numpy:        # any view: slices, steps, 2-D, empty
+        shmids.release(a[10:20], a[::-1], a[::4096], a[:0],
+                       a.reshape(1024, -1)[3:5, 7:9])
+        assert a.tobytes() == want
+    else:                   # without numpy, whole arrays only
+        try:
+            shmids.release(a[10:20])
+            raise AssertionError("part of a memoryview released")
+        except ValueError as e:
+            assert "whole array" in str(e), e
+    for bad in (b"abc", bytearray(8), memoryview(b"xy")):
+        try:
+            shmids.release(bad)
+            raise AssertionError("released %r" % (bad,))
+        except ValueError:
+            pass
+    r2 = shared()
+    b = shmids.attach(w.label, populate=True)
+    if not os.environ.get("SHMIDS_NOTUNE"):
+        assert shared() - r2 > MIB16 * 9 // 10, (be, "populate", shared() - r2)
+    assert readall(b) == want
+    s = shmids.segment(w.label)
+    x = s.array
+    s.close()               # x keeps the mapping: release still works
+    shmids.release(x)
+    del a, b, x
+    shmids.remove(w.label)
+print("ok")'
+}
+
 @test "python: an attached segment is a context manager; closing it under a live array keeps the mapping until the array goes" {
 	need_python
 	local l
@@ -1092,7 +1157,7 @@ ns = {}
 exec("from shmids import *", ns)
 print("numpy" in ns, all(callable(ns[n]) or n == "TYPES" for n in shmids.__all__))'
 	status_is 0
-	is "$output" "['Segment', 'TYPES', 'Writer', 'attach', 'create', 'dump', 'load', 'ls', 'remove', 'segment', 'zeros']
+	is "$output" "['Segment', 'TYPES', 'Writer', 'attach', 'create', 'dump', 'load', 'ls', 'release', 'remove', 'segment', 'zeros']
 False True"
 	run pyrun --no-numpy 'import warnings
 with warnings.catch_warnings(record=True) as w:
@@ -1294,7 +1359,7 @@ print("ok")'
 
 @test "python: the manual page and the README warn of SIGBUS under a truncated file segment" {
 	grep -q SIGBUS "$TOP/man/shmids-python.3"
-	sed -n '/^## From Python/,/^## The library/p' "$README" > py.md
+	sed -n '/^## From Python/,/^## The library/p' "$README" | tr '\n' ' ' > py.md
 	grep -q SIGBUS py.md
 	grep -q 'System V segments* cannot shrink' py.md
 }

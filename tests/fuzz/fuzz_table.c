@@ -83,11 +83,13 @@ tref(const char *s, size_t len)
 		CHECK(r.why != NULL, "malformed without a reason");
 		return;
 	}
-	CHECK(sep == (r.fieldlen == 7 ? ',' : ' '), "sep %d", sep);
+	/* "shmids," is comma rows; "shmids" a blank's or a tab's (6.1) */
+	CHECK(r.fieldlen == 7 ? sep == ',' : sep == ' ' || sep == '\t',
+	    "sep %d", sep);
 	CHECK(shmids_label_check(r.label, strlen(r.label)) == 0,
 	    "label \"%s\" does not check", r.label);
-	snprintf(canon, sizeof(canon), "shmids%s %s\n", sep == ',' ? "," : "",
-	    r.label);
+	snprintf(canon, sizeof(canon), "shmids%s%s\n",
+	    sep == ',' ? ", " : sep == '\t' ? "\t" : " ", r.label);
 	CHECK(shmids_tref_parse(canon, strlen(canon), &r2, &sep2) == 1 &&
 	    sep2 == sep && strcmp(r2.label, r.label) == 0,
 	    "canonical line \"%s\" does not read back", canon);
