@@ -736,6 +736,11 @@ def _wait_open(b, timeout, populate):
 def segment(label, timeout=None, populate=False):
     """Attach the segment label names: a Segment (context manager; see
     attach() for label, timeout, populate and errors)."""
+    return Segment(_attach(label, timeout, populate))
+
+
+def _attach(label, timeout, populate):
+    """The _Memory of the segment label names, attached read-only."""
     b = _cstr(label, label)
     name = _str(b)
     shm, e = _wait_open(b, timeout, populate)
@@ -745,7 +750,7 @@ def segment(label, timeout=None, populate=False):
             err.strerror += " (waited %g s)" % timeout
         raise err
     with _lock:
-        return Segment(_Memory(shm, False))
+        return _Memory(shm, False)
 
 
 def attach(label, timeout=None, populate=False):
@@ -796,7 +801,7 @@ def attach(label, timeout=None, populate=False):
     SIGBUS, which Python cannot catch (shmids(5) 2.6); a System V
     segment cannot shrink.
     """
-    return segment(label, timeout, populate).array
+    return _attach(label, timeout, populate).array()
 
 
 def _type_of(array):
