@@ -542,19 +542,18 @@ class _Base(Segment):
     the mapping, while any does; its close() only stops new arrays.  It
     exports no buffer: no view of a read-only mapping is writable."""
 
+    _closed = False
+
     @property
     def __array_interface__(self):
-        mem = self._mem
         if self._closed:
             raise ValueError("shmids: %s: closed" % self.label)
-        return mem.interface()
+        return self._mem.interface()
 
     def __array__(self, dtype=None, copy=None):
         a = _np.asarray(self)
         return a if dtype is None and not copy else a.astype(dtype or
                                                              a.dtype)
-
-    _closed = False
 
     @property
     def array(self):
