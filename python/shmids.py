@@ -29,25 +29,35 @@ the library raise OSError with its errno, whose subclass Python picks
 BlockingIOError for EAGAIN, ...), the message in shmids_explain()'s
 words (what the tools print), and the label or field as filename.
 
-Without numpy, arrays are memoryviews over ctypes buffers: a read-only
-one's obj is still a ctypes array over the read-only mapping, which
-Python lets anyone write through (and the write kills the interpreter
-with SIGSEGV).  With numpy there is no such path: an array's base is
-the Segment, which exports no buffer.
+No writable path leads to a read-only mapping: with numpy an array's
+base is a Segment, which exports no buffer; without numpy a read-only
+memoryview is made over the memory (PyMemoryView_FromMemory()): its obj
+is None.  A
+mapping stays while any array over it lives (close() never detaches
+under one), and is not detached at the interpreter's exit.
 
 The library's list of attached segments is not locked: this module
-serialises its calls with a lock of its own, so threads may share it.
+serialises its calls with a lock of its own, so threads may share it;
+attach(timeout=...) does not hold it while it waits, and a forked child
+gets a fresh one.  A file segment truncated under an array kills the
+reader with SIGBUS (see attach()).
 
 Where the library is: $SHMIDS_LIB if set; else the path make install
 wrote below; else build/libshmids.so next to this file's directory (the
 source tree); else the loader's search for libshmids.so.1.
 """
 
+import atexit
 import ctypes
 import ctypes.util
 import errno as _errno
+import gc
 import io
+import numbers
+import operator
 import os
+import pickle
+import sys
 import threading
 import time
 import weakref
@@ -69,6 +79,8 @@ _INSTALLED_LIB = None
 
 HEADER = 128            # bytes before the payload (shmids(5) 2)
 _LABEL_MAX = 75
+_NAME_MAX = 64          # bytes in a segment's name (shmids(5) 1)
+_COLS_MAX = 9999999     # columns of a table (shmids(5) 2.7)
 
 # type name: (enum shmids_type, memoryview format, numpy dtype, bytes)
 _TYPES = {
@@ -183,6 +195,9 @@ def _load_library():
                                     ctypes.POINTER(cp)]),
         "shmids_values_free": (None, [ctypes.POINTER(_Values)]),
         "shmids_explain": (i, [cp, sz, cp, i]),
+        "shmids_dir": (cp, []),
+        "shmids_stat": (i, [cp, ctypes.POINTER(_Info), i]),
+        "shmids_remove_info": (i, [ctypes.POINTER(_Info), i]),
     }
     for name, (res, args) in protos.items():
         f = getattr(lib, name)
@@ -237,11 +252,29 @@ def _str(b):
 
 
 def _cstr(s, what):
-    """s as a C string; a NUL inside could only truncate it: EINVAL."""
+    """s (str or bytes) as a C string; a NUL inside could only truncate
+    it: EINVAL.  TypeError for anything else (an int is no label)."""
+    if not isinstance(s, (str, bytes)):
+        raise TypeError("shmids: a label or name is a str or bytes, not %s"
+                        % type(s).__name__)
     b = _bytes(s)
     if b"\0" in b:
         raise OSError(_errno.EINVAL, "a label or name holds no NUL byte",
                       what)
+    return b
+
+
+def _name(name):
+    """name (str or bytes) as bytes, checked as shmids_create() would,
+    in shm-import's words: OSError EINVAL or ENAMETOOLONG."""
+    b = _cstr(name, name)
+    if len(b) > _NAME_MAX:
+        raise OSError(_errno.ENAMETOOLONG, "segment name too long: "
+                      "more than %d bytes" % _NAME_MAX, name)
+    if not b or any(c < 0x21 or c > 0x7e for c in b):
+        raise OSError(_errno.EINVAL, "cannot be a segment name (1 to %d "
+                      "bytes of printable ASCII, no blank)" % _NAME_MAX,
+                      name)
     return b
 
 
@@ -255,19 +288,45 @@ class _Octal(int):
 _M600 = _Octal(0o600)
 
 
+def _int(x):
+    """x as an int if it is one (numpy's integers too), else None; a
+    bool is no int here."""
+    if isinstance(x, bool) or (_np is not None and isinstance(x, _np.bool_)):
+        return None
+    try:
+        return operator.index(x)
+    except TypeError:
+        return None
+
+
 def _mode(mode):
-    """mode checked: an int (not a bool) in 0..0o777."""
-    if isinstance(mode, bool) or not isinstance(mode, int):
+    """mode checked: an int (numpy's too, not a bool) in 0..0o777."""
+    m = _int(mode)
+    if m is None:
         raise TypeError("shmids: mode must be an int such as 0o600, not %s"
                         % type(mode).__name__)
-    if not 0 <= mode <= 0o777:
-        raise ValueError("shmids: mode %#o is outside 0 to 0o777" % mode
-                         if mode >= 0 else "shmids: mode %d is negative"
-                         % mode)
-    return mode
+    if not 0 <= m <= 0o777:
+        raise ValueError("shmids: mode %#o is outside 0 to 0o777" % m
+                         if m >= 0 else "shmids: mode %d is negative" % m)
+    return m
 
 
-# dtype spellings zeros() takes (numpy's own too, when numpy is there).
+def _seconds(timeout):
+    """timeout checked: seconds, an int or float (numpy's too), 0 or
+    more (inf waits for ever)."""
+    if isinstance(timeout, (bool, str, bytes)) or (
+            _np is not None and isinstance(timeout, _np.bool_)) or \
+            not isinstance(timeout, numbers.Real):
+        raise TypeError("shmids: timeout must be seconds (an int or a "
+                        "float), not %s" % type(timeout).__name__)
+    t = float(timeout)
+    if not t >= 0:
+        raise ValueError("shmids: timeout %r is not a number of seconds "
+                         "0 or more" % (timeout,))
+    return t
+
+
+# dtype spellings zeros() and load() take (numpy's own too, with numpy).
 _DTYPES = {"f64": "f64", "f8": "f64", "float64": "f64", "d": "f64",
            "f32": "f32", "f4": "f32", "float32": "f32", "f": "f32",
            "i64": "i64", "i8": "i64", "int64": "i64", "q": "i64",
@@ -280,7 +339,10 @@ def _tname(dtype):
     if isinstance(dtype, str) and dtype in _DTYPES:
         return _DTYPES[dtype]
     if _np is not None and dtype is not None:
-        dt = _np.dtype(dtype)
+        try:
+            dt = _np.dtype(dtype)
+        except TypeError:
+            dt = None
         for name, t in _TYPES.items():
             if dt == _np.dtype(t[2]):
                 return name
@@ -289,82 +351,168 @@ def _tname(dtype):
 
 
 def _shape(shape):
-    """shape as a tuple of 1 or 2 non-negative ints (a table: rows, cols)."""
-    if isinstance(shape, int) and not isinstance(shape, bool):
+    """shape as a tuple of 1 or 2 non-negative ints (numpy's too; a
+    table: rows, cols); ValueError naming the value and its type else."""
+    if _int(shape) is not None:
         shape = (shape,)
-    try:
-        shape = tuple(shape)
-    except TypeError:
-        shape = (shape,)
-    if not 1 <= len(shape) <= 2 or any(
-            isinstance(n, bool) or not isinstance(n, int) or n < 0
-            for n in shape):
-        raise ValueError("shmids: shape %r is not n or (rows, cols) of "
-                         "non-negative ints" % (shape,))
-    return shape
+    elif not isinstance(shape, (str, bytes)):
+        try:
+            shape = tuple(shape)
+        except TypeError:
+            pass
+    dims = [_int(n) for n in shape] if isinstance(shape, tuple) else [None]
+    if not isinstance(shape, tuple) or not 1 <= len(dims) <= 2 or any(
+            n is None or n < 0 for n in dims):
+        raise ValueError("shmids: shape %r (%s) is not n or (rows, cols) "
+                         "of non-negative ints" % (shape, ", ".join(
+                             type(n).__name__ for n in shape)
+                             if isinstance(shape, tuple)
+                             else type(shape).__name__))
+    return tuple(dims)
+
+_PyBUF_READ = 0x100
+_frommemory = ctypes.pythonapi.PyMemoryView_FromMemory
+_frommemory.restype = ctypes.py_object
+_frommemory.argtypes = [ctypes.c_void_p, ctypes.c_ssize_t, ctypes.c_int]
 
 
-class _Mapping:
-    """One attached segment (shmids_open() or shmids_create*()): its
-    label, shape and type; arrays over it have it as their base and
-    keep it, and so the mapping, while they live.  Detached
-    (shmids_close()) when the last goes, or at close() if none is left."""
+def _keep(*objects):
+    """A finalizer's callback that only held its arguments."""
+
+
+class _Memory:
+    """One attachment (shmids_open() or shmids_create*()): its address,
+    label, shape and type.  Detached (shmids_close()) when the last
+    object holding it goes: its Segment or Writer until close(), and
+    every array over it (numpy: through the array's base; memoryview:
+    through its exporter).  Never handed out, never copied: nothing can
+    reach the memory but through those, so nothing outlives the mapping
+    (shmids-python(3), LIFETIME)."""
 
     def __init__(self, shm, writable):
         a, sh = _Array(), _Shape()
         _lib.shmids_array(shm, ctypes.byref(a))
         _lib.shmids_shape(shm, ctypes.byref(sh))
-        self._shm, self._addr = shm, a.data or shm + HEADER
+        self.shm, self.addr = shm, a.data or shm + HEADER
         self.label = _str(_lib.shmids_label(shm))
         self.dtype = _BY_ENUM[a.type]
         self.shape = (sh.rows, sh.cols) if sh.ndim == 2 else (a.count,)
-        self._ro = not writable
-        self._closed = False
-        self._arrays = []     # weakrefs to what arrays hold: ndarrays, buffers
-        self._fin = weakref.finalize(self, _detach, shm)
+        self.nbytes = a.count * _TYPES[self.dtype][3]
+        self.ro = not writable
+        # Not at the interpreter's exit: atexit handlers and daemon
+        # threads may still read arrays.  The kernel detaches at exit,
+        # and the library's exit handler seals what a writer left
+        # (shmids(5) 2.2).
+        weakref.finalize(self, _detach, shm).atexit = False
 
-    @property
-    def __array_interface__(self):
-        # numpy reads the memory from here: a read-only mapping gives a
-        # read-only array whose base (self) exports no buffer, so that
-        # no flag or frombuffer() makes a writable path to it.
-        if self._closed:
-            raise ValueError("shmids: %s: closed" % self.label)
-        return {"data": (self._addr, self._ro), "shape": self.shape,
+    def interface(self):
+        """numpy's __array_interface__ over the payload, read-only once
+        self.ro is set (a reader's; a writer's after seal())."""
+        return {"data": (self.addr, self.ro), "shape": self.shape,
                 "typestr": _np.dtype(_TYPES[self.dtype][2]).str,
                 "version": 3}
 
-    def _new_array(self):
-        if self._closed:
-            raise ValueError("shmids: %s: closed" % self.label)
+    def array(self):
+        """A new array over the whole payload, holding self."""
         if _np is not None:
-            a = _np.asarray(self)
-            self._arrays = [r for r in self._arrays if r() is not None]
-            self._arrays.append(weakref.ref(a))
-            return a
-        t = _TYPES[self.dtype]
-        n = 1
-        for d in self.shape:
-            n *= d
-        if n == 0:
-            return _wrap(bytearray(0) if not self._ro else b"", self.dtype)
-        buf = (ctypes.c_ubyte * (n * t[3])).from_address(self._addr)
-        buf.owner = self    # the memoryview's exporter holds the mapping
-        self._arrays = [r for r in self._arrays if r() is not None]
-        self._arrays.append(weakref.ref(buf))
-        m = memoryview(buf)
-        return _wrap(m.toreadonly() if self._ro else m, self.dtype,
-                     self.shape)
+            return _np.asarray(_Base(self))
+        if self.nbytes == 0:
+            return _wrap(b"" if self.ro else bytearray(0), self.dtype)
+        return _wrap(self._buffer(), self.dtype, self.shape)
+
+    def _buffer(self):
+        """A memoryview of the payload bytes that holds self.  Read-only:
+        one made over the memory itself (PyMemoryView_FromMemory(): its
+        obj is None, no ctypes object, so no writable path), whose
+        managed buffer, shared by every view made from it, holds self
+        (_hold()).  Writable: over a ctypes array (the writer's mapping
+        is writable anyway)."""
+        if self.ro:
+            m0 = _frommemory(self.addr, self.nbytes, _PyBUF_READ)
+            if _hold(m0, self, self.addr, self.nbytes):
+                return m0
+            # Another layout: views of the result hold m0, m0 holds self
+            # (views made of m0 itself, the result's obj, would not).
+            weakref.finalize(m0, _keep, self).atexit = False
+            return memoryview(pickle.PickleBuffer(m0))
+        buf = (ctypes.c_ubyte * self.nbytes).from_address(self.addr)
+        buf.owner = self
+        return memoryview(buf)
+
+
+_HEAD = object.__basicsize__    # PyObject_HEAD
+
+
+def _hold(m, obj, addr, n):
+    """Make the managed buffer of m (a fresh PyMemoryView_FromMemory()
+    over n bytes at addr) hold a reference to obj, released when its
+    last view goes, as the exporter of any other memoryview is: its
+    master Py_buffer's obj, NULL for memory (CPython's memoryobject.c:
+    PyObject_HEAD, int flags, Py_ssize_t exports, then the Py_buffer,
+    whose buf, obj and len come first).  The layout is checked first,
+    and the reference after, through the garbage collector's view of
+    it; False (nothing done) where either differs."""
+    mb = gc.get_referents(m)
+    if len(mb) != 1 or type(mb[0]).__name__ != "managedbuffer":
+        return False
+    base = id(mb[0]) + _HEAD + 2 * ctypes.sizeof(ctypes.c_ssize_t)
+    p_buf = ctypes.c_void_p.from_address(base)
+    p_obj = ctypes.c_void_p.from_address(base + ctypes.sizeof(ctypes.c_void_p))
+    p_len = ctypes.c_ssize_t.from_address(base + 2 * ctypes.sizeof(
+        ctypes.c_void_p))
+    if p_buf.value != addr or p_obj.value is not None or p_len.value != n:
+        return False
+    ctypes.pythonapi.Py_IncRef(ctypes.py_object(obj))
+    p_obj.value = id(obj)
+    if not any(r is obj for r in gc.get_referents(mb[0])):
+        # Not seen by the collector: undo (never happens if the
+        # layout matched).
+        p_obj.value = None
+        ctypes.pythonapi.Py_DecRef(ctypes.py_object(obj))
+        return False
+    return True
+
+
+def _not_pickled(obj):
+    raise TypeError("shmids: a %s is an attachment in this process and "
+                    "cannot be pickled: pass its label (%r) and attach "
+                    "it there" % ("Writer" if isinstance(obj, Writer)
+                                  else "Segment", obj.label))
+
+
+class Segment:
+    """A segment attached read-only (segment(), and the base of every
+    array attach() returns): label, shape (a tuple: (count,) or (rows,
+    cols)), dtype (f64, f32, i64, i32, raw), array (a new read-only
+    array over the payload each time it is asked; numpy.asarray(s)
+    gives one too), close().  As a context manager it closes on exit.
+    The mapping stays while any array over it lives: close() only
+    ends this object's hold.  copy.copy() and copy.deepcopy() give the
+    object itself (an attachment is not copied); pickle refuses it."""
+
+    def __init__(self, mem):
+        self._mem = mem
+        self.label, self.shape, self.dtype = mem.label, mem.shape, mem.dtype
+
+    @property
+    def array(self):
+        with _lock:     # atomic with close()
+            mem = self._mem
+            if mem is None:
+                raise ValueError("shmids: %s: closed" % self.label)
+            return mem.array()
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.array
+        return a if dtype is None and not copy else a.astype(dtype or
+                                                             a.dtype)
 
     def close(self):
-        """Detach now if no array over the segment is left, else when
-        the last goes (never under an array still in use); then no new
-        array can be had from this object.  Idempotent."""
-        self._closed = True
-        if not any(
-                r() is not None for r in self._arrays):
-            with _lock:
-                self._fin()
+        """Let go of the segment: detached now if no array over it is
+        left, else when the last goes (never under an array still in
+        use); no new array can be had from this object.  Idempotent."""
+        with _lock:
+            self._mem = None
 
     def __enter__(self):
         return self
@@ -373,69 +521,117 @@ class _Mapping:
         self.close()
         return False
 
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce_ex__(self, protocol):
+        _not_pickled(self)
+
     def __repr__(self):
-        return "<shmids %s %r %s %s>" % (type(self).__name__, self.label,
-                                         self.dtype, self.shape)
+        return "<shmids Segment %r %s %s>" % (self.label, self.dtype,
+                                              self.shape)
 
 
-class Segment(_Mapping):
-    """A segment attached read-only (segment(), and the base of every
-    array attach() returns): label, shape (a tuple: (count,) or (rows,
-    cols)), dtype (f64, f32, i64, i32, raw), array (a new read-only
-    array over the payload each time it is asked), close().  As a
-    context manager it closes on exit."""
+class _Base(Segment):
+    """A numpy array's base: a Segment that numpy reads the memory from
+    (__array_interface__), one per array made.  Every array made from it
+    (numpy.asarray(a.base)) has it as base too, so it lives, and holds
+    the mapping, while any does; its close() only stops new arrays.  It
+    exports no buffer: no view of a read-only mapping is writable."""
+
+    _closed = False
+
+    @property
+    def __array_interface__(self):
+        if self._closed:
+            raise ValueError("shmids: %s: closed" % self.label)
+        return self._mem.interface()
+
+    def __array__(self, dtype=None, copy=None):
+        a = _np.asarray(self)
+        return a if dtype is None and not copy else a.astype(dtype or
+                                                             a.dtype)
 
     @property
     def array(self):
-        return self._new_array()
+        with _lock:
+            if self._closed:
+                raise ValueError("shmids: %s: closed" % self.label)
+            return self._mem.array()
+
+    def close(self):
+        """No new array from this object; the mapping stays while the
+        arrays that have it as base live.  Idempotent."""
+        self._closed = True
+
+
+# Writers of this process (for the exit after an uncaught exception).
+_writers = weakref.WeakSet()
 
 
 class Writer:
     """A new segment being filled (zeros()): label, shape, dtype, array
-    (writable until seal()), seal(), remove(), close().  As a context
-    manager: seal() on a normal exit, remove() on an exception.  The
-    array's base is the mapping, not this object (numpy arrays take no
-    part in garbage collection: no cycle through them)."""
+    (writable until seal()), seal(), remove(), close(), in any order,
+    each idempotent.  As a context manager: seal() on a normal exit,
+    remove() on an exception (a segment already removed, by shm-rm, is
+    no error then).  The array's base is a Segment over the mapping, not
+    this object: no cycle through arrays, which take no part in garbage
+    collection."""
 
-    def __init__(self, shm):
-        self._m = _Mapping(shm, True)
-        self.label, self.shape, self.dtype = \
-            self._m.label, self._m.shape, self._m.dtype
-        self._array = self._m._new_array()
-        self.sealed = self.removed = False
+    def __init__(self, mem):
+        self._mem = mem
+        self.label, self.shape, self.dtype = mem.label, mem.shape, mem.dtype
+        self._array = mem.array()
+        self.sealed = self.removed = self.closed = False
+        self._pid = os.getpid()
+        _writers.add(self)
 
     @property
     def array(self):
-        return self._array
+        """The writable array over the payload (read-only after seal());
+        ValueError after close()."""
+        a = self._array
+        if a is None:
+            raise ValueError("shmids: %s: closed" % self.label)
+        return a
 
     def seal(self):
         """Mark the segment ready: readers (attach(), shm-expand) may now
-        read it; w.array becomes read-only (views made from it before
-        keep their own flags: do not write them).  Idempotent."""
+        read it.  w.array becomes read-only, and so do arrays made from
+        its base afterwards; views made from w.array before keep their
+        own flags (numpy cannot take them back): do not write them.
+        Idempotent; nothing to do after close(), which seals (shmids(5)
+        2.2)."""
         with _lock:
-            if not self.sealed and not self._m._fin.alive:
-                raise ValueError("shmids: %s: closed" % self.label)
-            if not self.sealed and _lib.shmids_seal(self._m._shm) == -1:
+            mem = self._mem
+            if self.sealed or mem is None:
+                return
+            if _lib.shmids_seal(mem.shm) == -1:
                 raise _fail(self.label, _bytes(self.label))
-        self.sealed = True
-        self._m._ro = True
-        if _np is not None:
-            self._array.flags.writeable = False
-        else:
-            self._array = self._array.toreadonly()
+            self.sealed = mem.ro = True
+            if _np is not None:
+                self._array.flags.writeable = False
+            else:
+                self._array = self._array.toreadonly()
 
     def remove(self):
-        """Remove the segment (shmids_remove()); the array stays valid
-        until it goes, as with shm-rm.  Idempotent."""
+        """Remove the segment (remove()); the array stays valid until it
+        goes, as with shm-rm.  Idempotent."""
         if not self.removed:
             remove(self.label)
         self.removed = True
 
     def close(self):
-        """Seal (shmids_close()) and detach now if no array over the
-        segment is left but w.array, else when the last goes."""
-        self._array = None
-        self._m.close()
+        """Let go: detached, and sealed (shmids_close(), unless a process
+        forked from this one still fills it: shmids(5) 2.2), now if no
+        array over the segment is left, else when the last goes.  Then
+        w.array raises ValueError.  Idempotent."""
+        with _lock:
+            self._array = self._mem = None
+            self.closed = True
 
     def __enter__(self):
         return self
@@ -443,18 +639,56 @@ class Writer:
     def __exit__(self, etype, *exc):
         if etype is None:
             self.seal()
-        else:
+            return False
+        try:
             self.remove()
+        except FileNotFoundError:   # removed meanwhile (shm-rm): done
+            self.removed = True
         return False
+
+    def __reduce_ex__(self, protocol):
+        _not_pickled(self)
 
     def __repr__(self):
         return "<shmids Writer %r %s %s>" % (self.label, self.dtype,
                                              self.shape)
 
 
+def _remove_unsealed():
+    """At the interpreter's exit after an uncaught exception (the top
+    level set sys.last_value; not an interactive session, where that
+    happens at every error): remove the segments this process's Writers
+    never sealed, closed or removed, which the library's exit handler
+    would seal as ready half-written (shmids(5) 2.2).  A forked child's
+    exit leaves its parent's alone."""
+    if getattr(sys, "last_value", None) is None or \
+            hasattr(sys, "ps1") or sys.flags.interactive:
+        return
+    for w in list(_writers):
+        if w._pid == os.getpid() and not (w.sealed or w.removed or
+                                          w.closed):
+            try:
+                w.remove()
+            except OSError:
+                pass
+
+
+atexit.register(_remove_unsealed)
+
+
 def _detach(shm):
     with _lock:
         _lib.shmids_close(shm)
+
+
+def _reinit_lock():
+    """In a forked child: the lock may have been held by a thread of the
+    parent, which the child lacks."""
+    global _lock
+    _lock = threading.RLock()
+
+
+os.register_at_fork(after_in_child=_reinit_lock)
 
 
 def _wrap(buf, tname, shape=None):
@@ -471,76 +705,88 @@ def _wrap(buf, tname, shape=None):
 
 
 def _open(b, seconds, flags):
-    """shmids_open_flags(b, flags, seconds)."""
+    """shmids_open_flags(b, flags, seconds) under the lock: (address,
+    errno)."""
     with _lock:
-        return _lib.shmids_open_flags(b, flags, seconds)
+        shm = _lib.shmids_open_flags(b, flags, seconds)
+        return shm, ctypes.get_errno()
 
 
 def _wait_open(b, timeout, populate):
-    """One try, or a wait for up to timeout seconds in slices of 0.1 s
-    so that other threads get the lock meanwhile.  Lazy unless populate:
-    numpy users touch pages as they go (shmids(3), shmids_open_flags)."""
+    """One try, or tries for up to timeout seconds: the lock is not held
+    between them (1 ms, doubling up to 20 ms), so that other threads'
+    calls go on meanwhile.  Lazy unless populate: numpy users touch
+    pages as they go (shmids(3), shmids_open_flags).  Returns (address
+    or None, errno)."""
     flags = 0 if populate else _SHMIDS_LAZY
     if timeout is None:
         return _open(b, 0, flags)
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
-        raise TypeError("shmids: timeout must be seconds (a number), not %s"
-                        % type(timeout).__name__)
-    left = float(timeout)
-    end = time.monotonic() + left if left == left else left
+    end = time.monotonic() + _seconds(timeout)
+    pause = 0.001
     while True:
-        shm = _open(b, min(left, 0.1) if left >= 0 else left, flags)
-        if shm or ctypes.get_errno() != _errno.EAGAIN:
-            return shm
+        shm, e = _open(b, 0, flags)
         left = end - time.monotonic()
-        if left <= 0:
-            return _open(b, 0, flags)
+        if shm or e != _errno.EAGAIN or left <= 0:
+            return shm, e
+        time.sleep(min(pause, left))
+        pause = min(2 * pause, 0.02)
 
 
 def segment(label, timeout=None, populate=False):
     """Attach the segment label names: a Segment (context manager; see
     attach() for label, timeout, populate and errors)."""
-    name = _str(_bytes(label)) if not isinstance(label, str) else label
-    b = _cstr(label, name)
-    shm = _wait_open(b, timeout, populate)
+    return Segment(_attach(label, timeout, populate))
+
+
+def _attach(label, timeout, populate):
+    """The _Memory of the segment label names, attached read-only."""
+    b = _cstr(label, label)
+    name = _str(b)
+    shm, e = _wait_open(b, timeout, populate)
     if not shm:
-        err = _fail(name, b)
+        err = OSError(e or _errno.EIO, _explain(e or _errno.EIO, b), name)
         if err.errno == _errno.EAGAIN and timeout:
             err.strerror += " (waited %g s)" % timeout
         raise err
     with _lock:
-        return Segment(shm, False)
+        return _Memory(shm, False)
 
 
 def attach(label, timeout=None, populate=False):
     """Attach the segment label names; a read-only array over its payload.
 
-    label: "<shmid> <name>" or "<path> <name>" (shmids(5) section 1),
-    str or bytes, optionally ending in one newline.  timeout: None to
-    try once (a writer still filling is BlockingIOError), or seconds
-    to wait for the writer to seal (shmids_open_wait(), as shm-expand
-    -w waits).  Returns an array of the segment's shape: 1-D of its
-    count elements, or 2-D (rows, cols) for a table (shmids(5) 2.7),
-    dtype from its type (f64 float64, f32 float32, i64 int64, i32
-    int32, raw uint8); numpy.ndarray with numpy, else a memoryview of
-    format d, f, q, i or B.  No copy: the array is the segment's
-    memory, mapped read-only (writing raises ValueError, or TypeError
-    for a memoryview); with numpy its base is the Segment, which
-    exports no buffer, so no writable view can be had.  The attach
-    maps pages as they are first read (shmids_open_flags() with
-    SHMIDS_LAZY: it costs the same whatever the size), a page fault
-    each; populate=True maps every written page at the attach instead,
-    as the tools do, which costs less in all for a caller about to read
-    the whole array at once (a System V segment's pages fault one by
-    one: shmids(3), shmids_open_flags).  release() drops pages read
-    from this process's memory again.  The segment stays attached
-    while the array, or any view made from it, lives, and is detached
-    when the last is collected; "with a.base:" (or
-    segment()) closes it at the end of the block, at once if no array
-    is left then.  The label is checked against the segment's header
-    first (shmids(5) 2.3).
+    label: "<shmid> <name>" or "<path> <name>" (shmids(5) section 1), str or
+    bytes, optionally ending in one newline.  timeout: None to try once (a
+    writer still filling is BlockingIOError), or seconds (an int or float,
+    numpy's too; 0 or more, inf for ever) to wait for the writer to seal, as
+    shm-expand -w waits: tries every 20 ms at most (shmids_open_flags() with
+    0 seconds), without holding the module's lock between tries, so other
+    threads' calls go on.  Returns an array of the segment's shape: 1-D of
+    its count elements, or 2-D (rows, cols) for a table (shmids(5) 2.7),
+    dtype from its type (f64 float64, f32 float32, i64 int64, i32 int32, raw
+    uint8); numpy.ndarray with numpy, else a memoryview of format d, f, q, i
+    or B.  No copy: the array is the segment's memory, mapped read-only
+    (writing raises ValueError, or TypeError for a memoryview); with numpy
+    its base is a Segment, which exports no buffer, so no writable view can
+    be had (numpy.asarray(a.base) is read-only); without numpy the
+    memoryview's obj is None (it is made over the memory,
+    PyMemoryView_FromMemory()).  The attach maps pages as they are first
+    read (shmids_open_flags() with SHMIDS_LAZY: it costs the same whatever
+    the size), a page fault each; populate=True maps every written page at
+    the attach instead, as the tools do, which costs less in all for a
+    caller about to read the whole array at once (a System V segment's pages
+    fault one by one: shmids(3), shmids_open_flags).  release() drops pages
+    read from this process's memory again.  The segment stays attached while
+    the array, or any view or array made from it or its base, lives, and is
+    detached when the last is collected (not at the interpreter's exit: the
+    kernel detaches then); "with a.base:" (or segment()) closes it at the
+    end of the block, at once if no array is left then.  Pickled
+    (multiprocessing), the array is a copy.  The label is checked against
+    the segment's header first (shmids(5) 2.3).
 
-    Raises OSError with the library's errno (label as filename) and
+    Raises TypeError for a label neither str nor bytes, or a timeout
+    that is no number; ValueError for a negative or NaN timeout;
+    OSError with the library's errno (label as filename) and
     shmids_explain()'s words, as shm-expand says them:
     EINVAL or ENAMETOOLONG (label malformed), FileNotFoundError (ENOENT:
     no such segment, or removed), PermissionError (EACCES), ESTALE (the
@@ -554,7 +800,7 @@ def attach(label, timeout=None, populate=False):
     SIGBUS, which Python cannot catch (shmids(5) 2.6); a System V
     segment cannot shrink.
     """
-    return segment(label, timeout, populate).array
+    return _attach(label, timeout, populate).array()
 
 
 def _type_of(array):
@@ -588,16 +834,41 @@ def _type_of(array):
                     % m.format)
 
 
+def _create_error(e, name, shape, tname):
+    """The OSError for errno e of shmids_create_*(name...), in the words
+    of shm-import (util_create_error()): the name and the columns were
+    checked before, so EINVAL is the size (or SHMIDS_DIR)."""
+    n = 1
+    for d in shape:
+        n *= d
+    if e == _errno.EINVAL:
+        why = ("SHMIDS_DIR cannot go into a label (blanks?)"
+               if _lib.shmids_dir() else
+               "size outside the kernel's limits (kernel.shmmax; see "
+               "shm-ls -l): %d elements of %d bytes" % (n, _TYPES[tname][3]))
+    elif e == _errno.ENOMEM:
+        why = "out of memory for %d elements of %d bytes" % (
+            n, _TYPES[tname][3])
+    else:
+        why = _explain(e)
+    return OSError(e, why, name)
+
+
 def _new(name, tname, shape, mode):
-    """shmids_create_array() or _table(): the new segment's address."""
-    bname = _cstr(name, name)
+    """shmids_create_array() or _table(): the new segment's address.
+    Call with the lock held."""
+    bname = _name(name)
     t = _TYPES[tname][0]
+    if len(shape) == 2 and not 1 <= shape[1] <= _COLS_MAX:
+        raise OSError(_errno.EINVAL, "a table has 1 to %d columns, not %d"
+                      % (_COLS_MAX, shape[1]), name)
     if len(shape) == 2:
         shm = _lib.shmids_create_table(bname, mode, t, shape[0], shape[1])
     else:
         shm = _lib.shmids_create_array(bname, mode, t, shape[0])
     if not shm:
-        raise _fail(name, None)
+        raise _create_error(ctypes.get_errno() or _errno.EIO, name, shape,
+                            tname)
     return shm
 
 
@@ -614,16 +885,21 @@ def zeros(name, shape, dtype="f8", mode=_M600):
     shmids.zeros(...) as w:") it seals at a normal exit and removes the
     segment at an exception.  A segment never sealed is sealed when w
     and its arrays go (shmids_close(), the writer's end of shmids(5)
-    2.2); readers wait for it with attach(label, timeout).
+    2.2), and at the process's normal exit, half-written or not: use
+    "with".  Only when the interpreter exits on an uncaught exception
+    (not interactive) does the module remove, first, the segments of
+    this process's writers never sealed, closed or removed
+    (shmids-python(3), EXIT).  Readers wait for it with attach(label,
+    timeout).
 
-    Raises TypeError, ValueError (dtype, shape, mode) and OSError as
-    create() does.
+    Raises TypeError (dtype, mode), ValueError (shape; mode out of
+    range) and OSError as create() does (0 columns: EINVAL).
     """
     tname = _tname(dtype)
     shape = _shape(shape)
     mode = _mode(mode)
     with _lock:
-        return Writer(_new(name, tname, shape, mode))
+        return Writer(_Memory(_new(name, tname, shape, mode), True))
 
 
 def create(name, array, mode=_M600):
@@ -642,12 +918,15 @@ def create(name, array, mode=_M600):
     "<shmid> <name>" or "<path> <name>" (str).
 
     Raises TypeError or ValueError for another dtype or shape, or a mode
-    that is not an int in 0..0o777; OSError with the library's errno and
-    words: EINVAL (bad name byte, empty name, 0 columns, or a size the
-    kernel refuses), ENAMETOOLONG, ENOMEM, ENOSPC (kernel.shmmni or
+    that is not an int in 0..0o777 (numpy's ints are ints); TypeError for a
+    name neither str nor bytes; OSError with the library's errno, in
+    shm-import's words: EINVAL (a name that is not 1 to 64 bytes of
+    printable ASCII without blanks, 0 columns or more than 9999999, or a
+    size the kernel refuses), ENAMETOOLONG, ENOMEM, ENOSPC (kernel.shmmni or
     shmall reached, or a full file system), PermissionError.
     """
     tname, shape, src = _type_of(array)
+    shape = _shape(shape)
     mode = _mode(mode)
     with _lock:
         shm = _new(name, tname, shape, mode)
@@ -669,41 +948,73 @@ def create(name, array, mode=_M600):
 def remove(label):
     """Remove the segment label names, after checking its header carries
     that label (shmids(5) 2.3); arrays attached to it stay valid
-    until they go (as with shm-rm).  Raises OSError as attach() does,
-    but never EAGAIN or EOWNERDEAD, and PermissionError (EPERM) for a
-    segment of another owner.
+    until they go (as with shm-rm).  A segment of one's own whose
+    header is damaged (EBADMSG) but still carries that label is removed
+    as shm-rm removes it (shmids_stat(), then shmids_remove_info()).
+    Raises OSError as attach() does, but never EAGAIN or EOWNERDEAD, and
+    PermissionError (EPERM) for a segment of another owner.
     """
     b = _cstr(label, label)
     with _lock:
-        if _lib.shmids_remove(b) == -1:
-            raise _fail(label, b)
+        if _lib.shmids_remove(b) == 0:
+            return
+        e = ctypes.get_errno() or _errno.EIO
+        if e == _errno.EBADMSG and _remove_damaged(b):
+            return
+    raise OSError(e, _explain(e, b), label)
+
+
+def _remove_damaged(b):
+    """As shm-rm removes an operand: the segment the label b names, if
+    its header (damaged) still carries that label, and it is the
+    caller's and not removed yet.  True if removed."""
+    si = _Info()
+    label = b[:-1] if b.endswith(b"\n") else b
+    if _lib.shmids_stat(label.split(b" ", 1)[0], ctypes.byref(si), 0) == -1:
+        return False
+    if si.label != label or si.removed or si.uid != os.geteuid():
+        return False
+    return _lib.shmids_remove_info(ctypes.byref(si), 0) == 0
 
 
 def _span(a):
     """(mapping, offset, bytes) of the payload bytes array a spans."""
     if _np is not None and isinstance(a, _np.ndarray):
         base = a
-        while base is not None and not isinstance(base, _Mapping):
+        while base is not None and not isinstance(base, _Base):
             base = getattr(base, "base", None)
         if base is None:
             raise ValueError("shmids: release() takes arrays over "
                              "segments (attach(), zeros()), not a copy")
+        mem = base._mem
         if a.size == 0:
-            return base, 0, 0
+            return mem, 0, 0
         lo = hi = a.__array_interface__["data"][0]
         for n, st in zip(a.shape, a.strides):
             lo += min(0, (n - 1) * st)
             hi += max(0, (n - 1) * st)
-        return base, lo - base._addr, hi - lo + a.itemsize
-    obj = getattr(a, "obj", None)
-    m = getattr(obj, "owner", None)
-    if not isinstance(a, memoryview) or not isinstance(m, _Mapping):
+        return mem, lo - mem.addr, hi - lo + a.itemsize
+    mem = _memory_of(a) if isinstance(a, memoryview) else None
+    if mem is None:
         raise ValueError("shmids: release() takes arrays over segments "
                          "(attach(), zeros()), not %s" % type(a).__name__)
-    if a.nbytes != ctypes.sizeof(obj):
+    if a.nbytes != mem.nbytes:
         raise ValueError("shmids: without numpy, release() takes a whole "
                          "array, not part of one")
-    return m, 0, a.nbytes
+    return mem, 0, a.nbytes
+
+
+def _memory_of(m):
+    """The _Memory a memoryview m is over, or None: what its managed
+    buffer holds (_hold()), or the owner of the ctypes array it
+    holds (a writer's)."""
+    for mb in gc.get_referents(m):
+        for o in gc.get_referents(mb):
+            if isinstance(o, _Memory):
+                return o
+            if isinstance(getattr(o, "owner", None), _Memory):
+                return o.owner
+    return None
 
 
 def release(*arrays):
@@ -721,15 +1032,14 @@ def release(*arrays):
     two instead of both arrays (shmids-python(3) has the loop; bench/
     measures it).  Returns None.
 
-    Raises ValueError for an array that is not over a segment, or over
-    one closed; OSError as shmids_release() fails (madvise(2)).
+    Raises ValueError for an array that is not over a segment (an
+    array over a closed one is: the mapping stays while it lives);
+    OSError as shmids_release() fails (madvise(2)).
     """
     spans = [_span(a) for a in arrays]
     with _lock:
         for m, off, nbytes in spans:
-            if not m._fin.alive:
-                raise ValueError("shmids: %s: closed" % m.label)
-            if _lib.shmids_release(m._shm, off, nbytes) == -1:
+            if _lib.shmids_release(m.shm, off, nbytes) == -1:
                 raise _fail(m.label)
 
 
@@ -795,7 +1105,8 @@ def load(file, type="f64"):
       continuation line: the line before it that ends in "/" is text,
       as shm-import and shm-expand leave it.
     type: the element type of what is read (f64 unless it says
-    otherwise): one of f64, f32, i64, i32, raw for every field and
+    otherwise): one of f64, f32, i64, i32, raw (or zeros()'s dtype
+    spellings: f8, float64, numpy dtypes...) for every field and
     table block, or a dict from key (field, or "source:line") to type
     name, f64 for the keys it lacks.
     Blank lines are skipped.  A key seen again replaces the earlier.
@@ -807,6 +1118,8 @@ def load(file, type="f64"):
     filename is "file:line"), those of attach() for a reference line
     (label as filename), and those of reading the file.
     """
+    type = ({k: _load_type(t) for k, t in type.items()}
+            if isinstance(type, dict) else _load_type(type))
     data, fname = _read_all(file)
     source = os.path.basename(fname.rstrip("/")) if not \
         fname.startswith("<") else "stdin"
@@ -844,6 +1157,17 @@ def load(file, type="f64"):
         field = _str(line[start:end])
         i, out[field] = _array_or_text(field, line[end:], lines, i, type)
     return out
+
+
+def _load_type(t):
+    """A type name of load()'s type argument: zeros()'s dtype
+    spellings; ValueError for another."""
+    try:
+        return _tname(t)
+    except TypeError:
+        raise ValueError("shmids: type %r is none of f64, f32, i64, i32, "
+                         "raw (or f8, f4, i8, i4, u1, numpy's spellings)"
+                         % (t,)) from None
 
 
 def _tref_parse(line):
@@ -1036,35 +1360,54 @@ def dump(fields, file, min_count=64, prefix="", mode=_M600):
 def _dump(fields, f, min_count, prefix, mode, made):
     text = isinstance(f, io.TextIOBase)
     for field, value in fields.items():
+        if not isinstance(field, (str, bytes)):
+            raise TypeError("shmids: dump: a key is a str or bytes, not %s"
+                            % type(field).__name__)
         bfield = _bytes(field)
+        # Every key, whatever its value: one that could not name a
+        # segment is refused inline too, so that a dict dumps or not
+        # whatever min_count and the sizes of its arrays.
+        _field_check(field, bfield)
         if isinstance(value, str):
-            _field_check(field, bfield)
             bvalue = _bytes(value)
             _text_check(field, bfield, bvalue)
             out = bfield + b" " + bvalue + b"\n"
         else:
             tname, shape, src = _type_of(value)
             if len(shape) == 2:     # no field: the name keeps the key
-                label = create(prefix + _str(bfield), value, mode)
+                label = _dump_segment(prefix, field, value, mode)
                 made.append(label)
                 out = b"shmids %s\n" % _bytes(label)
             elif shape[0] >= min_count:
-                _field_check(field, bfield)
-                label = create(prefix + _str(bfield), value, mode)
+                label = _dump_segment(prefix, field, value, mode)
                 made.append(label)
                 out = b"%s shmids %s\n" % (bfield, _bytes(label))
             else:
-                _field_check(field, bfield)
                 out = _inline(bfield, tname, shape[0], src)
         f.write(_str(out) if text else out)
     f.flush()
 
 
+def _dump_segment(prefix, field, value, mode):
+    """create(prefix + field, value, mode), with shm-import's words for
+    a name too long."""
+    name = _bytes(prefix) + _bytes(field)
+    if len(name) > _NAME_MAX:
+        raise OSError(_errno.ENAMETOOLONG, "segment name too long: the "
+                      "prefix and the field make more than %d bytes"
+                      % _NAME_MAX, field)
+    return create(name, value, mode)
+
+
 def _field_check(field, bfield):
-    """OSError EINVAL unless bfield can be a field (shmids(5) 5, 6.1)."""
+    """OSError EINVAL unless bfield can be a field (shmids(5) 5, 6.1)
+    and a segment's name: printable ASCII only, as shm-import takes."""
     if not _field_ok(bfield):
         raise OSError(_errno.EINVAL, "a field is one or more bytes, none "
                       "a blank, CR, LF or NUL", field)
+    if any(c < 0x21 or c > 0x7e for c in bfield):
+        raise OSError(_errno.EINVAL, "the field cannot be a segment name "
+                      "(printable ASCII only)", field)
     if _lib.shmids_isnumber(bfield, len(bfield)):
         raise OSError(_errno.EINVAL, "a number is never a field (a line "
                       "that begins with one is a table row)", field)

@@ -882,7 +882,8 @@ import shmids, sys, time
 w = shmids.zeros(sys.argv[1], (2, 2), "f8")
 print(w.label, flush=True)
 sys.stdin.readline()
-w.array[1][1] = 4 if shmids.numpy else None
+if shmids.numpy:
+    w.array[1][1] = 4
 if not shmids.numpy:
     w.array.cast("B")[24:32] = bytes.fromhex("0000000000001040")
 w.seal()
@@ -1212,4 +1213,411 @@ for t in shmids.TYPES:
                                       for row in text for v in row])
         assert memoryview(y).tobytes() == want.tobytes(), (t, sep, text)
 print("ok")'
+}
+
+# --- Review of issue 21: lifetime, threads, fork, exit, errors, writers. ---
+
+@test "python: every array over a mapping holds it: numpy.asarray(segment), numpy.asarray(a.base), copy.copy(a.base) survive close() and del, both backends" {
+	need_python numpy
+	run pyrun "$COMMON"'
+import numpy, copy, gc, pickle
+for be in backends():
+    lab = shmids.create(P + "life", numpy.arange(1000.0))
+    with shmids.segment(lab) as s:
+        x = numpy.asarray(s)
+    gc.collect()
+    assert x.sum() == 499500.0 and not x.flags.writeable, be
+    a = shmids.attach(lab)
+    y = numpy.asarray(a.base)
+    z = copy.copy(a.base)
+    assert z is a.base and copy.deepcopy(a.base) is a.base
+    del a
+    gc.collect()
+    assert y.sum() == 499500.0 and not y.flags.writeable
+    del y
+    gc.collect()
+    assert numpy.asarray(z).sum() == 499500.0
+    with z:
+        pass
+    try:
+        numpy.asarray(z)
+        raise AssertionError("an array from a closed base")
+    except ValueError:
+        pass
+    for obj in (z, shmids.segment(lab)):
+        try:
+            pickle.dumps(obj)
+            raise AssertionError("pickled")
+        except TypeError as e:
+            assert "cannot be pickled" in str(e), e
+    b = pickle.loads(pickle.dumps(x))
+    assert b.sum() == 499500.0 and b.base is not x.base
+    del x, z, b
+    gc.collect()
+    shmids.remove(lab)
+print("ok")'
+	status_is 0
+	is "$output" ok
+}
+
+@test "python: a fork while a thread waits in attach(timeout) leaves the child a working module; waiters do not hold the lock, both backends" {
+	need_python
+	both "$COMMON"'
+import threading, time, signal
+for be in backends():
+    w = shmids.zeros(P + "fill", 3)
+    ready = shmids.create(P + "ready", array.array("d", [1, 2, 3]))
+    def _wait(label):
+        try:
+            shmids.attach(label, timeout=1.5)
+        except BlockingIOError:
+            pass
+    ts = [threading.Thread(target=_wait, args=(w.label,)) for _ in range(3)]
+    for t in ts:
+        t.start()
+    time.sleep(0.3)
+    # the lock is free nearly all the time while they wait
+    free = 0
+    for i in range(50):
+        if shmids._lock.acquire(blocking=False):
+            shmids._lock.release()
+            free += 1
+        time.sleep(0.005)
+    assert free >= 40, free
+    pid = os.fork()
+    if pid == 0:
+        signal.alarm(10)
+        shmids.attach(ready)
+        os._exit(0)
+    _, st = os.waitpid(pid, 0)
+    assert st == 0, "child status %d" % st
+    for t in ts:
+        t.join()
+    w.remove()
+    shmids.remove(ready)
+print("ok")'
+}
+
+@test "python: close() and .array from two threads at once never leave an array over a detached mapping" {
+	need_python
+	both "$COMMON"'
+import threading, time
+sys.setswitchinterval(1e-6)
+lab = shmids.create(P + "race", array.array("d", range(20000)))
+end = time.monotonic() + 2
+n = 0
+while time.monotonic() < end:
+    s = shmids.segment(lab)
+    out = []
+    def reader():
+        try:
+            out.append(s.array)
+        except ValueError:
+            pass
+    t = threading.Thread(target=reader)
+    t.start()
+    s.close()
+    t.join()
+    for a in out:
+        assert memoryview(a)[19999] == 19999.0
+    n += 1
+shmids.remove(lab)
+print("ok")'
+}
+
+@test "python: arrays stay readable in atexit handlers and daemon threads; a writer left unsealed at a normal exit is sealed (shmids(5) 2.2)" {
+	need_python
+	both "$COMMON"'
+import subprocess
+CHILD = """
+import atexit, sys, threading, time, array, shmids
+@atexit.register
+def report():           # registered first: runs last
+    time.sleep(0.1)
+    print("atexit", sum(memoryview(a).tolist()), flush=True)
+a = shmids.attach(sys.argv[1])
+w = shmids.zeros(sys.argv[2], 2)
+memoryview(w.array)[1] = 5
+def loop():
+    while True:
+        sum(memoryview(a).tolist())
+threading.Thread(target=loop, daemon=True).start()
+"""
+for be in backends():
+    lab = shmids.create(P + "ax", array.array("d", range(1000)))
+    r = subprocess.run([sys.executable, "-c", CHILD, lab, P + "ax-w"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, (r.returncode, r.stderr)
+    assert r.stdout == "atexit 499500.0\n", r.stdout
+    wl = [s["label"] for s in shmids.ls() if s["label"] and s["label"].endswith(" " + P + "ax-w")]
+    assert len(wl) == 1, wl
+    assert memoryview(shmids.attach(wl[0])).tolist() == [0, 5]
+    shmids.remove(wl[0])
+    shmids.remove(lab)
+print("ok")'
+}
+
+@test "python: the manual page and the README warn of SIGBUS under a truncated file segment" {
+	grep -q SIGBUS "$TOP/man/shmids-python.3"
+	sed -n '/^## From Python/,/^## The library/p' "$README" | tr '\n' ' ' > py.md
+	grep -q SIGBUS py.md
+	grep -q 'System V segments* cannot shrink' py.md
+}
+
+@test "python: create, zeros and dump refuse names, shapes and sizes in the tools' words" {
+	need_python
+	both "$COMMON"'
+import errno, io
+def refused(f, exc, words):
+    try:
+        f()
+    except exc as e:
+        assert words in str(e), (words, str(e))
+        return
+    raise AssertionError("accepted: %s" % words)
+for be in backends():
+    for bad in ("", "a b", "caf\u00e9", "a\x7f", "\udcff"):
+        refused(lambda: shmids.zeros(bad, 3), OSError, "cannot be a segment name (1 to 64 bytes of printable ASCII, no blank)")
+        refused(lambda: shmids.create(bad, array.array("d", [1])), OSError, "printable ASCII")
+    refused(lambda: shmids.zeros("x" * 65, 3), OSError, "segment name too long")
+    refused(lambda: shmids.zeros(P + "z", (3, 0)), OSError, "a table has 1 to 9999999 columns, not 0")
+    refused(lambda: shmids.zeros(P + "z", (2, 10**7)), OSError, "a table has 1 to 9999999 columns")
+    if be == "sysv":
+        try:
+            shmids.zeros(P + "big", 2**58).remove()
+            raise AssertionError("2**61 bytes made")
+        except OSError as e:
+            assert e.errno in (errno.EINVAL, errno.ENOMEM, errno.ENOSPC), e
+            assert "invalid argument" not in e.strerror and str(2**58) in e.strerror, e
+    for key in ("caf\u00e9", "\udcff"):
+        for v in ("text", array.array("d", [1, 2]), array.array("d", range(100))):
+            refused(lambda: shmids.dump({key: v}, io.BytesIO(), prefix=P), OSError,
+                    "the field cannot be a segment name (printable ASCII only)")
+    refused(lambda: shmids.dump({"1": memoryview(array.array("d", range(4))).cast("B").cast("d", [2, 2])},
+                                io.BytesIO(), prefix=P), OSError, "a number is never a field")
+    refused(lambda: shmids.dump({"k" * 60: array.array("d", range(100))}, io.BytesIO(), prefix=P),
+            OSError, "segment name too long: the prefix and the field make more than 64 bytes")
+print("ok")'
+	no_segments_named "${P}big"
+}
+
+@test "python: numpy integers and floats are ints and seconds for shape, mode and timeout; refusals name the type" {
+	need_python numpy
+	run pyrun "$COMMON"'
+import numpy
+w = shmids.zeros(P + "n", (numpy.int64(2), numpy.int32(3)), mode=numpy.uint16(0o640))
+assert w.shape == (2, 3)
+assert [s["mode"] for s in shmids.ls() if s["label"] == w.label] == [0o640]
+w.seal()
+for t in (numpy.float64(0.1), numpy.float32(0.1), numpy.int64(1), 0.5, 1):
+    assert shmids.attach(w.label, timeout=t).shape == (2, 3)
+l = shmids.create(P + "c", numpy.zeros(3), mode=numpy.int64(0o600))
+assert shmids.zeros(P + "s", numpy.int64(4)).shape == (4,)
+for f, words in ((lambda: shmids.zeros(P + "b", 3, mode=0.5), "not float"),
+                 (lambda: shmids.zeros(P + "b", 3, mode=numpy.float64(384)), "not float64"),
+                 (lambda: shmids.zeros(P + "b", 3.0), "(float)"),
+                 (lambda: shmids.zeros(P + "b", (2, 3.0)), "(int, float)"),
+                 (lambda: shmids.attach(w.label, timeout="1"), "not str"),
+                 (lambda: shmids.attach(w.label, timeout=numpy.bool_(True)), "not bool")):
+    try:
+        f()
+        raise AssertionError("accepted: " + words)
+    except (TypeError, ValueError) as e:
+        assert words in str(e), (words, str(e))
+w.remove()
+shmids.remove(l)
+print("ok")'
+	status_is 0
+	is "$output" ok
+}
+
+@test "python: remove() removes one's own segment with a damaged header, as shm-rm does, both backends" {
+	need_python
+	both "$COMMON"'
+import ctypes, errno
+for be in backends():
+    w = shmids.zeros(P + "dmg", 4)
+    ctypes.memmove(w._mem.shm + 95, b"00000000000000099999", 20)
+    w.seal()
+    try:
+        shmids.attach(w.label)
+        raise AssertionError("a damaged header attached")
+    except OSError as e:
+        assert e.errno == errno.EBADMSG and "shm-rm" in e.strerror, e
+    shmids.remove(w.label)
+    try:
+        shmids.remove(w.label)
+        raise AssertionError("removed twice")
+    except FileNotFoundError:
+        pass
+    w.close()
+print("ok")'
+	no_segments_named "${P}dmg"
+}
+
+@test "python: without numpy a read-only memoryview has no writable path (obj is read-only) and keeps the mapping while any view lives" {
+	need_python
+	local l
+	l=$(mkseg nn f64 6)
+	L=$l run pyrun --no-numpy "$COMMON"'
+import gc, ctypes
+L = os.environ["L"]
+def nattch():
+    return [s["nattch"] for s in shmids.ls() if s["label"] == L][0]
+a = shmids.attach(L)
+assert a.readonly and (a.obj is None or memoryview(a.obj).readonly), a.obj
+for how in (lambda: memoryview(a).cast("B").__setitem__(0, 1),
+            lambda: (ctypes.c_char * 8).from_buffer(a),
+            lambda: (ctypes.c_char * 8).from_buffer(a.obj)):
+    try:
+        how()
+        raise AssertionError("a writable path")
+    except (TypeError, ValueError):
+        pass
+b = a[2:4]
+want = a.tolist()[2:4]
+c = memoryview(a).cast("B")
+del a
+gc.collect()
+assert nattch() == 1 and b.tolist() == want and len(c) == 48
+del b
+gc.collect()
+assert nattch() == 1
+del c
+gc.collect()
+assert nattch() == 0
+print("ok")'
+	status_is 0
+	is "$output" ok
+}
+
+@test "python: a Writer seals, closes and removes in any order, idempotent; __exit__ after close() or seal(), or after shm-rm, keeps the user's exception" {
+	need_python
+	both "$COMMON"'
+import itertools
+n = 0
+for be in backends():
+    for order in itertools.permutations(("seal", "close", "remove")):
+        n += 1
+        w = shmids.zeros(P + "o%d" % n, 2)
+        for step in order + order:
+            getattr(w, step)()
+        try:
+            w.array
+            raise AssertionError("array after close")
+        except ValueError as e:
+            assert "closed" in str(e)
+    with shmids.zeros(P + "c", 2) as w:
+        w.close()
+    assert len(shmids.attach(w.label)) == 2
+    shmids.remove(w.label)
+    with shmids.zeros(P + "s", 2) as w:
+        w.seal()
+    shmids.remove(w.label)
+    try:
+        with shmids.zeros(P + "r", 2) as w:
+            shmids.remove(w.label)      # as shm-rm would
+            raise KeyError("mine")
+    except KeyError as e:
+        assert e.args == ("mine",) and e.__context__ is None, repr(e)
+    w = shmids.zeros(P + "ro", 3)
+    a = w.array
+    w.seal()
+    # the same object: read-only (a memoryview cannot be made so: the
+    # one taken before seal stays writable, as numpy views do)
+    assert memoryview(w.array).readonly
+    assert memoryview(a).readonly or not shmids.numpy
+    if shmids.numpy:
+        import numpy
+        assert not numpy.asarray(w.array.base).flags.writeable
+    w.remove()
+print("ok")'
+	no_segments_named "${P}r"
+}
+
+@test "python: wrong types are TypeError (a label, a dump key), a negative or NaN timeout ValueError" {
+	need_python
+	both "$COMMON"'
+import io
+for f, exc in ((lambda: shmids.attach(402), TypeError),
+               (lambda: shmids.segment(None), TypeError),
+               (lambda: shmids.remove(402), TypeError),
+               (lambda: shmids.zeros(5, 3), TypeError),
+               (lambda: shmids.dump({5: "x"}, io.BytesIO()), TypeError),
+               (lambda: shmids.attach("1 x", timeout=-1), ValueError),
+               (lambda: shmids.attach("1 x", timeout=float("nan")), ValueError)):
+    try:
+        f()
+        raise AssertionError("accepted")
+    except exc:
+        pass
+print("ok")'
+}
+
+@test "python: load(type=) takes the dtype spellings zeros() takes; the manual says arrays pickle as copies" {
+	need_python
+	both "$COMMON"'
+import io
+for t in ("f8", "float64", "i4", "int32", "u1"):
+    x = shmids.load(io.BytesIO(b"x 1 2\n"), type=t)["x"]
+    assert memoryview(x).tolist() == [1, 2], t
+assert memoryview(shmids.load(io.BytesIO(b"x 1 2\n"), type={"x": "i8"})["x"]).format in "ql"
+if shmids.numpy:
+    import numpy
+    assert shmids.load(io.BytesIO(b"x 1 2\n"), type=numpy.dtype("f4"))["x"].dtype == numpy.float32
+try:
+    shmids.load(io.BytesIO(b"x 1 2\n"), type="f2")
+    raise AssertionError("f2 accepted")
+except ValueError:
+    pass
+print("ok")'
+	grep -qi 'pickl.*cop' "$TOP/man/shmids-python.3"
+}
+
+@test "python: the manual page renders in 80 columns without groff warnings, its quotes nested right" {
+	command -v mandoc > /dev/null || skip "no mandoc"
+	run mandoc -Tlint -W warning "$TOP/man/shmids-python.3"
+	is "$output" "" "mandoc -Tlint"
+	run sh -c 'mandoc -Tascii -O width=80 "$1" | col -b' sh "$TOP/man/shmids-python.3"
+	status_is 0
+	! grep -q '.\{81\}' <<< "$output"
+	grep -q '("shmid name" or "path name")' <<< "$output"
+	if command -v groff > /dev/null; then
+		run sh -c 'groff -mandoc -Tutf8 -rLL=80n -ww "$1" 2>&1 > /dev/null' sh "$TOP/man/shmids-python.3"
+		is "$output" "" "groff warnings"
+	fi
+	for w in SIGBUS fork thread pickl; do
+		grep -qi "$w" "$TOP/man/shmids-python.3" || { echo "no $w"; false; }
+	done
+}
+
+@test "python: a Writer not sealed when the interpreter exits on an uncaught exception is removed, not sealed half-written; a normal exit seals it" {
+	need_python
+	both "$COMMON"'
+import subprocess
+CHILD = """
+import os, sys, shmids
+w = shmids.zeros(sys.argv[1], 3)
+print(w.label, flush=True)
+if sys.argv[2] == "fork":
+    if os.fork() == 0:
+        raise KeyError("in the child")
+    os.wait()
+    raise SystemExit(0)
+if sys.argv[2] == "raise":
+    raise KeyError("half-written")
+"""
+for be in backends():
+    for how, kept in (("raise", False), ("exit", True), ("fork", True)):
+        r = subprocess.run([sys.executable, "-c", CHILD, P + "x" + how, how],
+                           capture_output=True, text=True)
+        label = r.stdout.split("\n")[0]
+        try:
+            y = shmids.attach(label)
+            assert kept, (how, "sealed half-written")
+            shmids.remove(label)
+        except FileNotFoundError:
+            assert not kept, (how, "removed")
+print("ok")'
+	no_segments_named "${P}xraise"
 }
