@@ -126,69 +126,66 @@ struct lay {
 	struct out	 o;
 	const struct shmids_layout *l;
 	const char	*weol;	/* eol between lines */
-	size_t		 weollen, wrap;	/* bytes: weol; " /", weol, indent */
+	size_t		 weollen;	/* bytes */
 	size_t		 col, online, count;	/* count: elements */
 	size_t		 cols, row;	/* tables: values a row; rows done */
-	int		 sep;		/* tables: between values */
 };
 
-/*
- * A wrap before a value of len bytes at t: " /", weol, the indent, as
- * the one-thread path writes it.
- */
+/* The run of n bytes at run, then a wrap: " /", weol, the indent. */
 static void
-wrap(struct lay *s, const char *t, size_t len)
+wrap(struct lay *s, const char *run, size_t n)
 {
 	struct out *o = &s->o;
+	size_t w = 2 + s->weollen + s->l->indent;
 	char *at;
 
-	if (o->n + s->wrap + len > o->cap)
+	if (o->n + n + w > o->cap)
 		flush(o);
-	if (s->wrap + len > o->cap) {	/* an indent of 64 KiB */
+	if (n + w > o->cap) {	/* a run, or an indent, of 64 KiB */
+		put(o, run, n);
 		put(o, " /", 2);
 		put(o, s->weol, s->weollen);
 		spaces(o, s->l->indent);
-		put(o, t, len);
 		return;
 	}
 	at = o->buf + o->n;
-	memcpy(at, " /", 2);
-	memcpy(at + 2, s->weol, s->weollen);
-	memset(at + 2 + s->weollen, ' ', s->l->indent);
-	memcpy(at + s->wrap, t, len);
-	o->n += s->wrap + len;
+	memcpy(at, run, n);
+	memcpy(at + n, " /", 2);
+	memcpy(at + n + 2, s->weol, s->weollen);
+	memset(at + n + 2 + s->weollen, ' ', s->l->indent);
+	o->n += n + w;
 }
 
-/* Lay out a chunk of a wrapped array: the lead first.  -1 once a write failed. */
+/*
+ * Lay out a chunk of a wrapped array: its text is each value after a
+ * blank, as the line holds them, so runs of it go out as they are, and
+ * a wrap puts " /", weol and the indent in place of a blank.  The lead
+ * comes first.  -1 once a write failed.
+ */
 static int
 lay_chunk(void *arg, const struct shmids_chunk *c)
 {
 	struct lay *s = arg;
-	struct out *o = &s->o;
-	const char *t = c->text;
-	size_t k, len;
+	const struct shmids_layout *l = s->l;
+	const char *t = c->text, *run = t;	/* run: not yet put */
+	size_t k, len, last = s->count - 1 - c->first;
 
 	if (c->first == 0)
-		put(o, s->l->lead, s->l->leadlen);
-	for (k = 0; k < c->n; k++, t += len) {
+		put(&s->o, l->lead, l->leadlen);
+	for (k = 0; k < c->n; k++, t += 1 + len) {
 		len = c->len[k];
-		if (s->online > 0 && !fits(s->l, s->col, len,
-		    c->first + k + 1 == s->count)) {
-			wrap(s, t, len);
-			s->col = s->l->indent;
+		if (s->online > 0 && !fits(l, s->col, len, k == last)) {
+			wrap(s, run, (size_t)(t - run));
+			run = t + 1;
+			s->col = l->indent;
 			s->online = 0;
-		} else {
-			if (o->n + 1 + len > o->cap)
-				flush(o);
-			o->buf[o->n] = ' ';
-			memcpy(o->buf + o->n + 1, t, len);
-			o->n += 1 + len;
+		} else
 			s->col++;
-		}
 		s->col += len;
 		s->online++;
 	}
-	return o->err ? -1 : 0;
+	put(&s->o, run, (size_t)(t - run));
+	return s->o.err ? -1 : 0;
 }
 
 /*
@@ -206,7 +203,6 @@ lay_init(struct lay *s, const struct shmids_layout *l, int type,
 	s->weollen = strlen(l->eol);
 	s->weol = s->weollen ? l->eol : "\n";
 	s->weollen += s->weollen == 0;
-	s->wrap = 2 + s->weollen + l->indent;
 	s->col = l->col0 + l->leadlen;
 	s->online = 0;
 	s->count = count;
@@ -230,8 +226,8 @@ emit_par(FILE *fp, const struct shmids_layout *l, int type,
 		return -2;
 	start(&s.o, fp, small, sizeof(small));
 	if (s.o.buf == small ||
-	    (r = shmids_format_par(nt, type, l->style[type], data, count,
-	    lay_chunk, &s)) == -2) {
+	    (r = shmids_format_par(nt, type, l->style[type], ' ', data,
+	    count, lay_chunk, &s)) == -2) {
 		done(&s.o, small, 0);
 		return -2;
 	}
@@ -341,36 +337,36 @@ row(struct out *o, const struct shmids_layout *l, int type, const char *p,
 }
 
 /*
- * Lay out a chunk of a table's values: s->col is the index of the next
- * value in its row.  -1 once a write failed.
+ * Lay out a chunk of a table's values, each after a sep: s->col is the
+ * index of the next value in its row, whose first value goes after the
+ * lead instead.  -1 once a write failed.
  */
 static int
 lay_rows(void *arg, const struct shmids_chunk *c)
 {
 	struct lay *s = arg;
-	struct out *o = &s->o;
-	const char *t = c->text;
-	size_t k, len;
+	const struct shmids_layout *l = s->l;
+	const char *t = c->text, *run = t;	/* run: not yet put */
+	size_t k;
 
-	for (k = 0; k < c->n; k++, t += len) {
-		len = c->len[k];
-		if (s->col == 0)
-			put(o, s->l->lead, s->l->leadlen);
-		if (o->n + 1 + len > o->cap)
-			flush(o);
-		if (s->col > 0)
-			o->buf[o->n++] = (char)s->sep;
-		memcpy(o->buf + o->n, t, len);
-		o->n += len;
-		if (++s->col == s->cols) {
-			s->col = 0;
-			if (++s->row < s->count / s->cols)
-				put(o, s->weol, s->weollen);
-			else
-				put(o, s->l->eol, strlen(s->l->eol));
+	for (k = 0; k < c->n; k++) {
+		if (s->col == 0) {
+			put(&s->o, l->lead, l->leadlen);
+			run = t + 1;
 		}
+		t += 1 + c->len[k];
+		if (++s->col < s->cols)
+			continue;
+		put(&s->o, run, (size_t)(t - run));
+		run = t;
+		s->col = 0;
+		if (++s->row < s->count / s->cols)
+			put(&s->o, s->weol, s->weollen);
+		else
+			put(&s->o, l->eol, strlen(l->eol));
 	}
-	return o->err ? -1 : 0;
+	put(&s->o, run, (size_t)(t - run));
+	return s->o.err ? -1 : 0;
 }
 
 /* shmids_emit_rows() on nt threads, as emit_par(). */
@@ -386,10 +382,9 @@ rows_par(FILE *fp, const struct shmids_layout *l, int type,
 		return -2;
 	s.col = s.row = 0;
 	s.cols = cols;
-	s.sep = sep;
 	start(&s.o, fp, small, sizeof(small));
 	if (s.o.buf == small ||
-	    (r = shmids_format_par(nt, type, l->style[type], data,
+	    (r = shmids_format_par(nt, type, l->style[type], sep, data,
 	    rows * cols, lay_rows, &s)) == -2) {
 		done(&s.o, small, 0);
 		return -2;

@@ -18,7 +18,7 @@
 
 #define CHUNK	8192		/* values a chunk, at most */
 #define RING	(32u << 20)	/* bytes of all slots' text, at most */
-#define TEXT	(SHMIDS_NUM_MAX - 1)	/* bytes of one value's text */
+#define TEXT	SHMIDS_NUM_MAX	/* bytes of one value's text: sep, value */
 
 struct slot {
 	char		*text;
@@ -37,7 +37,7 @@ struct job {
 	int		 stop;
 	const char	*data;
 	size_t		 count, esz;
-	int		 type, style;
+	int		 type, style, sep;
 };
 
 /* Format chunk c into its slot: a value cannot fail, its style was tried. */
@@ -52,9 +52,10 @@ fill(struct job *j, size_t c)
 	if (end > j->count)
 		end = j->count;
 	for (k = 0; i < end; i++, k++, p += j->esz) {
-		s->len[k] = (unsigned char)shmids_format(t, j->type, p,
+		*t = (char)j->sep;
+		s->len[k] = (unsigned char)shmids_format(t + 1, j->type, p,
 		    j->style);
-		t += s->len[k];
+		t += 1 + s->len[k];
 	}
 }
 
@@ -148,8 +149,8 @@ ring(struct job *j, int nthreads)
 	j->nthr = (size_t)nthreads < j->nchunk ? (size_t)nthreads : j->nchunk;
 	if (j->nslot > j->nchunk)
 		j->nslot = j->nchunk;
-	/* shmids_format() writes a NUL after the last value */
-	each = j->per * (TEXT + 1) + SHMIDS_NUM_MAX;
+	/* lengths, then text; shmids_format() writes a NUL after it */
+	each = j->per * (TEXT + 1) + 1;
 	if ((j->slot = calloc(j->nslot, sizeof(*j->slot))) == NULL)
 		return -1;
 	if ((m = malloc(j->nslot * each)) == NULL) {
@@ -208,8 +209,9 @@ workers(struct job *j, pthread_t *t, size_t n)
 }
 
 int
-shmids_format_par(int nthreads, int type, int style, const void *data,
-    size_t count, int (*put)(void *, const struct shmids_chunk *), void *arg)
+shmids_format_par(int nthreads, int type, int style, int sep,
+    const void *data, size_t count,
+    int (*put)(void *, const struct shmids_chunk *), void *arg)
 {
 	pthread_t t[SHMIDS_THREADS_MAX];
 	struct job j;
@@ -223,6 +225,7 @@ shmids_format_par(int nthreads, int type, int style, const void *data,
 	j.esz = shmids_type_size(type);
 	j.type = type;
 	j.style = style;
+	j.sep = sep;
 	j.next = j.done = 0;
 	j.stop = 0;
 	if (count == 0 || nthreads < 2 || j.esz == 0 ||

@@ -283,15 +283,17 @@ size_t	 shmids_par(size_t n, int nthreads, void (*fn)(void *, size_t),
 
 /* Consecutive values of an array, formatted: see shmids_format_par(). */
 struct shmids_chunk {
-	const char		*text;	/* the values' text, back to back */
-	const unsigned char	*len;	/* each value's bytes in text */
+	const char		*text;	/* each value after a sep, back to back */
+	const unsigned char	*len;	/* each value's bytes, sep excluded */
 	size_t			 first, n;	/* elements: index of the first */
 };
 
 /*
  * Format count elements of type at data in style (one that type has:
- * the caller tried it on one value) on up to nthreads threads, the
- * caller's among them, in chunks; put(arg, chunk) gets every chunk in
+ * the caller tried it on one value), each after the byte sep, on up to
+ * nthreads threads, the caller's among them, in chunks (the text of a
+ * chunk is then one run of bytes that needs no copy but where lines
+ * break); put(arg, chunk) gets every chunk in
  * the array's order, on the caller's thread, and returns 0 to go on or
  * -1 to stop.  Memory is a few MiB, whatever count.  Returns 0 once
  * every chunk was put, -1 when put() stopped (errno as put() left it),
@@ -299,7 +301,7 @@ struct shmids_chunk {
  * The other threads block every signal but the faults (SIGBUS, SIGSEGV,
  * SIGFPE, SIGILL), and touch nothing but data and their chunks.
  */
-int	 shmids_format_par(int nthreads, int type, int style,
+int	 shmids_format_par(int nthreads, int type, int style, int sep,
 	    const void *data, size_t count,
 	    int (*put)(void *, const struct shmids_chunk *), void *arg)
 	    SHMIDS_HIDDEN;
