@@ -183,11 +183,8 @@ sync_init(struct job *j)
 }
 
 /*
- * Up to n - 1 workers, in t.  They block the signals sent to the
- * process, which reach the caller's thread and handlers as before; not
- * the faults (SIGBUS of a file segment truncated under a reader), which
- * strike the thread that faults: blocked, they would kill the process
- * without its handler.  Returns the workers made (none is no failure).
+ * Up to n - 1 workers, in t, blocking what shmids_thread_mask() says.
+ * Returns the workers made (none is no failure: the caller does it all).
  */
 static size_t
 workers(struct job *j, pthread_t *t, size_t n)
@@ -195,11 +192,7 @@ workers(struct job *j, pthread_t *t, size_t n)
 	sigset_t set, old;
 	size_t k;
 
-	sigfillset(&set);
-	sigdelset(&set, SIGBUS);
-	sigdelset(&set, SIGSEGV);
-	sigdelset(&set, SIGFPE);
-	sigdelset(&set, SIGILL);
+	shmids_thread_mask(&set);
 	pthread_sigmask(SIG_SETMASK, &set, &old);
 	for (k = 0; k + 1 < n; k++)
 		if (pthread_create(&t[k], NULL, worker, j) != 0)
