@@ -139,7 +139,7 @@ ring(struct job *j, int nthreads)
 	size_t k, each;
 	char *m;
 
-	j->nslot = 2 * (size_t)nthreads;
+	j->nslot = 4 * (size_t)nthreads;
 	j->per = RING / (j->nslot * TEXT);
 	if (j->per > CHUNK)
 		j->per = CHUNK;
