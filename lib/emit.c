@@ -5,7 +5,10 @@
  * Output goes through a buffer of the call's own: one fwrite per 64 KiB,
  * not one stdio call per value, and no static state (thread-safe); each
  * value is formatted straight into it (a copy of every value cost
- * shm-expand a tenth of its time).
+ * shm-expand a tenth of its time).  An array of SHMIDS_PAR_MIN bytes or
+ * more is formatted on several threads (lib/fmtpar.c, format-spec.md
+ * 6.2) and laid out here, in order, from the lengths of its values,
+ * which is all a layout depends on: the same bytes as on one thread.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -189,9 +192,8 @@ lay_chunk(void *arg, const struct shmids_chunk *c)
 }
 
 /*
- * The layout's bytes shared by both paths; 0, or -1 for a style the type
- * lacks (EINVAL), found on the first value as the one-thread path finds
- * it.
+ * Where both threaded layouts start; 0, or -1 for a style the type lacks,
+ * which the one-thread path then reports as it always has.
  */
 static int
 lay_init(struct lay *s, const struct shmids_layout *l, int type,
