@@ -7,7 +7,7 @@
  * bound to the first CPU and to the first two of ours (as taskset -c 0
  * and -c 0,1 do), to show the scaling (on 2 CPUs the last rows measure
  * the first again: their spread is the noise); and 10^3-value arrays,
- * median of 101 runs each, which must never be slower.
+ * median of 301 runs each, which must never be slower.
  *
  *	threads [-q] [bindir]	-q: 10^6 values, 3 runs, 21 small
  *
@@ -29,7 +29,7 @@
 
 #include "shmids.h"
 
-#define MAXRUNS	101
+#define MAXRUNS	301
 
 static char	 prefix[24];	/* bench-<pid>- */
 static const char *bindir = "build/bin";

@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "internal.h"
 
@@ -20,17 +21,20 @@
 #define RING	(32u << 20)	/* bytes of all slots' text, at most */
 #define TEXT	SHMIDS_NUM_MAX	/* bytes of one value's text: sep, value */
 
+enum { FREE, BUSY, READY };
+
 struct slot {
 	char		*text;
 	unsigned char	*len;
-	int		 ready;	/* formatted, not yet put */
+	size_t		 chunk;	/* the one it holds (BUSY, READY) */
+	int		 state;	/* FREE, BUSY (being filled), READY (to put) */
 };
 
 struct job {
 	pthread_mutex_t	 mu;
 	pthread_cond_t	 ready;	/* the next chunk to put was filled */
-	pthread_cond_t	 room;	/* a slot was put, or stop */
-	struct slot	*slot;
+	pthread_cond_t	 room;	/* a slot was freed, or stop */
+	struct slot	*slot;	/* nslot, then the caller's spare */
 	size_t		 nslot, nthr;	/* slots; threads, the caller's too */
 	size_t		 per, nchunk;	/* values a chunk; chunks */
 	size_t		 next, done;	/* the first chunk not taken, not put */
@@ -40,11 +44,10 @@ struct job {
 	int		 type, style, sep;
 };
 
-/* Format chunk c into its slot: a value cannot fail, its style was tried. */
+/* Format chunk c into s: a value cannot fail, its style was tried. */
 static void
-fill(struct job *j, size_t c)
+fill(struct job *j, size_t c, struct slot *s)
 {
-	struct slot *s = &j->slot[c % j->nslot];
 	size_t i = c * j->per, end = i + j->per, k;
 	const char *p = j->data + i * j->esz;
 	char *t = s->text;
@@ -59,69 +62,129 @@ fill(struct job *j, size_t c)
 	}
 }
 
+/* Can the next chunk be taken: is it in the ring, is its slot free? */
+static int
+takeable(const struct job *j)
+{
+	return j->next < j->nchunk && j->next < j->done + j->nslot &&
+	    j->slot[j->next % j->nslot].state == FREE;
+}
+
+/* Take the next chunk and fill it, unlocked; then it is READY to put. */
+static void
+take(struct job *j)
+{
+	size_t c = j->next++;
+	struct slot *s = &j->slot[c % j->nslot];
+
+	s->state = BUSY;
+	s->chunk = c;
+	pthread_mutex_unlock(&j->mu);
+	fill(j, c, s);
+	pthread_mutex_lock(&j->mu);
+	if (c >= j->done) {
+		s->state = READY;
+		if (c == j->done)	/* what the caller may wait for */
+			pthread_cond_signal(&j->ready);
+	} else {		/* the caller took it over: free */
+		s->state = FREE;
+		pthread_cond_broadcast(&j->room);
+	}
+}
+
 /* Take and fill chunks while the ring has room, until none is left. */
 static void *
 worker(void *p)
 {
 	struct job *j = p;
-	size_t c;
 
 	pthread_mutex_lock(&j->mu);
 	for (;;) {
-		while (!j->stop && j->next < j->nchunk &&
-		    j->next >= j->done + j->nslot)
+		while (!j->stop && j->next < j->nchunk && !takeable(j))
 			pthread_cond_wait(&j->room, &j->mu);
 		if (j->stop || j->next >= j->nchunk)
 			break;
-		c = j->next++;
-		pthread_mutex_unlock(&j->mu);
-		fill(j, c);
-		pthread_mutex_lock(&j->mu);
-		j->slot[c % j->nslot].ready = 1;
-		if (c == j->done)	/* what the caller may wait for */
-			pthread_cond_signal(&j->ready);
+		take(j);
 	}
 	pthread_mutex_unlock(&j->mu);
 	return NULL;
 }
 
+/* Hand chunk c, in s, to put(), unlocked. */
+static int
+give(struct job *j, size_t c, const struct slot *s,
+    int (*put)(void *, const struct shmids_chunk *), void *arg)
+{
+	struct shmids_chunk ch;
+	int r;
+
+	ch.text = s->text;
+	ch.len = s->len;
+	ch.first = c * j->per;
+	ch.n = j->count - ch.first < j->per ? j->count - ch.first : j->per;
+	pthread_mutex_unlock(&j->mu);
+	r = put(arg, &ch);
+	pthread_mutex_lock(&j->mu);
+	return r;
+}
+
+/* Wait for a chunk to be filled, 2 ms at most. */
+static void
+await(struct job *j)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	if ((t.tv_nsec += 2000000) >= 1000000000) {
+		t.tv_sec++;
+		t.tv_nsec -= 1000000000;
+	}
+	pthread_cond_timedwait(&j->ready, &j->mu, &t);
+}
+
 /*
  * The caller's part: put each chunk in order as soon as it is filled,
- * fill one when it would otherwise wait.  0, or -1 if put() stopped.
+ * fill one when it would otherwise wait.  A chunk a worker still fills
+ * after 2 ms (a busy machine has taken its CPU) the caller fills again
+ * in its spare slot and puts, rather than wait for it; the worker's slot
+ * is freed when it is done.  0, or -1 if put() stopped.
  */
 static int
 drain(struct job *j, int (*put)(void *, const struct shmids_chunk *),
     void *arg)
 {
-	struct shmids_chunk ch;
-	struct slot *s;
+	struct slot *s, *spare = &j->slot[j->nslot];
 	size_t c;
-	int r = 0;
+	int r = 0, waited = 0;
 
 	pthread_mutex_lock(&j->mu);
 	while (j->done < j->nchunk && r == 0) {
 		s = &j->slot[j->done % j->nslot];
-		if (s->ready) {
-			ch.text = s->text;
-			ch.len = s->len;
-			ch.first = j->done * j->per;
-			ch.n = j->count - ch.first < j->per ?
-			    j->count - ch.first : j->per;
-			pthread_mutex_unlock(&j->mu);
-			r = put(arg, &ch);
-			pthread_mutex_lock(&j->mu);
-			s->ready = 0;
+		if (s->state == READY && s->chunk == j->done) {
+			r = give(j, j->done, s, put, arg);
+			s->state = FREE;
 			j->done++;
-			pthread_cond_signal(&j->room);
-		} else if (j->next < j->nchunk &&
-		    j->next < j->done + j->nslot) {
-			c = j->next++;
+			waited = 0;
+			pthread_cond_broadcast(&j->room);
+		} else if (takeable(j))
+			take(j);
+		else if (s->state == BUSY && (waited || s->chunk != j->done)) {
+			/*
+			 * Put before it is done: the worker that ends it
+			 * meanwhile must free its slot, not mark it READY.
+			 */
+			c = j->done++;
+			if (j->next == c)	/* its slot is an old one's */
+				j->next++;
 			pthread_mutex_unlock(&j->mu);
-			fill(j, c);
+			fill(j, c, spare);
 			pthread_mutex_lock(&j->mu);
-			j->slot[c % j->nslot].ready = 1;
-		} else
-			pthread_cond_wait(&j->ready, &j->mu);
+			r = give(j, c, spare, put, arg);
+			waited = 0;
+		} else {
+			await(j);
+			waited = 1;
+		}
 	}
 	j->stop = 1;
 	pthread_cond_broadcast(&j->room);
@@ -151,13 +214,13 @@ ring(struct job *j, int nthreads)
 		j->nslot = j->nchunk;
 	/* lengths, then text; shmids_format() writes a NUL after it */
 	each = j->per * (TEXT + 1) + 1;
-	if ((j->slot = calloc(j->nslot, sizeof(*j->slot))) == NULL)
+	if ((j->slot = calloc(j->nslot + 1, sizeof(*j->slot))) == NULL)
 		return -1;
-	if ((m = malloc(j->nslot * each)) == NULL) {
+	if ((m = malloc((j->nslot + 1) * each)) == NULL) {
 		free(j->slot);
 		return -1;
 	}
-	for (k = 0; k < j->nslot; k++) {
+	for (k = 0; k <= j->nslot; k++) {
 		j->slot[k].len = (unsigned char *)m + k * each;
 		j->slot[k].text = m + k * each + j->per;
 	}
