@@ -248,3 +248,14 @@ util_invalid(const char *what, const char *value, const char *form, ...)
 	bad("invalid %s '%s' (expected %s)", what,
 	    util_quote(value, strlen(value)), buf);
 }
+
+void
+util_threads_check(void)
+{
+	const char *e = getenv("SHMIDS_THREADS");
+
+	if (shmids_threads() == -1)
+		util_invalid("SHMIDS_THREADS", e != NULL ? e : "",
+		    "a number of threads from 1 to %d, or unset for every CPU",
+		    SHMIDS_THREADS_MAX);
+}

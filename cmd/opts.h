@@ -56,5 +56,11 @@ void	 util_invalid(const char *what, const char *value, const char *form,
 	    ...);
 /* A usage error that no single value causes: message, then usage. */
 void	 util_misuse(const char *msg);
+/*
+ * For a tool that converts arrays: SHMIDS_THREADS, when set, must be
+ * 1 to SHMIDS_THREADS_MAX (format-spec.md 6.2), else a usage error as
+ * util_invalid()'s.  After the options: --help still helps.
+ */
+void	 util_threads_check(void);
 
 #endif /* SHMIDS_OPTS_H */

@@ -942,6 +942,7 @@ main(int argc, char *argv[])
 		}
 	argc -= optind;
 	argv += optind;
+	util_threads_check();
 	signal(SIGBUS, onbus);
 	if (util_each_file(argc, argv, expand_file) != 0)
 		inputbad = "the input was not read in full", rval = 1;

@@ -5,7 +5,10 @@
  * Output goes through a buffer of the call's own: one fwrite per 64 KiB,
  * not one stdio call per value, and no static state (thread-safe); each
  * value is formatted straight into it (a copy of every value cost
- * shm-expand a tenth of its time).
+ * shm-expand a tenth of its time).  An array of SHMIDS_PAR_MIN bytes or
+ * more is formatted on several threads (lib/fmtpar.c, format-spec.md
+ * 6.2) and laid out here, in order, from the lengths of its values,
+ * which is all a layout depends on: the same bytes as on one thread.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -94,6 +97,21 @@ fits(const struct shmids_layout *l, size_t col, size_t len, int last)
 	return l->cols == 0 || col + 1 + len + (last ? 0 : 2) <= l->cols;
 }
 
+/*
+ * A big array's threads (format-spec.md 6.2): 1 for an array of fewer
+ * than SHMIDS_PAR_MIN bytes, which takes the one-thread path without
+ * asking the system, and where SHMIDS_THREADS is malformed.
+ */
+static int
+nthreads(size_t count, size_t esz)
+{
+	int n;
+
+	if (count < SHMIDS_PAR_MIN / esz || (n = shmids_threads()) < 1)
+		return 1;
+	return n;
+}
+
 void
 shmids_layout_init(struct shmids_layout *l, const char *field)
 {
@@ -104,6 +122,122 @@ shmids_layout_init(struct shmids_layout *l, const char *field)
 	l->indent = l->leadlen + 1;
 	l->cols = 80;
 	l->eol = "\n";
+}
+
+/* Where a wrapped array's layout stands, between the chunks. */
+struct lay {
+	struct out	 o;
+	const struct shmids_layout *l;
+	const char	*weol;	/* eol between lines */
+	size_t		 weollen;	/* bytes */
+	size_t		 col, online, count;	/* count: elements */
+	size_t		 cols, row;	/* tables: values a row; rows done */
+};
+
+/* The run of n bytes at run, then a wrap: " /", weol, the indent. */
+static void
+wrap(struct lay *s, const char *run, size_t n)
+{
+	struct out *o = &s->o;
+	size_t w = 2 + s->weollen + s->l->indent;
+	char *at;
+
+	if (o->n + n + w > o->cap)
+		flush(o);
+	if (n + w > o->cap) {	/* a run, or an indent, of 64 KiB */
+		put(o, run, n);
+		put(o, " /", 2);
+		put(o, s->weol, s->weollen);
+		spaces(o, s->l->indent);
+		return;
+	}
+	at = o->buf + o->n;
+	memcpy(at, run, n);
+	memcpy(at + n, " /", 2);
+	memcpy(at + n + 2, s->weol, s->weollen);
+	memset(at + n + 2 + s->weollen, ' ', s->l->indent);
+	o->n += n + w;
+}
+
+/*
+ * Lay out a chunk of a wrapped array: its text is each value after a
+ * blank, as the line holds them, so runs of it go out as they are, and
+ * a wrap puts " /", weol and the indent in place of a blank.  The lead
+ * comes first.  -1 once a write failed.
+ */
+static int
+lay_chunk(void *arg, const struct shmids_chunk *c)
+{
+	struct lay *s = arg;
+	const struct shmids_layout *l = s->l;
+	const char *t = c->text, *run = t;	/* run: not yet put */
+	size_t k, len, last = s->count - 1 - c->first;
+
+	if (c->first == 0)
+		put(&s->o, l->lead, l->leadlen);
+	for (k = 0; k < c->n; k++, t += 1 + len) {
+		len = c->len[k];
+		if (s->online > 0 && !fits(l, s->col, len, k == last)) {
+			wrap(s, run, (size_t)(t - run));
+			run = t + 1;
+			s->col = l->indent;
+			s->online = 0;
+		} else
+			s->col++;
+		s->col += len;
+		s->online++;
+	}
+	put(&s->o, run, (size_t)(t - run));
+	return s->o.err ? -1 : 0;
+}
+
+/*
+ * Where both threaded layouts start; 0, or -1 for a style the type lacks,
+ * which the one-thread path then reports as it always has.
+ */
+static int
+lay_init(struct lay *s, const struct shmids_layout *l, int type,
+    const void *data, size_t count)
+{
+	char num[SHMIDS_NUM_MAX];
+
+	s->l = l;
+	s->weollen = strlen(l->eol);
+	s->weol = s->weollen ? l->eol : "\n";
+	s->weollen += s->weollen == 0;
+	s->col = l->col0 + l->leadlen;
+	s->online = 0;
+	s->count = count;
+	return shmids_format(num, type, data, l->style[type]) == 0 ? -1 : 0;
+}
+
+/*
+ * shmids_emit() on nt threads: values formatted in chunks, laid out in
+ * order here.  -2 where the one-thread path must do it (no memory, or
+ * an error it reports as it does).
+ */
+static int
+emit_par(FILE *fp, const struct shmids_layout *l, int type,
+    const void *data, size_t count, int nt)
+{
+	char small[1];
+	struct lay s;
+	int r;
+
+	if (lay_init(&s, l, type, data, count) == -1)
+		return -2;
+	start(&s.o, fp, small, sizeof(small));
+	if (s.o.buf == small ||
+	    (r = shmids_format_par(nt, type, l->style[type], ' ', data,
+	    count, lay_chunk, &s)) == -2) {
+		done(&s.o, small, 0);
+		return -2;
+	}
+	if (r == 0) {
+		put(&s.o, l->eol, strlen(l->eol));
+		flush(&s.o);
+	}
+	return done(&s.o, small, 0);
 }
 
 int
@@ -117,12 +251,16 @@ shmids_emit(FILE *fp, const struct shmids_layout *l, int type,
 	const char *weol;
 	size_t weollen, wrap, i, col, len, online = 0;
 	char num[SHMIDS_NUM_MAX], *at;
-	int r = 0;
+	int r = 0, nt;
 
 	if (l == NULL || l->version != SHMIDS_LAYOUT_V1 || esz == 0) {
 		errno = EINVAL;
 		return -1;
 	}
+	if (count > 0 && (nt = nthreads(count, esz)) > 1 &&
+	    (r = emit_par(fp, l, type, data, count, nt)) != -2)
+		return r;
+	r = 0;
 	eollen = strlen(l->eol);
 	/* A last line without newline still needs them between its lines. */
 	weol = eollen ? l->eol : "\n";
@@ -200,6 +338,64 @@ row(struct out *o, const struct shmids_layout *l, int type, const char *p,
 	return 0;
 }
 
+/*
+ * Lay out a chunk of a table's values, each after a sep: s->col is the
+ * index of the next value in its row, whose first value goes after the
+ * lead instead.  -1 once a write failed.
+ */
+static int
+lay_rows(void *arg, const struct shmids_chunk *c)
+{
+	struct lay *s = arg;
+	const struct shmids_layout *l = s->l;
+	const char *t = c->text, *run = t;	/* run: not yet put */
+	size_t k;
+
+	for (k = 0; k < c->n; k++) {
+		if (s->col == 0) {
+			put(&s->o, l->lead, l->leadlen);
+			run = t + 1;
+		}
+		t += 1 + c->len[k];
+		if (++s->col < s->cols)
+			continue;
+		put(&s->o, run, (size_t)(t - run));
+		run = t;
+		s->col = 0;
+		if (++s->row < s->count / s->cols)
+			put(&s->o, s->weol, s->weollen);
+		else
+			put(&s->o, l->eol, strlen(l->eol));
+	}
+	put(&s->o, run, (size_t)(t - run));
+	return s->o.err ? -1 : 0;
+}
+
+/* shmids_emit_rows() on nt threads, as emit_par(). */
+static int
+rows_par(FILE *fp, const struct shmids_layout *l, int type,
+    const void *data, size_t rows, size_t cols, int sep, int nt)
+{
+	char small[1];
+	struct lay s;
+	int r;
+
+	if (lay_init(&s, l, type, data, rows * cols) == -1)
+		return -2;
+	s.col = s.row = 0;
+	s.cols = cols;
+	start(&s.o, fp, small, sizeof(small));
+	if (s.o.buf == small ||
+	    (r = shmids_format_par(nt, type, l->style[type], sep, data,
+	    rows * cols, lay_rows, &s)) == -2) {
+		done(&s.o, small, 0);
+		return -2;
+	}
+	if (r == 0)
+		flush(&s.o);
+	return done(&s.o, small, 0);
+}
+
 int
 shmids_emit_rows(FILE *fp, const struct shmids_layout *l, int type,
     const void *data, size_t rows, size_t cols, int sep)
@@ -208,7 +404,7 @@ shmids_emit_rows(FILE *fp, const struct shmids_layout *l, int type,
 	struct out o;
 	const char *p = data, *weol;
 	size_t esz = shmids_type_size(type), eollen, weollen, i;
-	int r = 0;
+	int r = 0, nt;
 
 	if (l == NULL || l->version != SHMIDS_LAYOUT_V1 || esz == 0 ||
 	    (sep != ' ' && sep != '\t' && sep != ',') ||
@@ -216,6 +412,11 @@ shmids_emit_rows(FILE *fp, const struct shmids_layout *l, int type,
 		errno = EINVAL;
 		return -1;
 	}
+	/* rows * cols elements are there: no overflow */
+	if (rows > 0 && (nt = nthreads(rows * cols, esz)) > 1 &&
+	    (r = rows_par(fp, l, type, data, rows, cols, sep, nt)) != -2)
+		return r;
+	r = 0;
 	eollen = strlen(l->eol);
 	weol = eollen ? l->eol : "\n";
 	weollen = eollen ? eollen : 1;

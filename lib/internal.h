@@ -6,6 +6,7 @@
 #ifndef SHMIDS_INTERNAL_H
 #define SHMIDS_INTERNAL_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -268,11 +269,50 @@ SHMIDS_HIDDEN int	shmids_values_each(struct shmids_values *v,
 /*
  * Run fn(arg, i) for every i in [0, n), on up to nthreads threads, the
  * caller's among them; jobs are taken in order of i, each exactly once,
- * and all are done on return.  The threads block every signal, so that
- * a signal reaches the caller's thread and handlers as before.  If a
+ * and all are done on return.  The threads block every signal but the
+ * faults (SIGBUS, SIGSEGV, SIGFPE, SIGILL), so that a signal reaches the
+ * caller's thread and handlers as before.  If a
  * thread cannot be made, fewer do the work.  Returns the threads used.
  */
 size_t	 shmids_par(size_t n, int nthreads, void (*fn)(void *, size_t),
 	    void *arg) SHMIDS_HIDDEN;
+
+/*
+ * The signal mask of the library's threads: every signal but the faults
+ * (SIGBUS, SIGSEGV, SIGFPE, SIGILL), which strike the thread that faults.
+ */
+void	 shmids_thread_mask(sigset_t *set) SHMIDS_HIDDEN;
+
+/*
+ * Big arrays are formatted on several threads (format-spec.md 6.2):
+ * from SHMIDS_PAR_MIN bytes of payload on, where the threads' start
+ * (some 100 us) is lost in the time the values take.
+ */
+#define SHMIDS_PAR_MIN	((size_t)4 << 20)
+
+/* Consecutive values of an array, formatted: see shmids_format_par(). */
+struct shmids_chunk {
+	const char		*text;	/* each value after a sep, back to back */
+	const unsigned char	*len;	/* each value's bytes, sep excluded */
+	size_t			 first, n;	/* elements: index of the first */
+};
+
+/*
+ * Format count elements of type at data in style (one that type has:
+ * the caller tried it on one value), each after the byte sep, on up to
+ * nthreads threads, the caller's among them, in chunks (the text of a
+ * chunk is then one run of bytes that needs no copy but where lines
+ * break); put(arg, chunk) gets every chunk in
+ * the array's order, on the caller's thread, and returns 0 to go on or
+ * -1 to stop.  Memory is a few MiB, whatever count.  Returns 0 once
+ * every chunk was put, -1 when put() stopped (errno as put() left it),
+ * -2 when it did not begin (nthreads < 2, no memory): nothing was put.
+ * The other threads block every signal but the faults (SIGBUS, SIGSEGV,
+ * SIGFPE, SIGILL), and touch nothing but data and their chunks.
+ */
+int	 shmids_format_par(int nthreads, int type, int style, int sep,
+	    const void *data, size_t count,
+	    int (*put)(void *, const struct shmids_chunk *), void *arg)
+	    SHMIDS_HIDDEN;
 
 #endif /* SHMIDS_INTERNAL_H */

@@ -581,6 +581,17 @@ void	 shmids_layout_init(struct shmids_layout *l, const char *field);
  * or -1 with errno: EINVAL (l->version unknown, unknown type, or a style
  * the type lacks; part of the array may have been written), or that of
  * the failed write (EIO when stdio set none).  Thread-safe for distinct fp.
+ * Threads (format-spec.md 6.2): an array of 4 MiB (count * element size)
+ * or more is formatted on shmids_threads() threads, made for the call and
+ * joined before it returns; the bytes are those of one thread.  They
+ * only read data and format values into buffers of the call's own (a
+ * few MiB in all, whatever count); l and fp are used, and every write
+ * made, on the caller's thread alone, so SIGPIPE, EINTR and write
+ * errors are the caller's as on one thread.  They block every signal but
+ * the faults (SIGBUS, SIGSEGV, SIGFPE, SIGILL), which strike the thread
+ * that faults: SIGBUS for a file segment truncated under the reader may
+ * come on any of them.  No callback and no global state is touched from
+ * them.  Without memory or threads, one thread does it all.
  */
 int	 shmids_emit(FILE *fp, const struct shmids_layout *l, int type,
 	    const void *data, size_t count);
@@ -673,6 +684,7 @@ int	 shmids_tref_parse(const char *line, size_t len, struct shmids_ref *r,
  * l->col0, l->indent and l->cols do not apply: rows are never wrapped.
  * rows 0 writes nothing.  Returns 0, or -1 with errno as
  * shmids_emit(), EINVAL also for another sep, or cols 0 with rows.
+ * Threads as shmids_emit()'s, for rows * cols elements of 4 MiB or more.
  */
 int	 shmids_emit_rows(FILE *fp, const struct shmids_layout *l, int type,
 	    const void *data, size_t rows, size_t cols, int sep);

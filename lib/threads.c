@@ -53,6 +53,22 @@ shmids_threads(void)
 	return (unsigned long)n < cap ? n : (int)cap;
 }
 
+void
+shmids_thread_mask(sigset_t *set)
+{
+	/*
+	 * The caller's signals stay the caller's: its handlers, its EINTR.
+	 * Not the faults, which strike the thread that faults: blocked,
+	 * they would kill the process without its handler (SIGBUS of a
+	 * file segment truncated under its reader).
+	 */
+	sigfillset(set);
+	sigdelset(set, SIGBUS);
+	sigdelset(set, SIGSEGV);
+	sigdelset(set, SIGFPE);
+	sigdelset(set, SIGILL);
+}
+
 struct run {
 	void		(*fn)(void *, size_t);
 	void		*arg;
@@ -101,8 +117,7 @@ shmids_par(size_t n, int nthreads, void (*fn)(void *, size_t), void *arg)
 		errno = e;
 		return 1;
 	}
-	/* The caller's signals stay the caller's: its handlers, its EINTR. */
-	sigfillset(&all);
+	shmids_thread_mask(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	for (k = 0; k < want; k++)
 		if (pthread_create(&t[k], NULL, worker, &r) != 0)
