@@ -114,6 +114,48 @@ lines_next(struct lines *l, const char **line)
 	return (ssize_t)n;
 }
 
+ssize_t
+lines_run(struct lines *l, const char **run, size_t want)
+{
+	size_t n;
+
+	while (l->end - l->pos < want && !l->eof)
+		if (fill(l) == -1)
+			return -1;
+	/* whole lines only: up to the last LF, or all of it at the end */
+	n = l->end - l->pos;
+	if (!l->eof)
+		while (n > 0 && l->buf[l->pos + n - 1] != '\n')
+			n--;
+	*run = l->buf + l->pos;
+	return (ssize_t)n;
+}
+
+void
+lines_skip(struct lines *l, size_t n)
+{
+	l->pos += n;
+	l->scan = l->pos;
+}
+
+void
+lines_trim(struct lines *l)
+{
+	char *b;
+
+	if (!l->reg || l->cap <= BLOCK + 1)
+		return;
+	/* what is read again is read from the file, by offset */
+	l->off -= (off_t)(l->end - l->pos);
+	l->pos = l->scan = l->end = 0;
+	l->eof = 0;
+	if ((b = realloc(l->buf, BLOCK + 1)) != NULL) {
+		l->buf = b;
+		l->cap = BLOCK + 1;
+	}
+	l->buf[0] = '\0';
+}
+
 void
 lines_unread(struct lines *l, const char *line)
 {
