@@ -21,6 +21,11 @@
  *  - Not async-signal-safe.  The list of attached segments the library
  *    keeps is not locked: call create/open/close/seal from one thread, or
  *    serialise them yourself.
+ *  - A function that converts a big array on threads of its own says so
+ *    (shmids_values_lines(); format-spec.md 6.2).  Those threads are
+ *    POSIX threads that block every signal, are joined before it
+ *    returns, and touch only the caller's text and values: no callback,
+ *    no global state.
  */
 #ifndef SHMIDS_H
 #define SHMIDS_H
