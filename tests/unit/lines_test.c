@@ -75,7 +75,7 @@ static const char *const goodi[] = {
 /* A random array's text of about size bytes into b; its length. */
 static size_t
 text(char *b, size_t size, int wrap, int crlf, int nbad, int stop,
-    int type)
+    int type, int rate)
 {
 	const char *const *good = type == SHMIDS_F64 ||
 	    type == SHMIDS_F32 ? goodf : goodi;
@@ -87,13 +87,19 @@ text(char *b, size_t size, int wrap, int crlf, int nbad, int stop,
 			b[n++] = '\t';
 		b[n++] = ' ';
 		t = good[rand() % 10];
-		if (nbad > 0 && rand() % 20000 == 0) {
+		if (nbad > 0 && rand() % rate == 0) {
 			t = rand() % 2 ? "1e999" : rand() % 2 ?
 			    "99999999999999999999" : rand() % 2 ? "x" : "/";
 			nbad--;
 		}
 		memcpy(b + n, t, strlen(t));
 		n += strlen(t);
+		/* bytes no value holds: a CR inside a line, a NUL */
+		if (nbad > 0 && rand() % (2 * rate) == 0) {
+			memcpy(b + n, rand() % 2 ? "\r2" : "\0003", 2);
+			n += 2;
+			nbad--;
+		}
 		if (wrap && ++k % (size_t)wrap == 0 && n + 60 < size) {
 			memcpy(b + n, " /", 2);
 			n += 2;
@@ -141,7 +147,8 @@ main(void)
 	for (round = 0; round < 24; round++) {
 		t = types[round % 4];
 		len = text(b, size, round % 7 == 3 ? 0 : 3 + round % 13,
-		    round % 3 == 1, round % 2 ? 3 : 0, round % 5 == 2, t);
+		    round % 3 == 1, round % 2 ? 3 : 0, round % 5 == 2, t,
+		    round % 4 == 1 ? 20000 : 250000);
 		by_line(b, len, t, &a);
 		good_all = 1;
 		for (k = 0; k < 4; k++) {
@@ -158,7 +165,7 @@ main(void)
 		shmids_values_free(&a.v);
 	}
 	/* a first line's values alone, cut inside the line */
-	len = text(b, size, 0, 0, 0, 0, SHMIDS_F64);
+	len = text(b, size, 0, 0, 0, 0, SHMIDS_F64, 1);
 	by_line(b, len, SHMIDS_F64, &a);
 	at_once(b, len, SHMIDS_F64, 4, &o);
 	ok(same(&a, &o, 8) && a.lines == 1, "one long line, 4 threads");
