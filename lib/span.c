@@ -223,50 +223,32 @@ bad_line(const struct span *sp, const struct chunk *c, const char *s,
 	*used = (size_t)((nl != NULL ? nl + 1 : sp->end) - s);
 }
 
-int
-shmids_values_lines(struct shmids_values *v, const char *s, size_t len,
-    int nthreads, size_t *used, size_t *lines, int *more, const char **bad)
+/* Count, make room, parse: the work of shmids_values_lines(). */
+static int
+span(struct span *sp, struct shmids_values *v, const char *s, int nthreads,
+    size_t *used, size_t *lines, int *more, const char **bad)
 {
-	struct chunk cs[MAXCHUNKS];
-	size_t at[MAXCHUNKS];
-	struct span sp;
-	size_t i, last, total = 0, nl = 0, esz = shmids_type_size(v->type);
+	struct chunk *cs = sp->c;
+	size_t i, last, total = 0, nl = 0;
 
-	*used = *lines = 0;
-	*more = 0;
-	if (esz == 0) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (len == 0)
-		return 0;
-	if (nthreads < 1)
-		nthreads = 1;
-	sp.c = cs;
-	sp.n = split(cs, s, len, nthreads);
-	sp.end = s + len;
-	sp.at = at;
-	sp.type = v->type;
-	sp.esz = esz;
-	shmids_par(sp.n, nthreads, count_job, &sp);
-	for (i = 0; i < sp.n; i++) {
-		at[i] = total;
+	shmids_par(sp->n, nthreads, count_job, sp);
+	for (i = 0; i < sp->n; i++) {
+		sp->at[i] = total;
 		total += cs[i].count;
-		nl += cs[i].lines;
 		if (cs[i].ended)
 			break;
 	}
-	last = i < sp.n ? i : sp.n - 1;
+	last = i < sp->n ? i : sp->n - 1;
 	if (shmids_values_reserve(v, v->count + total) == -1)
 		return -1;
-	sp.dst = (char *)v->data + v->count * esz;
-	shmids_par(last + 1, nthreads, parse_job, &sp);
-	for (i = 0, nl = 0; i <= last && cs[i].bad == NULL; i++)
+	sp->dst = (char *)v->data + v->count * sp->esz;
+	shmids_par(last + 1, nthreads, parse_job, sp);
+	for (i = 0; i <= last && cs[i].bad == NULL; i++)
 		nl += cs[i].lines;
 	if (i <= last) {
 		/* the values before the bad one are kept, as line by line */
-		v->count += at[i] + cs[i].parsed;
-		bad_line(&sp, &cs[i], s, used, lines);
+		v->count += sp->at[i] + cs[i].parsed;
+		bad_line(sp, &cs[i], s, used, lines);
 		*lines += nl + 1;
 		*bad = cs[i].bad;
 		errno = cs[i].err;
@@ -277,4 +259,41 @@ shmids_values_lines(struct shmids_values *v, const char *s, size_t len,
 	*lines = nl;
 	*more = !cs[last].ended;
 	return 0;
+}
+
+int
+shmids_values_lines(struct shmids_values *v, const char *s, size_t len,
+    int nthreads, size_t *used, size_t *lines, int *more, const char **bad)
+{
+	struct span sp;
+	int r, e;
+
+	*used = *lines = 0;
+	*more = 0;
+	if ((sp.esz = shmids_type_size(v->type)) == 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (len == 0)
+		return 0;
+	if (nthreads < 1)
+		nthreads = 1;
+	/* on the heap: a thread's stack may be small */
+	sp.c = malloc(MAXCHUNKS * sizeof(*sp.c));
+	sp.at = malloc(MAXCHUNKS * sizeof(*sp.at));
+	if (sp.c == NULL || sp.at == NULL) {
+		free(sp.c);
+		free(sp.at);
+		errno = ENOMEM;
+		return -1;
+	}
+	sp.n = split(sp.c, s, len, nthreads);
+	sp.end = s + len;
+	sp.type = v->type;
+	r = span(&sp, v, s, nthreads, used, lines, more, bad);
+	e = errno;
+	free(sp.c);
+	free(sp.at);
+	errno = e;
+	return r;
 }
