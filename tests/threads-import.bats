@@ -29,7 +29,7 @@ THREADS="1 d 2 3 7"
 # gen TYPE COUNT WRAP SEED [FIELD]: an inline array FIELD (default a)
 # of COUNT random values of TYPE, WRAP values a line (0: one line).
 gen() {
-	awk -v t="$1" -v n="$2" -v w="$3" -v seed="$4" -v f="${5:-a}" '
+	LC_ALL=C awk -v t="$1" -v n="$2" -v w="$3" -v seed="$4" -v f="${5:-a}" '
 	function val(r) {
 		r = rand()
 		if (t == "raw" && r < .1)
@@ -248,7 +248,7 @@ shm-import: stdin:60000: d: bad value \"1,5\"" "stderr"
 			seq -s ' ' 1 "$n"
 		done
 		gen i64 100000 8 12 big
-		awk 'BEGIN { srand(3); for (i = 0; i < 100000; i++)
+		LC_ALL=C awk 'BEGIN { srand(3); for (i = 0; i < 100000; i++)
 		    printf "%d %.6f %d\n", i, rand(), -i }'
 		echo "text"
 		gen f32 100000 8 13 g
