@@ -304,3 +304,18 @@ shm-import: stdin:60000: d: bad value \"1,5\"" "stderr"
 	is "$(cat err)" "" "stderr"
 	no_segments_named "$P"
 }
+
+@test "threads: a file that shrinks before a long array's lines are read again: error, no segment stays" {
+	local so=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload/shrinkpread.so
+	[ -f "$so" ] || { echo "$so missing: make check builds it" >&2; false; }
+	{ printf 'a 1 2\n'; gen f64 200000 8 21 x; } > in
+	put 20000 bad in
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+	status=0
+	LD_PRELOAD=$so SHMIDS_SHRINK=$T/in SHMIDS_THREADS=2 "$BIN/shm-import" \
+	    -f a,x -P "$P" in > out 2> err || status=$?
+	status_is 1
+	printf 'shm-import: in:20000: x: bad value "bad"\nshm-import: in:2: the file shrank while it was read: its lines cannot be copied unchanged\n' |
+	    same_file /dev/stdin err
+	no_segments_named "$P"
+}
