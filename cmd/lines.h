@@ -29,6 +29,8 @@ struct lines {
 	int		 keeping;
 	size_t		 mark;		/* !reg: kept text from buf[mark] */
 	off_t		 markoff;	/* reg: kept text from this offset */
+	off_t		 lf;		/* lines_run: input offset past a LF, */
+	off_t		 lfend;		/* the last before this offset */
 };
 
 /* Read fd from its current offset.  0, or -1 (ENOMEM). */
