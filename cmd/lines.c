@@ -114,6 +114,61 @@ lines_next(struct lines *l, const char **line)
 	return (ssize_t)n;
 }
 
+ssize_t
+lines_run(struct lines *l, const char **run, size_t want)
+{
+	off_t base;		/* the offset of buf[0] in the input */
+	size_t i, from;
+
+	while (l->end - l->pos < want && !l->eof)
+		if (fill(l) == -1)
+			return -1;
+	*run = l->buf + l->pos;
+	if (l->eof)
+		return (ssize_t)(l->end - l->pos);
+	/*
+	 * Whole lines only: up to the last LF.  Bytes looked at before are
+	 * not looked at again: a long line after the run would otherwise
+	 * be scanned at each of the short lines before it.
+	 */
+	base = l->off - (off_t)l->end;
+	from = l->lfend > base + (off_t)l->pos ? (size_t)(l->lfend - base) :
+	    l->pos;
+	for (i = l->end; i > from && l->buf[i - 1] != '\n'; i--)
+		;
+	if (i > from)
+		l->lf = base + (off_t)i;
+	l->lfend = l->off;
+	return l->lf > base + (off_t)l->pos ?
+	    (ssize_t)(l->lf - base - (off_t)l->pos) : 0;
+}
+
+void
+lines_skip(struct lines *l, size_t n)
+{
+	l->pos += n;
+	l->scan = l->pos;
+}
+
+void
+lines_trim(struct lines *l)
+{
+	char *b;
+
+	if (!l->reg || l->cap <= BLOCK + 1)
+		return;
+	/* what is read again is read from the file, by offset */
+	l->off -= (off_t)(l->end - l->pos);
+	l->pos = l->scan = l->end = 0;
+	l->eof = 0;
+	l->lf = l->lfend = 0;
+	if ((b = realloc(l->buf, BLOCK + 1)) != NULL) {
+		l->buf = b;
+		l->cap = BLOCK + 1;
+	}
+	l->buf[0] = '\0';
+}
+
 void
 lines_unread(struct lines *l, const char *line)
 {

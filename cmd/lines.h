@@ -29,6 +29,8 @@ struct lines {
 	int		 keeping;
 	size_t		 mark;		/* !reg: kept text from buf[mark] */
 	off_t		 markoff;	/* reg: kept text from this offset */
+	off_t		 lf;		/* lines_run: input offset past a LF, */
+	off_t		 lfend;		/* the last before this offset */
 };
 
 /* Read fd from its current offset.  0, or -1 (ENOMEM). */
@@ -40,6 +42,22 @@ int	 lines_init(struct lines *l, int fd);
  * retried: the caller may have a signal to act on, then call again.
  */
 ssize_t	 lines_next(struct lines *l, const char **line);
+/*
+ * The whole lines from the next one on, at least want bytes of them
+ * where the input holds that many, else as many as it holds (0: the
+ * end, or a line longer than want: read it by lines_next()); *run is
+ * set and the next line stays the next one until lines_skip().  Errors
+ * as lines_next().  The buffer grows to hold want bytes and a block.
+ */
+ssize_t	 lines_run(struct lines *l, const char **run, size_t want);
+/* Pass over n bytes of whole lines from the next one (lines_run()). */
+void	 lines_skip(struct lines *l, size_t n);
+/*
+ * A regular file's buffer back to its first size, what it held past
+ * the next line to be read again from the file: lines returned are no
+ * longer valid.  Other input keeps its buffer.
+ */
+void	 lines_trim(struct lines *l);
 /*
  * Give back line, the one just returned: the next call returns it
  * again, and kept text ends before it.

@@ -532,6 +532,84 @@ bad_value(const char *fname, unsigned long lineno, const struct text *f,
 }
 
 /*
+ * Long arrays are read on several threads (format-spec.md 6.2): once an
+ * array's lines came to RUN_MIN bytes, the lines after them are taken
+ * in runs as long as what came before, RUN_MAX at most (a run may hold
+ * text after the array, counted for nothing); a first line that long
+ * is read so at once.  Shorter arrays, and SHMIDS_THREADS=1, go line by
+ * line.  A signal is acted on between runs.
+ */
+#define RUN_MIN		((size_t)512 << 10)
+#define RUN_MAX		((size_t)4 << 20)
+static int	 nthreads = 1;
+
+/* The next run of whole lines, of about size bytes; errors as next(). */
+static ssize_t
+run(struct lines *l, const char **s, size_t size, const char *fname,
+    unsigned long lineno)
+{
+	ssize_t n;
+
+	check_stop();
+	while ((n = lines_run(l, s, size)) == -1) {
+		if (errno != EINTR)
+			fail_input(fname, lineno);
+		check_stop();
+	}
+	return n;
+}
+
+/* The first line's values, on several threads if it is long. */
+static int
+first_values(struct shmids_values *v, const char *s, size_t n, int *more,
+    const char **bad)
+{
+	size_t used, nl;
+
+	if (nthreads > 1 && n >= RUN_MIN)
+		return shmids_values_lines(v, s, n, nthreads, &used, &nl, more,
+		    bad);
+	return shmids_values_parse(v, s, n, more, bad);
+}
+
+/*
+ * An array's continuation lines from the next one, in runs on several
+ * threads while they come to RUN_MIN or more: 0 when the array goes on
+ * line by line (*k and *more as they are then), else as the run left
+ * them.  *read: the array's bytes so far.
+ */
+static int
+run_values(struct lines *l, const char *fname, unsigned long *lineno,
+    struct shmids_values *v, int *k, int *more, const char **bad,
+    size_t *read, const struct text *f, const struct shmids_ref *r, int sel)
+{
+	const char *s, *p;
+	size_t used, nl;
+	ssize_t n;
+
+	if (nthreads < 2 || *read < RUN_MIN ||
+	    (n = run(l, &s, *read < RUN_MAX ? *read : RUN_MAX, fname,
+	    *lineno + 1)) < (ssize_t)RUN_MIN)
+		return 0;
+	*k = shmids_values_lines(v, s, (size_t)n, nthreads, &used, &nl, more,
+	    bad);
+	if (*k == -1 && *bad == NULL)
+		return 1;	/* no room: said by the caller */
+	lines_skip(l, used);
+	*lineno += nl;
+	*read += used;
+	if (*k == -1) {
+		if (sel)
+			bad_value(fname, *lineno, f, r, *bad);
+		/* the array goes on while the bad value's line is continued */
+		for (p = *bad; p > s && p[-1] != '\n'; p--)
+			;
+		*more = shmids_continued(p, (size_t)(s + used - p));
+	}
+	return 1;
+}
+
+/*
  * One array line s[0..n) (first, kept in f) and its continuations:
  * converted, or passed through as read.  An array -f does not name is
  * copied line by line, unparsed.
@@ -544,6 +622,7 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 	struct shmids_values v;
 	const char *bad = NULL;
 	unsigned long first = *lineno;
+	size_t read = n;
 	int more, k;
 
 	f.len = 0;
@@ -551,7 +630,7 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 	lines_keep(l, s);
 	memset(&v, 0, sizeof(v));
 	v.type = type_of(s + r->field, r->fieldlen);
-	k = shmids_values_parse(&v, s + r->field + r->fieldlen,
+	k = first_values(&v, s + r->field + r->fieldlen,
 	    n - r->field - r->fieldlen, &more, &bad);
 	if (k == -1 && bad != NULL && sel)
 		bad_value(fname, first, &f, r, bad);
@@ -560,8 +639,17 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 	 * continues nothing (more is 0).  A bad value on a continuation
 	 * line does not end the array: the rest is no array of its own.
 	 */
-	while (more && (n = (size_t)next(l, &s, fname, *lineno + 1)) > 0) {
+	while (more) {
+		if (k == 0 && run_values(l, fname, lineno, &v, &k, &more, &bad,
+		    &read, &f, r, sel)) {
+			if (k == -1 && bad == NULL)
+				break;
+			continue;
+		}
+		if ((n = (size_t)next(l, &s, fname, *lineno + 1)) == 0)
+			break;
 		(*lineno)++;
+		read += n;
 		if (k == 0) {
 			k = shmids_values_parse(&v, s, n, &more, &bad);
 			if (k == -1 && bad != NULL && sel)
@@ -570,6 +658,9 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 		if (k == -1)
 			more = bad != NULL && shmids_continued(s, n);
 	}
+	/* A run's read-ahead goes: the segment is about to be made. */
+	if (read >= RUN_MIN)
+		lines_trim(l);
 	if (k == -1 && bad == NULL) {
 		/* No room for the values: no array may be cut short. */
 		warnx("%s:%lu: %s: out of memory for the values", fname,
@@ -946,6 +1037,9 @@ main(int argc, char *argv[])
 		}
 	argc -= optind;
 	argv += optind;
+	if ((nthreads = shmids_threads()) == -1)
+		util_invalid("SHMIDS_THREADS", getenv("SHMIDS_THREADS"),
+		    "a number of threads, 1 to %d", SHMIDS_THREADS_MAX);
 	syscheck_warn();
 	catch_signals();
 	if (util_each_file(argc, argv, import_file) != 0)

@@ -267,6 +267,13 @@ SHMIDS_HIDDEN int	shmids_values_each(struct shmids_values *v,
 
 
 /*
+ * values.c: room in v for want elements in all (at least); 0, or -1
+ * with ENOMEM, v unchanged.
+ */
+SHMIDS_HIDDEN int	shmids_values_reserve(struct shmids_values *v,
+			    size_t want);
+
+/*
  * Run fn(arg, i) for every i in [0, n), on up to nthreads threads, the
  * caller's among them; jobs are taken in order of i, each exactly once,
  * and all are done on return.  The threads block every signal but the

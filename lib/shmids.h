@@ -21,6 +21,11 @@
  *  - Not async-signal-safe.  The list of attached segments the library
  *    keeps is not locked: call create/open/close/seal from one thread, or
  *    serialise them yourself.
+ *  - A function that converts a big array on threads of its own says so
+ *    (shmids_values_lines(); format-spec.md 6.2).  Those threads are
+ *    POSIX threads that block every signal, are joined before it
+ *    returns, and touch only the caller's text and values: no callback,
+ *    no global state.
  */
 #ifndef SHMIDS_H
 #define SHMIDS_H
@@ -623,6 +628,35 @@ struct shmids_values {
  */
 int	 shmids_values_parse(struct shmids_values *v, const char *s,
 	    size_t len, int *more, const char **bad);
+
+/*
+ * shmids_values_lines: shmids_values_parse() on each line of s[0..len)
+ * in turn, while it returns 0 and sets *more, done at once on up to
+ * nthreads threads (the caller's among them; 1 or less: the caller's
+ * alone; shmids_threads() tells how many to ask for), for the many
+ * lines of a long array (format-spec.md 6.2).  s[0..len) is whole
+ * lines, each with its LF but the last, which may end at len (s[len]
+ * then as for shmids_values_parse()); the first may begin anywhere a
+ * token may, after a first line's field say.  The text is cut into
+ * chunks of 256 KiB or more where a line or a token begins: less than
+ * 512 KiB is read on the caller's thread.  Values are appended to v
+ * (grown once, then each chunk's values parsed into their place).
+ * *used is the bytes of the lines read, *lines how many (through the
+ * first line not continued, or the one holding *bad, else len and all
+ * of them), *more 1 if the last of them ends with "/".  Returns 0, or
+ * -1: EINVAL or ERANGE for the first bad value in s's order (*bad
+ * points at it, v keeps the values before it, *used and *lines count
+ * through its line, *more 0), ENOMEM (v unchanged, *used, *lines and
+ * *more 0), EINVAL also for an unknown v->type.  Same values, bad
+ * value and errno whatever nthreads is.  Thread use: the threads read
+ * s and write their own part of v->data, nothing else (no callback, no
+ * global state); they block every signal, so that a signal reaches the
+ * caller's thread, which sees it on return.  Not async-signal-safe;
+ * distinct v and s may be read from several threads at once.
+ */
+int	 shmids_values_lines(struct shmids_values *v, const char *s,
+	    size_t len, int nthreads, size_t *used, size_t *lines, int *more,
+	    const char **bad);
 
 /* shmids_values_free: free v->data and zero v but its type. */
 void	 shmids_values_free(struct shmids_values *v);

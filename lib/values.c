@@ -13,10 +13,19 @@
 static int
 grow(struct shmids_values *v)
 {
+	return shmids_values_reserve(v, v->cap ? v->cap * 2 : 1024);
+}
+
+int
+shmids_values_reserve(struct shmids_values *v, size_t want)
+{
 	size_t esz = shmids_type_size(v->type), cap;
 	char *n;
 
-	cap = v->cap ? v->cap * 2 : 1024;
+	if (want <= v->cap)
+		return 0;
+	/* doubling at least: a long array is read in many spans */
+	cap = v->cap * 2 > want ? v->cap * 2 : want;
 	if (cap > (size_t)-1 / esz / 2) {
 		errno = ENOMEM;
 		return -1;

@@ -1,0 +1,299 @@
+/*
+ * An array's many lines read at once, on several threads
+ * (format-spec.md 6.2): the text is cut into chunks where a line or a
+ * token begins, each chunk's values are counted, then each is parsed
+ * straight into its place.  The answer is the one shmids_values_parse()
+ * gives line by line: where the array ends, the first bad value in the
+ * text's order, the values before it.  The threads touch the text, their
+ * own chunk and their own part of v->data, nothing else.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "num.h"
+
+#define MINCHUNK	((size_t)256 << 10)	/* bytes: less is not worth a thread */
+#define MAXCHUNKS	1024
+
+struct chunk {
+	const char	*s;
+	size_t		 len;		/* bytes; from a line's or a token's start */
+	size_t		 count;		/* values, up to the array's end */
+	size_t		 lines;		/* lines ended in it, up to the array's end */
+	size_t		 used;		/* bytes up to the array's end, or len */
+	int		 ended;		/* a line of it is not continued */
+	const char	*bad;		/* parsing: the first bad value, else NULL */
+	int		 err;		/* its errno */
+	size_t		 parsed;	/* values before it */
+};
+
+struct span {
+	struct chunk	*c;
+	size_t		 n;		/* chunks */
+	const char	*end;		/* the span's end: a line's end */
+	char		*dst;		/* chunk i's values go at dst + at[i] */
+	size_t		*at;		/* elements */
+	int		 type;
+	size_t		 esz;
+};
+
+/*
+ * The runs of bytes above ' ' in s[0..len): every value is one, and so
+ * is a continuation's "/"; a byte at or below ' ' (a blank, CR, LF) is
+ * never in a value.  So a text of values and "/"s has as many values as
+ * runs less "/"s, and any text no more values before its first bad one.
+ * Written so that the compiler makes it vector code: a run begins where
+ * a byte above ' ' follows one that is not, 64 bytes a round.
+ */
+static size_t
+runs(const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i, j, n = len > 0 && u[0] > ' ';
+	unsigned char k;	/* 64 at most: bytes add 16 at a time */
+
+	for (i = 1; i + 64 <= len; i += 64) {
+		for (j = 0, k = 0; j < 64; j++)
+			k += (u[i + j] > ' ') & (u[i + j - 1] <= ' ');
+		n += k;
+	}
+	for (; i < len; i++)
+		n += (u[i] > ' ') & (u[i - 1] <= ' ');
+	return n;
+}
+
+/*
+ * The next piece of a chunk from p: up to its line's LF included, or the
+ * chunk's end.  *vlen: the bytes that hold values (a line's CRs, LF and
+ * continuation cut off), *eol: the piece ends a line, *cont: "/" ends it.
+ */
+static const char *
+piece(const struct span *sp, const char *p, const char *end, size_t *vlen,
+    int *eol, int *cont)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	const char *q = nl != NULL ? nl + 1 : end;
+	size_t len = (size_t)(q - p);
+
+	*eol = nl != NULL || end == sp->end;
+	*cont = 0;
+	if (*eol) {
+		while (len > 0 && (p[len - 1] == '\n' || p[len - 1] == '\r'))
+			len--;
+		if ((*cont = shmids_continued(p, len)) != 0) {
+			while (shmids_blank(p[len - 1]))
+				len--;
+			len--;
+		}
+	}
+	*vlen = len;
+	return q;
+}
+
+/* Count chunk i's values and lines, up to a line not continued. */
+static void
+count_job(void *arg, size_t i)
+{
+	struct span *sp = arg;
+	struct chunk *c = &sp->c[i];
+	const char *p, *end = c->s + c->len, *nl, *q;
+	size_t conts = 0;
+
+	c->used = c->len;
+	for (p = c->s; p < end; p = q) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		q = nl != NULL ? nl + 1 : end;
+		/* a chunk may end inside a line, before a token */
+		if (nl == NULL && end != sp->end)
+			break;
+		c->lines++;
+		if (!shmids_continued(p, (size_t)(q - p))) {
+			c->ended = 1;
+			c->used = (size_t)(q - c->s);
+			break;
+		}
+		conts++;
+	}
+	c->count = runs(c->s, c->used) - conts;
+}
+
+/* Parse chunk i's values (its count, at most) into place. */
+static void
+parse_job(void *arg, size_t i)
+{
+	struct span *sp = arg;
+	struct chunk *c = &sp->c[i];
+	const char *p = c->s, *end = c->s + c->used, *q, *e, *lim;
+	char *d = sp->dst + sp->at[i] * sp->esz;
+	size_t vlen, k, n = 0;
+	int eol, cont, r;
+
+	for (; p < end; p = q) {
+		q = piece(sp, p, end, &vlen, &eol, &cont);
+		lim = p + vlen;
+		for (k = 0;;) {
+			while (k < vlen && shmids_blank(p[k]))
+				k++;
+			if (k == vlen)
+				break;
+			/* more values than counted: none may land past ours */
+			if (n == c->count) {
+				c->bad = p + k;
+				c->err = EINVAL;
+				c->parsed = n;
+				return;
+			}
+			r = sp->type == SHMIDS_F64 ?
+			    shmids_strtod_lim(p + k, lim, &e, (double *)d + n) :
+			    shmids_parse_lim(p + k, lim, &e, sp->type,
+			    d + n * sp->esz);
+			if (r == -1) {
+				c->bad = p + k;
+				c->err = errno;
+				c->parsed = n;
+				return;
+			}
+			n++;
+			k = (size_t)(e - p);
+		}
+	}
+}
+
+/*
+ * Where a chunk may begin at or after p: after a LF, or at a token's
+ * first byte after a blank; NULL if nowhere before end.
+ */
+static const char *
+cut(const char *p, const char *end)
+{
+	for (; p < end; p++)
+		if (p[-1] == '\n' || (shmids_blank(p[-1]) &&
+		    !shmids_isend(p[0])))
+			return p;
+	return NULL;
+}
+
+/* Cut s[0..len) into chunks; their number. */
+static size_t
+split(struct chunk *c, const char *s, size_t len, int nthreads)
+{
+	size_t want, i, n = 0, size;
+	const char *p = s, *q, *end = s + len;
+
+	/* a few chunks a thread: one that is slower is waited for less */
+	want = (size_t)nthreads * 4;
+	if (want > MAXCHUNKS)
+		want = MAXCHUNKS;
+	if (len / want < MINCHUNK)
+		want = len / MINCHUNK > 0 ? len / MINCHUNK : 1;
+	size = len / want;
+	for (i = 1; i < want; i++) {
+		if ((q = cut(s + i * size > p ? s + i * size : p + 1, end)) ==
+		    NULL)
+			break;
+		memset(&c[n], 0, sizeof(c[n]));
+		c[n].s = p;
+		c[n++].len = (size_t)(q - p);
+		p = q;
+	}
+	memset(&c[n], 0, sizeof(c[n]));
+	c[n].s = p;
+	c[n++].len = (size_t)(end - p);
+	return n;
+}
+
+/*
+ * Chunk c holds the first bad value: the bytes from s through the end
+ * of its line, and the lines of c before that one.
+ */
+static void
+bad_line(const struct span *sp, const struct chunk *c, const char *s,
+    size_t *used, size_t *lines)
+{
+	const char *p = c->s, *nl;
+
+	*lines = 0;
+	while ((nl = memchr(p, '\n', (size_t)(c->bad - p))) != NULL) {
+		(*lines)++;
+		p = nl + 1;
+	}
+	nl = memchr(c->bad, '\n', (size_t)(sp->end - c->bad));
+	*used = (size_t)((nl != NULL ? nl + 1 : sp->end) - s);
+}
+
+/* Count, make room, parse: the work of shmids_values_lines(). */
+static int
+span(struct span *sp, struct shmids_values *v, const char *s, int nthreads,
+    size_t *used, size_t *lines, int *more, const char **bad)
+{
+	struct chunk *cs = sp->c;
+	size_t i, last, total = 0, nl = 0;
+
+	shmids_par(sp->n, nthreads, count_job, sp);
+	for (i = 0; i < sp->n; i++) {
+		sp->at[i] = total;
+		total += cs[i].count;
+		if (cs[i].ended)
+			break;
+	}
+	last = i < sp->n ? i : sp->n - 1;
+	if (shmids_values_reserve(v, v->count + total) == -1)
+		return -1;
+	sp->dst = (char *)v->data + v->count * sp->esz;
+	shmids_par(last + 1, nthreads, parse_job, sp);
+	for (i = 0; i <= last && cs[i].bad == NULL; i++)
+		nl += cs[i].lines;
+	if (i <= last) {
+		/* the values before the bad one are kept, as line by line */
+		v->count += sp->at[i] + cs[i].parsed;
+		bad_line(sp, &cs[i], s, used, lines);
+		*lines += nl + 1;
+		*bad = cs[i].bad;
+		errno = cs[i].err;
+		return -1;
+	}
+	v->count += total;
+	*used = (size_t)(cs[last].s + cs[last].used - s);
+	*lines = nl;
+	*more = !cs[last].ended;
+	return 0;
+}
+
+int
+shmids_values_lines(struct shmids_values *v, const char *s, size_t len,
+    int nthreads, size_t *used, size_t *lines, int *more, const char **bad)
+{
+	struct span sp;
+	int r, e;
+
+	*used = *lines = 0;
+	*more = 0;
+	if ((sp.esz = shmids_type_size(v->type)) == 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (len == 0)
+		return 0;
+	if (nthreads < 1)
+		nthreads = 1;
+	/* on the heap: a thread's stack may be small */
+	sp.c = malloc(MAXCHUNKS * sizeof(*sp.c));
+	sp.at = malloc(MAXCHUNKS * sizeof(*sp.at));
+	if (sp.c == NULL || sp.at == NULL) {
+		free(sp.c);
+		free(sp.at);
+		errno = ENOMEM;
+		return -1;
+	}
+	sp.n = split(sp.c, s, len, nthreads);
+	sp.end = s + len;
+	sp.type = v->type;
+	r = span(&sp, v, s, nthreads, used, lines, more, bad);
+	e = errno;
+	free(sp.c);
+	free(sp.at);
+	errno = e;
+	return r;
+}

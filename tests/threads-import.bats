@@ -1,0 +1,321 @@
+#!/usr/bin/env bats
+# shm-import on several threads (format-spec.md 6.2, issue 22): long
+# arrays are read in runs on SHMIDS_THREADS threads.  Every case runs
+# with SHMIDS_THREADS=1 (the one-thread path), unset (the CPUs), 2, 3
+# and 7 (uneven chunks), and compares: exit status, stderr, the output
+# with its labels blanked, each segment's payload (shmtool cmp) and
+# shape, and the expansion of the output, byte for byte.  The arrays are
+# big enough (over 1 MiB of text) for the threaded path.
+
+load helper
+
+eval "helper_$(declare -f teardown)"
+
+teardown() {
+	[ -s "$T/.dir" ] && rm -rf "$(cat "$T/.dir")"
+	helper_teardown
+}
+
+# fdir: file segments in a directory of this test's own, removed in
+# teardown; SHMIDS_DIR names it for what follows.
+fdir() {
+	D=$(mktemp -d /tmp/shmids-threads.XXXXXX)
+	echo "$D" > "$T/.dir"
+	export SHMIDS_DIR=$D
+}
+
+THREADS="1 d 2 3 7"
+
+# gen TYPE COUNT WRAP SEED [FIELD]: an inline array FIELD (default a)
+# of COUNT random values of TYPE, WRAP values a line (0: one line).
+gen() {
+	LC_ALL=C awk -v t="$1" -v n="$2" -v w="$3" -v seed="$4" -v f="${5:-a}" '
+	function val(r) {
+		r = rand()
+		if (t == "raw" && r < .1)
+			return sprintf("0x%x", int(rand() * 256))
+		if (t == "raw")
+			return int(rand() * 256)
+		if (t == "i32")
+			return (r < .5 ? "-" : "") int(rand() * 2147483647)
+		if (t == "i64" && r < .1)
+			return sprintf("0x%x", int(rand() * 2147483647))
+		if (t == "i64")
+			return (r < .5 ? "-" : "") int(rand() * 2147483647) \
+			    sprintf("%05d", int(rand() * 100000))
+		if (t == "f32")
+			return sprintf("%.9g", (rand() - .5) * 10 ^ int(rand() * 60 - 30))
+		if (r < .01) return "nan"
+		if (r < .02) return "-inf"
+		if (r < .03) return "NA"
+		if (r < .04) return "0x1.8p-3"
+		if (r < .2) return int(rand() * 1000) / 2
+		return sprintf("%.17g", (rand() - .5) * 10 ^ int(rand() * 600 - 300))
+	}
+	BEGIN {
+		srand(seed)
+		printf "%s", f
+		for (i = 1; i <= n; i++) {
+			printf " %s", val()
+			if (w > 0 && i % w == 0 && i < n)
+				printf " /\n "
+		}
+		printf "\n"
+	}'
+}
+
+# put LINE TOKEN FILE: the first value of line LINE of FILE becomes TOKEN.
+put() {
+	awk -v l="$1" -v tok="$2" 'NR == l { sub(/[^ \t\/]+[ \t]/, tok " ",
+	    $0) } { print }' "$3" > "$3.new" && mv "$3.new" "$3"
+}
+
+# import TH IN MODE ARGS...: shm-import ARGS with SHMIDS_THREADS=TH (d:
+# unset), reading IN as a regular file or (MODE pipe) through a pipe;
+# output in $T/o.TH, stderr in $T/e.TH, exit status in $T/s.TH.
+import() {
+	local th=$1 in=$2 mode=$3 st=0
+	shift 3
+	if [ "$th" = d ]; then
+		unset SHMIDS_THREADS
+	else
+		export SHMIDS_THREADS=$th
+	fi
+	if [ "$mode" = pipe ]; then
+		cat "$in" | timeout 60 "$BIN/shm-import" -P "$P$th-" "$@" \
+		    > "$T/o.$th" 2> "$T/e.$th" || st=$?
+	else
+		timeout 60 "$BIN/shm-import" -P "$P$th-" "$@" < "$in" \
+		    > "$T/o.$th" 2> "$T/e.$th" || st=$?
+	fi
+	unset SHMIDS_THREADS
+	echo "$st" > "$T/s.$th"
+}
+
+# labels FILE: the labels of FILE's reference lines, one a line.
+labels() {
+	awk '{ sub(/\r$/, "") } { for (i = 1; i < NF - 1; i++)
+	    if ($i == "shmids" || $i == "shmids,") { print $(i + 1), $(i + 2)
+	    break } }' "$1"
+}
+
+# blank FILE TH: FILE with each label, and the prefix, made the same.
+blank() {
+	sed -E -e "s/(shmids,?[ \t]+)[^ \t]+ [^ \t\r]+/\1LABEL/" \
+	    -e "s/$P$2-/PREFIX-/g" "$1"
+}
+
+# same_threads IN MODE ARGS...: shm-import ARGS on IN with each of
+# $THREADS, all alike (see the top); the segments are removed after.
+same_threads() {
+	local in=$1 mode=$2 th l1 ln
+	shift 2
+	for th in $THREADS; do
+		import "$th" "$in" "$mode" "$@"
+	done
+	labels "$T/o.1" > "$T/l.1"
+	for th in $THREADS; do
+		[ "$th" = 1 ] && continue
+		is "$(cat "$T/s.$th")" "$(cat "$T/s.1")" "exit status, $th threads"
+		blank "$T/e.$th" "$th" > "$T/be.$th"
+		blank "$T/e.1" 1 > "$T/be.1"
+		same_file "$T/be.1" "$T/be.$th"
+		blank "$T/o.$th" "$th" > "$T/bo.$th"
+		blank "$T/o.1" 1 > "$T/bo.1"
+		same_file "$T/bo.1" "$T/bo.$th"
+		labels "$T/o.$th" > "$T/l.$th"
+		is "$(wc -l < "$T/l.$th")" "$(wc -l < "$T/l.1")" "segments, $th threads"
+		while IFS='|' read -r l1 ln; do
+			is "$(shmtool cmp "$l1" "$ln")" same "payload of $ln"
+			is "$(shmtool shape "$ln")" "$(shmtool shape "$l1")" "shape of $ln"
+		done < <(paste -d '|' "$T/l.1" "$T/l.$th")
+	done
+	for th in $THREADS; do
+		timeout 60 "$BIN/shm-expand" -d < "$T/o.$th" > "$T/x.$th" ||
+		    { echo "shm-expand -d failed, $th threads" >&2; return 1; }
+		[ "$th" = 1 ] || same_file "$T/x.1" "$T/x.$th"
+	done
+	no_segments_named "$P"
+}
+
+# every MODE BACKEND: each type, wrapped, from a file or a pipe.
+every() {
+	local t n
+	for t in f64 f32 i64 i32 raw; do
+		case $t in
+		raw) n=500000 ;; i32|f32) n=150000 ;; *) n=100000 ;;
+		esac
+		gen "$t" "$n" 13 "$RANDOM" > "in.$t"
+		same_threads "in.$t" "$1" -t "$t"
+		is "$(wc -l < "$T/o.1")" 1 "$t: one reference line"
+	done
+}
+
+@test "threads: every type, wrapped, from a regular file: as on one thread" {
+	every file
+}
+
+@test "threads: every type, wrapped, through a pipe: as on one thread" {
+	every pipe
+}
+
+@test "threads: every type, file segments (SHMIDS_DIR), file and pipe: as on one thread" {
+	local t
+	fdir
+	for t in f64 i32 raw; do
+		gen "$t" 200000 9 "$RANDOM" > "in.$t"
+		same_threads "in.$t" file -t "$t"
+		same_threads "in.$t" pipe -t "$t"
+	done
+	[[ $(labels "$T/o.1") == "$D"/* ]]
+}
+
+@test "threads: one long line of values (no wrap), every type, both backends" {
+	local t
+	for t in f64 f32 i64 i32 raw; do
+		gen "$t" 120000 0 "$RANDOM" > "in.$t"
+		same_threads "in.$t" file -t "$t"
+	done
+	fdir
+	same_threads in.f64 pipe -t f64
+}
+
+@test "threads: CRLF, tabs and uneven wraps, text around, several arrays and continuation at the end" {
+	{
+		echo "# a header line /"
+		gen f64 90000 7 1 a
+		echo "between a and b"
+		gen f64 60000 31 2 b | sed 's/ /\t/3; s/$/\r/'
+		gen i32 300000 200 3 c
+		printf 'last line, no newline'
+	} > in
+	same_threads in file -t c=i32
+	same_threads in pipe -t c=i32
+	is "$(wc -l < "$T/o.1")" 5 "lines out"
+	# the last array continued on the file's last line
+	gen f64 80000 5 4 z | sed '$ s/$/ \//' > end
+	same_threads end file
+	printf 'x %s' "$(seq -s ' ' 1 200000)" > nonl
+	same_threads nonl pipe
+}
+
+@test "threads: bad values near the start, in the middle, at the end, twice: the first reported, as on one thread" {
+	local n
+	gen f64 90000 6 5 a > in
+	gen f64 90000 6 6 b >> in
+	gen f64 90000 6 7 c >> in
+	gen f64 90000 6 8 d >> in
+	gen f64 90000 6 9 e >> in
+	n=15000
+	put 3 x in			# a: early, a line at a time
+	put $((n + 13001)) 1e999 in	# b: out of range, in a run
+	put $((2 * n + 9000)) oops in	# c: two, in runs
+	put $((2 * n + 12001)) 1..2 in
+	put $((4 * n)) 1,5 in		# d: its last line
+	same_threads in file -f a,b,c,d,e
+	is "$(cat "$T/s.1")" 1 "exit status"
+	is "$(cat "$T/e.1")" "shm-import: stdin:3: a: bad value \"x\"
+shm-import: stdin:28001: b: bad value \"1e999\"
+shm-import: stdin:39000: c: bad value \"oops\"
+shm-import: stdin:60000: d: bad value \"1,5\"" "stderr"
+	is "$(grep -c shmids "$T/o.1")" 1 "e alone converted"
+	# bad values everywhere: each array's first, whatever the threads
+	for n in 2001 19567 39999 41000 74999; do
+		put "$n" "bad$n" in
+	done
+	same_threads in pipe -f a,b,c,d,e
+	same_threads in file
+}
+
+@test "threads: out of range values of every type, and 1.5 for i32: the first reported, as on one thread" {
+	local t mode=file
+	for t in f32:1e39 i32:2147483648 i64:9223372036854775808 raw:256 i32:1.5; do
+		gen "${t%%:*}" 150000 10 11 > in
+		put 11000 "${t#*:}" in
+		put 13000 "${t#*:}" in
+		same_threads in "$mode" -f a -t "${t%%:*}"
+		is "$(cat "$T/e.1")" "shm-import: stdin:11000: a: bad value \"${t#*:}\""
+		mode=pipe
+	done
+	same_threads in file -t i32
+}
+
+@test "threads: short arrays pass through or convert as on one thread; -k, -m, -t field=type, -f, tables" {
+	{
+		for n in 3 10 63 64 100 1000; do
+			printf 's%d %s\n' "$n" "$(seq -s ' ' 1 "$n")"
+			printf 'w%d 1 2 /\n 3 4 /\n' "$n"
+			seq -s ' ' 1 "$n"
+		done
+		gen i64 100000 8 12 big
+		LC_ALL=C awk 'BEGIN { srand(3); for (i = 0; i < 100000; i++)
+		    printf "%d %.6f %d\n", i, rand(), -i }'
+		echo "text"
+		gen f32 100000 8 13 g
+	} > in
+	same_threads in file
+	same_threads in pipe -k 100 -m 0640 -t big=i64 -t g=f32
+	same_threads in file -f big,s10,w3
+	same_threads in file -k 100000000
+	is "$(sed -n 1p "$T/e.1")" "shm-import: no table converted: the largest, stdin:12525 (100000x3, 300000 values), has fewer than -k 100000000; -k 300000 converts it"
+}
+
+@test "threads: SHMIDS_THREADS not a number from 1 to 256 is a usage error, exit 2, nothing read" {
+	local v
+	for v in 0 257 x -1 " 2" 2x +2 1000000000000000000000; do
+		run --separate-stderr env SHMIDS_THREADS="$v" \
+		    "$BIN/shm-import" -P "$P" <<< "a $(seq -s ' ' 1 100)"
+		status_is 2
+		is "$output" ""
+		is "${stderr%%$'\n'*}" "shm-import: invalid SHMIDS_THREADS '$v' (expected a number of threads, 1 to 256)"
+	done
+	no_segments_named "$P"
+	for v in 1 256 ""; do
+		run env SHMIDS_THREADS="$v" "$BIN/shm-import" -k 1000 <<< "a 1 2"
+		status_is 0
+		is "$output" "a 1 2"
+	done
+}
+
+@test "threads: SIGTERM while long arrays are read on threads: dies of it, every segment gone, at once" {
+	local i pid st=0
+	for i in 1 2 3 4 5 6; do
+		gen f64 150000 8 "$i" "a$i"
+	done > in
+	mkfifo fifo
+	{ cat in; exec sleep 60; } > fifo &
+	echo $! >> "$T/.pids"
+	SHMIDS_THREADS=2 "$BIN/shm-import" -P "$P" < fifo > out 2> err &
+	pid=$!
+	echo "$pid" >> "$T/.pids"
+	for i in $(seq 200); do
+		[ "$(awk '$1 == "rchar:" { print $2 }' "/proc/$pid/io")" -gt \
+		    9000000 ] && break
+		sleep 0.05
+	done
+	kill -TERM "$pid"
+	for i in $(seq 40); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	kill -0 "$pid" 2>/dev/null && { echo "still running 2 s after SIGTERM" >&2; false; }
+	wait "$pid" || st=$?
+	is "$st" 143 "exit status"
+	is "$(cat err)" "" "stderr"
+	no_segments_named "$P"
+}
+
+@test "threads: a file that shrinks before a long array's lines are read again: error, no segment stays" {
+	local so=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload/shrinkpread.so
+	[ -f "$so" ] || { echo "$so missing: make check builds it" >&2; false; }
+	{ printf 'a 1 2\n'; gen f64 200000 8 21 x; } > in
+	put 20000 bad in
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+	status=0
+	LD_PRELOAD=$so SHMIDS_SHRINK=$T/in SHMIDS_THREADS=2 "$BIN/shm-import" \
+	    -f a,x -P "$P" in > out 2> err || status=$?
+	status_is 1
+	printf 'shm-import: in:20000: x: bad value "bad"\nshm-import: in:2: the file shrank while it was read: its lines cannot be copied unchanged\n' |
+	    same_file /dev/stdin err
+	no_segments_named "$P"
+}

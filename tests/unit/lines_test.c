@@ -1,0 +1,184 @@
+/*
+ * lines_test: shmids_values_lines() on 1 to 7 threads against
+ * shmids_values_parse() line by line (format-spec.md 6.2), over random
+ * texts big enough to be cut into chunks: wrapped and on one line, CR
+ * LF, blanks and tabs, bad values and out-of-range ones here and there,
+ * a line not continued in the middle, every type.  The same values, bit
+ * for bit, the same bad value, errno, used bytes and lines.  TAP.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shmids.h"
+
+static int	ntest, nfail;
+
+static void
+ok(int cond, const char *what)
+{
+	ntest++;
+	if (!cond)
+		nfail++;
+	printf("%sok %d - %s\n", cond ? "" : "not ", ntest, what);
+}
+
+struct res {
+	struct shmids_values v;
+	size_t	 used, lines;
+	int	 r, err, more;
+	const char *bad;
+};
+
+/* The reference: shmids_values_parse() a line at a time. */
+static void
+by_line(const char *s, size_t len, int type, struct res *o)
+{
+	const char *p = s, *nl, *bad = NULL;
+	size_t n;
+	int more = 1, r = 0;
+
+	memset(o, 0, sizeof(*o));
+	o->v.type = type;
+	while (p < s + len && more && r == 0) {
+		nl = memchr(p, '\n', (size_t)(s + len - p));
+		n = nl != NULL ? (size_t)(nl + 1 - p) : (size_t)(s + len - p);
+		r = shmids_values_parse(&o->v, p, n, &more, &bad);
+		o->err = r == -1 ? errno : 0;
+		o->lines++;
+		p += n;
+	}
+	o->r = r;
+	o->more = r == 0 ? more : 0;
+	o->bad = r == -1 ? bad : NULL;
+	o->used = (size_t)(p - s);
+}
+
+static void
+at_once(const char *s, size_t len, int type, int nthreads, struct res *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->v.type = type;
+	o->r = shmids_values_lines(&o->v, s, len, nthreads, &o->used,
+	    &o->lines, &o->more, &o->bad);
+	o->err = o->r == -1 ? errno : 0;
+}
+
+static const char *const goodf[] = {
+	"1", "-2", "0.5", "3.25", "1e-05", "0x1p-3", "7", "NA", "-0", "nan"
+};
+static const char *const goodi[] = {
+	"1", "-2", "0", "325", "-100000", "0x1f", "7", "2147483647", "-0", "9"
+};
+
+/* A random array's text of about size bytes into b; its length. */
+static size_t
+text(char *b, size_t size, int wrap, int crlf, int nbad, int stop,
+    int type, int rate)
+{
+	const char *const *good = type == SHMIDS_F64 ||
+	    type == SHMIDS_F32 ? goodf : goodi;
+	size_t n = 0, k = 0, i;
+	const char *t;
+
+	while (n + 40 < size) {
+		if (rand() % 7 == 0)
+			b[n++] = '\t';
+		b[n++] = ' ';
+		t = good[rand() % 10];
+		if (nbad > 0 && rand() % rate == 0) {
+			t = rand() % 2 ? "1e999" : rand() % 2 ?
+			    "99999999999999999999" : rand() % 2 ? "x" : "/";
+			nbad--;
+		}
+		memcpy(b + n, t, strlen(t));
+		n += strlen(t);
+		/* bytes no value holds: a CR inside a line, a NUL */
+		if (nbad > 0 && rand() % (2 * rate) == 0) {
+			memcpy(b + n, rand() % 2 ? "\r2" : "\0003", 2);
+			n += 2;
+			nbad--;
+		}
+		if (wrap && ++k % (size_t)wrap == 0 && n + 60 < size) {
+			memcpy(b + n, " /", 2);
+			n += 2;
+			for (i = (size_t)rand() % 3; i > 0; i--)
+				b[n++] = ' ';
+			/* an array that ends early: the rest is no part of it */
+			if (stop && rand() % 5000 == 0)
+				n -= 2;
+			if (crlf)
+				b[n++] = '\r';
+			b[n++] = '\n';
+		}
+	}
+	if (crlf)
+		b[n++] = '\r';
+	b[n++] = '\n';
+	b[n] = '\0';
+	return n;
+}
+
+static int
+same(const struct res *a, const struct res *b, size_t esz)
+{
+	return a->r == b->r && a->err == b->err && a->bad == b->bad &&
+	    a->used == b->used && a->lines == b->lines && a->more == b->more &&
+	    a->v.count == b->v.count &&
+	    (a->v.count == 0 || memcmp(a->v.data, b->v.data,
+	    a->v.count * esz) == 0);
+}
+
+int
+main(void)
+{
+	static const int types[] = { SHMIDS_F64, SHMIDS_F32, SHMIDS_I64,
+	    SHMIDS_I32 };
+	static const int threads[] = { 1, 2, 3, 7 };
+	size_t size = (size_t)3 << 20, len;
+	char *b = malloc(size + 1), what[160];
+	struct res a, o;
+	int round, t, k, good_all;
+
+	if (b == NULL)
+		return 1;
+	srand(22);
+	for (round = 0; round < 24; round++) {
+		t = types[round % 4];
+		len = text(b, size, round % 7 == 3 ? 0 : 3 + round % 13,
+		    round % 3 == 1, round % 2 ? 3 : 0, round % 5 == 2, t,
+		    round % 4 == 1 ? 20000 : 250000);
+		by_line(b, len, t, &a);
+		good_all = 1;
+		for (k = 0; k < 4; k++) {
+			at_once(b, len, t, threads[k], &o);
+			good_all &= same(&a, &o, a.v.count ? (size_t)
+			    ((a.v.type == SHMIDS_F64 || a.v.type == SHMIDS_I64) ?
+			    8 : 4) : 1);
+			shmids_values_free(&o.v);
+		}
+		snprintf(what, sizeof(what), "round %d: type %d, %zu values, "
+		    "r %d, %zu lines: 1, 2, 3, 7 threads as line by line",
+		    round, t, a.v.count, a.r, a.lines);
+		ok(good_all, what);
+		shmids_values_free(&a.v);
+	}
+	/* a first line's values alone, cut inside the line */
+	len = text(b, size, 0, 0, 0, 0, SHMIDS_F64, 1);
+	by_line(b, len, SHMIDS_F64, &a);
+	at_once(b, len, SHMIDS_F64, 4, &o);
+	ok(same(&a, &o, 8) && a.lines == 1, "one long line, 4 threads");
+	shmids_values_free(&a.v);
+	shmids_values_free(&o.v);
+	at_once("", 0, SHMIDS_F64, 2, &o);
+	ok(o.r == 0 && o.used == 0 && o.lines == 0 && o.more == 0,
+	    "an empty span");
+	o.v.type = 99;
+	errno = 0;
+	ok(shmids_values_lines(&o.v, "1\n", 2, 2, &o.used, &o.lines,
+	    &o.more, &o.bad) == -1 && errno == EINVAL, "unknown type: EINVAL");
+	free(b);
+	printf("1..%d\n", ntest);
+	return nfail != 0;
+}
