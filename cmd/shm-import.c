@@ -1037,9 +1037,8 @@ main(int argc, char *argv[])
 		}
 	argc -= optind;
 	argv += optind;
-	if ((nthreads = shmids_threads()) == -1)
-		util_invalid("SHMIDS_THREADS", getenv("SHMIDS_THREADS"),
-		    "a number of threads, 1 to %d", SHMIDS_THREADS_MAX);
+	util_threads_check();
+	nthreads = shmids_threads();
 	syscheck_warn();
 	catch_signals();
 	if (util_each_file(argc, argv, import_file) != 0)

@@ -267,7 +267,7 @@ shm-import: stdin:60000: d: bad value \"1,5\"" "stderr"
 		    "$BIN/shm-import" -P "$P" <<< "a $(seq -s ' ' 1 100)"
 		status_is 2
 		is "$output" ""
-		is "${stderr%%$'\n'*}" "shm-import: invalid SHMIDS_THREADS '$v' (expected a number of threads, 1 to 256)"
+		is "${stderr%%$'\n'*}" "shm-import: invalid SHMIDS_THREADS '$v' (expected a number of threads from 1 to 256, or unset for every CPU)"
 	done
 	no_segments_named "$P"
 	for v in 1 256 ""; do
