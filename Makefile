@@ -198,9 +198,14 @@ PYINSTALL = if [ -z "$(PYDIR)" ]; then \
 	    python/shmids.py > $(DESTDIR)$(PYDIR)/shmids.py || exit 1; \
 	echo "install: the Python module is for $$(command -v $(PYTHON)) (Python $$($(PYTHON) -c 'import platform; print(platform.python_version())'))"; \
 	echo "install: the Python module shmids: $(PYDIR)/shmids.py"; \
-	[ -n "$(DESTDIR)" ] || $(PYTHON) -c 'import sys; sys.exit(sys.argv[1] not in sys.path)' \
-	    "$(PYDIR)" || \
-	    echo "install: $(PYTHON) does not look in $(PYDIR): set PYTHONPATH=$(PYDIR)"
+	$(PYTHON) -c 'import numpy' >/dev/null 2>&1 || \
+	    echo "install: the Python module gives memoryviews, not arrays: $(PYTHON) has no numpy (install numpy for it, or name another interpreter: make install PYTHON=/path/to/python3)"; \
+	[ -n "$(DESTDIR)" ] && exit 0; \
+	if $(PYTHON) -c 'import sys; sys.exit(sys.argv[1] not in sys.path)' "$(PYDIR)"; then \
+		echo "install: the Python module is where $(PYTHON) looks: nothing to set"; \
+	else \
+		echo "install: $(PYTHON) does not look in $(PYDIR): set PYTHONPATH=$(PYDIR)"; \
+	fi
 
 demo: all
 	sh examples/demo.sh

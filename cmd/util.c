@@ -68,15 +68,14 @@ util_operand(const char *arg, char *id, char *label)
 void
 util_bad_operand(const char *arg)
 {
-	size_t len = strlen(arg);
+	char why[SHMIDS_EXPLAIN_MAX];
 
-	if (len > 0 && len <= SHMIDS_NAME_MAX &&
-	    strspn(arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-	    "0123456789._+-") == len && arg[0] != '-')
-		warnx("%s: a name alone, not a label: shm-ls -N %s lists "
-		    "its labels", arg, arg);
+	/* shmids_explain() knows a name alone; other faults are one */
+	shmids_explain(why, sizeof(why), arg, EINVAL);
+	if (strncmp(why, "a name alone", 12) == 0 && strchr(arg, '\n') == NULL)
+		warnx("%s: %s", arg, why);
 	else
-		warnx("%s: not a label or id", util_quote(arg, len));
+		warnx("%s: not a label or id", util_quote(arg, strlen(arg)));
 }
 
 /*

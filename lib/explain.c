@@ -92,6 +92,24 @@ add_remove_hint(struct out *o, const struct shmids_info *si,
 	add(o, ")");
 }
 
+/*
+ * The words for a name typed where its label is wanted (the name
+ * shm-import printed after the shmid): names repeat, so the label is
+ * what says which segment.  Only for names a shell takes as they are,
+ * since the hint repeats it.
+ */
+static const char name_alone[] = "a name alone, not a label";
+
+static int
+is_plain_name(const char *s, size_t len)
+{
+	/* digits alone are a mistyped shmid ("012"), not a name */
+	return len > 0 && len <= SHMIDS_NAME_MAX && s[0] != '-' &&
+	    strspn(s, "0123456789") < len &&
+	    strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	    "0123456789._+-") == len;
+}
+
 /* Why the bytes s[0..len) are no label (or id): NULL if they are one. */
 static const char *
 label_why(const char *s, size_t len, int *toolong)
@@ -103,6 +121,9 @@ label_why(const char *s, size_t len, int *toolong)
 	*toolong = 0;
 	if (len == 0)
 		return "an empty label";
+	if (sp == NULL && is_plain_name(s, len) &&
+	    shmids_id_check(s, len, &shmid) == -1)
+		return name_alone;
 	if (idlen > SHMIDS_LABEL_MAX - 2 ||
 	    shmids_id_check(s, idlen, &shmid) == -1)
 		return s[0] == '/' ? "the path is not a file segment's "
@@ -253,11 +274,12 @@ explain_gone(struct out *o, const char *id)
 
 	if (shmids_be_of(id)->stat(id, &si) == 0 && si.removed) {
 		add(o, "segment %s was removed", id);
+		/* the caller may be a reader never attached: say whose */
 		if (si.nattch == 1)
-			add(o, "; the process attached keeps it until it "
-			    "detaches");
+			add(o, "; another process still attached keeps it "
+			    "until it detaches");
 		else if (si.nattch > 1)
-			add(o, "; the %lu processes attached keep it until "
+			add(o, "; %lu processes still attached keep it until "
 			    "they detach", si.nattch);
 		return;
 	}
@@ -510,21 +532,27 @@ explain_seg(struct out *o, const char *id, const char *label, int errnum)
 
 /*
  * The label (or bare id) a string names: itself, or the label of a
- * reference line.  0 and the label (or id) in out; -1 if the string is
- * malformed, *why saying how.
+ * reference line or table reference line (*ref then 1).  0 and the label
+ * (or id) in out; -1 if the string is malformed, *why saying how.
  */
 static int
-find_label(const char *s, char *out, const char **why, int *toolong)
+find_label(const char *s, char *out, const char **why, int *toolong,
+    int *ref)
 {
 	struct shmids_ref r;
 	size_t len = strlen(s);
+	int sep, k;
 
 	*toolong = 0;
+	*ref = 0;
 	if (len > 0 && s[len - 1] == '\n')
 		len--;
-	switch (shmids_ref_parse(s, len, &r)) {
+	if ((k = shmids_ref_parse(s, len, &r)) == 0)
+		k = shmids_tref_parse(s, len, &r, &sep);
+	switch (k) {
 	case 1:
 		strcpy(out, r.label);
+		*ref = 1;
 		return 0;
 	case -1:
 		*why = r.why;
@@ -543,23 +571,31 @@ shmids_explain(char *buf, size_t size, const char *label, int errnum)
 	char l[SHMIDS_LABEL_MAX + 1], id[SHMIDS_LABEL_MAX + 1];
 	struct out o;
 	const char *why = NULL;
-	int e = errno, toolong, bad;
+	int e = errno, toolong, bad, ref;
 
 	o.buf = buf;
 	o.size = buf == NULL ? 0 : size;
 	o.len = 0;
 	if (o.size > 0)
 		buf[0] = '\0';
-	bad = label != NULL && find_label(label, l, &why, &toolong) == -1;
+	bad = label != NULL &&
+	    find_label(label, l, &why, &toolong, &ref) == -1;
 	if (label == NULL || errnum == ENOSPC || errnum == ENOSYS ||
 	    errnum == ENOMEM) {
 		if (!explain_store(&o, errnum))
 			add_strerror(&o, errnum);
-	} else if (bad && (errnum == EINVAL || errnum == ENAMETOOLONG ||
+	} else if (bad && why == name_alone && errnum == EINVAL)
+		add(&o, "%s: shm-ls -N %.*s lists its labels", why,
+		    (int)strcspn(label, "\n"), label);
+	else if (bad && (errnum == EINVAL || errnum == ENAMETOOLONG ||
 	    toolong))
 		add(&o, "%s", why);
 	else if (bad)
 		add_strerror(&o, errnum);
+	else if (errnum == EINVAL && ref)
+		/* valid lines give a label; only a call wanting one fails so */
+		add(&o, "a reference line where a label is needed: its label "
+		    "is '%s'", l);
 	else if (errnum == EINVAL && strchr(l, ' ') == NULL)
 		add(&o, "a bare id where a label ('<id> <name>') is needed");
 	else {

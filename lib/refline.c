@@ -81,8 +81,11 @@ label_rest(const char *line, size_t end, size_t pos, struct shmids_ref *r)
 		return malformed(r, "CR inside reference");
 	if ((idlen = token(line, end, &pos, &s)) == 0)
 		return malformed(r, "no label after shmids");
+	/* "x shmids coeff": the name without its shmid, not the reverse */
 	if ((namelen = token(line, end, &pos, &n)) == 0)
-		return malformed(r, "no name after shmid");
+		return malformed(r, shmids_id_check(line + s, idlen, NULL) ==
+		    -1 ? "no label after shmids (a shmid, then a name)" :
+		    "no name after shmid");
 	if (token(line, end, &pos, &x) != 0)
 		return malformed(r, "text after the label");
 	/* The label proper has one space; the line may have any blanks. */

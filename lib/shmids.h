@@ -792,7 +792,8 @@ int	 shmids_remove_id(const char *id);
  * nothing changed), and at the password database for an owner's name;
  * the segment may have changed since the call failed.  Every errno of
  * this header has its words (EINVAL and ENAMETOOLONG say what is wrong
- * with a malformed label, ENOSPC and ENOSYS name the limit or the
+ * with a malformed label, a name alone or a reference line given where
+ * a label is wanted included; ENOSPC and ENOSYS name the limit or the
  * setting); any other gives strerror(3)'s text.  EAGAIN says "still
  * being written by pid N" and no more: a caller that waited says for
  * how long.

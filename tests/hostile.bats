@@ -240,6 +240,7 @@ perms() {
 	done <<-EOF
 	x shmids|x shmids|malformed reference: no label after shmids
 	x shmids ${good%% *}|x shmids ${good%% *}|malformed reference: no name after shmid
+	x shmids coeff|x shmids coeff|malformed reference: no label after shmids (a shmid, then a name)
 	x shmids $gone|x shmids $gone|$gone: no such segment (removed, or never made)
 	x shmids $good|x 0 1|
 	x shmids $good \t |x 0 1|
@@ -480,7 +481,7 @@ lpidatime() {
 	hold "$l" 30
 	ipcrm -m "$id"
 	is "$(shmtool open "$l")" ENOENT "reader"
-	why="segment $id was removed; the process attached keeps it until it detaches"
+	why="segment $id was removed; another process still attached keeps it until it detaches"
 	for op in "$l" "$id"; do
 		run --separate-stderr shm_ls "$op"
 		[ "$status" = 1 ] && [ "$stderr" = "shm-ls: $op: $why" ] ||

@@ -355,6 +355,21 @@ roundtrip() {
 	    { echo "exposure $exposure, over 2.0" >&2; false; }
 }
 
+@test "install: a /usr/local with no dist-packages yet: the module goes where Debian's python3 will look once it exists" {
+	[ -x /usr/bin/python3 ] || skip "no /usr/bin/python3"
+	[ "$(id -u)" = 0 ] || skip "a private /usr/local needs root"
+	local want
+	want=$(/usr/bin/python3 -c 'import site
+print([p for p in site.getsitepackages() if p.startswith("/usr/local/lib/python3")][0])' 2>/dev/null) ||
+	    skip "/usr/bin/python3 looks in no /usr/local/lib/python3*"
+	run unshare -m sh -c 'mount -t tmpfs tmpfs /usr/local &&
+	    ls -A /usr/local && /usr/bin/python3 "$1" /usr/local' sh \
+	    "$TOP/python/pydir.py"
+	[ "$status" != 1 ] || skip "no private mount namespace: $output"
+	status_is 0
+	is "$output" "$want" "module directory"
+}
+
 @test "install: PYTHON=/usr/bin/python3 PREFIX=/usr/local puts the module where that python looks (Debian: dist-packages), and says so" {
 	[ -x /usr/bin/python3 ] || skip "no /usr/bin/python3"
 	local root=$T/root want

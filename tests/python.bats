@@ -569,6 +569,30 @@ print(shmids._library_path(), list(shmids.attach(l)), l)'
 	is "$(find "$p" ! -type d)" "" "left after uninstall"
 }
 
+@test "python: make install says when its python has no numpy, and when nothing is to be set" {
+	need_python ctypes
+	local p=$T/p
+	mkdir nonumpy
+	echo 'raise ImportError("hidden by the test")' > nonumpy/numpy.py
+	run --separate-stderr env PYTHONPATH="$T/nonumpy" make -s \
+	    --no-print-directory -C "$TOP" B="${SHMIDS_BUILD:-build}" \
+	    LDCONFIG=true PYTHON="$PY" install PREFIX="$p"
+	status_is 0
+	grep -Fqx "install: the Python module gives memoryviews, not arrays: $PY has no numpy (install numpy for it, or name another interpreter: make install PYTHON=/path/to/python3)" <<< "$output" ||
+	    { echo "no numpy line in: $output" >&2; false; }
+	run --separate-stderr env PYTHONPATH="$p/lib/python3:$T/nonumpy" \
+	    make -s --no-print-directory -C "$TOP" B="${SHMIDS_BUILD:-build}" \
+	    LDCONFIG=true PYTHON="$PY" PYDIR="$p/lib/python3" install PREFIX="$p"
+	status_is 0
+	grep -Fqx "install: the Python module is where $PY looks: nothing to set" <<< "$output" ||
+	    { echo "no 'nothing to set' line in: $output" >&2; false; }
+	run make -s --no-print-directory -C "$TOP" B="${SHMIDS_BUILD:-build}" \
+	    LDCONFIG=true PYTHON="$PY" uninstall PREFIX="$p"
+	run make -s --no-print-directory -C "$TOP" B="${SHMIDS_BUILD:-build}" \
+	    LDCONFIG=true PYTHON="$PY" PYDIR="$p/lib/python3" uninstall PREFIX="$p"
+	is "$(find "$p" ! -type d)" "" "left after uninstall"
+}
+
 @test "python: the README's example runs as pasted; so does examples/numpy_attach.py" {
 	need_python numpy
 	# A top directory after make: tools, library, module, sample.
@@ -1139,6 +1163,14 @@ for f, args in ((shmids.ls, ()), (shmids.create, (P + "x", array.array("d", [1])
 del os.environ["SHMIDS_DIR"]
 try:
     shmids.attach("coeff")
+except OSError as e:
+    assert e.errno == errno.EINVAL and e.strerror == "a name alone, not a label: shm-ls -N coeff lists its labels", e
+try:
+    shmids.attach("x shmids 12 coeff")
+except OSError as e:
+    assert e.errno == errno.EINVAL and e.strerror == "a reference line where a label is needed: its label is \x2712 coeff\x27", e
+try:
+    shmids.attach("x1 coeff")
 except OSError as e:
     assert e.errno == errno.EINVAL and e.strerror.startswith("the id is neither a shmid"), e
 try:

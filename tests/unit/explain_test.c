@@ -115,6 +115,22 @@ test_malformed(void)
 	    "ENAMETOOLONG: label");
 	is("x shmids 12", EINVAL, "no name after shmid",
 	    "EINVAL: malformed reference line");
+	is("x shmids coeff", EINVAL, "no label after shmids (a shmid, then a "
+	    "name)", "EINVAL: a name without its shmid in a reference line");
+	is("coeff", EINVAL, "a name alone, not a label: shm-ls -N coeff lists "
+	    "its labels", "EINVAL: a name alone");
+	is("coeff\n", EINVAL, "a name alone, not a label: shm-ls -N coeff "
+	    "lists its labels", "EINVAL: a name alone, read with its newline");
+	is("012", EINVAL, "the id is neither a shmid (a decimal number "
+	    "without leading zeros) nor a file segment's path",
+	    "EINVAL: digits are no name");
+	is("-x", EINVAL, "the id is neither a shmid (a decimal number "
+	    "without leading zeros) nor a file segment's path",
+	    "EINVAL: an option is no name");
+	is("x shmids 12 coeff", EINVAL, "a reference line where a label is "
+	    "needed: its label is '12 coeff'", "EINVAL: a reference line");
+	is("shmids, 12 coeff", EINVAL, "a reference line where a label is "
+	    "needed: its label is '12 coeff'", "EINVAL: a table reference");
 }
 
 #define NMAPS	200000
