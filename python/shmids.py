@@ -83,6 +83,7 @@ HEADER = 128            # bytes before the payload (shmids(5) 2)
 _LABEL_MAX = 75
 _NAME_MAX = 64          # bytes in a segment's name (shmids(5) 1)
 _COLS_MAX = 9999999     # columns of a table (shmids(5) 2.7)
+_SIZE_MAX = ctypes.c_size_t(-1).value
 
 # type name: (enum shmids_type, memoryview format, numpy dtype, bytes)
 _TYPES = {
@@ -909,6 +910,8 @@ def _new(name, tname, shape, mode, cell):
     if len(shape) == 2 and not 1 <= shape[1] <= _COLS_MAX:
         raise OSError(_errno.EINVAL, "a table has 1 to %d columns, not %d"
                       % (_COLS_MAX, shape[1]), name)
+    if any(n > _SIZE_MAX for n in shape):   # ctypes would truncate it
+        raise _create_error(_errno.ENOMEM, name, shape, tname)
     if len(shape) == 2:
         shm = _call(cell, _lib.shmids_create_table, bname, mode, t,
                     shape[0], shape[1])

@@ -1691,3 +1691,22 @@ for be in backends():
     del w
 print("ok")'
 }
+
+@test "python: zeros() of a shape beyond size_t is ENOMEM, not a segment of the count modulo 2**64" {
+	need_python
+	both "$COMMON"'
+import errno, ctypes
+big = ctypes.c_size_t(-1).value + 1
+for be in backends():
+    for shape in (big + 3, (big + 3, 2), (2, big + 3)):
+        try:
+            w = shmids.zeros(P + "z", shape)
+            w.remove()
+            raise AssertionError("%s made %s" % (shape, w.shape))
+        except OSError as e:
+            assert e.errno in (errno.ENOMEM, errno.EINVAL), e
+            assert str(big + 3) in e.strerror or \
+                str(2 * (big + 3)) in e.strerror, e
+print("ok")'
+	no_segments_named "${P}z"
+}
