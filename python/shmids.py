@@ -374,6 +374,7 @@ def _shape(shape):
     return tuple(dims)
 
 _PyBUF_READ = 0x100
+_PyBUF_WRITE = 0x200
 _frommemory = ctypes.pythonapi.PyMemoryView_FromMemory
 _frommemory.restype = ctypes.py_object
 _frommemory.argtypes = [ctypes.c_void_p, ctypes.c_ssize_t, ctypes.c_int]
@@ -427,16 +428,16 @@ class _Memory:
         return _wrap(self._buffer(), self.dtype, self.shape)
 
     def _buffer(self):
-        """A memoryview of the payload bytes that holds self.  Read-only:
-        one made over the memory itself (PyMemoryView_FromMemory(): its
-        obj is None, no ctypes object, so no writable path), whose
-        managed buffer, shared by every view made from it, holds self
-        (_hold()).  Writable: over a ctypes array (the writer's mapping
-        is writable anyway)."""
+        """A memoryview of the payload bytes that holds self: one made
+        over the memory itself (PyMemoryView_FromMemory(): its obj is
+        None, no ctypes object, so no writable path once read-only, a
+        writer's after seal()), whose managed buffer, shared by every
+        view made from it, holds self (_hold())."""
+        m0 = _frommemory(self.addr, self.nbytes,
+                         _PyBUF_READ if self.ro else _PyBUF_WRITE)
+        if _hold(m0, self, self.addr, self.nbytes):
+            return m0
         if self.ro:
-            m0 = _frommemory(self.addr, self.nbytes, _PyBUF_READ)
-            if _hold(m0, self, self.addr, self.nbytes):
-                return m0
             # Another layout: views of the result hold m0, m0 holds self
             # (views made of m0 itself, the result's obj, would not).
             weakref.finalize(m0, _keep, self).atexit = False

@@ -1710,3 +1710,31 @@ for be in backends():
 print("ok")'
 	no_segments_named "${P}z"
 }
+
+@test "python: without numpy a sealed Writer's array has no writable path (w.array.obj), and release() still finds its mapping" {
+	need_python
+	run pyrun --no-numpy "$COMMON"'
+import ctypes, gc
+for be in backends():
+    w = shmids.zeros(P + "w", 4)
+    a = w.array
+    a[0] = 1.5
+    shmids.release(a)
+    w.seal()
+    b = w.array
+    assert b.readonly and (b.obj is None or memoryview(b.obj).readonly), b.obj
+    for how in (lambda: b.__setitem__(0, 2.0),
+                lambda: ctypes.c_double.from_buffer(b.obj),
+                lambda: memoryview(b.obj).cast("B").__setitem__(0, 0)):
+        try:
+            how()
+            raise AssertionError("a writable path")
+        except (TypeError, ValueError):
+            pass
+    shmids.release(b)
+    assert shmids.attach(w.label).tolist() == [1.5, 0, 0, 0]
+    w.remove()
+print("ok")'
+	status_is 0
+	is "$output" ok
+}
