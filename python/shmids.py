@@ -1480,13 +1480,14 @@ def _text_check(field, bfield, bvalue):
     """ValueError unless the line "field value" reads back, by load(), as
     the text value of field, whatever the type asked."""
     why = None
+    words = bvalue.replace(b"\t", b" ").split(b" ")    # blanks: shmids(5)
     if any(c in bvalue for c in b"\r\n\0"):
         why = "holds a CR, LF or NUL byte"
     elif bvalue != bvalue.strip(b" \t") or not bvalue:
         why = "is empty or has blanks at an end (load() strips them)"
-    elif bvalue.split()[-1] == b"/":
+    elif words[-1] == b"/":
         why = "ends in the token \"/\" (it would continue onto the next line)"
-    elif bvalue.split()[0] in (b"shmids", b"shmids,"):
+    elif words[0] in (b"shmids", b"shmids,"):
         why = "begins with the word shmids (a reference line)"
     else:
         line = bfield + b" " + bvalue

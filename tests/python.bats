@@ -1738,3 +1738,13 @@ print("ok")'
 	status_is 0
 	is "$output" ok
 }
+
+@test "python: dump takes a str of vertical tabs or form feeds (no blanks to the library) and load gives it back; no IndexError" {
+	need_python
+	both "$COMMON"'
+ok = {"a": "\x0b", "b": "\x0c\x0b", "c": "x\x0b/", "d": "shmids\x0c1 x", "e": "/\x0b"}
+shmids.dump(ok, "out.txt")
+for t in shmids.TYPES:
+    assert shmids.load("out.txt", type=t) == ok, (t, shmids.load("out.txt"))
+print("ok")'
+}
