@@ -322,7 +322,10 @@ def _seconds(timeout):
             not isinstance(timeout, numbers.Real):
         raise TypeError("shmids: timeout must be seconds (an int or a "
                         "float), not %s" % type(timeout).__name__)
-    t = float(timeout)
+    try:
+        t = float(timeout)
+    except OverflowError:   # an int beyond any double: for ever, or < 0
+        t = float("inf") if timeout > 0 else -1.0
     if not t >= 0:
         raise ValueError("shmids: timeout %r is not a number of seconds "
                          "0 or more" % (timeout,))

@@ -1748,3 +1748,19 @@ for t in shmids.TYPES:
     assert shmids.load("out.txt", type=t) == ok, (t, shmids.load("out.txt"))
 print("ok")'
 }
+
+@test "python: a timeout of an int beyond any double waits for ever (as inf), not OverflowError; a negative one is ValueError" {
+	need_python
+	both "$COMMON"'
+import errno
+for be in backends():
+    label = shmids.create(P + "r", array.array("d", [1, 2]))
+    assert list(shmids.attach(label, timeout=10**400)) == [1, 2]
+    try:
+        shmids.attach(label, timeout=-10**400)
+        raise AssertionError("accepted")
+    except ValueError:
+        pass
+    shmids.remove(label)
+print("ok")'
+}
