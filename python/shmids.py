@@ -48,9 +48,11 @@ source tree); else the loader's search for libshmids.so.1.
 """
 
 import atexit
+import collections
 import ctypes
 import ctypes.util
 import errno as _errno
+import functools
 import gc
 import io
 import numbers
@@ -81,6 +83,7 @@ HEADER = 128            # bytes before the payload (shmids(5) 2)
 _LABEL_MAX = 75
 _NAME_MAX = 64          # bytes in a segment's name (shmids(5) 1)
 _COLS_MAX = 9999999     # columns of a table (shmids(5) 2.7)
+_SIZE_MAX = ctypes.c_size_t(-1).value
 
 # type name: (enum shmids_type, memoryview format, numpy dtype, bytes)
 _TYPES = {
@@ -319,7 +322,10 @@ def _seconds(timeout):
             not isinstance(timeout, numbers.Real):
         raise TypeError("shmids: timeout must be seconds (an int or a "
                         "float), not %s" % type(timeout).__name__)
-    t = float(timeout)
+    try:
+        t = float(timeout)
+    except OverflowError:   # an int beyond any double: for ever, or < 0
+        t = float("inf") if timeout > 0 else -1.0
     if not t >= 0:
         raise ValueError("shmids: timeout %r is not a number of seconds "
                          "0 or more" % (timeout,))
@@ -371,6 +377,7 @@ def _shape(shape):
     return tuple(dims)
 
 _PyBUF_READ = 0x100
+_PyBUF_WRITE = 0x200
 _frommemory = ctypes.pythonapi.PyMemoryView_FromMemory
 _frommemory.restype = ctypes.py_object
 _frommemory.argtypes = [ctypes.c_void_p, ctypes.c_ssize_t, ctypes.c_int]
@@ -387,9 +394,11 @@ class _Memory:
     every array over it (numpy: through the array's base; memoryview:
     through its exporter).  Never handed out, never copied: nothing can
     reach the memory but through those, so nothing outlives the mapping
-    (shmids-python(3), LIFETIME)."""
+    (shmids-python(3), LIFETIME).  cell: the list _call() put the
+    address in, emptied by whoever detaches first (_detach())."""
 
-    def __init__(self, shm, writable):
+    def __init__(self, cell, writable):
+        shm = cell[0]
         a, sh = _Array(), _Shape()
         _lib.shmids_array(shm, ctypes.byref(a))
         _lib.shmids_shape(shm, ctypes.byref(sh))
@@ -403,7 +412,8 @@ class _Memory:
         # threads may still read arrays.  The kernel detaches at exit,
         # and the library's exit handler seals what a writer left
         # (shmids(5) 2.2).
-        weakref.finalize(self, _detach, shm).atexit = False
+        weakref.finalize(self, _detach, cell).atexit = False
+        cell.append(True)   # held: a call interrupted leaves it to us
 
     def interface(self):
         """numpy's __array_interface__ over the payload, read-only once
@@ -421,16 +431,16 @@ class _Memory:
         return _wrap(self._buffer(), self.dtype, self.shape)
 
     def _buffer(self):
-        """A memoryview of the payload bytes that holds self.  Read-only:
-        one made over the memory itself (PyMemoryView_FromMemory(): its
-        obj is None, no ctypes object, so no writable path), whose
-        managed buffer, shared by every view made from it, holds self
-        (_hold()).  Writable: over a ctypes array (the writer's mapping
-        is writable anyway)."""
+        """A memoryview of the payload bytes that holds self: one made
+        over the memory itself (PyMemoryView_FromMemory(): its obj is
+        None, no ctypes object, so no writable path once read-only, a
+        writer's after seal()), whose managed buffer, shared by every
+        view made from it, holds self (_hold())."""
+        m0 = _frommemory(self.addr, self.nbytes,
+                         _PyBUF_READ if self.ro else _PyBUF_WRITE)
+        if _hold(m0, self, self.addr, self.nbytes):
+            return m0
         if self.ro:
-            m0 = _frommemory(self.addr, self.nbytes, _PyBUF_READ)
-            if _hold(m0, self, self.addr, self.nbytes):
-                return m0
             # Another layout: views of the result hold m0, m0 holds self
             # (views made of m0 itself, the result's obj, would not).
             weakref.finalize(m0, _keep, self).atexit = False
@@ -462,8 +472,11 @@ def _hold(m, obj, addr, n):
         ctypes.c_void_p))
     if p_buf.value != addr or p_obj.value is not None or p_len.value != n:
         return False
-    ctypes.pythonapi.Py_IncRef(ctypes.py_object(obj))
-    p_obj.value = id(obj)
+    # Both from C (map), with no Python signal handler between them: a
+    # KeyboardInterrupt would leave obj a reference never released.
+    collections.deque(map(functools.partial.__call__, (
+        functools.partial(ctypes.pythonapi.Py_IncRef, ctypes.py_object(obj)),
+        functools.partial(setattr, p_obj, "value", id(obj)))), 0)
     if not any(r is obj for r in gc.get_referents(mb[0])):
         # Not seen by the collector: undo (never happens if the
         # layout matched).
@@ -676,9 +689,43 @@ def _remove_unsealed():
 atexit.register(_remove_unsealed)
 
 
-def _detach(shm):
+def _call(cell, fn, *args):
+    """cell[:] = [fn(*args)], a library function that attaches: the
+    address is in cell before any Python signal handler can run (they
+    run between bytecodes, and list's slice assignment calls fn from C
+    through map), so that KeyboardInterrupt at the end of a long call
+    (a big segment made) leaves it to the caller's cleanup, not lost."""
+    cell[:] = map(fn, *zip(args))
+    return cell[0]
+
+
+def _detach(cell):
+    """Detach the address cell holds, once: its _Memory's finalizer, or
+    a call that failed or was interrupted, whichever comes first."""
     with _lock:
-        _lib.shmids_close(shm)
+        shm = cell.pop(0) if cell and cell[0] is not True else None
+        if shm:
+            _lib.shmids_close(shm)
+
+
+def _drop(cell):
+    """A call that failed or was interrupted: detach what cell holds,
+    unless a _Memory holds it (cell [address, True]), which detaches it
+    when it goes: an array over it may be left in the traceback."""
+    with _lock:
+        if len(cell) == 1:
+            _detach(cell)
+
+
+def _undo(cell, label=None):
+    """Remove the new segment cell holds (or label, once detached) and
+    detach it (_drop()): create() or zeros() interrupted."""
+    with _lock:
+        if cell and cell[0] and cell[0] is not True:
+            label = _lib.shmids_label(cell[0])
+        if label:
+            _lib.shmids_remove(label)
+        _drop(cell)
 
 
 def _reinit_lock():
@@ -704,27 +751,27 @@ def _wrap(buf, tname, shape=None):
     return m.cast(t[1])
 
 
-def _open(b, seconds, flags):
-    """shmids_open_flags(b, flags, seconds) under the lock: (address,
-    errno)."""
+def _open(b, seconds, flags, cell):
+    """shmids_open_flags(b, flags, seconds) under the lock, into cell:
+    (address, errno)."""
     with _lock:
-        shm = _lib.shmids_open_flags(b, flags, seconds)
+        shm = _call(cell, _lib.shmids_open_flags, b, flags, seconds)
         return shm, ctypes.get_errno()
 
 
-def _wait_open(b, timeout, populate):
+def _wait_open(b, timeout, populate, cell):
     """One try, or tries for up to timeout seconds: the lock is not held
     between them (1 ms, doubling up to 20 ms), so that other threads'
     calls go on meanwhile.  Lazy unless populate: numpy users touch
     pages as they go (shmids(3), shmids_open_flags).  Returns (address
-    or None, errno)."""
+    or None, errno), the address in cell too."""
     flags = 0 if populate else _SHMIDS_LAZY
     if timeout is None:
-        return _open(b, 0, flags)
+        return _open(b, 0, flags, cell)
     end = time.monotonic() + _seconds(timeout)
     pause = 0.001
     while True:
-        shm, e = _open(b, 0, flags)
+        shm, e = _open(b, 0, flags, cell)
         left = end - time.monotonic()
         if shm or e != _errno.EAGAIN or left <= 0:
             return shm, e
@@ -742,14 +789,19 @@ def _attach(label, timeout, populate):
     """The _Memory of the segment label names, attached read-only."""
     b = _cstr(label, label)
     name = _str(b)
-    shm, e = _wait_open(b, timeout, populate)
-    if not shm:
-        err = OSError(e or _errno.EIO, _explain(e or _errno.EIO, b), name)
-        if err.errno == _errno.EAGAIN and timeout:
-            err.strerror += " (waited %g s)" % timeout
-        raise err
-    with _lock:
-        return _Memory(shm, False)
+    cell = []
+    try:
+        shm, e = _wait_open(b, timeout, populate, cell)
+        if shm:
+            with _lock:
+                return _Memory(cell, False)
+    except BaseException:
+        _drop(cell)
+        raise
+    err = OSError(e or _errno.EIO, _explain(e or _errno.EIO, b), name)
+    if err.errno == _errno.EAGAIN and timeout:
+        err.strerror += " (waited %g s)" % timeout
+    raise err
 
 
 def attach(label, timeout=None, populate=False):
@@ -854,18 +906,22 @@ def _create_error(e, name, shape, tname):
     return OSError(e, why, name)
 
 
-def _new(name, tname, shape, mode):
-    """shmids_create_array() or _table(): the new segment's address.
-    Call with the lock held."""
+def _new(name, tname, shape, mode, cell):
+    """shmids_create_array() or _table(): the new segment's address,
+    also in cell (_call()).  Call with the lock held."""
     bname = _name(name)
     t = _TYPES[tname][0]
     if len(shape) == 2 and not 1 <= shape[1] <= _COLS_MAX:
         raise OSError(_errno.EINVAL, "a table has 1 to %d columns, not %d"
                       % (_COLS_MAX, shape[1]), name)
+    if any(n > _SIZE_MAX for n in shape):   # ctypes would truncate it
+        raise _create_error(_errno.ENOMEM, name, shape, tname)
     if len(shape) == 2:
-        shm = _lib.shmids_create_table(bname, mode, t, shape[0], shape[1])
+        shm = _call(cell, _lib.shmids_create_table, bname, mode, t,
+                    shape[0], shape[1])
     else:
-        shm = _lib.shmids_create_array(bname, mode, t, shape[0])
+        shm = _call(cell, _lib.shmids_create_array, bname, mode, t,
+                    shape[0])
     if not shm:
         raise _create_error(ctypes.get_errno() or _errno.EIO, name, shape,
                             tname)
@@ -898,8 +954,14 @@ def zeros(name, shape, dtype="f8", mode=_M600):
     tname = _tname(dtype)
     shape = _shape(shape)
     mode = _mode(mode)
+    cell = []
     with _lock:
-        return Writer(_Memory(_new(name, tname, shape, mode), True))
+        try:
+            _new(name, tname, shape, mode, cell)
+            return Writer(_Memory(cell, True))
+        except BaseException:
+            _undo(cell)
+            raise
 
 
 def create(name, array, mode=_M600):
@@ -928,20 +990,20 @@ def create(name, array, mode=_M600):
     tname, shape, src = _type_of(array)
     shape = _shape(shape)
     mode = _mode(mode)
+    cell, label = [], None
     with _lock:
-        shm = _new(name, tname, shape, mode)
-        label = _lib.shmids_label(shm)
         try:
+            shm = _new(name, tname, shape, mode, cell)
+            label = _lib.shmids_label(shm)
             if src.nbytes:
                 dst = (ctypes.c_ubyte * src.nbytes).from_address(
                     shm + HEADER)
                 memoryview(dst).cast("B")[:] = src
+            _lib.shmids_seal(shm)
+            _detach(cell)
         except BaseException:
-            _lib.shmids_close(shm)
-            _lib.shmids_remove(label)
+            _undo(cell, label)
             raise
-        _lib.shmids_seal(shm)
-        _lib.shmids_close(shm)
     return _str(label)
 
 
@@ -1421,13 +1483,14 @@ def _text_check(field, bfield, bvalue):
     """ValueError unless the line "field value" reads back, by load(), as
     the text value of field, whatever the type asked."""
     why = None
+    words = bvalue.replace(b"\t", b" ").split(b" ")    # blanks: shmids(5)
     if any(c in bvalue for c in b"\r\n\0"):
         why = "holds a CR, LF or NUL byte"
     elif bvalue != bvalue.strip(b" \t") or not bvalue:
         why = "is empty or has blanks at an end (load() strips them)"
-    elif bvalue.split()[-1] == b"/":
+    elif words[-1] == b"/":
         why = "ends in the token \"/\" (it would continue onto the next line)"
-    elif bvalue.split()[0] in (b"shmids", b"shmids,"):
+    elif words[0] in (b"shmids", b"shmids,"):
         why = "begins with the word shmids (a reference line)"
     else:
         line = bfield + b" " + bvalue

@@ -1653,3 +1653,146 @@ for be in backends():
 print("ok")'
 	no_segments_named "${P}xraise"
 }
+
+@test "python: a signal's exception at the end of a long call (KeyboardInterrupt) leaves no segment half-made nor attached: zeros, create, attach, both backends" {
+	need_python
+	both "$COMMON"'
+import gc, signal
+class Boom(Exception):
+    pass
+armed = False
+def boom(*a):
+    global armed
+    if armed:       # one exception an arming: the cleanup runs in peace
+        armed = False
+        raise Boom
+signal.signal(signal.SIGALRM, boom)
+def mine():
+    gc.collect()
+    return [s for s in shmids.ls() if s["label"].split(" ")[1].startswith(P)]
+def hammer(call, n=400):
+    global armed
+    booms = 0
+    signal.setitimer(signal.ITIMER_REAL, 0.0003, 0.0003)
+    for i in range(n):
+        try:
+            armed = True
+            r = call()      # kept until disarmed: finalizers run in peace
+            armed = False
+            del r
+        except Boom:
+            booms += 1
+    armed = False
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    assert booms, "no signal came"
+big = array.array("d", bytes(8 * 10**5))
+for be in backends():
+    def z():
+        w = shmids.zeros(P + "z", 10**5)
+        w.seal()
+        return w
+    hammer(z)
+    hammer(lambda: shmids.create(P + "c", big))
+    for s in mine():
+        assert s["state"] == "ready" and s["nattch"] == 0, (be, s)
+        shmids.remove(s["label"])
+    label = shmids.create(P + "a", big)
+    hammer(lambda: shmids.attach(label, populate=True), 2000)
+    assert [s["nattch"] for s in mine()] == [0], (be, mine())
+    shmids.remove(label)
+    # interrupted once its array exists, zeros() removes the segment but
+    # leaves the mapping to the Writer, which the traceback still holds
+    # (pdb.pm() may write its array)
+    class Interrupting(set):
+        def add(self, w):
+            raise KeyboardInterrupt
+    keep, shmids._writers = shmids._writers, Interrupting()
+    try:
+        shmids.zeros(P + "tb", 1000)
+        raise AssertionError("not interrupted")
+    except KeyboardInterrupt as e:
+        tb = e.__traceback__
+        while tb.tb_frame.f_code.co_name != "__init__":
+            tb = tb.tb_next
+        w = tb.tb_frame.f_locals["self"]
+    shmids._writers = keep
+    del tb
+    gc.collect()
+    w.array[999] = 5
+    assert w.array[999] == 5 and mine() == [], mine()
+    del w
+print("ok")'
+}
+
+@test "python: zeros() of a shape beyond size_t is ENOMEM, not a segment of the count modulo 2**64" {
+	need_python
+	both "$COMMON"'
+import errno, ctypes
+big = ctypes.c_size_t(-1).value + 1
+for be in backends():
+    for shape in (big + 3, (big + 3, 2), (2, big + 3)):
+        try:
+            w = shmids.zeros(P + "z", shape)
+            w.remove()
+            raise AssertionError("%s made %s" % (shape, w.shape))
+        except OSError as e:
+            assert e.errno in (errno.ENOMEM, errno.EINVAL), e
+            assert str(big + 3) in e.strerror or \
+                str(2 * (big + 3)) in e.strerror, e
+print("ok")'
+	no_segments_named "${P}z"
+}
+
+@test "python: without numpy a sealed Writer's array has no writable path (w.array.obj), and release() still finds its mapping" {
+	need_python
+	run pyrun --no-numpy "$COMMON"'
+import ctypes, gc
+for be in backends():
+    w = shmids.zeros(P + "w", 4)
+    a = w.array
+    a[0] = 1.5
+    shmids.release(a)
+    w.seal()
+    b = w.array
+    assert b.readonly and (b.obj is None or memoryview(b.obj).readonly), b.obj
+    for how in (lambda: b.__setitem__(0, 2.0),
+                lambda: ctypes.c_double.from_buffer(b.obj),
+                lambda: memoryview(b.obj).cast("B").__setitem__(0, 0)):
+        try:
+            how()
+            raise AssertionError("a writable path")
+        except (TypeError, ValueError):
+            pass
+    shmids.release(b)
+    assert shmids.attach(w.label).tolist() == [1.5, 0, 0, 0]
+    w.remove()
+print("ok")'
+	status_is 0
+	is "$output" ok
+}
+
+@test "python: dump takes a str of vertical tabs or form feeds (no blanks to the library) and load gives it back; no IndexError" {
+	need_python
+	both "$COMMON"'
+ok = {"a": "\x0b", "b": "\x0c\x0b", "c": "x\x0b/", "d": "shmids\x0c1 x", "e": "/\x0b"}
+shmids.dump(ok, "out.txt")
+for t in shmids.TYPES:
+    assert shmids.load("out.txt", type=t) == ok, (t, shmids.load("out.txt"))
+print("ok")'
+}
+
+@test "python: a timeout of an int beyond any double waits for ever (as inf), not OverflowError; a negative one is ValueError" {
+	need_python
+	both "$COMMON"'
+import errno
+for be in backends():
+    label = shmids.create(P + "r", array.array("d", [1, 2]))
+    assert list(shmids.attach(label, timeout=10**400)) == [1, 2]
+    try:
+        shmids.attach(label, timeout=-10**400)
+        raise AssertionError("accepted")
+    except ValueError:
+        pass
+    shmids.remove(label)
+print("ok")'
+}
