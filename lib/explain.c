@@ -274,12 +274,15 @@ explain_gone(struct out *o, const char *id)
 
 	if (shmids_be_of(id)->stat(id, &si) == 0 && si.removed) {
 		add(o, "segment %s was removed", id);
-		/* the caller may be a reader never attached: say whose */
+		/*
+		 * The caller may be a reader never attached: say whose.
+		 * nattch counts attachments, not processes.
+		 */
 		if (si.nattch == 1)
 			add(o, "; another process still attached keeps it "
 			    "until it detaches");
 		else if (si.nattch > 1)
-			add(o, "; %lu processes still attached keep it until "
+			add(o, "; %lu attachments still on it keep it until "
 			    "they detach", si.nattch);
 		return;
 	}

@@ -728,14 +728,25 @@ def _undo(cell, label=None):
         _drop(cell)
 
 
+def _fork_prepare():
+    """Before os.fork(): no other thread is inside the library, whose
+    own fork handler (shmids(5) 2.2) walks the segments it made."""
+    _lock.acquire()
+
+
+def _fork_parent():
+    _lock.release()
+
+
 def _reinit_lock():
-    """In a forked child: the lock may have been held by a thread of the
-    parent, which the child lacks."""
+    """In a forked child: the lock was held by the forking thread (or,
+    forked from C, by a thread of the parent, which the child lacks)."""
     global _lock
     _lock = threading.RLock()
 
 
-os.register_at_fork(after_in_child=_reinit_lock)
+os.register_at_fork(before=_fork_prepare, after_in_parent=_fork_parent,
+                    after_in_child=_reinit_lock)
 
 
 def _wrap(buf, tname, shape=None):

@@ -1330,6 +1330,30 @@ for be in backends():
 print("ok")'
 }
 
+@test "python: os.fork() waits for a library call in another thread (the library's fork handler walks its segments)" {
+	need_python
+	both "$COMMON"'
+import threading, time
+held = threading.Event()
+def call():
+    with shmids._lock:          # as a library call in progress holds it
+        held.set()
+        time.sleep(0.5)
+t = threading.Thread(target=call)
+t.start()
+held.wait()
+t0 = time.monotonic()
+pid = os.fork()
+if pid == 0:
+    os._exit(0 if shmids._lock.acquire(blocking=False) else 1)
+waited = time.monotonic() - t0
+_, st = os.waitpid(pid, 0)
+t.join()
+assert st == 0, "child status %d" % st
+assert waited >= 0.3, waited
+print("ok")'
+}
+
 @test "python: close() and .array from two threads at once never leave an array over a detached mapping" {
 	need_python
 	both "$COMMON"'
