@@ -55,6 +55,7 @@ import errno as _errno
 import functools
 import gc
 import io
+import itertools
 import numbers
 import operator
 import os
@@ -196,6 +197,11 @@ def _load_library():
         "shmids_values_parse": (i, [ctypes.POINTER(_Values), cp, sz,
                                     ctypes.POINTER(i),
                                     ctypes.POINTER(cp)]),
+        "shmids_values_lines": (i, [ctypes.POINTER(_Values), vp, sz, i,
+                                    ctypes.POINTER(sz), ctypes.POINTER(sz),
+                                    ctypes.POINTER(i),
+                                    ctypes.POINTER(cp)]),
+        "shmids_threads": (i, []),
         "shmids_values_free": (None, [ctypes.POINTER(_Values)]),
         "shmids_explain": (i, [cp, sz, cp, i]),
         "shmids_dir": (cp, []),
@@ -1197,6 +1203,9 @@ def load(file, type="f64"):
     source = os.path.basename(fname.rstrip("/")) if not \
         fname.startswith("<") else "stdin"
     lines = data.split(b"\n")
+    # where each line begins in data, for the long arrays' fast path
+    starts = list(itertools.accumulate((len(x) + 1 for x in lines),
+                                       initial=0))
     if lines and lines[-1] == b"":
         lines.pop()
     out = {}
@@ -1228,7 +1237,8 @@ def load(file, type="f64"):
             raise OSError(_errno.EINVAL, "malformed reference: " + what,
                           where)
         field = _str(line[start:end])
-        i, out[field] = _array_or_text(field, line[end:], lines, i, type)
+        i, out[field] = _array_or_text(field, line[end:], lines, i, type,
+                                       (data, starts))
     return out
 
 
@@ -1298,15 +1308,16 @@ def _table_or_text(first, lines, i, tname):
     return i, _text([first])
 
 
-def _array_or_text(field, first, lines, i, type):
+def _array_or_text(field, first, lines, i, type, text=None):
     """field's values, first (the rest of its line) and the continuation
     lines from lines[i] on, read as shm-import reads them, with the
     library's shmids_values_parse(): a first line that is not values is
     text and continues nothing; a bad value on a continuation line does
     not end the array, which is then text through its last continuation.
     A reference line is never a continuation line: an array cut short by
-    one is text too.  Returns the index of the next line, and the array
-    (of field's type) or the text."""
+    one is text too.  text: (data, starts), the whole file and where
+    each line begins in it, or None for the lines alone.  Returns the index of the next line, and the
+    array (of field's type) or the text."""
     tname = type.get(field, "f64") if isinstance(type, dict) else type
     if tname not in _TYPES:
         raise ValueError("shmids: type %r is none of %s"
@@ -1316,6 +1327,8 @@ def _array_or_text(field, first, lines, i, type):
     group = [first]
     try:
         k = _values_parse(v, first, more, bad)
+        if k == 0 and more.value and i < len(lines) and text:
+            i = _continuation_lines(v, text, i, more)
         while more.value and i < len(lines) and _nonref(lines[i]):
             group.append(lines[i])
             i += 1
@@ -1333,6 +1346,31 @@ def _array_or_text(field, first, lines, i, type):
     finally:
         _lib.shmids_values_free(ctypes.byref(v))
     return i, _text(group)
+
+
+def _continuation_lines(v, text, i, more):
+    """An array's continuation lines from line i on, all at once with
+    shmids_values_lines() (on threads for a long array, as shm-import
+    reads it): the index of the line after them, more set.  Where it
+    finds a token that is not a value (a reference line ends an array
+    too, and its first token is never a value), v is as before and i is
+    returned, for the line by line reading to say which it is."""
+    data, starts = text
+    used, nlines, bad = ctypes.c_size_t(), ctypes.c_size_t(), \
+        ctypes.c_char_p()
+    before = v.count
+    base = ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p).value
+    nthreads = max(_lib.shmids_threads(), 1)
+    if _lib.shmids_values_lines(ctypes.byref(v), base + starts[i],
+                                len(data) - starts[i], nthreads,
+                                ctypes.byref(used), ctypes.byref(nlines),
+                                ctypes.byref(more), ctypes.byref(bad)) == 0:
+        return i + nlines.value
+    if not bad:
+        raise MemoryError("shmids: out of memory for the values")
+    v.count = before
+    more.value = 1
+    return i
 
 
 def _values_parse(v, line, more, bad):

@@ -338,6 +338,46 @@ print("ok")'
 # no value) was the array [1] and swallowed the next line, and an
 # array's last line "2 / /" at the end of the file gave [1, 2]; shm-import
 # reads both as text (section 6), and converted the line below.
+@test "python: load reads a long array's continuation lines at once, on any number of threads, as line by line; a bad value or a reference line among them makes it text" {
+	need_python
+	both "$COMMON"'
+N = {"f64": 40000, "f32": 60000, "i64": 40000, "i32": 80000, "raw": 200000}
+def load(path, t, threads):
+    os.environ["SHMIDS_THREADS"] = threads
+    return shmids.load(path, type=t)
+for t, n in N.items():
+    x = randbits(t, n)
+    shmids.dump({"a": x, "b": "after"}, "long.txt", min_count=10**9)
+    with open("long.txt", "rb") as f:
+        lines = f.read().split(b"\n")
+    assert len(lines) > 1000 and sum(map(len, lines)) > 600000, (t, len(lines))
+    for threads in ("1", "2", "7"):
+        y = load("long.txt", t, threads)
+        assert raw(y["a"]) == raw(x) and y["b"] == "after", (t, threads)
+    # a bad value deep in, then a reference line deep in: text, as
+    # line by line (the last line before the reference ends in "/")
+    k = len(lines) * 2 // 3
+    bad = lines[:k] + [lines[k].replace(b" ", b" zz ", 1)] + lines[k + 1:]
+    with open("bad.txt", "wb") as f:
+        f.write(b"\n".join(bad))
+    ref = shmids.create(P + "ref", array.array("d", [1, 2]))
+    cut = lines[:k] + [b"r shmids " + ref.encode()] + lines[k:]
+    with open("cut.txt", "wb") as f:
+        f.write(b"\n".join(cut))
+    for threads in ("1", "2"):
+        y = load("bad.txt", t, threads)
+        assert isinstance(y["a"], str) and " zz " in y["a"], t
+        assert y["a"].count("\n") == len(lines) - 3 and y["b"] == "after", t
+        y = load("cut.txt", t, threads)
+        assert isinstance(y["a"], str) and y["a"].count("\n") == k - 1, t
+        assert list(y["r"]) == [1, 2], t
+        assert y["b"] == "after", t
+    del y
+    shmids.remove(ref)
+print("ok")'
+	no_segments_named "${P}ref"
+}
+
 @test "python: a '/' before the continuation marker is no value: the line is text and continues nothing, as in shm-import" {
 	need_python
 	printf 'c 1 / /
