@@ -359,7 +359,8 @@ def _tname(dtype):
             if dt == _np.dtype(t[2]):
                 return name
     raise TypeError("shmids: dtype %r is none of f8, f4, i8, i4, u1 "
-                    "(f64, f32, i64, i32, raw)" % (dtype,))
+                    "(f64, f32, i64, i32, raw), in this machine's byte "
+                    "order" % (dtype,))
 
 
 def _shape(shape):
@@ -874,7 +875,13 @@ def attach(label, timeout=None, populate=False):
 
 def _type_of(array):
     """(type name, shape, bytes view in row-major order) of a 1-D or
-    2-D array of our dtypes."""
+    2-D array of our dtypes; with numpy, a list or any sequence is read
+    by numpy.asarray()."""
+    if _np is not None and not isinstance(array, _np.ndarray):
+        try:
+            memoryview(array)
+        except TypeError:
+            array = _np.asarray(array)
     if _np is not None and isinstance(array, _np.ndarray):
         if array.ndim not in (1, 2):
             raise ValueError("shmids: a 1-D or 2-D array is needed, not "
@@ -887,7 +894,12 @@ def _type_of(array):
                     .cast("B")
         raise TypeError("shmids: dtype %s is none of float64, float32, "
                         "int64, int32, uint8" % dt)
-    m = memoryview(array)
+    try:
+        m = memoryview(array)
+    except TypeError:
+        raise TypeError("shmids: an array is needed (array.array, bytes, "
+                        "memoryview; numpy is not importable), not %s"
+                        % type(array).__name__) from None
     if m.ndim not in (1, 2):
         raise ValueError("shmids: a 1-D or 2-D array is needed, not %d-D"
                          % m.ndim)
@@ -988,7 +1000,9 @@ def create(name, array, mode=_M600):
     section 1).  array: a 1-D or 2-D numpy array of dtype float64,
     float32, int64, int32 or uint8 (type f64, f32, i64, i32, raw), or
     any such buffer of format d, f, q, i or B (bytes, array.array,
-    memoryview).  A 2-D array (C-contiguous or not) is copied in
+    memoryview); with numpy, a list or other sequence numpy.asarray()
+    makes one of (floats: f64, ints: i64).  A 2-D array (C-contiguous
+    or not) is copied in
     row-major order into a table segment of its rows x cols (shmids(5)
     2.7, made by shmids_create_table(): shmids 1.1 cannot read it).
     mode: permission bits, an int 0 to 0o777, given exactly (no umask).

@@ -119,6 +119,33 @@ for be in backends():
 print("ok")'
 }
 
+@test "python: create() takes lists through numpy (floats f64, ints i64), and says what it needs without numpy; dtypes of the other byte order are named so" {
+	need_python
+	both "$COMMON"'
+import errno
+if shmids.numpy:
+    for x, t, shape in (([1.0, 2.5], "float64", (2,)),
+                        ([[1, 2], [3, 4]], "int64", (2, 2))):
+        label = shmids.create(P + "list", x)
+        y = shmids.attach(label)
+        assert y.tolist() == x and str(y.dtype) == t and y.shape == shape, y
+        shmids.remove(label)
+    try:
+        shmids.zeros(P + "be", 3, dtype=">f4")
+        raise AssertionError("no error")
+    except TypeError as e:
+        assert str(e).endswith("in this machine\x27s byte order"), e
+else:
+    try:
+        shmids.create(P + "list", [1.0])
+        raise AssertionError("no error")
+    except TypeError as e:
+        assert str(e) == "shmids: an array is needed (array.array, bytes, memoryview; numpy is not importable), not list", e
+print("ok")'
+	no_segments_named "${P}list"
+	no_segments_named "${P}be"
+}
+
 @test "python: attached arrays are read-only views; the bytes are the segment's" {
 	need_python
 	both "$COMMON"'
