@@ -6,6 +6,7 @@
  * does pass through.
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -114,13 +115,31 @@ lines_next(struct lines *l, const char **line)
 	return (ssize_t)n;
 }
 
+/*
+ * Is a pipe's text in hand all there is for now, and a whole line of it?
+ * Then a run waits for no more: lines_next() would not either, and the
+ * writer may send nothing until it sees what the lines it sent made (an
+ * array's segment).  A regular file has the rest at hand.
+ */
+static int
+idle(const struct lines *l)
+{
+	struct pollfd p;
+
+	if (l->reg || memchr(l->buf + l->pos, '\n', l->end - l->pos) == NULL)
+		return 0;
+	p.fd = l->fd;
+	p.events = POLLIN;
+	return poll(&p, 1, 0) == 0;
+}
+
 ssize_t
 lines_run(struct lines *l, const char **run, size_t want)
 {
 	off_t base;		/* the offset of buf[0] in the input */
 	size_t i, from;
 
-	while (l->end - l->pos < want && !l->eof)
+	while (l->end - l->pos < want && !l->eof && !idle(l))
 		if (fill(l) == -1)
 			return -1;
 	*run = l->buf + l->pos;

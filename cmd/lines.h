@@ -45,7 +45,9 @@ ssize_t	 lines_next(struct lines *l, const char **line);
 /*
  * The whole lines from the next one on, at least want bytes of them
  * where the input holds that many, else as many as it holds (0: the
- * end, or a line longer than want: read it by lines_next()); *run is
+ * end, or a line longer than want: read it by lines_next()); from a
+ * pipe that holds a whole line but has no more to give now, those it
+ * holds, without waiting for more (lines_next() would not); *run is
  * set and the next line stays the next one until lines_skip().  Errors
  * as lines_next().  The buffer grows to hold want bytes and a block.
  */

@@ -102,6 +102,7 @@ usage(FILE *fp, int status)
 static char busid[SHMIDS_LABEL_MAX + 1];
 static off_t busneed;
 static volatile sig_atomic_t busset;
+static int busfault;	/* a thread is in onbus() */
 
 /*
  * A file segment truncated under us (format-spec.md 2.6) faults on the
@@ -121,12 +122,35 @@ onbus(int sig)
 	ssize_t n;
 
 	(void)sig;
+	/*
+	 * Threads that read the lost pages fault each: one speaks, the
+	 * others wait for its _exit().
+	 */
+	if (__atomic_exchange_n(&busfault, 1, __ATOMIC_SEQ_CST))
+		for (;;)
+			pause();
 	if (busset && stat(busid, &st) == 0 && st.st_size >= busneed)
 		n = write(STDERR_FILENO, full, sizeof(full) - 1);
 	else
 		n = write(STDERR_FILENO, cut, sizeof(cut) - 1);
 	(void)n;
 	_exit(1);
+}
+
+/*
+ * onbus() for every SIGBUS: not signal(3), which under _XOPEN_SOURCE
+ * alone is System V's, the handler reset at the first fault, so that a
+ * second thread's fault killed the process (exit 135, no message).
+ */
+static void
+catch_bus(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = onbus;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
 }
 
 /*
@@ -943,7 +967,7 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	util_threads_check();
-	signal(SIGBUS, onbus);
+	catch_bus();
 	if (util_each_file(argc, argv, expand_file) != 0)
 		inputbad = "the input was not read in full", rval = 1;
 	matched_nothing();

@@ -632,8 +632,9 @@ int	 shmids_values_parse(struct shmids_values *v, const char *s,
 /*
  * shmids_values_lines: shmids_values_parse() on each line of s[0..len)
  * in turn, while it returns 0 and sets *more, done at once on up to
- * nthreads threads (the caller's among them; 1 or less: the caller's
- * alone; shmids_threads() tells how many to ask for), for the many
+ * nthreads threads (SHMIDS_THREADS_MAX at most, the caller's among
+ * them; 1 or less: the caller's alone; shmids_threads() tells how many
+ * to ask for), for the many
  * lines of a long array (format-spec.md 6.2).  s[0..len) is whole
  * lines, each with its LF but the last, which may end at len (s[len]
  * then as for shmids_values_parse()); the first may begin anywhere a

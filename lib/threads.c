@@ -103,6 +103,9 @@ shmids_par(size_t n, int nthreads, void (*fn)(void *, size_t), void *arg)
 	int e = errno;
 
 	want = nthreads < 1 ? 0 : (size_t)nthreads - 1;
+	/* t holds no more: a caller may ask for every CPU of a big machine */
+	if (want > SHMIDS_THREADS_MAX - 1)
+		want = SHMIDS_THREADS_MAX - 1;
 	if (want > n - (n > 0))
 		want = n > 0 ? n - 1 : 0;
 	r.fn = fn;

@@ -314,6 +314,38 @@ killed() {
 	done
 }
 
+# The first fault's message is slow to write (tests/preload/slowstderr.c):
+# meanwhile the other thread meets the lost pages too, a second SIGBUS.
+@test "a file segment truncated under a threaded shm-expand, two threads faulting: one message, exit 1, not killed by the second fault" {
+	local so=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload/slowstderr.so
+	local l t
+	[ "$(nproc)" -gt 1 ] || skip "one CPU: no second thread"
+	mkdir "$T/d"
+	for t in - 1; do
+		l=$(SHMIDS_DIR=$T/d mkmixed "t$t" f64 1000000 7)
+		printf 'x shmids %s\n' "$l" > in
+		rm -f pipe
+		mkfifo pipe
+		if [ "$t" = - ]; then
+			LD_PRELOAD=$so "$BIN/shm-expand" < in > pipe 2> err 3>&- &
+		else
+			SHMIDS_THREADS=1 LD_PRELOAD=$so "$BIN/shm-expand" \
+			    < in > pipe 2> err 3>&- &
+		fi
+		echo $! >> "$T/.pids"
+		exec 5< pipe
+		head -c 1000 <&5 > /dev/null
+		truncate -s 4096 "${l%% *}"
+		cat <&5 > /dev/null
+		exec 5<&-
+		st=0
+		wait $! || st=$?
+		is "$st" 1 "exit status, SHMIDS_THREADS=$t"
+		is "$(cat err)" "shm-expand: a file segment was truncated while being read"
+		[ -e "${l%% *}" ]
+	done
+}
+
 @test "a full disk (/dev/full) on threads: the same message and exit status as on one thread" {
 	local a t
 	[ -w /dev/full ] || skip "no /dev/full"

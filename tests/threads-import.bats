@@ -319,3 +319,32 @@ shm-import: stdin:60000: d: bad value \"1,5\"" "stderr"
 	    same_file /dev/stdin err
 	no_segments_named "$P"
 }
+
+# A writer that sends an array whole, then waits (a simulation between
+# two outputs, a program that reads the reference line back): the array
+# is converted once its last line came, as on one thread, not when
+# enough text for a run came after it, or the end.
+@test "threads: a long array through a pipe that then stays silent: its segment made at once, as on one thread" {
+	local t i pid
+	gen f64 150000 8 31 a > in
+	for t in 1 2; do
+		mkfifo "fifo$t"
+		{ cat in; exec sleep 60; } > "fifo$t" &
+		echo $! >> "$T/.pids"
+		SHMIDS_THREADS=$t "$BIN/shm-import" -P "$P$t." < "fifo$t" \
+		    > /dev/null &
+		pid=$!
+		echo "$pid" >> "$T/.pids"
+		for i in $(seq 100); do
+			[ -n "$("$SHMTOOL" find "$P$t.a")" ] && break
+			sleep 0.05
+		done
+		[ -n "$("$SHMTOOL" find "$P$t.a")" ] || {
+			echo "SHMIDS_THREADS=$t: no segment 5 s after the array" >&2
+			return 1
+		}
+		kill -TERM "$pid"
+		wait "$pid" || true
+		no_segments_named "$P$t."
+	done
+}

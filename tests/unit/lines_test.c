@@ -4,14 +4,16 @@
  * texts big enough to be cut into chunks: wrapped and on one line, CR
  * LF, blanks and tabs, bad values and out-of-range ones here and there,
  * a line not continued in the middle, every type.  The same values, bit
- * for bit, the same bad value, errno, used bytes and lines.  TAP.
+ * for bit, the same bad value, errno, used bytes and lines.  And
+ * shmids_par(), its threads, asked for more threads than it may make.
+ * TAP.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "shmids.h"
+#include "internal.h"
 
 static int	ntest, nfail;
 
@@ -130,6 +132,38 @@ same(const struct res *a, const struct res *b, size_t esz)
 	    a->v.count * esz) == 0);
 }
 
+/* A job of jobs(): mark job i done once more. */
+static void
+job(void *arg, size_t i)
+{
+	((unsigned char *)arg)[i]++;
+}
+
+/*
+ * shmids_par() asked for more threads than SHMIDS_THREADS_MAX (a caller
+ * of shmids_values_lines() on a machine of 512 CPUs, say), with more
+ * jobs than that: SHMIDS_THREADS_MAX at most, each job done once.
+ */
+static void
+jobs(void)
+{
+	static const int threads[] = { SHMIDS_THREADS_MAX + 1,
+	    SHMIDS_THREADS_MAX + 44, 1000, 0x7fffffff };
+	unsigned char done[1024];
+	size_t i, k, used;
+	int good = 1;
+
+	for (k = 0; k < 4; k++) {
+		memset(done, 0, sizeof(done));
+		used = shmids_par(sizeof(done), threads[k], job, done);
+		for (i = 0; i < sizeof(done); i++)
+			good &= done[i] == 1;
+		good &= used >= 1 && used <= SHMIDS_THREADS_MAX;
+	}
+	ok(good, "shmids_par: more threads asked for than SHMIDS_THREADS_MAX, "
+	    "1024 jobs: at most that many, each job once");
+}
+
 int
 main(void)
 {
@@ -179,6 +213,7 @@ main(void)
 	ok(shmids_values_lines(&o.v, "1\n", 2, 2, &o.used, &o.lines,
 	    &o.more, &o.bad) == -1 && errno == EINVAL, "unknown type: EINVAL");
 	free(b);
+	jobs();
 	printf("1..%d\n", ntest);
 	return nfail != 0;
 }
