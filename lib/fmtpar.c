@@ -128,13 +128,13 @@ give(struct job *j, size_t c, const struct slot *s,
 	return r;
 }
 
-/* Wait for a chunk to be filled, 2 ms at most. */
+/* Wait for a chunk to be filled, 2 ms at most (ready's clock is monotonic). */
 static void
 await(struct job *j)
 {
 	struct timespec t;
 
-	clock_gettime(CLOCK_REALTIME, &t);
+	clock_gettime(CLOCK_MONOTONIC, &t);
 	if ((t.tv_nsec += 2000000) >= 1000000000) {
 		t.tv_sec++;
 		t.tv_nsec -= 1000000000;
@@ -227,13 +227,27 @@ ring(struct job *j, int nthreads)
 	return 0;
 }
 
-/* The job's mutex and conditions: 0, or -1 with none made. */
+/*
+ * The job's mutex and conditions: 0, or -1 with none made.  ready's
+ * timed waits are on the monotonic clock: a clock set back must not
+ * hold the caller up.
+ */
 static int
 sync_init(struct job *j)
 {
+	pthread_condattr_t ca;
+	int r;
+
 	if (pthread_mutex_init(&j->mu, NULL) != 0)
 		return -1;
-	if (pthread_cond_init(&j->ready, NULL) != 0) {
+	if (pthread_condattr_init(&ca) != 0) {
+		pthread_mutex_destroy(&j->mu);
+		return -1;
+	}
+	r = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) == 0 ?
+	    pthread_cond_init(&j->ready, &ca) : -1;
+	pthread_condattr_destroy(&ca);
+	if (r != 0) {
 		pthread_mutex_destroy(&j->mu);
 		return -1;
 	}

@@ -275,11 +275,12 @@ SHMIDS_HIDDEN int	shmids_values_reserve(struct shmids_values *v,
 
 /*
  * Run fn(arg, i) for every i in [0, n), on up to nthreads threads
- * (SHMIDS_THREADS_MAX at most), the caller's among them; jobs are taken in order of i, each exactly once,
- * and all are done on return.  The threads block every signal but the
- * faults (SIGBUS, SIGSEGV, SIGFPE, SIGILL), so that a signal reaches the
- * caller's thread and handlers as before.  If a
- * thread cannot be made, fewer do the work.  Returns the threads used.
+ * (SHMIDS_THREADS_MAX at most), the caller's among them; jobs are taken
+ * in order of i, each exactly once, and all are done on return.  The
+ * threads block every signal but the faults (SIGBUS, SIGSEGV, SIGFPE,
+ * SIGILL), so that a signal reaches the caller's thread and handlers as
+ * before.  If a thread cannot be made, fewer do the work.  Returns the
+ * threads used.
  */
 size_t	 shmids_par(size_t n, int nthreads, void (*fn)(void *, size_t),
 	    void *arg) SHMIDS_HIDDEN;
@@ -311,7 +312,7 @@ struct shmids_chunk {
  * chunk is then one run of bytes that needs no copy but where lines
  * break); put(arg, chunk) gets every chunk in
  * the array's order, on the caller's thread, and returns 0 to go on or
- * -1 to stop.  Memory is a few MiB, whatever count.  Returns 0 once
+ * -1 to stop.  Memory is at most 35 MiB, whatever count.  Returns 0 once
  * every chunk was put, -1 when put() stopped (errno as put() left it),
  * -2 when it did not begin (nthreads < 2, no memory): nothing was put.
  * The other threads block every signal but the faults (SIGBUS, SIGSEGV,

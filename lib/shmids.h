@@ -270,8 +270,9 @@ void	*shmids_open_flags(const char *label, int flags, double seconds);
  * of it (format-spec.md 2.5).  Whole pages: one that holds a byte of
  * the range goes, its other bytes too (none is lost); on huge pages
  * (SHM_HUGETLB, 2 MiB), only the huge pages inside the range go.
- * nbytes 0 does nothing.  Returns 0, or -1 with errno: EINVAL (shm not attached by
- * this library, or the range goes past the payload), or madvise(2)'s.
+ * nbytes 0 does nothing.  Returns 0, or -1 with errno: EINVAL (shm not
+ * attached by this library, or the range goes past the payload), or
+ * madvise(2)'s.
  * Threads may read and write the payload meanwhile; the call looks shm
  * up in the library's list as shmids_array() does (see the conventions
  * at the top).  Library 1.2.
@@ -589,8 +590,8 @@ void	 shmids_layout_init(struct shmids_layout *l, const char *field);
  * Threads (format-spec.md 6.2): an array of 4 MiB (count * element size)
  * or more is formatted on shmids_threads() threads, made for the call and
  * joined before it returns; the bytes are those of one thread.  They
- * only read data and format values into buffers of the call's own (a
- * few MiB in all, whatever count); l and fp are used, and every write
+ * only read data and format values into buffers of the call's own (35
+ * MiB at most, 2.4 MiB on 2 threads, whatever count); l and fp are used, and every write
  * made, on the caller's thread alone, so SIGPIPE, EINTR and write
  * errors are the caller's as on one thread.  They block every signal but
  * the faults (SIGBUS, SIGSEGV, SIGFPE, SIGILL), which strike the thread
@@ -634,14 +635,14 @@ int	 shmids_values_parse(struct shmids_values *v, const char *s,
  * in turn, while it returns 0 and sets *more, done at once on up to
  * nthreads threads (SHMIDS_THREADS_MAX at most, the caller's among
  * them; 1 or less: the caller's alone; shmids_threads() tells how many
- * to ask for), for the many
- * lines of a long array (format-spec.md 6.2).  s[0..len) is whole
- * lines, each with its LF but the last, which may end at len (s[len]
- * then as for shmids_values_parse()); the first may begin anywhere a
- * token may, after a first line's field say.  The text is cut into
- * chunks of 256 KiB or more where a line or a token begins: less than
- * 512 KiB is read on the caller's thread.  Values are appended to v
- * (grown once, then each chunk's values parsed into their place).
+ * to ask for), for the many lines of a long array (format-spec.md 6.2).
+ * s[0..len) is whole lines, each with its LF but the last, which may end
+ * at len (s[len] then as for shmids_values_parse()); the first may
+ * begin anywhere a token may, after a first line's field say.  The text
+ * is cut into chunks of 256 KiB or more where a line or a token
+ * begins: less than 512 KiB is read on the caller's thread.  Values are
+ * appended to v (grown once, then each chunk's values parsed into their
+ * place).
  * *used is the bytes of the lines read, *lines how many (through the
  * first line not continued, or the one holding *bad, else len and all
  * of them), *more 1 if the last of them ends with "/".  Returns 0, or

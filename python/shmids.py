@@ -1330,8 +1330,9 @@ def _array_or_text(field, first, lines, i, type, text=None):
     not end the array, which is then text through its last continuation.
     A reference line is never a continuation line: an array cut short by
     one is text too.  text: (data, starts), the whole file and where
-    each line begins in it, or None for the lines alone.  Returns the index of the next line, and the
-    array (of field's type) or the text."""
+    each line begins in it, or None for the lines alone.  Returns the
+    index of the next line, and the array (of field's type) or the
+    text."""
     tname = type.get(field, "f64") if isinstance(type, dict) else type
     if tname not in _TYPES:
         raise ValueError("shmids: type %r is none of %s"
