@@ -291,26 +291,34 @@ killed() {
 	exists "$a"
 }
 
+# truncated_under LABEL COMMAND...: COMMAND expands a reference to the
+# file segment LABEL into a pipe, which is truncated to one page once
+# 1000 bytes came: exit 1, the message, the file kept.
+truncated_under() {
+	local l=$1 st=0
+	shift
+	printf 'x shmids %s\n' "$l" > in
+	rm -f pipe
+	mkfifo pipe
+	"$@" < in > pipe 2> err 3>&- &
+	echo $! >> "$T/.pids"
+	exec 5< pipe
+	head -c 1000 <&5 > /dev/null
+	truncate -s 4096 "${l%% *}"
+	cat <&5 > /dev/null
+	exec 5<&-
+	wait $! || st=$?
+	is "$st" 1 "exit status, $*"
+	is "$(cat err)" "shm-expand: a file segment was truncated while being read"
+	[ -e "${l%% *}" ]
+}
+
 @test "a file segment truncated under a threaded shm-expand: its message, exit 1 (a fault on any thread), nothing removed" {
 	local l i
 	mkdir "$T/d"
 	for i in 1 2 3; do
 		l=$(SHMIDS_DIR=$T/d mkmixed "t$i" f64 1000000 "$i")
-		printf 'x shmids %s\n' "$l" > in
-		rm -f pipe
-		mkfifo pipe
-		"$BIN/shm-expand" -d < in > pipe 2> err 3>&- &
-		echo $! >> "$T/.pids"
-		exec 5< pipe
-		head -c 1000 <&5 > /dev/null
-		truncate -s 4096 "${l%% *}"
-		cat <&5 > /dev/null
-		exec 5<&-
-		st=0
-		wait $! || st=$?
-		is "$st" 1 "exit status"
-		is "$(cat err)" "shm-expand: a file segment was truncated while being read"
-		[ -e "${l%% *}" ]
+		truncated_under "$l" "$BIN/shm-expand" -d
 	done
 }
 
@@ -323,26 +331,13 @@ killed() {
 	mkdir "$T/d"
 	for t in - 1; do
 		l=$(SHMIDS_DIR=$T/d mkmixed "t$t" f64 1000000 7)
-		printf 'x shmids %s\n' "$l" > in
-		rm -f pipe
-		mkfifo pipe
 		if [ "$t" = - ]; then
-			LD_PRELOAD=$so "$BIN/shm-expand" < in > pipe 2> err 3>&- &
+			truncated_under "$l" env LD_PRELOAD="$so" \
+			    "$BIN/shm-expand"
 		else
-			SHMIDS_THREADS=1 LD_PRELOAD=$so "$BIN/shm-expand" \
-			    < in > pipe 2> err 3>&- &
+			truncated_under "$l" env SHMIDS_THREADS=1 \
+			    LD_PRELOAD="$so" "$BIN/shm-expand"
 		fi
-		echo $! >> "$T/.pids"
-		exec 5< pipe
-		head -c 1000 <&5 > /dev/null
-		truncate -s 4096 "${l%% *}"
-		cat <&5 > /dev/null
-		exec 5<&-
-		st=0
-		wait $! || st=$?
-		is "$st" 1 "exit status, SHMIDS_THREADS=$t"
-		is "$(cat err)" "shm-expand: a file segment was truncated while being read"
-		[ -e "${l%% *}" ]
 	done
 }
 
