@@ -405,6 +405,34 @@ print("ok")'
 	no_segments_named "${P}ref"
 }
 
+# Each array's continuation lines were handed to shmids_values_lines()
+# with the whole rest of the file: with many short arrays before a long
+# one, every short one had the long one's lines counted again (O(n^2):
+# a 9 MB file of 20,000 short arrays and one long took 38 s, 1.8 s line
+# by line), and on 2 threads each short one started threads.
+@test "python: load gives the library a short array's lines, not the rest of the file: each byte read a few times, whatever comes after" {
+	need_python
+	both "$COMMON"'
+asked = []
+f = shmids._lib.shmids_values_lines
+def counted(v, s, n, *rest):
+    asked.append(n)
+    return f(v, s, n, *rest)
+shmids._lib.shmids_values_lines = counted
+with open("many.txt", "w") as out:
+    for k in range(300):
+        out.write("a%d 1 2 /\n3 4\n" % k)
+    out.write("big /\n" + "1 2 3 4 5 6 7 8 /\n" * 100000 + "9\n")
+size = os.path.getsize("many.txt")
+for threads in ("1", "2"):
+    os.environ["SHMIDS_THREADS"] = threads
+    del asked[:]
+    y = shmids.load("many.txt")
+    assert list(y["a299"]) == [1, 2, 3, 4] and len(y["big"]) == 800001, threads
+    assert len(asked) > 300 and sum(asked) < 4 * size, (threads, sum(asked), size)
+print("ok")'
+}
+
 @test "python: a '/' before the continuation marker is no value: the line is text and continues nothing, as in shm-import" {
 	need_python
 	printf 'c 1 / /
