@@ -904,7 +904,9 @@ def _type_of(array):
     if m.ndim not in (1, 2):
         raise ValueError("shmids: a 1-D or 2-D array is needed, not %d-D"
                          % m.ndim)
-    fmt = m.format.lstrip("@=")
+    # ctypes says its arrays' byte order: "<d" is d on this machine
+    fmt = m.format.lstrip("@=" + ("<" if sys.byteorder == "little" else
+                                  ">!"))
     for name, t in _TYPES.items():
         if (fmt == t[1] or (fmt in "lq" and t[1] == "q") or
                 (fmt in "il" and t[1] == "i")) and m.itemsize == t[3]:

@@ -146,6 +146,33 @@ print("ok")'
 	no_segments_named "${P}be"
 }
 
+# A ctypes array's buffer format names its byte order ("<d"): refused as
+# "none of d, f, q, i, B", with numpy too (a buffer skips asarray()).
+@test "python: create() takes a ctypes array (format <d, <i: this machine's byte order), and refuses the other order" {
+	need_python
+	both "$COMMON"'
+import ctypes
+for ct, t, vals in ((ctypes.c_double, "f64", [1.5, -2.0]),
+                    (ctypes.c_int32, "i32", [7, -8]),
+                    (ctypes.c_int64, "i64", [2**40, -1]),
+                    (ctypes.c_float, "f32", [0.5, 3.0])):
+    label = shmids.create(P + "ct", (ct * 2)(*vals))
+    y = shmids.attach(label)
+    types = [e["type"] for e in shmids.ls() if e["label"] == label]
+    assert list(y) == vals and types == [t], (t, list(y), types)
+    del y
+    shmids.remove(label)
+other = ctypes.c_double.__ctype_be__ if sys.byteorder == "little" else \
+    ctypes.c_double.__ctype_le__
+try:
+    shmids.create(P + "ct", (other * 2)(1.5, 2.0))
+    raise AssertionError("no error")
+except TypeError:
+    pass
+print("ok")'
+	no_segments_named "${P}ct"
+}
+
 @test "python: attached arrays are read-only views; the bytes are the segment's" {
 	need_python
 	both "$COMMON"'
