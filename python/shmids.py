@@ -48,6 +48,7 @@ source tree); else the loader's search for libshmids.so.1.
 """
 
 import atexit
+import bisect
 import collections
 import ctypes
 import ctypes.util
@@ -903,7 +904,9 @@ def _type_of(array):
     if m.ndim not in (1, 2):
         raise ValueError("shmids: a 1-D or 2-D array is needed, not %d-D"
                          % m.ndim)
-    fmt = m.format.lstrip("@=")
+    # ctypes says its arrays' byte order: "<d" is d on this machine
+    fmt = m.format.lstrip("@=" + ("<" if sys.byteorder == "little" else
+                                  ">!"))
     for name, t in _TYPES.items():
         if (fmt == t[1] or (fmt in "lq" and t[1] == "q") or
                 (fmt in "il" and t[1] == "i")) and m.itemsize == t[3]:
@@ -1369,18 +1372,34 @@ def _continuation_lines(v, text, i, more):
     reads it): the index of the line after them, more set.  Where it
     finds a token that is not a value (a reference line ends an array
     too, and its first token is never a value), v is as before and i is
-    returned, for the line by line reading to say which it is."""
+    returned, for the line by line reading to say which it is.  The
+    lines go in windows of whole lines, 4 KiB, then twice as many bytes
+    each time while the array goes on (threads from 512 KiB): the
+    library counts each chunk of what it is given to its first line not
+    continued, so that the whole rest of the file given for each array
+    had a long array's lines, after many short ones, counted for every
+    one, and threads made for each."""
     data, starts = text
     used, nlines, bad = ctypes.c_size_t(), ctypes.c_size_t(), \
         ctypes.c_char_p()
     before = v.count
     base = ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p).value
     nthreads = max(_lib.shmids_threads(), 1)
-    if _lib.shmids_values_lines(ctypes.byref(v), base + starts[i],
-                                len(data) - starts[i], nthreads,
-                                ctypes.byref(used), ctypes.byref(nlines),
-                                ctypes.byref(more), ctypes.byref(bad)) == 0:
-        return i + nlines.value
+    j, want = i, 4096
+    while True:
+        # starts[-1] is one past the data: the last line has no LF
+        k = bisect.bisect_left(starts, starts[j] + want, j + 1)
+        end = min(starts[k] if k < len(starts) else len(data), len(data))
+        if _lib.shmids_values_lines(ctypes.byref(v), base + starts[j],
+                                    end - starts[j], nthreads,
+                                    ctypes.byref(used), ctypes.byref(nlines),
+                                    ctypes.byref(more),
+                                    ctypes.byref(bad)) == -1:
+            break
+        j += nlines.value
+        if not (more.value and end < len(data)):
+            return j
+        want *= 2
     if not bad:
         raise MemoryError("shmids: out of memory for the values")
     v.count = before

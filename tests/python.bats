@@ -146,6 +146,33 @@ print("ok")'
 	no_segments_named "${P}be"
 }
 
+# A ctypes array's buffer format names its byte order ("<d"): refused as
+# "none of d, f, q, i, B", with numpy too (a buffer skips asarray()).
+@test "python: create() takes a ctypes array (format <d, <i: this machine's byte order), and refuses the other order" {
+	need_python
+	both "$COMMON"'
+import ctypes
+for ct, t, vals in ((ctypes.c_double, "f64", [1.5, -2.0]),
+                    (ctypes.c_int32, "i32", [7, -8]),
+                    (ctypes.c_int64, "i64", [2**40, -1]),
+                    (ctypes.c_float, "f32", [0.5, 3.0])):
+    label = shmids.create(P + "ct", (ct * 2)(*vals))
+    y = shmids.attach(label)
+    types = [e["type"] for e in shmids.ls() if e["label"] == label]
+    assert list(y) == vals and types == [t], (t, list(y), types)
+    del y
+    shmids.remove(label)
+other = ctypes.c_double.__ctype_be__ if sys.byteorder == "little" else \
+    ctypes.c_double.__ctype_le__
+try:
+    shmids.create(P + "ct", (other * 2)(1.5, 2.0))
+    raise AssertionError("no error")
+except TypeError:
+    pass
+print("ok")'
+	no_segments_named "${P}ct"
+}
+
 @test "python: attached arrays are read-only views; the bytes are the segment's" {
 	need_python
 	both "$COMMON"'
@@ -403,6 +430,34 @@ for t, n in N.items():
     shmids.remove(ref)
 print("ok")'
 	no_segments_named "${P}ref"
+}
+
+# Each array's continuation lines were handed to shmids_values_lines()
+# with the whole rest of the file: with many short arrays before a long
+# one, every short one had the long one's lines counted again (O(n^2):
+# a 9 MB file of 20,000 short arrays and one long took 38 s, 1.8 s line
+# by line), and on 2 threads each short one started threads.
+@test "python: load gives the library a short array's lines, not the rest of the file: each byte read a few times, whatever comes after" {
+	need_python
+	both "$COMMON"'
+asked = []
+f = shmids._lib.shmids_values_lines
+def counted(v, s, n, *rest):
+    asked.append(n)
+    return f(v, s, n, *rest)
+shmids._lib.shmids_values_lines = counted
+with open("many.txt", "w") as out:
+    for k in range(300):
+        out.write("a%d 1 2 /\n3 4\n" % k)
+    out.write("big /\n" + "1 2 3 4 5 6 7 8 /\n" * 100000 + "9\n")
+size = os.path.getsize("many.txt")
+for threads in ("1", "2"):
+    os.environ["SHMIDS_THREADS"] = threads
+    del asked[:]
+    y = shmids.load("many.txt")
+    assert list(y["a299"]) == [1, 2, 3, 4] and len(y["big"]) == 800001, threads
+    assert len(asked) > 300 and sum(asked) < 4 * size, (threads, sum(asked), size)
+print("ok")'
 }
 
 @test "python: a '/' before the continuation marker is no value: the line is text and continues nothing, as in shm-import" {
