@@ -6,6 +6,17 @@ segments named by reference lines such as
 
     coeff shmids 402 simdat-3/23-seriesb
 
+A writer fills a new segment in place and prints its label; a reader
+(another process) waits for it and has the array, no copy:
+
+    with shmids.zeros("grid", (1000, 1000)) as w:   # sealed at the end,
+        w.array[:] = 1.5                            # removed on an error
+    print(w.label)                                  # "402 grid"
+
+    a = shmids.attach(label, timeout=10)            # read-only, (1000, 1000)
+    d = shmids.load("data.shm")                     # a file of fields
+    shmids.remove(label)                            # or shm-rm, shm-ls
+
 This module is ctypes over the project's own libshmids.so, so labels,
 headers and numbers are checked and written by the one C
 implementation; shmids(5) is the contract (the format, with its
@@ -77,6 +88,8 @@ except ImportError:  # memoryviews then, and a word once (at import)
 
 __all__ = ["attach", "segment", "zeros", "create", "remove", "release",
            "load", "dump", "ls", "Segment", "Writer", "TYPES"]
+
+__version__ = "1.2.0"    # SHMIDS_VERSION of shmids.h (tests/version.bats)
 
 # make install replaces None with the installed library's absolute path.
 _INSTALLED_LIB = None
@@ -166,7 +179,7 @@ class _Ref(ctypes.Structure):
 
 
 _SCANFN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(_Info),
-                           ctypes.c_void_p)
+                           ctypes.POINTER(_Shape), ctypes.c_void_p)
 
 
 def _load_library():
@@ -192,7 +205,7 @@ def _load_library():
         "shmids_label": (cp, [vp]),
         "shmids_array": (i, [vp, ctypes.POINTER(_Array)]),
         "shmids_put": (i, [vp, cp, i, vp, sz, cp, i]),
-        "shmids_scan": (i, [_SCANFN, vp, i]),
+        "shmids_scan_shape": (i, [_SCANFN, vp, i]),
         "shmids_ref_parse": (i, [cp, sz, ctypes.POINTER(_Ref)]),
         "shmids_continued": (i, [cp, sz]),
         "shmids_values_parse": (i, [ctypes.POINTER(_Values), cp, sz,
@@ -1598,7 +1611,7 @@ def _state(si):
     return {ord("r"): "ready", ord("w"): "filling"}.get(si.state, "dead")
 
 
-def _entry(si):
+def _entry(si, sh):
     sysv = si.shmid >= 0
     d = {
         "shmid": si.shmid if sysv else _str(si.id),
@@ -1608,13 +1621,14 @@ def _entry(si):
         "cpid": si.cpid if sysv else None, "lpid": si.lpid if sysv else None,
         "ctime": si.ctime, "atime": si.atime,
         "dtime": si.dtime if sysv else None,
-        "type": None, "count": None, "state": _state(si),
+        "type": None, "count": None, "shape": None, "state": _state(si),
         "label": _str(si.label) if si.label else None,
     }
     if si.ours == 1:
         d["type"], d["count"] = _BY_ENUM[si.type], si.count
+        d["shape"] = (sh.rows, sh.cols) if sh.ndim == 2 else (si.count,)
     elif si.ours < 0:
-        d["type"] = d["count"] = "?"
+        d["type"] = d["count"] = d["shape"] = "?"
     elif si.ours == 2:
         d["label"] = None
     return d
@@ -1631,11 +1645,13 @@ def ls(all=False):
     permission bits), uid, gid (int), bytes (int, header included),
     nattch (int), cpid, lpid (int, None for a file), ctime, atime (int,
     seconds since the epoch), dtime (int, None for a file), type (f64,
-    f32, i64, i32, raw), count (int, elements), state (ready, filling,
-    dead, broken) and label (str).  type, count, state and label are None
-    for a segment that is not ours (and for broken residue all but
-    state); "?" for one that may be ours but cannot be read (label then
-    None, or the corrupt header's label).
+    f32, i64, i32, raw), count (int, elements), shape (a tuple, as
+    attach() would give: (rows, cols) for a table, (count,) else; shm-ls
+    -l's SHAPE), state (ready, filling, dead, broken) and label (str).
+    type, count, shape, state and label are None for a segment that is
+    not ours (and for broken residue all but state); "?" for one that
+    may be ours but cannot be read (label then None, or the corrupt
+    header's label).
 
     Raises OSError ENOMEM; and, after the whole scan, OSError for a store
     that could not be read (SHMIDS_DIR missing, the segment table), with
@@ -1643,19 +1659,20 @@ def ls(all=False):
     """
     out, stores, raised = [], [], []
 
-    def each(p, arg):
+    def each(p, shape, arg):
         try:
             si = p.contents
             if si.ours == -2:
                 stores.append((si.err, si.shmid))
             else:
-                out.append(_entry(si))
+                out.append(_entry(si, shape.contents))
             return 0
         except BaseException as e:  # ctypes would print and drop it
             raised.append(e)
             return 1
     with _lock:
-        r = _lib.shmids_scan(_SCANFN(each), None, _SHMIDS_ALL if all else 0)
+        r = _lib.shmids_scan_shape(_SCANFN(each), None,
+                                   _SHMIDS_ALL if all else 0)
         e = ctypes.get_errno()
     if raised:
         raise raised[0]

@@ -653,14 +653,24 @@ for s in shmids.ls():
 os.environ["SHMIDS_DIR"] = os.environ["T"] + "/d"
 l = shmids.create(P + "f", array.array("B", b"abc"), 0o644)
 s = [s for s in shmids.ls() if s["label"] == l][0]
-print(s["shmid"] == l.split()[0], s["key"], oct(s["mode"]), s["bytes"], s["type"], s["count"], s["state"])
+print(s["shmid"] == l.split()[0], s["key"], oct(s["mode"]), s["bytes"], s["type"], s["count"], s["shape"], s["state"])
+t = shmids.create(P + "t", array.array("i", range(6)) if not shmids.numpy
+                  else __import__("numpy").arange(6, dtype="i4").reshape(2, 3))
+print([s["shape"] for s in shmids.ls() if s["label"] == t])
+shmids.remove(t)
 os.environ["SHMIDS_DIR"] = os.environ["T"] + "/nosuch"
 try:
     shmids.ls()
 except FileNotFoundError as e:
     print(e.filename, type(e.segments))'
 	status_is 0
-	is "$output" "True None 0o644 131 raw 3 ready
+	if "$PY" -c 'import numpy' 2> /dev/null; then
+		shape='[(2, 3)]'
+	else
+		shape='[(6,)]'
+	fi
+	is "$output" "True None 0o644 131 raw 3 (3,) ready
+$shape
 SHMIDS_DIR $T/nosuch <class 'list'>"
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # One version, SHMIDS_VERSION of lib/shmids.h: the tools' --version, the
-# library's file name and shmids.pc say it.  --help and --version in
-# every tool (format-spec.md section 7).
+# library's file name, shmids.pc and the Python module's __version__ say
+# it.  --help and --version in every tool (format-spec.md section 7).
 
 load helper
 
@@ -127,4 +127,14 @@ opt_of() {
 	grep -q "^\.Qq $v ,\$" "$TOP/man/shmids.3" || fails+="[shmids.3] "
 	grep -q "libshmids\.so\.$v ,\$" "$TOP/man/shmids.3" || fails+="[shmids.3 file name] "
 	is "$fails" "" "pages without $v"
+}
+
+@test "version: the Python module's __version__ is SHMIDS_VERSION" {
+	local v
+	v=$(macros)
+	v=${v% *}
+	is "$(sed -n 's/^__version__ = "\([^"]*\)".*/\1/p' "$TOP/python/shmids.py")" \
+	    "$v" "python/shmids.py"
+	grep -q "^\.Qq $v \.\$" "$TOP/man/shmids-python.3" ||
+	    { echo "shmids-python.3 does not say $v" >&2; false; }
 }
