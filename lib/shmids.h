@@ -25,7 +25,9 @@
  *    (shmids_values_lines(); format-spec.md 6.2).  Those threads are
  *    POSIX threads that block every signal, are joined before it
  *    returns, and touch only the caller's text and values: no callback,
- *    no global state.
+ *    no global state.  Making a segment of 32 MiB or more populates its
+ *    pages on such threads too (format-spec.md 2.5), and so they touch
+ *    only the new segment.
  */
 #ifndef SHMIDS_H
 #define SHMIDS_H
@@ -659,6 +661,24 @@ int	 shmids_values_parse(struct shmids_values *v, const char *s,
 int	 shmids_values_lines(struct shmids_values *v, const char *s,
 	    size_t len, int nthreads, size_t *used, size_t *lines, int *more,
 	    const char **bad);
+
+/*
+ * shmids_values_count: the values shmids_values_lines() would read from
+ * the lines of s[0..len) (as for shmids_values_lines(): whole lines, the
+ * last may end at len, s[len] need not be readable), were every token
+ * a value: each line's tokens (runs of bytes above the space) less its
+ * continuation "/", through the first line not continued.  Tokens are not read as values, so a bad one counts as
+ * one: the count is exact only where shmids_values_lines() reads the
+ * same lines without error; a program that makes a segment of the
+ * count before it parses the lines (shm-import, format-spec.md 6.2)
+ * checks that it parsed as many.  *count is the values, *used the bytes
+ * of the lines counted, *lines how many, *more 1 if the last of them
+ * ends with "/" (the array goes on after s).  On up to nthreads threads
+ * (SHMIDS_THREADS_MAX at most), as shmids_values_lines(): they read s,
+ * nothing else.  Returns 0, or -1 with ENOMEM (all outputs 0).
+ */
+int	 shmids_values_count(const char *s, size_t len, int nthreads,
+	    size_t *count, size_t *used, size_t *lines, int *more);
 
 /* shmids_values_free: free v->data and zero v but its type. */
 void	 shmids_values_free(struct shmids_values *v);
