@@ -263,43 +263,74 @@ text_add(struct text *t, const char *s, size_t n, const char *fname,
 	t->buf[t->len] = '\0';
 }
 
-/* Make the segment for v and write the reference line for first. */
+/*
+ * The segment name of the array whose first line is first: prefix and
+ * field.  Its length, or -1 if it is none (*toolong then says why).
+ */
+static int
+seg_name(char *name, size_t size, const char *first,
+    const struct shmids_ref *r, int *toolong)
+{
+	int n;
+
+	n = snprintf(name, size, "%s%.*s", prefix, (int)r->fieldlen,
+	    first + r->field);
+	*toolong = n >= 0 && (size_t)n > SHMIDS_NAME_MAX;
+	/* %.*s stops at a NUL: "a\0b" is no name, not the name "a". */
+	if (n < 0 || (size_t)n >= size ||
+	    memchr(first + r->field, '\0', r->fieldlen) != NULL ||
+	    shmids_name_check(name, (size_t)n) == -1)
+		return -1;
+	return n;
+}
+
+/*
+ * A long array's segment, made before its values are parsed into it
+ * (early_make()): NULL while an array's values stay in its own buffer.
+ */
+static struct {
+	char	*h;
+	size_t	 count, at;	/* elements: made, filled */
+} early;
+
+/*
+ * Make the segment for v (or take the one made early, already filled)
+ * and write the reference line for first.
+ */
 static int
 store(const char *fname, unsigned long lineno, const char *first,
     size_t firstlen, const struct shmids_ref *r, const struct shmids_values *v)
 {
 	char name[SHMIDS_NAME_MAX + 2];
-	char *h;
-	int n;
+	char *h = early.h;
+	int toolong, made_early = h != NULL;
 
-	n = snprintf(name, sizeof(name), "%s%.*s", prefix, (int)r->fieldlen,
-	    first + r->field);
-	/* %.*s stops at a NUL: "a\0b" is no name, not the name "a". */
-	if (n < 0 || (size_t)n >= sizeof(name) ||
-	    memchr(first + r->field, '\0', r->fieldlen) != NULL ||
-	    shmids_name_check(name, (size_t)n) == -1) {
+	early.h = NULL;
+	if (h == NULL && seg_name(name, sizeof(name), first, r, &toolong) ==
+	    -1) {
 		warnx("%s:%lu: %s: %s", fname, lineno,
 		    util_quote(first + r->field, r->fieldlen),
-		    n >= 0 && (size_t)n > SHMIDS_NAME_MAX ?
-		    "segment name too long: the prefix (-P) and the field "
-		    "make more than 64 bytes" : "the field cannot be a "
-		    "segment name (printable ASCII only)");
+		    toolong ? "segment name too long: the prefix (-P) and "
+		    "the field make more than 64 bytes" : "the field cannot "
+		    "be a segment name (printable ASCII only)");
 		rval = 1;
 		return -1;
 	}
 	/* The name is good: EINVAL now means the kernel's size limit. */
-	if ((h = shmids_create_array(name, mode, v->type, v->count)) ==
-	    NULL) {
+	if (h == NULL && (h = shmids_create_array(name, mode, v->type,
+	    v->count)) == NULL) {
 		warnx("%s:%lu: %s: %s", fname, lineno,
 		    util_quote(first + r->field, r->fieldlen),
 		    util_create_error(errno));
 		rval = 1;
 		return -1;
 	}
-	if (v->count > 0)
-		memcpy(h + SHMIDS_HEADER, v->data,
-		    v->count * shmids_type_size(v->type));
-	util_labels_add(&made, h);
+	if (!made_early) {
+		if (v->count > 0)
+			memcpy(h + SHMIDS_HEADER, v->data,
+			    v->count * shmids_type_size(v->type));
+		util_labels_add(&made, h);
+	}
 	nconverted++;
 	out(first, r->field + r->fieldlen);
 	out(" shmids ", 8);
@@ -532,6 +563,22 @@ bad_value(const char *fname, unsigned long lineno, const struct text *f,
 }
 
 /*
+ * A regular file whose array's values are not those counted before they
+ * were parsed (another writer changed it between the two readings): its
+ * segment cannot hold them.  Every segment of the run goes.
+ */
+static void
+early_changed(const char *fname, unsigned long first, const struct text *f,
+    const struct shmids_ref *r)
+{
+	warnx("%s:%lu: %s: the file changed while it was read: its values "
+	    "are not those counted", fname, first,
+	    util_quote(f->buf + r->field, r->fieldlen));
+	undo_all();
+	exit(1);
+}
+
+/*
  * Long arrays are read on several threads (format-spec.md 6.2): once an
  * array's lines came to RUN_MIN bytes, the lines after them are taken
  * in runs as long as what came before, RUN_MAX at most (a run may hold
@@ -559,6 +606,121 @@ run(struct lines *l, const char **s, size_t size, const char *fname,
 	return n;
 }
 
+/*
+ * The values of an array's lines from the run s[0..n) in l's buffer on,
+ * through the first line not continued, counted on threads
+ * (shmids_values_count()): the run's, then those of a regular file's
+ * lines after what l has read, read ahead by offset (l reads them again
+ * when it comes to them).  0 and *count, or -1 where that cannot say (a
+ * line longer than a run, the end of the file before the array's end, a
+ * read error: the array is then read as before, its values kept until
+ * it ends).  A signal is acted on between reads.
+ */
+static int
+count_rest(const struct lines *l, const char *s, size_t n, size_t *count)
+{
+	static char *buf;
+	size_t have, len, c, used, nl;
+	off_t at = l->off;
+	ssize_t got;
+	int more;
+
+	if (shmids_values_count(s, n, nthreads, count, &used, &nl, &more) ==
+	    -1)
+		return -1;
+	if (!more)
+		return 0;
+	if (buf == NULL && (buf = malloc(RUN_MAX)) == NULL)
+		return -1;
+	/* the line after the run, as far as l has it */
+	if ((have = (size_t)(l->buf + l->end - (s + n))) >= RUN_MAX)
+		return -1;
+	memcpy(buf, s + n, have);
+	while (more) {
+		check_stop();
+		if ((got = pread(l->fd, buf + have, RUN_MAX - have, at)) ==
+		    -1 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return -1;
+		have += (size_t)got;
+		at += got;
+		for (len = have; len > 0 && buf[len - 1] != '\n'; len--)
+			;
+		if (len == 0 && have == RUN_MAX)
+			return -1;
+		if (shmids_values_count(buf, len, nthreads, &c, &used, &nl,
+		    &more) == -1)
+			return -1;
+		*count += c;
+		memmove(buf, buf + len, have - len);
+		have -= len;
+	}
+	return 0;
+}
+
+/*
+ * A long array of a regular file, about to be read in runs on threads
+ * (format-spec.md 6.2): its lines are counted first, read again by
+ * offset, and its segment made now, so that each run's values go to
+ * their place in it (early_fill()) and memory never holds them twice.
+ * Where it cannot be made now (a name the segment cannot have, no room),
+ * nothing is said: store() makes it at the end, or says why not.
+ */
+static void
+early_make(const struct lines *l, const char *s, size_t n, const char *first,
+    const struct shmids_ref *r, const struct shmids_values *v, int sel)
+{
+	char name[SHMIDS_NAME_MAX + 2];
+	size_t rest;
+	int toolong;
+
+	if (!l->reg || count_rest(l, s, n, &rest) == -1 ||
+	    rest > (size_t)-1 - v->count)
+		return;
+	if (!sel && (fields != NULL || v->count + rest < minvals))
+		return;
+	if (seg_name(name, sizeof(name), first, r, &toolong) == -1 ||
+	    (early.h = shmids_create_array(name, mode, v->type,
+	    v->count + rest)) == NULL)
+		return;
+	util_labels_add(&made, early.h);
+	early.count = v->count + rest;
+	early.at = 0;
+}
+
+/*
+ * The values v holds go to their place in the early segment, and v is
+ * empty again.  More values than were counted: the file changed.
+ */
+static void
+early_fill(struct shmids_values *v, const char *fname, unsigned long first,
+    const struct text *f, const struct shmids_ref *r)
+{
+	size_t esz = shmids_type_size(v->type);
+
+	if (early.h == NULL || v->count == 0)
+		return;
+	if (v->count > early.count - early.at)
+		early_changed(fname, first, f, r);
+	memcpy(early.h + SHMIDS_HEADER + early.at * esz, v->data,
+	    v->count * esz);
+	early.at += v->count;
+	v->count = 0;
+}
+
+/* The array is no array after all (a bad value): no segment for it. */
+static void
+early_drop(void)
+{
+	if (early.h == NULL)
+		return;
+	shmids_remove(early.h);
+	shmids_close(early.h);
+	made.n--;		/* the last made: no other since */
+	early.h = NULL;
+}
+
 /* The first line's values, on several threads if it is long. */
 static int
 first_values(struct shmids_values *v, const char *s, size_t n, int *more,
@@ -576,12 +738,15 @@ first_values(struct shmids_values *v, const char *s, size_t n, int *more,
  * An array's continuation lines from the next one, in runs on several
  * threads while they come to RUN_MIN or more: 0 when the array goes on
  * line by line (*k and *more as they are then), else as the run left
- * them.  *read: the array's bytes so far.
+ * them.  *read: the array's bytes so far.  Before the first run
+ * (*tried 0) a regular file's array gets its segment (early_make()),
+ * and each run's values go there.
  */
 static int
 run_values(struct lines *l, const char *fname, unsigned long *lineno,
     struct shmids_values *v, int *k, int *more, const char **bad,
-    size_t *read, const struct text *f, const struct shmids_ref *r, int sel)
+    size_t *read, const struct text *f, const struct shmids_ref *r, int sel,
+    unsigned long first, int *tried)
 {
 	const char *s, *p;
 	size_t used, nl;
@@ -591,10 +756,17 @@ run_values(struct lines *l, const char *fname, unsigned long *lineno,
 	    (n = run(l, &s, *read < RUN_MAX ? *read : RUN_MAX, fname,
 	    *lineno + 1)) < (ssize_t)RUN_MIN)
 		return 0;
+	if (!*tried) {
+		*tried = 1;
+		early_make(l, s, (size_t)n, f->buf, r, v, sel);
+		early_fill(v, fname, first, f, r);
+	}
 	*k = shmids_values_lines(v, s, (size_t)n, nthreads, &used, &nl, more,
 	    bad);
 	if (*k == -1 && *bad == NULL)
 		return 1;	/* no room: said by the caller */
+	if (*k == 0)
+		early_fill(v, fname, first, f, r);
 	lines_skip(l, used);
 	*lineno += nl;
 	*read += used;
@@ -622,8 +794,8 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 	struct shmids_values v;
 	const char *bad = NULL;
 	unsigned long first = *lineno;
-	size_t read = n;
-	int more, k;
+	size_t read = n, count;
+	int more, k, tried = 0;
 
 	f.len = 0;
 	text_add(&f, s, n, fname, first);
@@ -641,7 +813,7 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 	 */
 	while (more) {
 		if (k == 0 && run_values(l, fname, lineno, &v, &k, &more, &bad,
-		    &read, &f, r, sel)) {
+		    &read, &f, r, sel, first, &tried)) {
 			if (k == -1 && bad == NULL)
 				break;
 			continue;
@@ -668,16 +840,23 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 		undo_all();
 		exit(1);
 	}
+	if (k == 0)
+		early_fill(&v, fname, first, &f, r);
+	if (k == 0 && early.h != NULL && early.at != early.count)
+		early_changed(fname, first, &f, r);
+	if (k == -1)
+		early_drop();
+	count = early.h != NULL ? early.at : v.count;
 	/* A field alone is a word, not an array, unless -f names it. */
-	if (k == 0 && (sel || (fields == NULL && v.count >= minvals &&
-	    v.count > 0)) &&
+	if (k == 0 && (sel || (fields == NULL && count >= minvals &&
+	    count > 0)) &&
 	    store(fname, first, f.buf, f.len, r, &v) == 0) {
 		shmids_values_free(&v);
 		lines_release(l);
 		return;
 	}
-	if (k == 0 && fields == NULL && v.count < minvals)
-		missed(fname, first, f.buf + r->field, r->fieldlen, v.count,
+	if (k == 0 && fields == NULL && count < minvals)
+		missed(fname, first, f.buf + r->field, r->fieldlen, count,
 		    (int)(*lineno - first + 1));
 	if (k == -1 && fields == NULL)
 		type_missed(fname, first, &f, r, v.type);

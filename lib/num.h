@@ -93,6 +93,22 @@ shmids_at(const char *p, ptrdiff_t k, const char *lim)
 	return lim == NULL || lim - p > k ? (unsigned char)p[k] : 0;
 }
 
+/*
+ * s[0..len), CRs and LF at its end ignored: is its last token "/"
+ * (format-spec.md 6)?  Inline for the per-line loops of the long
+ * arrays; shmids_continued() exports the same test.
+ */
+static inline int
+shmids_cont(const char *s, size_t len)
+{
+	while (len > 0 && (s[len - 1] == '\n' || s[len - 1] == '\r'))
+		len--;
+	while (len > 0 && shmids_blank(s[len - 1]))
+		len--;
+	return len > 0 && s[len - 1] == '/' &&
+	    (len == 1 || shmids_blank(s[len - 2]));
+}
+
 /* Does a token end at c: blank, CR, LF or NUL (one test, mostly)?  */
 static inline int
 shmids_isend(int c)

@@ -13,16 +13,10 @@ shmids_isblank(int c)
 	return shmids_blank(c);
 }
 
-/* s[0..len), CRs and LF at its end ignored: is its last token "/"? */
 int
 shmids_continued(const char *s, size_t len)
 {
-	while (len > 0 && (s[len - 1] == '\n' || s[len - 1] == '\r'))
-		len--;
-	while (len > 0 && shmids_blank(s[len - 1]))
-		len--;
-	return len > 0 && s[len - 1] == '/' &&
-	    (len == 1 || shmids_blank(s[len - 2]));
+	return shmids_cont(s, len);
 }
 
 /* Next blank-separated token of line[*pos..end); 0 at the end. */

@@ -82,7 +82,7 @@ piece(const struct span *sp, const char *p, const char *end, size_t *vlen,
 	if (*eol) {
 		while (len > 0 && (p[len - 1] == '\n' || p[len - 1] == '\r'))
 			len--;
-		if ((*cont = shmids_continued(p, len)) != 0) {
+		if ((*cont = shmids_cont(p, len)) != 0) {
 			while (shmids_blank(p[len - 1]))
 				len--;
 			len--;
@@ -92,6 +92,49 @@ piece(const struct span *sp, const char *p, const char *end, size_t *vlen,
 	return q;
 }
 
+/*
+ * runs() and, in the same pass, s[0..len)'s LFs and those that end a
+ * line the common way, " /" then LF or CR LF (a blank before the "/"),
+ * as shm-expand writes them; an LF in the first 3 bytes counts as no
+ * such end.  Where every LF is one, every line is continued and the
+ * values are the runs less the LFs: the lines need no look one by one.
+ */
+static size_t
+scan(const char *s, size_t len, size_t *lfs, size_t *conts)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i, j, n = 0;
+	unsigned char k, l, c;	/* 64 at most a round */
+
+	*lfs = *conts = 0;
+	for (i = 0; i < len && i < 3; i++) {
+		n += u[i] > ' ' && (i == 0 || u[i - 1] <= ' ');
+		*lfs += u[i] == '\n';
+	}
+	for (; i + 64 <= len; i += 64) {
+		for (j = 0, k = 0, l = 0, c = 0; j < 64; j++) {
+			k += (u[i + j] > ' ') & (u[i + j - 1] <= ' ');
+			l += u[i + j] == '\n';
+			c += (u[i + j] == '\n') & (((u[i + j - 1] == '/') &
+			    ((u[i + j - 2] == ' ') | (u[i + j - 2] == '\t'))) |
+			    ((u[i + j - 1] == '\r') & (u[i + j - 2] == '/') &
+			    ((u[i + j - 3] == ' ') | (u[i + j - 3] == '\t'))));
+		}
+		n += k;
+		*lfs += l;
+		*conts += c;
+	}
+	for (; i < len; i++) {
+		n += (u[i] > ' ') & (u[i - 1] <= ' ');
+		*lfs += u[i] == '\n';
+		*conts += (u[i] == '\n') & (((u[i - 1] == '/') &
+		    ((u[i - 2] == ' ') | (u[i - 2] == '\t'))) |
+		    ((u[i - 1] == '\r') & (u[i - 2] == '/') &
+		    ((u[i - 3] == ' ') | (u[i - 3] == '\t'))));
+	}
+	return n;
+}
+
 /* Count chunk i's values and lines, up to a line not continued. */
 static void
 count_job(void *arg, size_t i)
@@ -99,9 +142,22 @@ count_job(void *arg, size_t i)
 	struct span *sp = arg;
 	struct chunk *c = &sp->c[i];
 	const char *p, *end = c->s + c->len, *nl, *q;
-	size_t conts = 0;
+	size_t conts = 0, lfs, n;
 
 	c->used = c->len;
+	/*
+	 * Every line continued: the values are the runs but the "/"s.  A
+	 * last line without LF at the span's end is looked at below.
+	 */
+	if ((c->len == 0 || end[-1] == '\n' || end != sp->end)) {
+		n = scan(c->s, c->len, &lfs, &conts);
+		if (lfs == conts) {
+			c->lines = lfs;
+			c->count = n - conts;
+			return;
+		}
+		conts = 0;
+	}
 	for (p = c->s; p < end; p = q) {
 		nl = memchr(p, '\n', (size_t)(end - p));
 		q = nl != NULL ? nl + 1 : end;
@@ -109,7 +165,7 @@ count_job(void *arg, size_t i)
 		if (nl == NULL && end != sp->end)
 			break;
 		c->lines++;
-		if (!shmids_continued(p, (size_t)(q - p))) {
+		if (!shmids_cont(p, (size_t)(q - p))) {
 			c->ended = 1;
 			c->used = (size_t)(q - c->s);
 			break;
@@ -223,22 +279,35 @@ bad_line(const struct span *sp, const struct chunk *c, const char *s,
 	*used = (size_t)((nl != NULL ? nl + 1 : sp->end) - s);
 }
 
+/*
+ * Count each chunk on threads and place them: where each chunk's values
+ * go (sp->at), their total, and the last chunk of the array, returned.
+ */
+static size_t
+count_all(struct span *sp, int nthreads, size_t *total)
+{
+	size_t i;
+
+	*total = 0;
+	shmids_par(sp->n, nthreads, count_job, sp);
+	for (i = 0; i < sp->n; i++) {
+		sp->at[i] = *total;
+		*total += sp->c[i].count;
+		if (sp->c[i].ended)
+			break;
+	}
+	return i < sp->n ? i : sp->n - 1;
+}
+
 /* Count, make room, parse: the work of shmids_values_lines(). */
 static int
 span(struct span *sp, struct shmids_values *v, const char *s, int nthreads,
     size_t *used, size_t *lines, int *more, const char **bad)
 {
 	struct chunk *cs = sp->c;
-	size_t i, last, total = 0, nl = 0;
+	size_t i, last, total, nl = 0;
 
-	shmids_par(sp->n, nthreads, count_job, sp);
-	for (i = 0; i < sp->n; i++) {
-		sp->at[i] = total;
-		total += cs[i].count;
-		if (cs[i].ended)
-			break;
-	}
-	last = i < sp->n ? i : sp->n - 1;
+	last = count_all(sp, nthreads, &total);
 	if (shmids_values_reserve(v, v->count + total) == -1)
 		return -1;
 	sp->dst = (char *)v->data + v->count * sp->esz;
@@ -261,12 +330,39 @@ span(struct span *sp, struct shmids_values *v, const char *s, int nthreads,
 	return 0;
 }
 
+/* The chunks of s[0..len), on the heap: a thread's stack may be small. */
+static int
+span_init(struct span *sp, const char *s, size_t len, int nthreads)
+{
+	sp->c = malloc(MAXCHUNKS * sizeof(*sp->c));
+	sp->at = malloc(MAXCHUNKS * sizeof(*sp->at));
+	if (sp->c == NULL || sp->at == NULL) {
+		free(sp->c);
+		free(sp->at);
+		errno = ENOMEM;
+		return -1;
+	}
+	sp->n = split(sp->c, s, len, nthreads < 1 ? 1 : nthreads);
+	sp->end = s + len;
+	return 0;
+}
+
+static void
+span_free(struct span *sp)
+{
+	int e = errno;
+
+	free(sp->c);
+	free(sp->at);
+	errno = e;
+}
+
 int
 shmids_values_lines(struct shmids_values *v, const char *s, size_t len,
     int nthreads, size_t *used, size_t *lines, int *more, const char **bad)
 {
 	struct span sp;
-	int r, e;
+	int r;
 
 	*used = *lines = 0;
 	*more = 0;
@@ -278,22 +374,32 @@ shmids_values_lines(struct shmids_values *v, const char *s, size_t len,
 		return 0;
 	if (nthreads < 1)
 		nthreads = 1;
-	/* on the heap: a thread's stack may be small */
-	sp.c = malloc(MAXCHUNKS * sizeof(*sp.c));
-	sp.at = malloc(MAXCHUNKS * sizeof(*sp.at));
-	if (sp.c == NULL || sp.at == NULL) {
-		free(sp.c);
-		free(sp.at);
-		errno = ENOMEM;
+	if (span_init(&sp, s, len, nthreads) == -1)
 		return -1;
-	}
-	sp.n = split(sp.c, s, len, nthreads);
-	sp.end = s + len;
 	sp.type = v->type;
 	r = span(&sp, v, s, nthreads, used, lines, more, bad);
-	e = errno;
-	free(sp.c);
-	free(sp.at);
-	errno = e;
+	span_free(&sp);
 	return r;
+}
+
+int
+shmids_values_count(const char *s, size_t len, int nthreads, size_t *count,
+    size_t *used, size_t *lines, int *more)
+{
+	struct span sp;
+	size_t i, last;
+
+	*count = *used = *lines = 0;
+	*more = 0;
+	if (len == 0)
+		return 0;
+	if (span_init(&sp, s, len, nthreads) == -1)
+		return -1;
+	last = count_all(&sp, nthreads, count);
+	for (i = 0; i <= last; i++)
+		*lines += sp.c[i].lines;
+	*used = (size_t)(sp.c[last].s + sp.c[last].used - s);
+	*more = !sp.c[last].ended;
+	span_free(&sp);
+	return 0;
 }

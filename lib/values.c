@@ -89,7 +89,7 @@ shmids_values_parse(struct shmids_values *v, const char *s, size_t len,
 	}
 	while (len > 0 && (s[len - 1] == '\n' || s[len - 1] == '\r'))
 		len--;
-	if ((cont = shmids_continued(s, len)) != 0) {
+	if ((cont = shmids_cont(s, len)) != 0) {
 		while (shmids_blank(s[len - 1]))
 			len--;
 		len--;		/* the "/" */

@@ -5,6 +5,10 @@
  * through (cmd/lines.h).  The first pread(2) of the file named by
  * SHMIDS_SHRINK (an absolute path) at an offset below one already read
  * truncates the file to that offset first; nothing else is touched.
+ * With SHMIDS_SHRINK_BELOW set (bytes), only a pread(2) below that offset
+ * does: shm-import's own reading after it counted a long array's lines
+ * ahead (format-spec.md 6.2) is let be, its reading an array's lines
+ * again to pass them through is not.
  */
 #define _GNU_SOURCE
 #include <sys/types.h>
@@ -24,6 +28,7 @@ pread(int fd, void *buf, size_t n, off_t off)
 	static off_t seen;
 	static int done;
 	const char *want = getenv("SHMIDS_SHRINK");
+	const char *below = getenv("SHMIDS_SHRINK_BELOW");
 	char link[64], path[4096];
 	ssize_t len;
 	int match = 0;
@@ -40,7 +45,8 @@ pread(int fd, void *buf, size_t n, off_t off)
 			match = strcmp(path, want) == 0;
 		}
 	}
-	if (match && !done && off < seen) {
+	if (match && !done && off < seen &&
+	    (below == NULL || off < (off_t)strtoll(below, NULL, 10))) {
 		done = 1;
 		if (truncate(want, off) == -1)
 			perror(want);

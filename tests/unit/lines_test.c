@@ -5,7 +5,10 @@
  * LF, blanks and tabs, bad values and out-of-range ones here and there,
  * a line not continued in the middle, every type.  The same values, bit
  * for bit, the same bad value, errno, used bytes and lines.  And
- * shmids_par(), its threads, asked for more threads than it may make.
+ * shmids_values_count() on 1 to 7 threads: as many values, bytes, lines
+ * and the same more where the lines read without error, never fewer
+ * values before a bad one.  And shmids_par(), its threads, asked for
+ * more threads than it may make.
  * TAP.
  */
 #include <errno.h>
@@ -132,6 +135,27 @@ same(const struct res *a, const struct res *b, size_t esz)
 	    a->v.count * esz) == 0);
 }
 
+/*
+ * shmids_values_count() of s on nthreads threads, against a, what
+ * shmids_values_lines() read: where a read it all, the same count,
+ * bytes, lines and more; where a stopped at a bad value, no fewer values
+ * than a kept (the bad one counts as a value).
+ */
+static int
+count_same(const char *s, size_t len, int nthreads, const struct res *a)
+{
+	size_t count, used, lines;
+	int more;
+
+	if (shmids_values_count(s, len, nthreads, &count, &used, &lines,
+	    &more) != 0)
+		return 0;
+	if (a->r == -1)
+		return count > a->v.count;
+	return count == a->v.count && used == a->used && lines == a->lines &&
+	    more == a->more;
+}
+
 /* A job of jobs(): mark job i done once more. */
 static void
 job(void *arg, size_t i)
@@ -173,7 +197,7 @@ main(void)
 	size_t size = (size_t)3 << 20, len;
 	char *b = malloc(size + 1), what[160];
 	struct res a, o;
-	int round, t, k, good_all;
+	int round, t, k, good_all, good_count;
 
 	if (b == NULL)
 		return 1;
@@ -184,8 +208,9 @@ main(void)
 		    round % 3 == 1, round % 2 ? 3 : 0, round % 5 == 2, t,
 		    round % 4 == 1 ? 20000 : 250000);
 		by_line(b, len, t, &a);
-		good_all = 1;
+		good_all = good_count = 1;
 		for (k = 0; k < 4; k++) {
+			good_count &= count_same(b, len, threads[k], &a);
 			at_once(b, len, t, threads[k], &o);
 			good_all &= same(&a, &o, a.v.count ? (size_t)
 			    ((a.v.type == SHMIDS_F64 || a.v.type == SHMIDS_I64) ?
@@ -196,6 +221,10 @@ main(void)
 		    "r %d, %zu lines: 1, 2, 3, 7 threads as line by line",
 		    round, t, a.v.count, a.r, a.lines);
 		ok(good_all, what);
+		snprintf(what, sizeof(what), "round %d: shmids_values_count() "
+		    "on 1, 2, 3, 7 threads: %s", round, a.r == 0 ? "as read" :
+		    "more than the values before the bad one");
+		ok(good_count, what);
 		shmids_values_free(&a.v);
 	}
 	/* a first line's values alone, cut inside the line */
@@ -208,6 +237,11 @@ main(void)
 	at_once("", 0, SHMIDS_F64, 2, &o);
 	ok(o.r == 0 && o.used == 0 && o.lines == 0 && o.more == 0,
 	    "an empty span");
+	ok(count_same("", 0, 2, &o), "an empty span counted");
+	at_once("1 2 /\n3 /\n", 10, SHMIDS_F64, 2, &o);
+	ok(count_same("1 2 /\n3 /\n", 10, 2, &o) && o.more == 1 &&
+	    o.v.count == 3, "counted: a span whose last line goes on");
+	shmids_values_free(&o.v);
 	o.v.type = 99;
 	errno = 0;
 	ok(shmids_values_lines(&o.v, "1\n", 2, 2, &o.used, &o.lines,
