@@ -85,10 +85,10 @@ populate(void *p, size_t len, int rdonly)
 }
 
 /*
- * A writer's populate of a big segment is split among shmids_threads()
- * threads, each a run of whole huge pages: the kernel zeroes every new
- * page, and one thread zeroing 80 MB is most of making 10^7 doubles
- * (format-spec.md 2.5, 6.2).
+ * A big populate is split among shmids_threads() threads, each a run of
+ * whole huge pages: a writer's kernel zeroes every new page, and one
+ * thread zeroing 80 MB is most of making 10^7 doubles; a reader's maps
+ * 20,000 pages (format-spec.md 2.5, 6.2).
  */
 #define POP_SPLIT	((size_t)16 << 20)	/* bytes a thread takes, at least */
 #define POP_MAXJOBS	64
@@ -110,26 +110,26 @@ pop_job(void *arg, size_t i)
 	p->err[i] = populate(p->addr + off, len, p->rdonly) == -1 ? errno : 0;
 }
 
-int
-shmids_populate(const struct att *a, int rdonly)
+static int
+populate_par(char *addr, size_t len, int rdonly)
 {
 	struct pop p;
 	size_t i, n;
 	int t;
 
-	t = rdonly || a->size < 2 * POP_SPLIT ? 1 : shmids_threads();
+	t = len < 2 * POP_SPLIT ? 1 : shmids_threads();
 	if (t < 2)
-		return populate(a->addr, a->size, rdonly);
-	n = a->size / POP_SPLIT;
+		return populate(addr, len, rdonly);
+	n = len / POP_SPLIT;
 	if (n > (size_t)t)
 		n = (size_t)t;
 	if (n > POP_MAXJOBS)
 		n = POP_MAXJOBS;
-	p.addr = a->addr;
-	p.len = a->size;
+	p.addr = addr;
+	p.len = len;
 	p.rdonly = rdonly;
-	p.per = (a->size / n + HUGE_GRAIN - 1) / HUGE_GRAIN * HUGE_GRAIN;
-	n = (a->size + p.per - 1) / p.per;
+	p.per = (len / n + HUGE_GRAIN - 1) / HUGE_GRAIN * HUGE_GRAIN;
+	n = (len + p.per - 1) / p.per;
 	shmids_par(n, t, pop_job, &p);
 	for (i = 0; i < n; i++)
 		if (p.err[i] != 0) {
@@ -137,6 +137,12 @@ shmids_populate(const struct att *a, int rdonly)
 			return -1;
 		}
 	return 0;
+}
+
+int
+shmids_populate(const struct att *a, int rdonly)
+{
+	return populate_par(a->addr, a->size, rdonly);
 }
 
 #define RUN_MIN		16	/* pages; shorter runs fault on demand */
@@ -154,7 +160,7 @@ shmids_populate_run(const struct att *a, size_t off, size_t len)
 		len = a->size - off;
 	len += off - start;
 	if (len >= RUN_MIN * pg)
-		(void)populate(a->addr + start, len, 1);
+		(void)populate_par(a->addr + start, len, 1);
 }
 
 /*

@@ -25,9 +25,9 @@
  *    (shmids_values_lines(); format-spec.md 6.2).  Those threads are
  *    POSIX threads that block every signal, are joined before it
  *    returns, and touch only the caller's text and values: no callback,
- *    no global state.  Making a segment of 32 MiB or more populates its
- *    pages on such threads too (format-spec.md 2.5), and so they touch
- *    only the new segment.
+ *    no global state.  Making or attaching a segment of 32 MiB or more
+ *    populates its pages on such threads too (format-spec.md 2.5): they
+ *    touch only that segment's pages.
  */
 #ifndef SHMIDS_H
 #define SHMIDS_H
