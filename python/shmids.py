@@ -110,6 +110,9 @@ _TYPES = {
 }
 TYPES = tuple(_TYPES)
 _BY_ENUM = {v[0]: k for k, v in _TYPES.items()}
+# numpy's typestr of each type ("<f8" here), made once: attach() is hot
+_TYPESTR = {k: _np.dtype(v[2]).str for k, v in _TYPES.items()} \
+    if _np is not None else {}
 
 #: True when functions return numpy arrays (numpy importable).
 numpy = _np is not None
@@ -440,8 +443,7 @@ class _Memory:
         """numpy's __array_interface__ over the payload, read-only once
         self.ro is set (a reader's; a writer's after seal())."""
         return {"data": (self.addr, self.ro), "shape": self.shape,
-                "typestr": _np.dtype(_TYPES[self.dtype][2]).str,
-                "version": 3}
+                "typestr": _TYPESTR[self.dtype], "version": 3}
 
     def array(self):
         """A new array over the whole payload, holding self."""
