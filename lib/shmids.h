@@ -593,13 +593,14 @@ void	 shmids_layout_init(struct shmids_layout *l, const char *field);
  * or more is formatted on shmids_threads() threads, made for the call and
  * joined before it returns; the bytes are those of one thread.  They
  * only read data and format values into buffers of the call's own (35
- * MiB at most, 2.4 MiB on 2 threads, whatever count); l and fp are used, and every write
- * made, on the caller's thread alone, so SIGPIPE, EINTR and write
- * errors are the caller's as on one thread.  They block every signal but
- * the faults (SIGBUS, SIGSEGV, SIGFPE, SIGILL), which strike the thread
- * that faults: SIGBUS for a file segment truncated under the reader may
- * come on any of them.  No callback and no global state is touched from
- * them.  Without memory or threads, one thread does it all.
+ * MiB at most, 2.4 MiB on 2 threads, whatever count); l and fp are
+ * used, and every write made, on the caller's thread alone, so
+ * SIGPIPE, EINTR and write errors are the caller's as on one thread.
+ * They block every signal but the faults (SIGBUS, SIGSEGV, SIGFPE,
+ * SIGILL), which strike the thread that faults: SIGBUS for a file
+ * segment truncated under the reader may come on any of them.  No
+ * callback and no global state is touched from them.  Without memory or
+ * threads, one thread does it all.
  */
 int	 shmids_emit(FILE *fp, const struct shmids_layout *l, int type,
 	    const void *data, size_t count);
@@ -667,15 +668,16 @@ int	 shmids_values_lines(struct shmids_values *v, const char *s,
  * the lines of s[0..len) (as for shmids_values_lines(): whole lines, the
  * last may end at len, s[len] need not be readable), were every token
  * a value: each line's tokens (runs of bytes above the space) less its
- * continuation "/", through the first line not continued.  Tokens are not read as values, so a bad one counts as
- * one: the count is exact only where shmids_values_lines() reads the
- * same lines without error; a program that makes a segment of the
- * count before it parses the lines (shm-import, format-spec.md 6.2)
- * checks that it parsed as many.  *count is the values, *used the bytes
- * of the lines counted, *lines how many, *more 1 if the last of them
- * ends with "/" (the array goes on after s).  On up to nthreads threads
- * (SHMIDS_THREADS_MAX at most), as shmids_values_lines(): they read s,
- * nothing else.  Returns 0, or -1 with ENOMEM (all outputs 0).
+ * continuation "/", through the first line not continued.  Tokens are
+ * not read as values, so a bad one counts as one: the count is exact
+ * only where shmids_values_lines() reads the same lines without error;
+ * a program that makes a segment of the count before it parses the
+ * lines (shm-import, format-spec.md 6.2) checks that it parsed as many.
+ * *count is the values, *used the bytes of the lines counted, *lines
+ * how many, *more 1 if the last of them ends with "/" (the array goes
+ * on after s).  On up to nthreads threads (SHMIDS_THREADS_MAX at most),
+ * as shmids_values_lines(): they read s, nothing else.  Returns 0, or -1
+ * with ENOMEM (all outputs 0).
  */
 int	 shmids_values_count(const char *s, size_t len, int nthreads,
 	    size_t *count, size_t *used, size_t *lines, int *more);

@@ -259,9 +259,9 @@ expand(void)
 		err(1, "setenv");
 	printf("\nshm-expand: one reference line to ASCII (default 80 "
 	    "columns), against a hand-written best (shmids_format in place, "
-	    "4 MiB, write(2)), both to /dev/null,\nand shm-import of the same text from a file; "
-	    "one thread each (SHMIDS_THREADS=1), interleaved, median of %d "
-	    "runs\n", runs);
+	    "4 MiB, write(2)), both to /dev/null,\nand shm-import of the "
+	    "same text from a file; one thread each (SHMIDS_THREADS=1), "
+	    "interleaved, median of %d runs\n", runs);
 	printf("%-8s %9s %-12s %11s %10s %10s %13s %12s\n", "values",
 	    "count", "program", "text", "wall", "CPU", "rate (CPU)",
 	    "peak RSS");
