@@ -99,10 +99,11 @@ labels() {
 	    break } }' "$1"
 }
 
-# blank FILE TH: FILE with each label, and the prefix, made the same.
+# blank FILE TH: FILE with each label, the prefix and valgrind's pid made
+# the same.
 blank() {
 	sed -E -e "s/(shmids,?[ \t]+)[^ \t]+ [^ \t\r]+/\1LABEL/" \
-	    -e "s/$P$2-/PREFIX-/g" "$1"
+	    -e "s/$P$2-/PREFIX-/g" -e 's/^==[0-9]+==/==PID==/' "$1"
 }
 
 # same_threads IN MODE ARGS...: shm-import ARGS on IN with each of
