@@ -10,6 +10,9 @@ bats_require_minimum_version 1.5.0
 BIN=${SHMIDS_BIN:-$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/bin}
 TOOLS=${SHMIDS_TOOLS:-$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/tools}
 SHMTOOL=$TOOLS/shmtool
+# LD_PRELOAD shims (tests/preload/); a copy where TESTUSER reads them
+# after user_build.
+PRELOAD=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload
 # The second user is a bare uid and gid with no account: setpriv needs
 # none, so the suite adds no user to the machine.  Tests use TESTUSER
 # and a few uids above it (+3, +7): the first base whose ten uids
@@ -172,14 +175,18 @@ user_runs() {
 	as_user "$SHMTOOL" > /dev/null 2>&1 || st=$?
 	[ "$st" != 126 ] && [ "$st" != 127 ]
 }
-# user_build: BIN, TOOLS and SHMTOOL become a copy of the build in a
-# world-readable directory of /tmp, removed in teardown.
+# user_build: BIN, TOOLS, SHMTOOL and PRELOAD become a copy of the build
+# in a world-readable directory of /tmp, removed in teardown.
 user_build() {
 	local c f
 	c=$(mktemp -d /tmp/shmids-build.XXXXXX) || return 1
 	echo "$c" >> "$T/.rmdirs"
-	mkdir "$c/bin" "$c/tools" || return 1
+	mkdir "$c/bin" "$c/tools" "$c/preload" || return 1
 	cp -P "$BIN"/../libshmids.so* "$c/" || return 1
+	for f in "$PRELOAD"/*.so; do
+		[ -f "$f" ] || continue
+		cp "$f" "$c/preload/" || return 1
+	done
 	for f in "$BIN"/* "$TOOLS"/*; do
 		[ -f "$f" ] && [ -x "$f" ] || continue
 		case $f in
@@ -188,7 +195,7 @@ user_build() {
 		esac || return 1
 	done
 	chmod -R a+rX "$c"
-	BIN=$c/bin TOOLS=$c/tools SHMTOOL=$c/tools/shmtool
+	BIN=$c/bin TOOLS=$c/tools SHMTOOL=$c/tools/shmtool PRELOAD=$c/preload
 	user_runs
 }
 as_user() {

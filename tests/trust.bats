@@ -300,9 +300,10 @@ rc=1"
 }
 
 @test "a reader that looks in a cleaner's mode-0 moment looks again: read, not 'you may not read it'" {
-	local so=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload/modezero.so l
-	[ -f "$so" ] || { echo "$so missing: make check builds it" >&2; false; }
+	local so l
 	need_user
+	so=$PRELOAD/modezero.so
+	[ -f "$so" ] || { echo "$so missing: make check builds it" >&2; false; }
 	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 	l=$(as_user "$SHMTOOL" create "${P}z" f64 3 0644)
 	track "$l"
