@@ -328,6 +328,7 @@ truncated_under() {
 	local so=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload/slowstderr.so
 	local l t
 	[ "$(nproc)" -gt 1 ] || skip "one CPU: no second thread"
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 	mkdir "$T/d"
 	for t in - 1; do
 		l=$(SHMIDS_DIR=$T/d mkmixed "t$t" f64 1000000 7)
