@@ -39,6 +39,23 @@ struct span {
 	size_t		 esz;
 };
 
+/* Does a run of bytes above ' ' begin at u[i] (runs())? */
+static inline unsigned
+run_at(const unsigned char *u, size_t i)		/* i >= 1 */
+{
+	return (u[i] > ' ') & (u[i - 1] <= ' ');
+}
+
+/* Does u[i] end a line the common way, " /" then LF or CR LF? i >= 3 */
+static inline unsigned
+cont_at(const unsigned char *u, size_t i)
+{
+	return (u[i] == '\n') & (((u[i - 1] == '/') &
+	    ((u[i - 2] == ' ') | (u[i - 2] == '\t'))) |
+	    ((u[i - 1] == '\r') & (u[i - 2] == '/') &
+	    ((u[i - 3] == ' ') | (u[i - 3] == '\t'))));
+}
+
 /*
  * The runs of bytes above ' ' in s[0..len): every value is one, and so
  * is a continuation's "/"; a byte at or below ' ' (a blank, CR, LF) is
@@ -56,11 +73,11 @@ runs(const char *s, size_t len)
 
 	for (i = 1; i + 64 <= len; i += 64) {
 		for (j = 0, k = 0; j < 64; j++)
-			k += (u[i + j] > ' ') & (u[i + j - 1] <= ' ');
+			k += run_at(u, i + j);
 		n += k;
 	}
 	for (; i < len; i++)
-		n += (u[i] > ' ') & (u[i - 1] <= ' ');
+		n += run_at(u, i);
 	return n;
 }
 
@@ -113,24 +130,18 @@ scan(const char *s, size_t len, size_t *lfs, size_t *conts)
 	}
 	for (; i + 64 <= len; i += 64) {
 		for (j = 0, k = 0, l = 0, c = 0; j < 64; j++) {
-			k += (u[i + j] > ' ') & (u[i + j - 1] <= ' ');
+			k += run_at(u, i + j);
 			l += u[i + j] == '\n';
-			c += (u[i + j] == '\n') & (((u[i + j - 1] == '/') &
-			    ((u[i + j - 2] == ' ') | (u[i + j - 2] == '\t'))) |
-			    ((u[i + j - 1] == '\r') & (u[i + j - 2] == '/') &
-			    ((u[i + j - 3] == ' ') | (u[i + j - 3] == '\t'))));
+			c += cont_at(u, i + j);
 		}
 		n += k;
 		*lfs += l;
 		*conts += c;
 	}
 	for (; i < len; i++) {
-		n += (u[i] > ' ') & (u[i - 1] <= ' ');
+		n += run_at(u, i);
 		*lfs += u[i] == '\n';
-		*conts += (u[i] == '\n') & (((u[i - 1] == '/') &
-		    ((u[i - 2] == ' ') | (u[i - 2] == '\t'))) |
-		    ((u[i - 1] == '\r') & (u[i - 2] == '/') &
-		    ((u[i - 3] == ' ') | (u[i - 3] == '\t'))));
+		*conts += cont_at(u, i);
 	}
 	return n;
 }
