@@ -125,7 +125,7 @@ $(TTOOLS): $(B)/tests/tools/%: tests/tools/%.c $(B)/libshmids.a
 # Shims for LD_PRELOAD, without sanitizers: they must load in any build.
 $(PRELOADS): $(B)/tests/preload/%.so: tests/preload/%.c
 	@mkdir -p $(@D)
-	$(CC) $(WFLAGS) -O2 -fPIC -shared -o $@ $< -ldl
+	$(CC) $(WFLAGS) -O2 -fPIC -shared -o $@ $< -ldl -pthread
 $(BENCHES): $(B)/bench/%: bench/%.c $(wildcard bench/*.h) $(B)/libshmids.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libshmids.a -lm -pthread

@@ -188,6 +188,22 @@ lines_trim(struct lines *l)
 	l->buf[0] = '\0';
 }
 
+off_t
+lines_at(const struct lines *l)
+{
+	return l->off - (off_t)(l->end - l->pos);
+}
+
+void
+lines_seek(struct lines *l, off_t off)
+{
+	l->off = off;
+	l->pos = l->scan = l->end = 0;
+	l->eof = 0;
+	l->lf = l->lfend = 0;
+	l->buf[0] = '\0';
+}
+
 void
 lines_unread(struct lines *l, const char *line)
 {

@@ -60,6 +60,14 @@ void	 lines_skip(struct lines *l, size_t n);
  * longer valid.  Other input keeps its buffer.
  */
 void	 lines_trim(struct lines *l);
+/* A regular file's offset of the next line. */
+off_t	 lines_at(const struct lines *l);
+/*
+ * A regular file read on from off, a line's start, past what was
+ * read (fvalues.c read it by offset): lines returned are no longer
+ * valid.  Kept text stays kept (it is read again by offset).
+ */
+void	 lines_seek(struct lines *l, off_t off);
 /*
  * Give back line, the one just returned: the next call returns it
  * again, and kept text ends before it.

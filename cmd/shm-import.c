@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "shmids.h"
+#include "fvalues.h"
 #include "lines.h"
 #include "syscheck.h"
 #include "util.h"
@@ -782,6 +783,60 @@ run_values(struct lines *l, const char *fname, unsigned long *lineno,
 }
 
 /*
+ * A regular file's long array from the line after those read: counted,
+ * then parsed straight into its segment in blocks on threads
+ * (fvalues.c), after the values v holds.  1: done, the array whole in
+ * the early segment, l past it and *lineno at its last line.  0: nothing
+ * consumed and no segment left: the lines are read as before, which
+ * finds and reports whatever stopped this (a bad value, a file that
+ * changed).
+ */
+static int
+fast_values(struct lines *l, unsigned long *lineno, struct shmids_values *v,
+    const struct text *f, const struct shmids_ref *r, int sel,
+    const char *fname, unsigned long first)
+{
+	char name[SHMIDS_NAME_MAX + 2];
+	size_t esz = shmids_type_size(v->type);
+	struct fvalues fv;
+	int toolong, k;
+
+	if (!l->reg || (!sel && fields != NULL))
+		return 0;
+	if (fvalues_count(&fv, l->fd, lines_at(l), v->type, nthreads,
+	    &stop) == -1) {
+		check_stop();
+		return 0;
+	}
+	if (fv.count > (size_t)-1 - v->count ||
+	    (!sel && v->count + fv.count < minvals) ||
+	    seg_name(name, sizeof(name), f->buf, r, &toolong) == -1 ||
+	    (early.h = shmids_create_array(name, mode, v->type,
+	    v->count + fv.count)) == NULL) {
+		fvalues_free(&fv);
+		return 0;
+	}
+	util_labels_add(&made, early.h);
+	if (v->count > 0)
+		memcpy(early.h + SHMIDS_HEADER, v->data, v->count * esz);
+	if ((k = fvalues_parse(&fv, early.h + SHMIDS_HEADER +
+	    v->count * esz)) != 0) {
+		fvalues_free(&fv);
+		check_stop();
+		if (k == FV_CHANGED)
+			early_changed(fname, first, f, r);
+		early_drop();
+		return 0;
+	}
+	early.count = early.at = v->count + fv.count;
+	v->count = 0;
+	lines_seek(l, fv.end);
+	*lineno += fv.lines;
+	fvalues_free(&fv);
+	return 1;
+}
+
+/*
  * One array line s[0..n) (first, kept in f) and its continuations:
  * converted, or passed through as read.  An array -f does not name is
  * copied line by line, unparsed.
@@ -795,7 +850,7 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 	const char *bad = NULL;
 	unsigned long first = *lineno;
 	size_t read = n, count;
-	int more, k, tried = 0;
+	int more, k, tried = 0, fast = 0;
 
 	f.len = 0;
 	text_add(&f, s, n, fname, first);
@@ -812,6 +867,14 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 	 * line does not end the array: the rest is no array of its own.
 	 */
 	while (more) {
+		if (k == 0 && !fast && nthreads > 1 && read >= RUN_MIN) {
+			fast = 1;
+			if (fast_values(l, lineno, &v, &f, r, sel, fname,
+			    first)) {
+				more = 0;
+				break;
+			}
+		}
 		if (k == 0 && run_values(l, fname, lineno, &v, &k, &more, &bad,
 		    &read, &f, r, sel, first, &tried)) {
 			if (k == -1 && bad == NULL)

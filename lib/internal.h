@@ -274,18 +274,6 @@ SHMIDS_HIDDEN int	shmids_values_reserve(struct shmids_values *v,
 			    size_t want);
 
 /*
- * Run fn(arg, i) for every i in [0, n), on up to nthreads threads
- * (SHMIDS_THREADS_MAX at most), the caller's among them; jobs are taken
- * in order of i, each exactly once, and all are done on return.  The
- * threads block every signal but the faults (SIGBUS, SIGSEGV, SIGFPE,
- * SIGILL), so that a signal reaches the caller's thread and handlers as
- * before.  If a thread cannot be made, fewer do the work.  Returns the
- * threads used.
- */
-size_t	 shmids_par(size_t n, int nthreads, void (*fn)(void *, size_t),
-	    void *arg) SHMIDS_HIDDEN;
-
-/*
  * The signal mask of the library's threads: every signal but the faults
  * (SIGBUS, SIGSEGV, SIGFPE, SIGILL), which strike the thread that faults.
  */

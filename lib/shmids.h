@@ -513,6 +513,23 @@ int	 shmids_isblank(int c);
 int	 shmids_threads(void);
 
 /*
+ * shmids_par: fn(arg, i) for every i in [0, n), on up to nthreads
+ * threads (SHMIDS_THREADS_MAX at most; 1 or less: the caller's alone),
+ * the caller's among them, made for the call and joined before it
+ * returns: a filter's own work split the library's way (shm-import
+ * reads a long array's blocks of a file with it, format-spec.md 6.2).
+ * Jobs are taken in order of i, each exactly once; all are done on
+ * return.  The threads block every signal but the faults (SIGBUS,
+ * SIGSEGV, SIGFPE, SIGILL), so that a signal reaches the caller's
+ * thread, whose handlers run as before (a job on it may see EINTR);
+ * fn must be safe to run on several threads at once.  Where a thread
+ * cannot be made, fewer do the work.  Returns the threads used, 1 or
+ * more; errno is left unchanged.
+ */
+size_t	 shmids_par(size_t n, int nthreads, void (*fn)(void *, size_t),
+	    void *arg);
+
+/*
  * shmids_dir: where file segments live: SHMIDS_DIR as the environment
  * holds it (not resolved), or NULL when it is unset or empty, when new
  * segments are System V ones and shmids_scan() reads no directory
@@ -681,6 +698,22 @@ int	 shmids_values_lines(struct shmids_values *v, const char *s,
  */
 int	 shmids_values_count(const char *s, size_t len, int nthreads,
 	    size_t *count, size_t *used, size_t *lines, int *more);
+
+/*
+ * shmids_values_into: shmids_values_lines() into the caller's memory,
+ * for a program that counted the values (shmids_values_count()) and
+ * made their segment first: the values of the lines of s[0..len) go to
+ * dst, which has room for cap elements of type, none past it.  *count
+ * is the values written (cap at most); *used, *lines, *more, *bad and
+ * the return as for shmids_values_lines(), with one more error: E2BIG,
+ * more values than cap (*bad points at the first with no room; the
+ * cap values before it are written).  Threads as shmids_values_lines()
+ * (nthreads 1: the caller's alone, so that a program may run it on
+ * threads of its own, one block of lines each: shm-import).
+ */
+int	 shmids_values_into(void *dst, size_t cap, int type, const char *s,
+	    size_t len, int nthreads, size_t *count, size_t *used,
+	    size_t *lines, int *more, const char **bad);
 
 /* shmids_values_free: free v->data and zero v but its type. */
 void	 shmids_values_free(struct shmids_values *v);

@@ -8,6 +8,7 @@
  * own chunk and their own part of v->data, nothing else.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,7 @@ struct chunk {
 	const char	*bad;		/* parsing: the first bad value, else NULL */
 	int		 err;		/* its errno */
 	size_t		 parsed;	/* values before it */
+	int		 full;		/* count cut to the caller's room */
 };
 
 struct span {
@@ -37,6 +39,7 @@ struct span {
 	size_t		*at;		/* elements */
 	int		 type;
 	size_t		 esz;
+	int		 walk;		/* parse_job() finds the end: uncounted */
 };
 
 /* Does a run of bytes above ' ' begin at u[i] (runs())? */
@@ -186,7 +189,29 @@ count_job(void *arg, size_t i)
 	c->count = runs(c->s, c->used) - conts;
 }
 
-/* Parse chunk i's values (its count, at most) into place. */
+/*
+ * The token at p, past the caller's room: a value (E2BIG), or a bad one
+ * (its errno), read into no room of the caller's.
+ */
+static int
+past_room(const struct span *sp, const char *p, const char *lim)
+{
+	union {
+		double		d;
+		int64_t		i;
+	} x;
+	const char *e;
+
+	if (shmids_parse_lim(p, lim, &e, sp->type, &x) == 0)
+		return E2BIG;
+	return errno;
+}
+
+/*
+ * Parse chunk i's values (its count, at most) into place.  Uncounted
+ * (sp->walk: one chunk, one thread), it finds the array's end itself,
+ * as count_job() would: its lines through the first not continued.
+ */
 static void
 parse_job(void *arg, size_t i)
 {
@@ -208,7 +233,8 @@ parse_job(void *arg, size_t i)
 			/* more values than counted: none may land past ours */
 			if (n == c->count) {
 				c->bad = p + k;
-				c->err = EINVAL;
+				c->err = c->full ? past_room(sp, p + k, lim) :
+				    EINVAL;
 				c->parsed = n;
 				return;
 			}
@@ -225,7 +251,15 @@ parse_job(void *arg, size_t i)
 			n++;
 			k = (size_t)(e - p);
 		}
+		if (sp->walk && eol)
+			c->lines++;
+		if (sp->walk && eol && !cont) {
+			c->ended = 1;
+			c->used = (size_t)(q - c->s);
+			break;
+		}
 	}
+	c->parsed = n;
 }
 
 /*
@@ -310,40 +344,73 @@ count_all(struct span *sp, int nthreads, size_t *total)
 	return i < sp->n ? i : sp->n - 1;
 }
 
-/* Count, make room, parse: the work of shmids_values_lines(). */
+/*
+ * Room for at most cap values from the chunks' counts: a chunk that
+ * would go past it is cut short, and marked, so that its first value
+ * with no room is a bad one (E2BIG) and lands nowhere.
+ */
+static void
+clamp(struct span *sp, size_t last, size_t cap)
+{
+	size_t i;
+
+	for (i = 0; i <= last; i++)
+		if (sp->at[i] + sp->c[i].count > cap) {
+			sp->c[i].count = sp->at[i] < cap ? cap - sp->at[i] : 0;
+			sp->c[i].full = 1;
+		}
+}
+
+/*
+ * Parse the counted chunks (through last) into sp->dst: the values, or
+ * -1 for the first bad value in s's order, after which *count is the
+ * values before it (format-spec.md 6.2).
+ */
 static int
-span(struct span *sp, struct shmids_values *v, const char *s, int nthreads,
-    size_t *used, size_t *lines, int *more, const char **bad)
+place(struct span *sp, const char *s, size_t last, int nthreads,
+    size_t *count, size_t *used, size_t *lines, int *more, const char **bad)
 {
 	struct chunk *cs = sp->c;
-	size_t i, last, total, nl = 0;
+	size_t i, nl = 0;
 
-	last = count_all(sp, nthreads, &total);
-	if (shmids_values_reserve(v, v->count + total) == -1)
-		return -1;
-	sp->dst = (char *)v->data + v->count * sp->esz;
 	shmids_par(last + 1, nthreads, parse_job, sp);
 	for (i = 0; i <= last && cs[i].bad == NULL; i++)
 		nl += cs[i].lines;
 	if (i <= last) {
 		/* the values before the bad one are kept, as line by line */
-		v->count += sp->at[i] + cs[i].parsed;
+		*count = sp->at[i] + cs[i].parsed;
 		bad_line(sp, &cs[i], s, used, lines);
 		*lines += nl + 1;
 		*bad = cs[i].bad;
 		errno = cs[i].err;
 		return -1;
 	}
-	v->count += total;
 	*used = (size_t)(cs[last].s + cs[last].used - s);
 	*lines = nl;
 	*more = !cs[last].ended;
 	return 0;
 }
 
+/* Count, make room, parse: the work of shmids_values_lines(). */
+static int
+span(struct span *sp, struct shmids_values *v, const char *s, int nthreads,
+    size_t *used, size_t *lines, int *more, const char **bad)
+{
+	size_t last, total, n;
+	int r;
+
+	last = count_all(sp, nthreads, &total);
+	if (shmids_values_reserve(v, v->count + total) == -1)
+		return -1;
+	sp->dst = (char *)v->data + v->count * sp->esz;
+	r = place(sp, s, last, nthreads, &n, used, lines, more, bad);
+	v->count += r == 0 ? total : n;
+	return r;
+}
+
 /* The chunks of s[0..len), on the heap: a thread's stack may be small. */
 static int
-span_init(struct span *sp, const char *s, size_t len, int nthreads)
+span_init(struct span *sp, const char *s, size_t len, int nthreads, int walk)
 {
 	sp->c = malloc(MAXCHUNKS * sizeof(*sp->c));
 	sp->at = malloc(MAXCHUNKS * sizeof(*sp->at));
@@ -353,7 +420,14 @@ span_init(struct span *sp, const char *s, size_t len, int nthreads)
 		errno = ENOMEM;
 		return -1;
 	}
-	sp->n = split(sp->c, s, len, nthreads < 1 ? 1 : nthreads);
+	sp->walk = walk;
+	if (walk) {
+		memset(&sp->c[0], 0, sizeof(sp->c[0]));
+		sp->c[0].s = s;
+		sp->c[0].len = len;
+		sp->n = 1;
+	} else
+		sp->n = split(sp->c, s, len, nthreads < 1 ? 1 : nthreads);
 	sp->end = s + len;
 	return 0;
 }
@@ -385,7 +459,7 @@ shmids_values_lines(struct shmids_values *v, const char *s, size_t len,
 		return 0;
 	if (nthreads < 1)
 		nthreads = 1;
-	if (span_init(&sp, s, len, nthreads) == -1)
+	if (span_init(&sp, s, len, nthreads, 0) == -1)
 		return -1;
 	sp.type = v->type;
 	r = span(&sp, v, s, nthreads, used, lines, more, bad);
@@ -404,7 +478,7 @@ shmids_values_count(const char *s, size_t len, int nthreads, size_t *count,
 	*more = 0;
 	if (len == 0)
 		return 0;
-	if (span_init(&sp, s, len, nthreads) == -1)
+	if (span_init(&sp, s, len, nthreads, 0) == -1)
 		return -1;
 	last = count_all(&sp, nthreads, count);
 	for (i = 0; i <= last; i++)
@@ -413,4 +487,45 @@ shmids_values_count(const char *s, size_t len, int nthreads, size_t *count,
 	*more = !sp.c[last].ended;
 	span_free(&sp);
 	return 0;
+}
+
+int
+shmids_values_into(void *dst, size_t cap, int type, const char *s,
+    size_t len, int nthreads, size_t *count, size_t *used, size_t *lines,
+    int *more, const char **bad)
+{
+	struct span sp;
+	size_t last, total;
+	int r;
+
+	*count = *used = *lines = 0;
+	*more = 0;
+	if ((sp.esz = shmids_type_size(type)) == 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (len == 0)
+		return 0;
+	/* one thread needs no count to place its values */
+	if (span_init(&sp, s, len, nthreads, nthreads <= 1) == -1)
+		return -1;
+	sp.type = type;
+	sp.dst = dst;
+	if (sp.walk) {
+		sp.at[0] = 0;
+		sp.c[0].used = len;
+		sp.c[0].count = cap;
+		sp.c[0].full = 1;
+		r = place(&sp, s, 0, 1, count, used, lines, more, bad);
+		total = sp.c[0].parsed;
+	} else {
+		last = count_all(&sp, nthreads, &total);
+		clamp(&sp, last, cap);
+		r = place(&sp, s, last, nthreads, count, used, lines, more,
+		    bad);
+	}
+	if (r == 0)
+		*count = total;
+	span_free(&sp);
+	return r;
 }

@@ -200,6 +200,25 @@ every() {
 	same_threads nonl pipe
 }
 
+# A regular file's long array is read in blocks of whole lines of 1 MiB
+# by offset (cmd/fvalues.c): lines near and over its 64 KiB limit, which
+# go the other way, and blocks that end anywhere in a line.
+@test "threads: continuation lines of 60 KiB and of 200 KiB, blocks cut anywhere: as on one thread" {
+	gen f64 60000 2600 41 a > in
+	gen f64 40000 9000 42 b >> in
+	gen i32 400000 7 43 c >> in
+	printf 'after\n' >> in
+	same_threads in file -t c=i32
+	is "$(grep -c shmids "$T/o.1")" 3 "arrays converted"
+	# an array that ends in its first block, its last line cut anywhere
+	for n in 1048576 1048577 1048580; do
+		{ printf 'x'; seq -f ' %.0f /' 1 300000; } | head -c "$n" |
+		    sed '$ s/ *\/* *$//' > in
+		printf '\ny 1 2\n' >> in
+		same_threads in file
+	done
+}
+
 @test "threads: bad values near the start, in the middle, at the end, twice: the first reported, as on one thread" {
 	local n
 	gen f64 90000 6 5 a > in

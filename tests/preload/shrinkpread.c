@@ -1,19 +1,22 @@
 /*
  * LD_PRELOAD shim for tests/shm-import.bats: the owner of an input file
  * truncating it while shm-import reads it, between its first read of an
- * array's lines and the pread(2) that reads them again to pass them
- * through (cmd/lines.h).  The first pread(2) of the file named by
- * SHMIDS_SHRINK (an absolute path) at an offset below one already read
- * truncates the file to that offset first; nothing else is touched.
- * With SHMIDS_SHRINK_BELOW set (bytes), only a pread(2) below that offset
- * does: shm-import's own reading after it counted a long array's lines
- * ahead (format-spec.md 6.2) is let be, its reading an array's lines
- * again to pass them through is not.
+ * array's lines and the pread(2) that reads them again (to pass them
+ * through, cmd/lines.h, or to parse a long array's lines into the
+ * segment made for their count, format-spec.md 6.2).  The first
+ * pread(2) of the file named by SHMIDS_SHRINK (an absolute path) whose
+ * bytes were all read before truncates the file to its offset first;
+ * nothing else is touched.  Threads read blocks of the file in any
+ * order: what was read is kept as a set of ranges.  With
+ * SHMIDS_SHRINK_BELOW set (bytes), only such a pread(2) below that
+ * offset does: the reading again of a long array's lines is let be,
+ * the reading again to pass them through is not.
  */
 #define _GNU_SOURCE
 #include <sys/types.h>
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,11 +24,48 @@
 
 ssize_t	pread(int fd, void *buf, size_t n, off_t off);
 
+#define MAXR	4096
+static off_t	 ra[MAXR], rz[MAXR];	/* ranges read, sorted, apart */
+static int	 nr;
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* Were all of [a, z) read before? */
+static int
+seen(off_t a, off_t z)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (ra[i] <= a && z <= rz[i])
+			return 1;
+	return 0;
+}
+
+/* [a, z) was read: merged into the ranges. */
+static void
+add(off_t a, off_t z)
+{
+	int i, j;
+
+	for (i = 0; i < nr && rz[i] < a; i++)
+		;
+	for (j = i; j < nr && ra[j] <= z; j++) {
+		a = ra[j] < a ? ra[j] : a;
+		z = rz[j] > z ? rz[j] : z;
+	}
+	if (j == i && nr == MAXR)
+		return;
+	memmove(ra + i + 1, ra + j, (size_t)(nr - j) * sizeof(*ra));
+	memmove(rz + i + 1, rz + j, (size_t)(nr - j) * sizeof(*rz));
+	nr += 1 - (j - i);
+	ra[i] = a;
+	rz[i] = z;
+}
+
 ssize_t
 pread(int fd, void *buf, size_t n, off_t off)
 {
 	static ssize_t (*real)(int, void *, size_t, off_t);
-	static off_t seen;
 	static int done;
 	const char *want = getenv("SHMIDS_SHRINK");
 	const char *below = getenv("SHMIDS_SHRINK_BELOW");
@@ -45,14 +85,21 @@ pread(int fd, void *buf, size_t n, off_t off)
 			match = strcmp(path, want) == 0;
 		}
 	}
-	if (match && !done && off < seen &&
+	if (!match)
+		return real(fd, buf, n, off);
+	pthread_mutex_lock(&mu);
+	if (!done && n > 0 && seen(off, off + (off_t)n) &&
 	    (below == NULL || off < (off_t)strtoll(below, NULL, 10))) {
 		done = 1;
 		if (truncate(want, off) == -1)
 			perror(want);
 	}
+	pthread_mutex_unlock(&mu);
 	len = real(fd, buf, n, off);
-	if (match && len > 0 && off + len > seen)
-		seen = off + len;
+	if (len > 0) {
+		pthread_mutex_lock(&mu);
+		add(off, off + len);
+		pthread_mutex_unlock(&mu);
+	}
 	return len;
 }

@@ -7,8 +7,9 @@
  * for bit, the same bad value, errno, used bytes and lines.  And
  * shmids_values_count() on 1 to 7 threads: as many values, bytes, lines
  * and the same more where the lines read without error, never fewer
- * values before a bad one.  And shmids_par(), its threads, asked for
- * more threads than it may make.
+ * values before a bad one.  And shmids_values_into() on 1 to 7 threads
+ * with room for as many values, more, and fewer (E2BIG).  And
+ * shmids_par(), its threads, asked for more threads than it may make.
  * TAP.
  */
 #include <errno.h>
@@ -156,6 +157,43 @@ count_same(const char *s, size_t len, int nthreads, const struct res *a)
 	    more == a->more;
 }
 
+/*
+ * shmids_values_into() of s on nthreads threads with room for cap
+ * values, against a: as a, or where cap is short of a's values (a read
+ * without error), E2BIG at value cap with the cap values before it.
+ */
+static int
+into_same(const char *s, size_t len, int type, int nthreads, size_t cap,
+    const struct res *a)
+{
+	size_t esz = shmids_type_size(type), n = a->v.count, count, used,
+	    lines;
+	const char *bad = NULL;
+	char *d = malloc((cap + 1) * esz + 1);
+	int more, r, good;
+
+	if (d == NULL)
+		return 0;
+	memset(d, 0xa5, (cap + 1) * esz);
+	errno = 0;
+	r = shmids_values_into(d, cap, type, s, len, nthreads, &count, &used,
+	    &lines, &more, &bad);
+	if (cap < n)
+		good = r == -1 && errno == E2BIG && count == cap &&
+		    more == 0 && bad != NULL && bad >= s && bad < s + len;
+	else
+		good = r == a->r && (r == 0 || errno == a->err) &&
+		    bad == a->bad && used == a->used && lines == a->lines &&
+		    more == a->more && count == n;
+	if (count > 0 && memcmp(d, a->v.data, (count < n ? count : n) * esz))
+		good = 0;
+	/* nothing past the room given */
+	if ((unsigned char)d[cap * esz] != 0xa5)
+		good = 0;
+	free(d);
+	return good;
+}
+
 /* A job of jobs(): mark job i done once more. */
 static void
 job(void *arg, size_t i)
@@ -197,7 +235,7 @@ main(void)
 	size_t size = (size_t)3 << 20, len;
 	char *b = malloc(size + 1), what[160];
 	struct res a, o;
-	int round, t, k, good_all, good_count;
+	int round, t, k, good_all, good_count, good_into;
 
 	if (b == NULL)
 		return 1;
@@ -208,9 +246,15 @@ main(void)
 		    round % 3 == 1, round % 2 ? 3 : 0, round % 5 == 2, t,
 		    round % 4 == 1 ? 20000 : 250000);
 		by_line(b, len, t, &a);
-		good_all = good_count = 1;
+		good_all = good_count = good_into = 1;
 		for (k = 0; k < 4; k++) {
 			good_count &= count_same(b, len, threads[k], &a);
+			good_into &= into_same(b, len, t, threads[k],
+			    a.v.count, &a);
+			good_into &= into_same(b, len, t, threads[k],
+			    a.v.count + 9, &a);
+			good_into &= into_same(b, len, t, threads[k],
+			    a.v.count / 3, &a);
 			at_once(b, len, t, threads[k], &o);
 			good_all &= same(&a, &o, a.v.count ? (size_t)
 			    ((a.v.type == SHMIDS_F64 || a.v.type == SHMIDS_I64) ?
@@ -225,6 +269,10 @@ main(void)
 		    "on 1, 2, 3, 7 threads: %s", round, a.r == 0 ? "as read" :
 		    "more than the values before the bad one");
 		ok(good_count, what);
+		snprintf(what, sizeof(what), "round %d: shmids_values_into() "
+		    "on 1, 2, 3, 7 threads, room for all, more, a third",
+		    round);
+		ok(good_into, what);
 		shmids_values_free(&a.v);
 	}
 	/* a first line's values alone, cut inside the line */
@@ -242,6 +290,20 @@ main(void)
 	ok(count_same("1 2 /\n3 /\n", 10, 2, &o) && o.more == 1 &&
 	    o.v.count == 3, "counted: a span whose last line goes on");
 	shmids_values_free(&o.v);
+	/* the last line without its LF; an array that ends in the span */
+	for (k = 0; k < 2; k++) {
+		const char *x = k ? "1 2 /\n3 4\n5 6 /\n" : "1 2 /\n 3 /\r\n4";
+
+		by_line(x, strlen(x), SHMIDS_F64, &a);
+		good_into = into_same(x, strlen(x), SHMIDS_F64, 1, 4, &a) &&
+		    into_same(x, strlen(x), SHMIDS_F64, 1, 3, &a) &&
+		    into_same(x, strlen(x), SHMIDS_F64, 1, 0, &a) &&
+		    into_same(x, strlen(x), SHMIDS_F64, 2, 4, &a);
+		ok(good_into && a.v.count == 4 && a.more == 0, k ?
+		    "into: an array that ends before the span" :
+		    "into: a last line without LF");
+		shmids_values_free(&a.v);
+	}
 	o.v.type = 99;
 	errno = 0;
 	ok(shmids_values_lines(&o.v, "1\n", 2, 2, &o.used, &o.lines,
