@@ -49,9 +49,9 @@ extern "C" {
  * This header's version, major.minor.patch; the Makefile takes the
  * library's version (its file name, shmids.pc) from SHMIDS_VERSION.
  */
-#define SHMIDS_VERSION		"1.2.0"
+#define SHMIDS_VERSION		"1.3.0"
 #define SHMIDS_VERSION_MAJOR	1
-#define SHMIDS_VERSION_MINOR	2
+#define SHMIDS_VERSION_MINOR	3
 #define SHMIDS_VERSION_PATCH	0
 
 #define SHMIDS_HEADER		128	/* bytes of header before the payload */
@@ -707,9 +707,13 @@ int	 shmids_values_count(const char *s, size_t len, int nthreads,
  * is the values written (cap at most); *used, *lines, *more, *bad and
  * the return as for shmids_values_lines(), with one more error: E2BIG,
  * more values than cap (*bad points at the first with no room; the
- * cap values before it are written).  Threads as shmids_values_lines()
- * (nthreads 1: the caller's alone, so that a program may run it on
- * threads of its own, one block of lines each: shm-import).
+ * cap values before it are written).  dst is aligned for type (a
+ * segment's payload is); every output pointer is required.  No count
+ * is needed first: on several threads it counts its chunks itself to
+ * place them; on one (nthreads 1 or less: the caller's thread alone) it
+ * counts nothing, so that a program may run it on threads of its own,
+ * one block of lines each (shm-import, format-spec.md 7).  Threads
+ * otherwise as shmids_values_lines().
  */
 int	 shmids_values_into(void *dst, size_t cap, int type, const char *s,
 	    size_t len, int nthreads, size_t *count, size_t *used,
