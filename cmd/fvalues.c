@@ -34,24 +34,33 @@ struct fblock {
 	int	 fail;		/* CANNOT, CHANGED, or 0 */
 };
 
-/* Rounds of blocks, so that an array near a big file's start is not
- * looked for to the file's end. */
-struct round {
-	struct fvalues	*fv;
-	size_t		 base;		/* the first block of the round */
-	size_t		 stopat;	/* the first block that ended */
-	pthread_mutex_t	 mu;
-};
+/*
+ * Has a signal come?  Its handler set stop on the caller's thread, the
+ * only one that takes signals: that thread reads it, and tells the
+ * others through quit.
+ */
+static int
+quitting(struct fvalues *fv)
+{
+	int q;
+
+	pthread_mutex_lock(&fv->mu);
+	if (pthread_equal(pthread_self(), fv->caller) && *fv->stop)
+		fv->quit = 1;
+	q = fv->quit;
+	pthread_mutex_unlock(&fv->mu);
+	return q;
+}
 
 /* n bytes at off, as many as the file holds; -1 on an error or a signal. */
 static ssize_t
-readat(const struct fvalues *fv, char *buf, size_t n, off_t off)
+readat(struct fvalues *fv, char *buf, size_t n, off_t off)
 {
 	size_t got = 0;
 	ssize_t r;
 
 	while (got < n) {
-		if (*fv->stop)
+		if (quitting(fv))
 			return -1;
 		if ((r = pread(fv->fd, buf + got, n - got, off + (off_t)got)) ==
 		    -1 && errno == EINTR)
@@ -67,23 +76,23 @@ readat(const struct fvalues *fv, char *buf, size_t n, off_t off)
 
 /* Has a block before i ended the array?  Then i is none of it. */
 static int
-past(struct round *rd, size_t i)
+past(struct fvalues *fv, size_t i)
 {
 	int r;
 
-	pthread_mutex_lock(&rd->mu);
-	r = rd->stopat < i;
-	pthread_mutex_unlock(&rd->mu);
+	pthread_mutex_lock(&fv->mu);
+	r = fv->stopat < i;
+	pthread_mutex_unlock(&fv->mu);
 	return r;
 }
 
 static void
-ended(struct round *rd, size_t i)
+ended(struct fvalues *fv, size_t i)
 {
-	pthread_mutex_lock(&rd->mu);
-	if (i < rd->stopat)
-		rd->stopat = i;
-	pthread_mutex_unlock(&rd->mu);
+	pthread_mutex_lock(&fv->mu);
+	if (i < fv->stopat)
+		fv->stopat = i;
+	pthread_mutex_unlock(&fv->mu);
 }
 
 /*
@@ -119,9 +128,8 @@ bounds(const char *buf, size_t got, size_t want, size_t i, size_t *s,
 static void
 count_job(void *arg, size_t j)
 {
-	struct round *rd = arg;
-	struct fvalues *fv = rd->fv;
-	size_t i = rd->base + j, want = BLOCK + SLACK + (i > 0), s, e, used;
+	struct fvalues *fv = arg;
+	size_t i = fv->base + j, want = BLOCK + SLACK + (i > 0), s, e, used;
 	struct fblock *b = &fv->b[i];
 	off_t at = fv->from + (off_t)i * (off_t)BLOCK - (i > 0);
 	ssize_t got;
@@ -129,7 +137,7 @@ count_job(void *arg, size_t j)
 	int more;
 
 	b->fail = CANNOT;
-	if (past(rd, i) || (buf = malloc(want + 1)) == NULL)
+	if (past(fv, i) || (buf = malloc(want + 1)) == NULL)
 		return;
 	if ((got = readat(fv, buf, want, at)) != -1 &&
 	    bounds(buf, (size_t)got, want, i, &s, &e) == 0) {
@@ -142,27 +150,25 @@ count_job(void *arg, size_t j)
 			b->eof = (size_t)got < want && !b->ended;
 			b->fail = 0;
 			if (b->ended || b->eof)
-				ended(rd, i);
+				ended(fv, i);
 		}
 	}
 	free(buf);
 }
 
-/* Count the blocks [base, base + n); 1 when the array's end is among them. */
+/*
+ * Count the blocks [base, base + n), a round: an array near a big
+ * file's start is not looked for to the file's end.  1 when the array's
+ * end is among them.
+ */
 static int
 count_round(struct fvalues *fv, size_t base, size_t n, size_t *last)
 {
-	struct round rd;
 	size_t i;
 
-	rd.fv = fv;
-	rd.base = base;
-	rd.stopat = (size_t)-1;
-	if (pthread_mutex_init(&rd.mu, NULL) != 0)
-		return -1;
-	shmids_par(n, fv->nthreads, count_job, &rd);
-	pthread_mutex_destroy(&rd.mu);
-	if (*fv->stop)
+	fv->base = base;
+	shmids_par(n, fv->nthreads, count_job, fv);
+	if (fv->quit || *fv->stop)
 		return -1;
 	for (i = base; i < base + n; i++) {
 		if (fv->b[i].fail || fv->b[i].eof)
@@ -193,7 +199,10 @@ fvalues_count(struct fvalues *fv, int fd, off_t from, int type,
 	fv->type = type;
 	fv->nthreads = nthreads;
 	fv->stop = stop;
-	if (fstat(fd, &st) == -1 || st.st_size <= from)
+	fv->caller = pthread_self();
+	fv->stopat = (size_t)-1;
+	if (fstat(fd, &st) == -1 || st.st_size <= from ||
+	    pthread_mutex_init(&fv->mu, NULL) != 0)
 		return -1;
 	nb = (size_t)((st.st_size - from - 1) / (off_t)BLOCK) + 1;
 	/* rounds of 4 blocks a thread, then doubling */
@@ -261,7 +270,7 @@ fvalues_parse(struct fvalues *fv, void *dst)
 
 	fv->dst = dst;
 	shmids_par(fv->nb, fv->nthreads, parse_job, fv);
-	if (*fv->stop)
+	if (fv->quit || *fv->stop)
 		return -1;
 	/* the first in the file's order says */
 	for (i = 0; i < fv->nb; i++)
@@ -276,4 +285,5 @@ fvalues_free(struct fvalues *fv)
 	free(fv->b);
 	fv->b = NULL;
 	fv->nb = 0;
+	pthread_mutex_destroy(&fv->mu);
 }

@@ -16,6 +16,7 @@
 
 #include <sys/types.h>
 
+#include <pthread.h>
 #include <signal.h>
 #include <stddef.h>
 
@@ -25,6 +26,11 @@ struct fvalues {
 	int		 fd, type, nthreads;
 	off_t		 from;		/* the first line's offset */
 	const volatile sig_atomic_t *stop;	/* a signal: leave off */
+	pthread_t	 caller;	/* the thread a handler sets stop on */
+	pthread_mutex_t	 mu;		/* for quit and stopat */
+	int		 quit;		/* stop seen: every thread leaves off */
+	size_t		 stopat;	/* counting: the first block that ended */
+	size_t		 base;		/* counting: the round's first block */
 	struct fblock	*b;
 	size_t		 nb;		/* blocks, through the array's end */
 	size_t		 count;		/* values: counted, then parsed */

@@ -157,11 +157,32 @@ type_of(const char *f, size_t len)
 	return deftype != -1 ? deftype : SHMIDS_F64;
 }
 
+/*
+ * A long array's segment, made before its values are parsed into it
+ * (early_make()): NULL while an array's values stay in its own buffer.
+ */
+static struct {
+	char	*h;
+	size_t	 count, at;	/* elements: made, filled */
+} early;
+
+/*
+ * Remove every segment made so far.  The early segment is detached
+ * first: removing reads the header through an attach of its own, which
+ * a process short of address space (ulimit -v) could not make with the
+ * segment mapped twice.  One that cannot be removed is said, not lost.
+ */
 static void
 undo_all(void)
 {
+	if (early.h != NULL) {
+		shmids_close(early.h);
+		early.h = NULL;
+	}
 	while (made.n > 0)
-		shmids_remove(made.v[--made.n]);
+		if (shmids_remove(made.v[--made.n]) == -1)
+			warn("segment %s is left: remove it with shm-rm",
+			    made.v[made.n]);
 }
 
 /* SIGINT, SIGTERM, SIGHUP: stop after the current line, cleaning up. */
@@ -285,14 +306,6 @@ seg_name(char *name, size_t size, const char *first,
 	return n;
 }
 
-/*
- * A long array's segment, made before its values are parsed into it
- * (early_make()): NULL while an array's values stay in its own buffer.
- */
-static struct {
-	char	*h;
-	size_t	 count, at;	/* elements: made, filled */
-} early;
 
 /*
  * Make the segment for v (or take the one made early, already filled)
@@ -710,16 +723,22 @@ early_fill(struct shmids_values *v, const char *fname, unsigned long first,
 	v->count = 0;
 }
 
-/* The array is no array after all (a bad value): no segment for it. */
+/*
+ * The array is no array after all (a bad value): no segment for it.  It
+ * is the last made, removed once detached (see undo_all()).
+ */
 static void
 early_drop(void)
 {
 	if (early.h == NULL)
 		return;
-	shmids_remove(early.h);
 	shmids_close(early.h);
-	made.n--;		/* the last made: no other since */
 	early.h = NULL;
+	if (shmids_remove(made.v[--made.n]) == -1) {
+		warn("segment %s is left: remove it with shm-rm",
+		    made.v[made.n]);
+		rval = 1;
+	}
 }
 
 /* The first line's values, on several threads if it is long. */
