@@ -297,6 +297,47 @@ shm-import: stdin:60000: d: bad value \"1,5\"" "stderr"
 	done
 }
 
+# Removing a segment reads its header through an attach of its own: a
+# process short of address space, the segment still mapped, could not,
+# and forgot it (a block's buffer that could not be had sent the array
+# the other way after its segment was made).
+@test "threads: under any memory limit (ulimit -v) a long array converts, or fails and no segment stays" {
+	local th lim low st ok=0 bad=0
+	ldd "$BIN/shm-import" | grep -q 'libasan\|libtsan' &&
+	    skip "a sanitizer reserves more address space than any limit here"
+	[ -z "${SHMIDS_VALGRIND:-}" ] || skip "valgrind needs more address space"
+	gen f64 1000000 7 51 x > in
+	# try LIMIT TH: shm-import under ulimit -v LIMIT (KiB); its status
+	try() {
+		st=0
+		(ulimit -v "$1" && SHMIDS_THREADS=$2 "$BIN/shm-import" \
+		    -P "$P" < in > out 2> err) || st=$?
+		if [ "$st" = 0 ]; then
+			ok=$((ok + 1))
+			is "$(labels out | wc -l)" 1 "$2 threads, ulimit -v $1: a segment"
+			"$BIN/shm-rm" "$(labels out)"
+		else
+			bad=$((bad + 1))
+			is "$st" 1 "$2 threads, ulimit -v $1: exit status"
+		fi
+		no_segments_named "$P" ||
+		    { echo "$2 threads, ulimit -v $1: $(cat err)" >&2; return 1; }
+	}
+	for th in 1 2; do
+		# the least that converts, then every 250 KiB below it: where
+		# the segment can be made and what comes after it cannot
+		for low in $(seq 4000 2000 400000); do
+			try "$low" "$th"
+			[ "$st" = 0 ] && break
+		done
+		for lim in $(seq $((low - 16000)) 250 "$low"); do
+			try "$lim" "$th"
+		done
+	done
+	[ "$ok" -gt 0 ] && [ "$bad" -gt 0 ] ||
+	    { echo "no limit tells: $ok converted, $bad failed" >&2; false; }
+}
+
 @test "threads: SIGTERM while long arrays are read on threads: dies of it, every segment gone, at once" {
 	local i pid st=0
 	for i in 1 2 3 4 5 6; do
