@@ -15,6 +15,18 @@
 #include "internal.h"
 #include "num.h"
 
+/*
+ * Counting is vector code: where the C library picks a function's
+ * version by the CPU at load time (GNU ifunc), an AVX2 one counts a
+ * third faster than the SSE2 one every x86-64 has.
+ */
+#if defined(__x86_64__) && defined(__GLIBC__) && defined(__ELF__) && \
+    (defined(__clang__) ? __clang_major__ >= 14 : __GNUC__ >= 6)
+#define SPAN_CLONES	__attribute__((target_clones("avx2", "default")))
+#else
+#define SPAN_CLONES
+#endif
+
 #define MINCHUNK	((size_t)256 << 10)	/* bytes: less is not worth a thread */
 #define MAXCHUNKS	1024
 
@@ -67,7 +79,7 @@ cont_at(const unsigned char *u, size_t i)
  * Written so that the compiler makes it vector code: a run begins where
  * a byte above ' ' follows one that is not, 64 bytes a round.
  */
-static size_t
+static size_t SPAN_CLONES
 runs(const char *s, size_t len)
 {
 	const unsigned char *u = (const unsigned char *)s;
@@ -119,7 +131,7 @@ piece(const struct span *sp, const char *p, const char *end, size_t *vlen,
  * such end.  Where every LF is one, every line is continued and the
  * values are the runs less the LFs: the lines need no look one by one.
  */
-static size_t
+static size_t SPAN_CLONES
 scan(const char *s, size_t len, size_t *lfs, size_t *conts)
 {
 	const unsigned char *u = (const unsigned char *)s;
