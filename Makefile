@@ -220,6 +220,13 @@ check-asan:
 	$(MAKE) B=build-asan CFLAGS="-O1 -g $(SANFLAGS)" \
 	    LDFLAGS="$(SANFLAGS)" SHMIDS_FUZZ_SECONDS=0 check
 
+# The unit tests and the threads' suites built with ThreadSanitizer in
+# build-tsan/ (the rest of the suite runs no threads of ours; slow).
+check-tsan:
+	$(MAKE) B=build-tsan CFLAGS="-O1 -g -fsanitize=thread" \
+	    LDFLAGS="-fsanitize=thread" SHMIDS_FUZZ_SECONDS=0 \
+	    SHMIDS_SUITES="threads-import threads-expand" check
+
 # The concurrency cases of tests/tools/stress/, for a bounded time.
 stress: all $(B)/tests/tools/stress
 	$(B)/tests/tools/stress -t 30
@@ -329,5 +336,5 @@ clean:
 
 include tests/fuzz/fuzz.mk
 
-.PHONY: all demo check check-asan check-valgrind stress lint bench install \
+.PHONY: all demo check check-asan check-tsan check-valgrind stress lint bench install \
 	uninstall install-systemd uninstall-systemd clean numcmp-maybe FORCE

@@ -175,12 +175,14 @@ static void
 measure(int k0, int runs, int ncpu, double m[2][2][2])
 {
 	static double t[2][2][2][MAXRUNS];
-	int i, p, k, one;
+	int i, p, k, j, one;
 
+	/* the settings' order swapped every run: neither always goes first */
 	for (i = 0; i < runs; i++)
 		for (p = 0; p < 2; p++)
 			for (k = 0; k < 2; k++)
-				for (one = 0; one < 2; one++) {
+				for (j = 0; j < 2; j++) {
+					one = j ^ (i & 1);
 					if (p == 1)
 						warm(text[k0 + k]);
 					t[p][k][one][i] = p == 0 ?

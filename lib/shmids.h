@@ -27,7 +27,8 @@
  *    returns, and touch only the caller's text and values: no callback,
  *    no global state.  Making or attaching a segment of 32 MiB or more
  *    populates its pages on such threads too (format-spec.md 2.5): they
- *    touch only that segment's pages.
+ *    touch only that segment's pages.  shmids_par() alone runs the
+ *    caller's own function on such threads, as it is asked to.
  */
 #ifndef SHMIDS_H
 #define SHMIDS_H
