@@ -147,7 +147,9 @@ count_job(void *arg, size_t j)
 			b->off = at + (off_t)s;
 			b->used = used;
 			b->ended = !more && e > s;
-			b->eof = (size_t)got < want && !b->ended;
+			/* its end is the file's, not a LF read before it */
+			b->eof = (size_t)got < want && e == (size_t)got &&
+			    !b->ended;
 			b->fail = 0;
 			if (b->ended || b->eof)
 				ended(fv, i);

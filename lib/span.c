@@ -20,7 +20,16 @@
  * version by the CPU at load time (GNU ifunc), an AVX2 one counts a
  * third faster than the SSE2 one every x86-64 has.
  */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SPAN_SANITIZED		/* gcc */
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define SPAN_SANITIZED		/* clang */
+#endif
+#endif
+/* A sanitizer's resolver runs before its runtime is up: no clones then. */
 #if defined(__x86_64__) && defined(__GLIBC__) && defined(__ELF__) && \
+    !defined(SPAN_SANITIZED) && \
     (defined(__clang__) ? __clang_major__ >= 14 : __GNUC__ >= 6)
 #define SPAN_CLONES	__attribute__((target_clones("avx2", "default")))
 #else
