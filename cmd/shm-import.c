@@ -331,8 +331,9 @@ store(const char *fname, unsigned long lineno, const char *first,
 		return -1;
 	}
 	/* The name is good: EINVAL now means the kernel's size limit. */
-	if (h == NULL && (h = shmids_create_array(name, mode, v->type,
-	    v->count)) == NULL) {
+	if (h == NULL && (util_labels_room(&made) == -1 ||
+	    (h = shmids_create_array(name, mode, v->type, v->count)) ==
+	    NULL)) {
 		warnx("%s:%lu: %s: %s", fname, lineno,
 		    util_quote(first + r->field, r->fieldlen),
 		    util_create_error(errno));
@@ -345,13 +346,20 @@ store(const char *fname, unsigned long lineno, const char *first,
 			    v->count * shmids_type_size(v->type));
 		util_labels_add(&made, h);
 	}
+	/*
+	 * Sealed and detached before the reference line is written: output
+	 * that fails removes it (undo_all()), by a header read of its own
+	 * that a short address space (ulimit -v) has no room for while the
+	 * segment is still mapped.  made holds its label.
+	 */
+	shmids_close(h);
+	h = made.v[made.n - 1];
 	nconverted++;
 	out(first, r->field + r->fieldlen);
 	out(" shmids ", 8);
 	out(h, strlen(h));
 	/* The first line's end only: its continuations are replaced too. */
 	out(first + r->eol, firstlen - r->eol);
-	shmids_close(h);
 	return 0;
 }
 
@@ -661,8 +669,11 @@ count_rest(const struct lines *l, const char *s, size_t n, size_t *count)
 		at += got;
 		for (len = have; len > 0 && buf[len - 1] != '\n'; len--)
 			;
+		/* no whole line yet: read on (its end, or the file's) */
 		if (len == 0 && have == RUN_MAX)
 			return -1;
+		if (len == 0)
+			continue;
 		if (shmids_values_count(buf, len, nthreads, &c, &used, &nl,
 		    &more) == -1)
 			return -1;
@@ -695,6 +706,7 @@ early_make(const struct lines *l, const char *s, size_t n, const char *first,
 	if (!sel && (fields != NULL || v->count + rest < minvals))
 		return;
 	if (seg_name(name, sizeof(name), first, r, &toolong) == -1 ||
+	    util_labels_room(&made) == -1 ||
 	    (early.h = shmids_create_array(name, mode, v->type,
 	    v->count + rest)) == NULL)
 		return;
@@ -830,6 +842,7 @@ fast_values(struct lines *l, unsigned long *lineno, struct shmids_values *v,
 	if (fv.count > (size_t)-1 - v->count ||
 	    (!sel && v->count + fv.count < minvals) ||
 	    seg_name(name, sizeof(name), f->buf, r, &toolong) == -1 ||
+	    util_labels_room(&made) == -1 ||
 	    (early.h = shmids_create_array(name, mode, v->type,
 	    v->count + fv.count)) == NULL) {
 		fvalues_free(&fv);
@@ -1043,8 +1056,8 @@ store_table(const struct block *b, const struct shmids_values *v)
 		rval = 1;
 		return -1;
 	}
-	if ((h = shmids_create_table(name, mode, v->type, b->rows,
-	    b->cols)) == NULL) {
+	if (util_labels_room(&made) == -1 || (h = shmids_create_table(name,
+	    mode, v->type, b->rows, b->cols)) == NULL) {
 		warnx("%s:%lu: %s: %s", b->fname, b->first, name,
 		    util_create_error(errno));
 		rval = 1;
@@ -1053,6 +1066,8 @@ store_table(const struct block *b, const struct shmids_values *v)
 	memcpy(h + SHMIDS_HEADER, v->data, v->count *
 	    shmids_type_size(v->type));
 	util_labels_add(&made, h);
+	shmids_close(h);	/* before the output: see store() */
+	h = made.v[made.n - 1];
 	nconverted++;
 	out(b->lead.buf, b->lead.len);
 	out(b->sep == ',' ? "shmids, " : b->sep == '\t' ? "shmids\t" :
@@ -1060,7 +1075,6 @@ store_table(const struct block *b, const struct shmids_values *v)
 	out(h, strlen(h));
 	eol = !b->lastnl ? "" : b->crlf ? "\r\n" : "\n";
 	out(eol, strlen(eol));
-	shmids_close(h);
 	return 0;
 }
 

@@ -430,17 +430,27 @@ util_fields_report(const struct fields *f, const char *unused)
 	return r;
 }
 
+int
+util_labels_room(struct labels *l)
+{
+	size_t cap;
+	void *n;
+
+	if (l->n < l->cap)
+		return 0;
+	cap = l->cap ? l->cap * 2 : 16;
+	if ((n = realloc(l->v, cap * sizeof(*l->v))) == NULL)
+		return -1;
+	l->v = n;
+	l->cap = cap;
+	return 0;
+}
+
 void
 util_labels_add(struct labels *l, const char *label)
 {
-	void *n;
-
-	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 16;
-		if ((n = realloc(l->v, l->cap * sizeof(*l->v))) == NULL)
-			err(1, NULL);
-		l->v = n;
-	}
+	if (util_labels_room(l) == -1)
+		err(1, NULL);
 	strcpy(l->v[l->n++], label);
 }
 

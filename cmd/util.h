@@ -130,6 +130,11 @@ struct labels {
 	char		(*v)[SHMIDS_LABEL_MAX + 1];
 	size_t		 n, cap;
 };
+/*
+ * Room for one more label: 0, or -1 (ENOMEM).  A program that records
+ * what it makes asks first, so that the adding cannot fail after.
+ */
+int	 util_labels_room(struct labels *l);
 /* Append label; exits after a diagnostic on ENOMEM. */
 void	 util_labels_add(struct labels *l, const char *label);
 /* Sort the list and drop duplicates. */

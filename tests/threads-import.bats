@@ -219,6 +219,25 @@ every() {
 	done
 }
 
+# The lines counted ahead of a long array (shm-import.c count_rest())
+# ended at a read that held only the file's last line, continued and
+# without its LF (a long one: the block reading leaves it to them): its
+# values went uncounted, and the array that one thread converts was "a
+# file that changed".
+@test "threads: an array whose continued last line ends the file without LF: as on one thread" {
+	local n
+	for n in 40000 9000 20; do
+		{
+			printf 'a'
+			seq -f ' %.0f /' 1 150000
+			seq -s ' ' 1 "$n" | tr -d '\n'
+			printf ' /'
+		} > in
+		same_threads in file
+		is "$(cat "$T/s.2") $(cat "$T/e.2")" "0 " "status, stderr, $n values last"
+	done
+}
+
 @test "threads: bad values near the start, in the middle, at the end, twice: the first reported, as on one thread" {
 	local n
 	gen f64 90000 6 5 a > in
@@ -301,7 +320,7 @@ shm-import: stdin:60000: d: bad value \"1,5\"" "stderr"
 # process short of address space, the segment still mapped, could not,
 # and forgot it (a block's buffer that could not be had sent the array
 # the other way after its segment was made).
-@test "threads: under any memory limit (ulimit -v) a long array converts, or fails and no segment stays" {
+@test "threads: under any memory limit (ulimit -v) a long array converts, or fails and no segment stays, output failing too" {
 	local th lim low st ok=0 bad=0
 	ldd "$BIN/shm-import" | grep -q 'libasan\|libtsan' &&
 	    skip "a sanitizer reserves more address space than any limit here"
@@ -323,6 +342,17 @@ shm-import: stdin:60000: d: bad value \"1,5\"" "stderr"
 		no_segments_named "$P" ||
 		    { echo "$2 threads, ulimit -v $1: $(cat err)" >&2; return 1; }
 	}
+	# full LIMIT TH: the same, its output to /dev/full, flushed as the
+	# reference line is written (a line of 4095 bytes first): exit 1
+	full() {
+		st=0
+		(ulimit -v "$1" && SHMIDS_THREADS=$2 "$BIN/shm-import" \
+		    -P "$P" < in2 > /dev/full 2> err) || st=$?
+		is "$st" 1 "$2 threads, ulimit -v $1, /dev/full: exit status"
+		no_segments_named "$P" ||
+		    { echo "$2 threads, ulimit -v $1, /dev/full: $(cat err)" >&2; return 1; }
+	}
+	{ printf '%4094s\n' '#'; cat in; } > in2
 	for th in 1 2; do
 		# the least that converts, then every 250 KiB below it: where
 		# the segment can be made and what comes after it cannot
@@ -332,6 +362,10 @@ shm-import: stdin:60000: d: bad value \"1,5\"" "stderr"
 		done
 		for lim in $(seq $((low - 16000)) 250 "$low"); do
 			try "$lim" "$th"
+		done
+		# and above it, where the segment is made but output fails
+		for lim in $(seq "$low" 500 $((low + 16000))); do
+			full "$lim" "$th"
 		done
 	done
 	[ "$ok" -gt 0 ] && [ "$bad" -gt 0 ] ||
