@@ -169,25 +169,6 @@ lines_skip(struct lines *l, size_t n)
 	l->scan = l->pos;
 }
 
-void
-lines_trim(struct lines *l)
-{
-	char *b;
-
-	if (!l->reg || l->cap <= BLOCK + 1)
-		return;
-	/* what is read again is read from the file, by offset */
-	l->off -= (off_t)(l->end - l->pos);
-	l->pos = l->scan = l->end = 0;
-	l->eof = 0;
-	l->lf = l->lfend = 0;
-	if ((b = realloc(l->buf, BLOCK + 1)) != NULL) {
-		l->buf = b;
-		l->cap = BLOCK + 1;
-	}
-	l->buf[0] = '\0';
-}
-
 off_t
 lines_at(const struct lines *l)
 {
@@ -202,6 +183,21 @@ lines_seek(struct lines *l, off_t off)
 	l->eof = 0;
 	l->lf = l->lfend = 0;
 	l->buf[0] = '\0';
+}
+
+void
+lines_trim(struct lines *l)
+{
+	char *b;
+
+	if (!l->reg || l->cap <= BLOCK + 1)
+		return;
+	/* what is read again is read from the file, by offset */
+	lines_seek(l, lines_at(l));
+	if ((b = realloc(l->buf, BLOCK + 1)) != NULL) {
+		l->buf = b;
+		l->cap = BLOCK + 1;
+	}
 }
 
 void

@@ -167,6 +167,19 @@ static struct {
 } early;
 
 /*
+ * Remove the last segment made, detached, and forget it; if it cannot
+ * be removed, say so: -1.
+ */
+static int
+unmake(void)
+{
+	if (shmids_remove(made.v[--made.n]) == 0)
+		return 0;
+	warn("segment %s is left: remove it with shm-rm", made.v[made.n]);
+	return -1;
+}
+
+/*
  * Remove every segment made so far.  The early segment is detached
  * first: removing reads the header through an attach of its own, which
  * a process short of address space (ulimit -v) could not make with the
@@ -180,9 +193,7 @@ undo_all(void)
 		early.h = NULL;
 	}
 	while (made.n > 0)
-		if (shmids_remove(made.v[--made.n]) == -1)
-			warn("segment %s is left: remove it with shm-rm",
-			    made.v[made.n]);
+		unmake();
 }
 
 /* SIGINT, SIGTERM, SIGHUP: stop after the current line, cleaning up. */
@@ -685,34 +696,46 @@ count_rest(const struct lines *l, const char *s, size_t n, size_t *count)
 }
 
 /*
+ * The early segment of an array of v's values and rest more, empty
+ * (early.at 0): 0, or -1 where it is not made now (an array no -f names
+ * that will not be stored, a name the segment cannot have, no room),
+ * and nothing is said: store() makes it at the end, or says why not.
+ */
+static int
+early_new(const char *first, const struct shmids_ref *r,
+    const struct shmids_values *v, size_t rest, int sel)
+{
+	char name[SHMIDS_NAME_MAX + 2];
+	int toolong;
+
+	if (rest > (size_t)-1 - v->count ||
+	    (!sel && (fields != NULL || v->count + rest < minvals)) ||
+	    seg_name(name, sizeof(name), first, r, &toolong) == -1 ||
+	    util_labels_room(&made) == -1 ||
+	    (early.h = shmids_create_array(name, mode, v->type,
+	    v->count + rest)) == NULL)
+		return -1;
+	util_labels_add(&made, early.h);
+	early.count = v->count + rest;
+	early.at = 0;
+	return 0;
+}
+
+/*
  * A long array of a regular file, about to be read in runs on threads
  * (format-spec.md 6.2): its lines are counted first, read again by
  * offset, and its segment made now, so that each run's values go to
- * their place in it (early_fill()) and memory never holds them twice.
- * Where it cannot be made now (a name the segment cannot have, no room),
- * nothing is said: store() makes it at the end, or says why not.
+ * their place in it (early_fill()) and memory never holds them twice
+ * (where early_new() can).
  */
 static void
 early_make(const struct lines *l, const char *s, size_t n, const char *first,
     const struct shmids_ref *r, const struct shmids_values *v, int sel)
 {
-	char name[SHMIDS_NAME_MAX + 2];
 	size_t rest;
-	int toolong;
 
-	if (!l->reg || count_rest(l, s, n, &rest) == -1 ||
-	    rest > (size_t)-1 - v->count)
-		return;
-	if (!sel && (fields != NULL || v->count + rest < minvals))
-		return;
-	if (seg_name(name, sizeof(name), first, r, &toolong) == -1 ||
-	    util_labels_room(&made) == -1 ||
-	    (early.h = shmids_create_array(name, mode, v->type,
-	    v->count + rest)) == NULL)
-		return;
-	util_labels_add(&made, early.h);
-	early.count = v->count + rest;
-	early.at = 0;
+	if (l->reg && count_rest(l, s, n, &rest) == 0)
+		(void)early_new(first, r, v, rest, sel);
 }
 
 /*
@@ -746,11 +769,8 @@ early_drop(void)
 		return;
 	shmids_close(early.h);
 	early.h = NULL;
-	if (shmids_remove(made.v[--made.n]) == -1) {
-		warn("segment %s is left: remove it with shm-rm",
-		    made.v[made.n]);
+	if (unmake() == -1)
 		rval = 1;
-	}
 }
 
 /* The first line's values, on several threads if it is long. */
@@ -827,10 +847,9 @@ fast_values(struct lines *l, unsigned long *lineno, struct shmids_values *v,
     const struct text *f, const struct shmids_ref *r, int sel,
     const char *fname, unsigned long first)
 {
-	char name[SHMIDS_NAME_MAX + 2];
 	size_t esz = shmids_type_size(v->type);
 	struct fvalues fv;
-	int toolong, k;
+	int k;
 
 	if (!l->reg || (!sel && fields != NULL))
 		return 0;
@@ -839,18 +858,11 @@ fast_values(struct lines *l, unsigned long *lineno, struct shmids_values *v,
 		check_stop();
 		return 0;
 	}
-	if (fv.count > (size_t)-1 - v->count ||
-	    (!sel && v->count + fv.count < minvals) ||
-	    seg_name(name, sizeof(name), f->buf, r, &toolong) == -1 ||
-	    util_labels_room(&made) == -1 ||
-	    (early.h = shmids_create_array(name, mode, v->type,
-	    v->count + fv.count)) == NULL) {
+	if (early_new(f->buf, r, v, fv.count, sel) == -1) {
 		fvalues_free(&fv);
 		return 0;
 	}
-	util_labels_add(&made, early.h);
-	if (v->count > 0)
-		memcpy(early.h + SHMIDS_HEADER, v->data, v->count * esz);
+	/* after v's values, which stay v's until the rest is in */
 	if ((k = fvalues_parse(&fv, early.h + SHMIDS_HEADER +
 	    v->count * esz)) != 0) {
 		fvalues_free(&fv);
@@ -860,8 +872,8 @@ fast_values(struct lines *l, unsigned long *lineno, struct shmids_values *v,
 		early_drop();
 		return 0;
 	}
-	early.count = early.at = v->count + fv.count;
-	v->count = 0;
+	early_fill(v, fname, first, f, r);
+	early.at += fv.count;
 	lines_seek(l, fv.end);
 	*lineno += fv.lines;
 	fvalues_free(&fv);
