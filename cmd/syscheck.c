@@ -3,7 +3,9 @@
  * (kernel.shm_rmid_forced, systemd-logind's RemoveIPC, and the daily
  * cleaner that removes them once stale) and to their speed (huge pages,
  * shmem transparent huge pages).  Linux paths; on other systems the
- * files are missing and nothing is said.
+ * files are missing and nothing is said.  systemd's files are read under
+ * SHMIDS_SYSTEMD_ROOT where it is set, so that tests choose what logind
+ * does (format-spec.md 7, shm-import).
  */
 #include <sys/stat.h>
 
@@ -21,6 +23,32 @@
 #include "syscheck.h"
 
 #define SYS_UID_MAX	999	/* logind spares system users */
+
+/*
+ * path under SHMIDS_SYSTEMD_ROOT (set and not empty) in buf, or path
+ * itself; NULL if too long, which the callers take as a missing file.
+ */
+static const char *
+sdpath(char *buf, size_t len, const char *path)
+{
+	const char *root = getenv("SHMIDS_SYSTEMD_ROOT");
+
+	if (root == NULL || *root == '\0')
+		return path;
+	if ((size_t)snprintf(buf, len, "%s%s", root, path) >= len)
+		return NULL;
+	return buf;
+}
+
+/* access(2) F_OK of a systemd path, under SHMIDS_SYSTEMD_ROOT. */
+static int
+sdexists(const char *path)
+{
+	char buf[PATH_MAX];
+
+	path = sdpath(buf, sizeof(buf), path);
+	return path != NULL && access(path, F_OK) == 0;
+}
 
 /* The first line of a file, without its newline; "" if unreadable. */
 static const char *
@@ -130,14 +158,20 @@ byname(const void *a, const void *b)
 static void
 removeipc_dropins(int *val)
 {
-	char pat[64], **v;
+	char dir[PATH_MAX], pat[2 * PATH_MAX + 16], **v, *p;
+	const char *d;
 	glob_t g;
 	size_t i, j, n = 0;
 	int fl = 0;
 
 	for (i = 0; i < NCONFDIRS; i++) {
-		snprintf(pat, sizeof(pat), "%s/logind.conf.d/*.conf",
-		    confdirs[i]);
+		if ((d = sdpath(dir, sizeof(dir), confdirs[i])) == NULL)
+			continue;
+		/* The root is a name, not a pattern: its *?[\ escaped. */
+		for (p = pat; *d != '\0'; *p++ = *d++)
+			if (strchr("*?[\\", *d) != NULL)
+				*p++ = '\\';
+		strcpy(p, "/logind.conf.d/*.conf");
 		if (glob(pat, fl, NULL, &g) == 0)
 			fl = GLOB_APPEND;
 	}
@@ -168,14 +202,16 @@ removeipc_dropins(int *val)
 static int
 removeipc(int *set)
 {
-	char path[64];
+	char path[PATH_MAX], buf[PATH_MAX];
+	const char *p;
 	size_t i;
 	int val = -1;
 
 	for (i = 0; i < NCONFDIRS; i++) {
 		snprintf(path, sizeof(path), "%s/logind.conf", confdirs[i]);
-		if (access(path, F_OK) == 0) {
-			removeipc_in(path, &val);
+		if ((p = sdpath(buf, sizeof(buf), path)) != NULL &&
+		    access(p, F_OK) == 0) {
+			removeipc_in(p, &val);
 			break;
 		}
 	}
@@ -199,7 +235,8 @@ timer_report(void)
 		"/lib/systemd/system"
 	};
 	static const char unit[] = "shmids-clean.timer";
-	char path[128];
+	char path[128], buf[PATH_MAX];
+	const char *p;
 	struct stat st;
 	const char *dir = NULL;
 	size_t i;
@@ -207,12 +244,13 @@ timer_report(void)
 
 	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && dir == NULL; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dirs[i], unit);
-		if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		if ((p = sdpath(buf, sizeof(buf), path)) != NULL &&
+		    stat(p, &st) == 0 && S_ISREG(st.st_mode))
 			dir = dirs[i];
 	}
 	snprintf(path, sizeof(path), "/etc/systemd/system/timers.target.wants/%s",
 	    unit);
-	on = lstat(path, &st) == 0;
+	on = (p = sdpath(buf, sizeof(buf), path)) != NULL && lstat(p, &st) == 0;
 	if (dir == NULL) {
 		printf("%-24s not installed\n", unit);
 		printf("hint: 'make install-systemd' installs a daily cleaner of "
@@ -225,10 +263,25 @@ timer_report(void)
 		printf("%-24s enabled (%s)\n", unit, dir);
 }
 
+/*
+ * Does logind run?  Its state directories alone say nothing: an image
+ * may carry them with no systemd at all (issue 33.8).  systemd-logind
+ * runs only where systemd booted the system, which sd_booted(3) tells by
+ * /run/systemd/system, and makes /run/systemd/seats as it starts;
+ * elogind, logind without systemd, leaves its pid file.
+ */
 static int
 logind_running(void)
 {
-	return access("/run/systemd/seats", F_OK) == 0;
+	char buf[PATH_MAX];
+	const char *p;
+	struct stat st;
+
+	p = sdpath(buf, sizeof(buf), "/run/systemd/system");
+	if (p != NULL && lstat(p, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    sdexists("/run/systemd/seats"))
+		return 1;
+	return sdexists("/run/elogind.pid");
 }
 
 /*
@@ -244,7 +297,7 @@ lingers(void)
 	if (pw == NULL || snprintf(path, sizeof(path),
 	    "/var/lib/systemd/linger/%s", pw->pw_name) >= (int)sizeof(path))
 		return 0;
-	return access(path, F_OK) == 0;
+	return sdexists(path);
 }
 
 /*
@@ -343,12 +396,14 @@ syscheck_report(void)
 	setting("kernel.shm_rmid_forced", "/proc/sys/kernel/shm_rmid_forced",
 	    "");
 	on = removeipc(&set);
-	/* logind spares system users (uid < 1000), root among them. */
-	printf("%-24s %s%s%s%s\n", "logind RemoveIPC", on ? "yes" : "no",
-	    set ? "" : " (default)",
-	    logind_running() ? "" : " (logind not running)",
-	    on && getuid() < 1000 ? " (not for your uid: a system user's)" :
-	    "");
+	/*
+	 * logind spares system users (uid < 1000), root among them; where
+	 * it does not run, that it does not is all there is to say.
+	 */
+	printf("%-24s %s%s%s\n", "logind RemoveIPC", on ? "yes" : "no",
+	    set ? "" : " (default)", !logind_running() ?
+	    " (logind not running)" : on && getuid() <= SYS_UID_MAX ?
+	    " (not for your uid: a system user's)" : "");
 	timer_report();
 	setting("vm.nr_hugepages", "/proc/sys/vm/nr_hugepages", " pages");
 	setting("vm.hugetlb_shm_group", "/proc/sys/vm/hugetlb_shm_group", "");

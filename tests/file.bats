@@ -81,7 +81,7 @@ ipcs_ours() {
 	status_is 0
 	# (System V segments of concurrent tests may be listed too)
 	output=$(grep -F "$(realpath "$D")/" <<< "$output")
-	like "$output" "root *208 f64 *10 ready * $l"
+	like "$output" "$(owner8) *208 f64 *10 ready * $l"
 	SHMIDS_DIR=$D run shm_ls -p -N "${P}a"
 	status_is 0
 	IFS=$'\t' read -r -a c <<< "$output"
@@ -157,7 +157,7 @@ ipcs_ours() {
 	run shmtool open "$l"
 	is "$output" EAGAIN
 	SHMIDS_DIR=$D run shm_ls -p -N "${P}w"
-	is "$(cut -f 4,7,15 <<< "$output")" "0	1	filling" "uid nattch state"
+	is "$(cut -f 4,7,15 <<< "$output")" "$(id -u)	1	filling" "uid nattch state"
 	printf 'x shmids %s\n' "$l" > ref
 	runio ref shm_expand -w 1
 	status_is 1
@@ -166,7 +166,7 @@ ipcs_ours() {
 	run shmtool open "$k"
 	is "$output" EOWNERDEAD
 	SHMIDS_DIR=$D run shm_ls -p -N "${P}k"
-	is "$(cut -f 4,7,15 <<< "$output")" "0	0	dead" "uid nattch state"
+	is "$(cut -f 4,7,15 <<< "$output")" "$(id -u)	0	dead" "uid nattch state"
 }
 
 @test "sealed: the writer's lock becomes a reader's; readers see attaches" {

@@ -380,7 +380,13 @@ perms() {
 	shm_ls -p "${labels[@]}" > /dev/null
 	printf 'x shmids %s\n' "${labels[@]}" > in
 	runio in shm_expand
-	status_is 0
+	if [ "$(id -u)" = 0 ]; then
+		status_is 0
+	else
+		# a plain user may not read even its own segment of mode 000
+		status_is 1
+		err_is "shm-expand: stdin:6: ${labels[5]}: segment ${labels[5]%% *} is $(id -un 2> /dev/null || id -u)'s, mode 000: you may not read it"
+	fi
 	shm_rm -n "${labels[@]}" > /dev/null
 	shm_rm -n -s 0 -N "${P}*" > /dev/null
 	shm_rm "${labels[0]% *} ${P}other" 2> /dev/null || true

@@ -135,7 +135,7 @@ shm-import: stdin:2: b: segment limit reached (kernel.shmmni or kernel.shmall; s
 	printf 'x 1 2\n' > in
 	for v in 0 1; do
 		nsset shm_rmid_forced "$v"
-		runio in ns "$BIN/shm-import" -f x -P "$P"
+		runio in ns env -u SHMIDS_NOWARN "$BIN/shm-import" -f x -P "$P"
 		[ "$status" = 0 ] || fails+="[$v: exit $status] "
 		if [ "$v" = 1 ]; then
 			[ "$(cat err)" = "shm-import: warning: kernel.shm_rmid_forced is 1: segments are destroyed as soon as no process is attached (SHMIDS_NOWARN=1 silences this)" ] ||
@@ -160,7 +160,8 @@ shm-import: stdin:2: b: segment limit reached (kernel.shmmni or kernel.shmall; s
 
 # logind_ns SCRIPT CASE: run bash SCRIPT in a private mount namespace
 # whose systemd configuration directories are empty tmpfs mounts
-# (/run/systemd with a seats directory: logind runs), after writing the
+# (/run/systemd with the directories seats and system: logind runs),
+# after writing the
 # files of CASE there: "dir/file=content,..." with dir etc, run or lib
 # (/usr/lib/systemd), content with \n escapes.  Nothing of the host's
 # configuration is read or changed.
@@ -173,7 +174,7 @@ logind_ns() {
 		mount -t tmpfs none "$d" || exit 3
 		[ "$(stat -f -c %T "$d")" = tmpfs ] || exit 3
 	done
-	mkdir /run/systemd/seats
+	mkdir /run/systemd/seats /run/systemd/system
 	IFS=,
 	for f in $2; do
 		p=${f%%=*}
@@ -191,54 +192,146 @@ logind_ns() {
 	timeout 30 unshare -m -i --propagation private bash "$T/logind.sh" "$@"
 }
 
-@test "logind RemoveIPC: shm-ls -l reads it as logind does (booleans, drop-ins, precedence)" {
-	local conf want got sfx fails=
-	need_mountns
+# sdroot STATE CASE: a directory for SHMIDS_SYSTEMD_ROOT, world-readable
+# (the second user reads it), removed in teardown, printed: logind's
+# STATE (none: no systemd files; image: /run/systemd/seats alone, as an
+# image may carry it with no systemd running; sysfile: seats and a file
+# /run/systemd/system; running: /run/systemd/system and seats, as
+# systemd-logind leaves them; elogind: /run/elogind.pid) and the files
+# of CASE, as logind_ns has them.
+sdroot() {
+	local r f p
+	r=$(mktemp -d /tmp/shmids-root.XXXXXX) || return 1
+	echo "$r" >> "$T/.rmdirs"
+	mkdir -p "$r/run/systemd" "$r/etc/systemd" "$r/usr/lib/systemd"
+	case $1 in
+	none) ;;
+	image) mkdir "$r/run/systemd/seats" ;;
+	sysfile) mkdir "$r/run/systemd/seats"; : > "$r/run/systemd/system" ;;
+	running) mkdir "$r/run/systemd/seats" "$r/run/systemd/system" ;;
+	elogind) echo 1 > "$r/run/elogind.pid" ;;
+	*) return 1 ;;
+	esac
+	local IFS=,
+	for f in $2; do
+		p=${f%%=*}
+		case $p in
+		etc/*) p=$r/etc/systemd/${p#etc/} ;;
+		run/*) p=$r/run/systemd/${p#run/} ;;
+		lib/*) p=$r/usr/lib/systemd/${p#lib/} ;;
+		*) return 1 ;;
+		esac
+		mkdir -p "${p%/*}" && printf '%b\n' "${f#*=}" > "$p" || return 1
+	done
+	chmod -R a+rX "$r"
+	printf '%s\n' "$r"
+}
+
+# as_nonsys CMD...: CMD as a user logind does not spare (uid 1000 and
+# up): the caller if it is one, else (root) the second user.
+as_nonsys() {
+	if [ "$(id -u)" -ge 1000 ]; then
+		"$@"
+	else
+		as_user "$@"
+	fi
+}
+need_nonsys() {
+	[ "$(id -u)" -ge 1000 ] && return 0
+	[ "$(id -u)" = 0 ] ||
+	    skip "uid $(id -u) is a system user's, which logind spares, and cannot switch users"
+	need_user
+}
+
+@test "7, shm-ls -l: logind RemoveIPC read as logind does (booleans, drop-ins, precedence), and whether logind runs" {
+	local state conf want got sfx r fails=
 	run --separate-stderr "$BIN/shm-ls" -l
 	status_is 0
 	grep -Eq '^logind RemoveIPC +(yes|no)' <<< "$output" ||
 	    { echo "no RemoveIPC line: $output" >&2; false; }
-	printf '"$BIN/shm-ls" -l | grep RemoveIPC\n' > ls.sh
-	while IFS='|' read -r conf want; do
-		got=$(BIN=$BIN logind_ns "$T/ls.sh" "$conf" 2>&1) ||
-		    fails+="[$conf: exit $?: $got] "
+	while IFS='|' read -r state conf want; do
+		r=$(sdroot "$state" "$conf") || { fails+="[$state $conf: sdroot] "; continue; }
+		got=$(SHMIDS_SYSTEMD_ROOT=$r "$BIN/shm-ls" -l 2>&1 | grep RemoveIPC) ||
+		    fails+="[$state $conf: exit $?: $got] "
 		# logind spares system users, root among them: said so
+		# where logind runs
 		sfx=
 		[ "$(id -u)" -lt 1000 ] && [ "${want%% *}" = yes ] &&
+		    [[ $want != *"not running"* ]] &&
 		    sfx=" (not for your uid: a system user's)"
 		[ "$got" = "logind RemoveIPC         $want$sfx" ] ||
-		    fails+="[$conf: $got] "
+		    fails+="[$state $conf: $got] "
 	done <<-'EOF'
-	|yes (default)
-	etc/logind.conf=[Login]\nRemoveIPC=no|no
-	etc/logind.conf=[Login]\nRemoveIPC=yes|yes
-	etc/logind.conf=[Login]\nRemoveIPC=false|no
-	etc/logind.conf=[Login]\nRemoveIPC=0|no
-	etc/logind.conf=[Login]\nRemoveIPC=off|no
-	etc/logind.conf=[Login]\nRemoveIPC=OFF|no
-	etc/logind.conf=[Login]\n  RemoveIPC = No  |no
-	etc/logind.conf=[Login]\nRemoveIPC=no\nRemoveIPC=on|yes
-	etc/logind.conf=[Login]\nRemoveIPC=no\nRemoveIPC=maybe|no
-	etc/logind.conf=[Login]\n#RemoveIPC=no\n;RemoveIPC=no|yes (default)
-	etc/logind.conf=[Sleep]\nRemoveIPC=no|yes (default)
-	lib/logind.conf=[Login]\nRemoveIPC=no|no
-	etc/logind.conf=[Login]\nRemoveIPC=yes,lib/logind.conf.d/50-x.conf=[Login]\nRemoveIPC=no|no
-	lib/logind.conf.d/50-x.conf=[Login]\nRemoveIPC=no,etc/logind.conf.d/50-x.conf=[Login]\nRemoveIPC=yes|yes
-	etc/logind.conf.d/10-a.conf=[Login]\nRemoveIPC=no,run/logind.conf.d/20-b.conf=[Login]\nRemoveIPC=yes|yes
-	run/logind.conf.d/10-a.conf=[Login]\nRemoveIPC=yes,lib/logind.conf.d/90-z.conf=[Login]\nRemoveIPC=no|no
-	run/logind.conf.d/50-x.conf=[Login]\nRemoveIPC=no,lib/logind.conf.d/50-x.conf=[Login]\nRemoveIPC=yes|no
+	running||yes (default)
+	none||yes (default) (logind not running)
+	image||yes (default) (logind not running)
+	sysfile||yes (default) (logind not running)
+	elogind||yes (default)
+	none|etc/logind.conf=[Login]\nRemoveIPC=no|no (logind not running)
+	running|etc/logind.conf=[Login]\nRemoveIPC=no|no
+	running|etc/logind.conf=[Login]\nRemoveIPC=yes|yes
+	running|etc/logind.conf=[Login]\nRemoveIPC=false|no
+	running|etc/logind.conf=[Login]\nRemoveIPC=0|no
+	running|etc/logind.conf=[Login]\nRemoveIPC=off|no
+	running|etc/logind.conf=[Login]\nRemoveIPC=OFF|no
+	running|etc/logind.conf=[Login]\n  RemoveIPC = No  |no
+	running|etc/logind.conf=[Login]\nRemoveIPC=no\nRemoveIPC=on|yes
+	running|etc/logind.conf=[Login]\nRemoveIPC=no\nRemoveIPC=maybe|no
+	running|etc/logind.conf=[Login]\n#RemoveIPC=no\n;RemoveIPC=no|yes (default)
+	running|etc/logind.conf=[Sleep]\nRemoveIPC=no|yes (default)
+	running|lib/logind.conf=[Login]\nRemoveIPC=no|no
+	running|etc/logind.conf=[Login]\nRemoveIPC=yes,lib/logind.conf.d/50-x.conf=[Login]\nRemoveIPC=no|no
+	running|lib/logind.conf.d/50-x.conf=[Login]\nRemoveIPC=no,etc/logind.conf.d/50-x.conf=[Login]\nRemoveIPC=yes|yes
+	running|etc/logind.conf.d/10-a.conf=[Login]\nRemoveIPC=no,run/logind.conf.d/20-b.conf=[Login]\nRemoveIPC=yes|yes
+	running|run/logind.conf.d/10-a.conf=[Login]\nRemoveIPC=yes,lib/logind.conf.d/90-z.conf=[Login]\nRemoveIPC=no|no
+	running|run/logind.conf.d/50-x.conf=[Login]\nRemoveIPC=no,lib/logind.conf.d/50-x.conf=[Login]\nRemoveIPC=yes|no
 	EOF
 	is "$fails" "" "failures"
 }
 
-@test "logind RemoveIPC: shm-import warns a user it applies to, unless SHMIDS_NOWARN is set" {
+@test "7, shm-import: the RemoveIPC warning only where logind runs, for a user it applies to, unless SHMIDS_NOWARN" {
+	local state conf nowarn want got r fails=
+	local w="shm-import: warning: systemd-logind RemoveIPC=yes: your segments are destroyed when you log out ('loginctl enable-linger' keeps them; SHMIDS_NOWARN=1 silences this)"
+	need_nonsys
+	printf 'x 1 2\n' > in
+	while IFS='|' read -r state conf nowarn want; do
+		r=$(sdroot "$state" "$conf") || { fails+="[$state $conf: sdroot] "; continue; }
+		got=$(as_nonsys env -u SHMIDS_NOWARN SHMIDS_SYSTEMD_ROOT="$r" \
+		    ${nowarn:+"$nowarn"} "$BIN/shm-import" -f x -P "$P" \
+		    < in 2>&1 > /dev/null) ||
+		    fails+="[$state $conf $nowarn: exit $?: $got] "
+		[ "$got" = "${want:+$w}" ] || fails+="[$state $conf $nowarn: $got] "
+	done <<-'EOF'
+	running|||w
+	elogind|||w
+	none|||
+	image|||
+	sysfile|||
+	running|etc/logind.conf=[Login]\nRemoveIPC=off||
+	running|lib/logind.conf.d/x.conf=[Login]\nRemoveIPC=false||
+	running|etc/logind.conf=[Login]\nRemoveIPC=no,run/logind.conf.d/x.conf=[Login]\nRemoveIPC=yes||w
+	running||SHMIDS_NOWARN=1|
+	running||SHMIDS_NOWARN=|w
+	EOF
+	# logind spares system users, root among them
+	if [ "$(id -u)" -lt 1000 ]; then
+		r=$(sdroot running "")
+		got=$(env -u SHMIDS_NOWARN SHMIDS_SYSTEMD_ROOT="$r" \
+		    "$BIN/shm-import" -f x -P "$P" < in 2>&1 > /dev/null) ||
+		    fails+="[uid $(id -u): exit $?: $got] "
+		[ -z "$got" ] || fails+="[uid $(id -u): $got] "
+	fi
+	is "$fails" "" "failures"
+}
+
+@test "7, shm-import: the RemoveIPC warning reads the system's own logind files (private mount namespace)" {
 	local conf nowarn want got fails=
 	need_mountns
 	need_user
 	printf 'x 1 2\n' > in
 	cat > imp.sh <<-EOS
 	setpriv --reuid="$TESTUSER" --regid="$TESTUSER" --clear-groups -- \
-	    env \$NOWARN "$BIN/shm-import" -f x -P "$P" < "$T/in" > /dev/null
+	    env -u SHMIDS_NOWARN -u SHMIDS_SYSTEMD_ROOT \$NOWARN "$BIN/shm-import" -f x -P "$P" < "$T/in" > /dev/null
 	EOS
 	while IFS='|' read -r conf nowarn want; do
 		got=$(NOWARN=${nowarn:-X=} logind_ns "$T/imp.sh" "$conf" 2>&1) ||

@@ -11,13 +11,6 @@ DATE='[A-Z][a-z][a-z] +[0-9]{1,2} +([0-9]{2}:[0-9]{2}|[0-9]{4})'
 # The header row of the long format.
 HEAD='^OWNER +SIZE +TYPE +SHAPE +STATE +CREATED +LABEL$'
 
-# owner8 [NAME]: NAME (default: the caller's) as the long format writes
-# it: cut to 8 columns as ps(1) cuts it, with a '+'.
-owner8() {
-	local n=${1:-$(id -un)}
-	[ "${#n}" -le 8 ] && printf '%s\n' "$n" || printf '%s+\n' "${n:0:7}"
-}
-
 # The shim whose password database names every uid and gid as told.
 HOSTILEPW=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload/hostilepw.so
 # pwrun PWNAME GRNAME PROGRAM ARGS...: PROGRAM under that shim.
@@ -462,10 +455,17 @@ if not s["key"].startswith("0x5348"): print("key", s["key"])
 }
 
 @test "shm-ls: USED is the last use before this listing: never its own attach, an earlier listing's" {
+	local us
 	command -v unshare > /dev/null || skip "unshare missing"
 	# A private IPC namespace: no other listing (another test's teardown)
 	# attaches the segment meanwhile; it vanishes with the namespace.
-	run --separate-stderr timeout 60 unshare --ipc bash -c '
+	# A plain user makes one in a user namespace of its own, where the
+	# kernel lets it.
+	us=(unshare --ipc)
+	"${us[@]}" true 2> /dev/null || us=(unshare --user --map-root-user --ipc)
+	"${us[@]}" true 2> /dev/null ||
+	    skip "no private IPC namespace: needs root, or user namespaces"
+	run --separate-stderr timeout 60 "${us[@]}" bash -c '
 		ls=$1/shm-ls
 		l=$("$2" create used f64 3) || exit 3
 		t0=$("$ls" -p "$l" | cut -f 10)
