@@ -357,7 +357,8 @@ d = shmids.load("c.txt")
 print(d["t"], list(d["y"]))'
 	status_is 0
 	is "$output" "a / [1.0, 2.0, 3.0]"
-	run "$BIN/shm-import" -k 1 < c.txt
+	# named with $P, so that teardown finds it whatever fails (issue 34)
+	run --separate-stderr "$BIN/shm-import" -k 1 -P "$P" < c.txt
 	[[ "${lines[1]-}" != "y shmids "* ]] || track "${lines[1]#y shmids }"
 	status_is 0
 	is "${lines[0]}" "t a /"
@@ -467,7 +468,7 @@ y 2 3
 x 1 /
 2 / /
 ' > in.txt
-	run "$BIN/shm-import" -k 1 -P "$P" < in.txt
+	run --separate-stderr "$BIN/shm-import" -k 1 -P "$P" < in.txt
 	[[ "${lines[1]-}" != "y shmids "* ]] || track "${lines[1]#y shmids }"
 	status_is 0
 	is "${lines[0]}" "c 1 / /"
