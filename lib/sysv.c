@@ -454,11 +454,18 @@ sysv_stat(const char *sid, struct shmids_info *si)
 	f.id = id;
 	f.si = si;
 	f.found = 0;
-	if (sysv_scan(find_one, &f) == -1 || !f.found) {
-		errno = EACCES;
-		return -1;
+	if (sysv_scan(find_one, &f) == 0 && f.found)
+		return 1;	/* known, but not ours to read */
+	/*
+	 * Not in the table: removed since IPC_STAT (another cleaner, as a
+	 * non-root owner races it), which now says so.
+	 */
+	if (shmctl(id, IPC_STAT, &ds) == 0) {
+		from_ds(si, id, &ds);
+		return 0;
 	}
-	return 1;	/* known, but not ours to read */
+	errno = errno == EACCES ? EACCES : noent(errno);
+	return -1;
 }
 
 static int
