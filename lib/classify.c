@@ -135,29 +135,43 @@ part_plain(const char *b, size_t n, size_t f, size_t flen)
 	return i - s > 7 || memcmp(b + s, "shmids\r", i - s) != 0;
 }
 
+/*
+ * c zeroed, but for its line's end and first token: end, eol, lead,
+ * field and fieldlen.  Returns the line's length without its LF.
+ */
+static size_t
+shape(const char *line, size_t len, int flags, struct shmids_line *c)
+{
+	const char *nl;
+	size_t pos = 0;
+
+	memset(c, 0, offsetof(struct shmids_line, label));
+	c->label[0] = '\0';
+	if ((flags & SHMIDS_LINE_PART) == 0) {
+		if ((nl = memchr(line, '\n', len)) != NULL) {
+			c->eol = nl > line && nl[-1] == '\r' ?
+			    SHMIDS_EOL_CRLF : SHMIDS_EOL_LF;
+			len = (size_t)(nl - line);
+		} else if (len > 0 && line[len - 1] == '\r')
+			c->eol = SHMIDS_EOL_CR;
+	}
+	c->end = len > 0 && line[len - 1] == '\r' &&
+	    (flags & SHMIDS_LINE_PART) == 0 ? len - 1 : len;
+	c->fieldlen = token(line, c->end, &pos, &c->field);
+	c->lead = c->field;
+	return len;
+}
+
 /* The contract is in shmids.h. */
 int
 shmids_line_kind(const char *line, size_t len, int flags,
     struct shmids_line *c)
 {
-	const char *nl;
-	size_t end, pos = 0, s, k;
+	size_t end, pos, s, k;
 
-	memset(c, 0, offsetof(struct shmids_line, label));
-	c->label[0] = '\0';
-	if ((flags & SHMIDS_LINE_PART) == 0 &&
-	    (nl = memchr(line, '\n', len)) != NULL) {
-		c->eol = nl > line && nl[-1] == '\r' ? SHMIDS_EOL_CRLF :
-		    SHMIDS_EOL_LF;
-		len = (size_t)(nl - line);
-	} else if ((flags & SHMIDS_LINE_PART) == 0 && len > 0 &&
-	    line[len - 1] == '\r')
-		c->eol = SHMIDS_EOL_CR;
-	end = len > 0 && line[len - 1] == '\r' &&
-	    (flags & SHMIDS_LINE_PART) == 0 ? len - 1 : len;
-	c->end = end;
-	c->fieldlen = token(line, end, &pos, &c->field);
-	c->lead = c->field;
+	len = shape(line, len, flags, c);
+	end = c->end;
+	pos = c->field + c->fieldlen;
 	if (c->fieldlen == 0 && (flags & SHMIDS_LINE_PART) != 0)
 		return 0;
 	if (c->fieldlen == 0) {
@@ -191,6 +205,7 @@ shmids_line_kind(const char *line, size_t len, int flags,
 	/* 6.1: a line that begins with a number has no field */
 	if (shmids_isnumber(line + c->field, end - c->field)) {
 		c->kind = SHMIDS_LINE_ROW;
+		c->fieldlen = 0;
 		return 1;
 	}
 	c->kind = SHMIDS_LINE_ARRAY;
@@ -243,6 +258,67 @@ line_values(struct shmids_lines *rd, struct shmids_values *v, const char *s,
 	return 1;
 }
 
+/*
+ * The next row of a table block (rd->rowcols > 0): 1 with c filled,
+ * -1 (ENOMEM, EINVAL), or 0 if line s[0..len) is no row of v->type.
+ */
+static int
+next_row(struct shmids_lines *rd, const char *s, size_t len,
+    struct shmids_values *v, struct shmids_line *c)
+{
+	/* no memchr(): a LF inside makes no row (a token ends there) */
+	int nl = s[len - 1] == '\n', r;
+	size_t m = len - nl, i = 0;
+
+	while (i < m && shmids_blank(s[i]))
+		i++;
+	if (i == m || i > LEAD_MAX ||
+	    (r = shmids_row_parse(v, s, len, &c->sep, &c->count)) == 0)
+		return 0;
+	if (r == -1)
+		return -1;
+	c->kind = SHMIDS_LINE_ROW;
+	c->lineno = ++rd->lineno;
+	c->lead = c->field = i;
+	c->fieldlen = 0;
+	c->values = 0;
+	c->end = m > 0 && s[m - 1] == '\r' ? m - 1 : m;
+	c->eol = nl ? (c->end < m ? SHMIDS_EOL_CRLF : SHMIDS_EOL_LF) :
+	    c->end < m ? SHMIDS_EOL_CR : SHMIDS_EOL_NONE;
+	c->more = c->bad = c->cut = 0;
+	c->why = NULL;
+	c->label[0] = '\0';
+	c->first = rd->rowcols != c->count ||
+	    (rd->rowsep == ',') != (c->sep == ',');
+	if (c->first && c->sep == ' ' && c->count >= 2 && tabbed(s, c->end))
+		c->sep = '\t';
+	if (!c->first && c->sep != ',')
+		c->sep = rd->rowsep;
+	rd->rowcols = c->count;
+	rd->rowsep = c->sep;
+	return 1;
+}
+
+/*
+ * Row c of line s: does it begin a table block (6.1)?  Its width and
+ * separator say; a block's first row says whether its rows are
+ * tab-separated (sep '\t'), and its others' sep is the block's.
+ */
+static int
+block(struct shmids_lines *rd, const char *s, struct shmids_line *c, int e)
+{
+	c->first = rd->rowcols != c->count ||
+	    (rd->rowsep == ',') != (c->sep == ',');
+	if (c->first && c->sep == ' ' && c->count >= 2 && tabbed(s, c->end))
+		c->sep = '\t';
+	if (!c->first && c->sep != ',')
+		c->sep = rd->rowsep;
+	rd->rowcols = c->count;
+	rd->rowsep = c->sep;
+	errno = e;
+	return 0;
+}
+
 /* The contract is in shmids.h. */
 int
 shmids_line_next(struct shmids_lines *rd, const char *s, size_t len,
@@ -251,6 +327,20 @@ shmids_line_next(struct shmids_lines *rd, const char *s, size_t len,
 	size_t n = len, count0 = v->count;
 	int e = errno, r, more = 0;
 
+	/*
+	 * A table's next row, the common line of a big file, parsed once
+	 * and nothing else done: a row is never a reference (its second
+	 * token would be "shmids", or its first), its first token is a
+	 * value (6.1), and the values' parser checks v->type.
+	 */
+	/*
+	 * A table's next row, the common line of a big file, parsed once:
+	 * a row is never a reference (its second token would be "shmids",
+	 * or its first), and its first token is a value (6.1).
+	 */
+	if (!rd->more && rd->rowcols > 0 && len > 0 &&
+	    (r = next_row(rd, s, len, v, c)) != 0)
+		return r == -1 ? -1 : 0;
 	if (shmids_type_size(v->type) == 0) {
 		errno = EINVAL;
 		return -1;
@@ -321,15 +411,7 @@ shmids_line_next(struct shmids_lines *rd, const char *s, size_t len,
 		errno = e;
 		return 0;
 	}
-	/* a row's width and separator say whether it goes on a block */
-	if (c->sep == ' ' && c->count >= 2 && tabbed(s, c->end))
-		c->sep = '\t';
-	c->first = rd->rowcols != c->count ||
-	    (rd->rowsep == ',') != (c->sep == ',');
-	rd->rowcols = c->count;
-	rd->rowsep = c->sep;
-	errno = e;
-	return 0;
+	return block(rd, s, c, e);
 }
 
 /* The 1.1 answer: a reference line, or none (table references none). */

@@ -574,7 +574,8 @@ struct shmids_line {
 	size_t		 lead;		/* leading blanks: bytes */
 	size_t		 field, fieldlen; /* first token (REF, ARRAY: the
 					   field; TREF: "shmids" or
-					   "shmids,"; CONT: 0, 0) */
+					   "shmids,"; CONT, blank: 0, 0;
+					   ROW: lead, 0: no field) */
 	size_t		 values;	/* ARRAY: where its values begin */
 	size_t		 end;		/* the line's end: its CR LF, LF,
 					   last CR, or len */
