@@ -517,23 +517,34 @@ keep_malformed(const char *b, size_t n, const char *fname,
 	keep(id, fname, lineno);
 }
 
+/* The classifier's answer as the expanders take it. */
+static void
+as_ref(const struct shmids_line *c, struct shmids_ref *r)
+{
+	r->field = c->field;
+	r->fieldlen = c->fieldlen;
+	r->eol = c->end;
+	r->why = c->why;
+	memcpy(r->label, c->label, sizeof(r->label));
+}
+
 /*
- * A table reference (format-spec.md 5), which has no field: expanded,
- * or with -f copied unchanged.  0 if the line was none.
+ * A table reference (format-spec.md 5), valid or malformed (c), which
+ * has no field: expanded, or with -f copied unchanged.
  */
-static int
-expand_tref(const char *fname, unsigned long lineno, const struct line *l)
+static void
+expand_tref(const char *fname, unsigned long lineno, const struct line *l,
+    const struct shmids_line *c)
 {
 	struct shmids_ref r;
-	int k, sep;
+	int k = c->kind == SHMIDS_LINE_TREF ? 1 : -1;
 
 	int copied = dflag && !rflag;	/* may keep a segment (-d) */
 
-	if ((k = shmids_tref_parse(l->buf, l->n, &r, &sep)) == 0)
-		return 0;
+	as_ref(c, &r);
 	if (k == 1 && fields == NULL &&
-	    expand_table(fname, lineno, l, &r, sep) == 0)
-		return 1;
+	    expand_table(fname, lineno, l, &r, c->sep) == 0)
+		return;
 	if (k == 1 && copied)
 		keep(r.label, fname, lineno);
 	if (k == -1 && copied)
@@ -543,7 +554,6 @@ expand_tref(const char *fname, unsigned long lineno, const struct line *l)
 	if (k == -1 || fields == NULL)
 		rval = 1;
 	put(l->buf + l->fake, l->n - l->fake);
-	return 1;
 }
 
 /*
@@ -572,17 +582,20 @@ inline_row(const struct line *l)
 static void
 expand_line(const char *fname, unsigned long lineno, const struct line *l)
 {
+	struct shmids_line c;
 	struct shmids_ref r;
-	int k = shmids_ref_parse(l->buf, l->n, &r);
-	int copied = dflag && !rflag;	/* may keep a segment (-d) */
+	int k, copied = dflag && !rflag;	/* may keep a segment (-d) */
 
-	if (k == 0 && expand_tref(fname, lineno, l))
+	/* what the line is: format-spec.md 5, 6.1 (the library's) */
+	shmids_line_kind(l->buf, l->n, 0, &c);
+	if (c.kind == SHMIDS_LINE_TREF ||
+	    (c.kind == SHMIDS_LINE_MALFORMED && c.sep != 0)) {
+		expand_tref(fname, lineno, l, &c);
 		return;
-	/* A number is never a field (format-spec.md 6.1). */
-	if (k == 1 && shmids_isnumber(l->buf + r.field, r.fieldlen)) {
-		k = -1;
-		r.why = "a number is not a field";
 	}
+	k = c.kind == SHMIDS_LINE_REF ? 1 :
+	    c.kind == SHMIDS_LINE_MALFORMED ? -1 : 0;
+	as_ref(&c, &r);
 	if (k == -1 && copied)
 		keep_malformed(l->buf, l->n, fname, lineno, 3);
 	if (fields != NULL && !l->longfield)
@@ -597,7 +610,15 @@ expand_line(const char *fname, unsigned long lineno, const struct line *l)
 		return;
 	if (k == 1 && copied)
 		keep(r.label, fname, lineno);
-	if (k == -1)
+	if (k == -1 && c.label[0] != '\0' &&
+	    shmids_isnumber(l->buf + r.field, r.fieldlen))
+		/* issue 32.10: how to get the data of a 1.1 row back */
+		warnx("%s:%lu: malformed reference: %s: shm-import 1.1 made "
+		    "this of a row: %s, then the values of segment '%s' "
+		    "(echo 'x shmids %s' | shm-expand writes them)", fname,
+		    lineno, r.why, util_quote(l->buf + r.field, r.fieldlen),
+		    r.label, r.label);
+	else if (k == -1)
 		warnx("%s:%lu: malformed reference: %s", fname, lineno, r.why);
 	if (k != 0)
 		rval = 1;
@@ -656,33 +677,15 @@ send_lead(struct line *l, size_t keep)
 }
 
 /*
- * Is the held line known not to be a reference line: does it have a
- * second token that is not "shmids"?  (A CR may still turn out to end
- * the line, LF has not come yet.)
+ * Is the held line known not to be a reference line of either form
+ * (the library's classifier, told it holds the line's start)?
  */
 static int
 is_plain(const struct line *l)
 {
-	const char *b = l->buf;
-	size_t i = 0, s, n = l->n;
+	struct shmids_line c;
 
-	while (i < n && shmids_isblank(b[i]))
-		i++;
-	for (s = i; i < n && !shmids_isblank(b[i]); i++)
-		;
-	/* "shmids" or "shmids," first: a table reference, maybe */
-	if (i < n && (i - s == 6 || i - s == 7) &&
-	    memcmp(b + s, "shmids,", i - s) == 0)
-		return 0;
-	while (i < n && shmids_isblank(b[i]))
-		i++;
-	for (s = i; i < n && !shmids_isblank(b[i]); i++)
-		;
-	if (s == n)
-		return 0;
-	if (i < n)
-		return i - s != 6 || memcmp(b + s, "shmids", 6) != 0;
-	return i - s > 7 || memcmp(b + s, "shmids\r", i - s) != 0;
+	return shmids_line_kind(l->buf, l->n, SHMIDS_LINE_PART, &c) == 1;
 }
 
 /*

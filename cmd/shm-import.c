@@ -1020,31 +1020,6 @@ table_name(const char *fname, unsigned long lineno)
 	return name;
 }
 
-/*
- * Are the values of blank row s[0..n) separated by one tab each (R's
- * write.table(sep = "\t"), a TSV file)?  Then its block comes back so
- * (format-spec.md 6.1).  The first row decides, so that the rows after
- * it cost nothing more.
- */
-static int
-tabbed(const char *s, size_t n)
-{
-	size_t i = strspn(s, " \t"), gaps = 0;
-	const char *p, *end;
-
-	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r'))
-		n--;
-	while (n > i && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-		n--;
-	if (n <= i || memchr(s + i, ' ', n - i) != NULL)
-		return 0;
-	for (p = s + i, end = s + n; (p = memchr(p, '\t', end - p)) != NULL;
-	    p++, gaps++)
-		if (p[1] == '\t')
-			return 0;
-	return gaps > 0;
-}
-
 /* A table's first row, for its reference line. */
 struct block {
 	const char	*fname;
@@ -1144,12 +1119,6 @@ table_nomem(const struct block *b)
 }
 
 /*
- * shm-expand holds about 4 KiB of a line (format-spec.md 8): rows with
- * more leading blanks than that could not all be given them back.
- */
-#define LEAD_MAX	4000
-
-/*
  * A line that begins with a number (first, s[0..n)): a table block of
  * it and the rows after it with the same separator and width, converted
  * or passed through as read; or text.  The line that ends the block is
@@ -1160,19 +1129,21 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
     const char *s, size_t n)
 {
 	static struct block b;
+	struct shmids_lines rd;
 	struct shmids_values v;
-	size_t c;
-	int k = 0, sep;
+	struct shmids_line c;
+	int k;
 
+	memset(&rd, 0, sizeof(rd));
 	memset(&v, 0, sizeof(v));
 	v.type = deftype != -1 ? deftype : SHMIDS_F64;
 	b.fname = fname;
 	b.first = *lineno;
 	b.rows = 1;
 	b.lead.len = 0;
-	if (strspn(s, " \t") > LEAD_MAX ||
-	    (k = shmids_row_parse(&v, s, n, &b.sep, &b.cols)) != 1 ||
-	    b.cols > SHMIDS_COLS_MAX) {
+	/* rows and blocks: format-spec.md 6.1 (the library's classifier) */
+	if ((k = shmids_line_next(&rd, s, n, &v, &c)) == -1 ||
+	    c.kind != SHMIDS_LINE_ROW || c.count > SHMIDS_COLS_MAX) {
 		if (k == -1)
 			table_nomem(&b);
 		shmids_values_free(&v);
@@ -1180,24 +1151,24 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 		out(s, n);
 		return;
 	}
-	if (b.sep == ' ' && tabbed(s, n))
-		b.sep = '\t';
-	text_add(&b.lead, s, strspn(s, " \t"), fname, b.first);
-	b.crlf = n >= 2 && s[n - 2] == '\r' && s[n - 1] == '\n';
-	b.lastnl = s[n - 1] == '\n';
+	b.sep = c.sep;
+	b.cols = c.count;
+	text_add(&b.lead, s, c.lead, fname, b.first);
+	b.crlf = c.eol == SHMIDS_EOL_CRLF;
+	b.lastnl = c.eol == SHMIDS_EOL_LF || b.crlf;
 	lines_keep(l, s);
 	while ((n = (size_t)next(l, &s, fname, *lineno + 1)) > 0) {
-		if ((k = shmids_row_parse(&v, s, n, &sep, &c)) == -1)
+		if ((k = shmids_line_next(&rd, s, n, &v, &c)) == -1)
 			table_nomem(&b);
-		/* tabs and blanks make one block */
-		if (k != 1 || (sep == ',') != (b.sep == ',') || c != b.cols) {
-			v.count -= k == 1 ? c : 0;
+		if (k == -1 || c.kind != SHMIDS_LINE_ROW || c.first) {
+			v.count -= k == 0 && c.kind == SHMIDS_LINE_ROW ?
+			    c.count : 0;
 			lines_unread(l, s);
 			break;
 		}
 		(*lineno)++;
 		b.rows++;
-		b.lastnl = s[n - 1] == '\n';
+		b.lastnl = c.eol == SHMIDS_EOL_LF || c.eol == SHMIDS_EOL_CRLF;
 	}
 	if (k != -1 && v.count < minvals)
 		table_missed(&b);
@@ -1232,11 +1203,14 @@ static void
 import_line(struct lines *l, const char *fname, unsigned long *lineno,
     const char *s, size_t n)
 {
+	struct shmids_line c;
 	struct shmids_ref r;
 	int k, sel, more;
 
+	/* what the line is: format-spec.md 5, 6, 6.1 (the library's) */
+	shmids_line_kind(s, n, 0, &c);
 	/* A number is never a field: a table row, or text. */
-	if (shmids_isnumber(s, n)) {
+	if (c.kind == SHMIDS_LINE_ROW) {
 		if (fields == NULL)
 			import_table(l, fname, lineno, s, n);
 		else
@@ -1245,7 +1219,14 @@ import_line(struct lines *l, const char *fname, unsigned long *lineno,
 	}
 	if (fields == NULL && s[strspn(s, " \t")] == '"')
 		rowname_note(fname, *lineno, s, n);
-	k = shmids_ref_parse(s, n, &r);
+	/* references of either form, valid or not, pass through */
+	k = c.kind == SHMIDS_LINE_ARRAY ? 0 : c.kind == SHMIDS_LINE_TEXT ?
+	    0 : c.kind == SHMIDS_LINE_REF ? 1 : -1;
+	r.field = c.field;
+	r.fieldlen = c.kind == SHMIDS_LINE_TREF || (c.kind ==
+	    SHMIDS_LINE_MALFORMED && c.sep != 0) ? 0 : c.fieldlen;
+	r.eol = c.end;
+	r.why = c.why;
 	sel = k == 0 && r.fieldlen > 0 && fields != NULL &&
 	    util_fields_has(&want, s + r.field, r.fieldlen);
 	if (fields != NULL && r.fieldlen > 0)

@@ -99,6 +99,8 @@ add_remove_hint(struct out *o, const struct shmids_info *si,
  * since the hint repeats it.
  */
 static const char name_alone[] = "a name alone, not a label";
+static const char blank_name[] = "the name holds a blank or a byte that is "
+    "not printable ASCII";
 
 static int
 is_plain_name(const char *s, size_t len)
@@ -136,8 +138,7 @@ label_why(const char *s, size_t len, int *toolong)
 		return "no name after the id";
 	for (i = idlen + 1; i < len; i++)
 		if (s[i] < 0x21 || s[i] > 0x7e)
-			return "the name holds a blank or a byte that is not "
-			    "printable ASCII";
+			return blank_name;
 	*toolong = 1;
 	if (len - idlen - 1 > SHMIDS_NAME_MAX)
 		return "the name is longer than 64 bytes";
@@ -542,30 +543,43 @@ static int
 find_label(const char *s, char *out, const char **why, int *toolong,
     int *ref)
 {
-	struct shmids_ref r;
-	size_t len = strlen(s);
-	int sep, k;
+	struct shmids_line c;
+	struct shmids_values v;
+	size_t len = strlen(s), n;
+	int sep, row;
 
 	*toolong = 0;
 	*ref = 0;
 	if (len > 0 && s[len - 1] == '\n')
 		len--;
-	if ((k = shmids_ref_parse(s, len, &r)) == 0)
-		k = shmids_tref_parse(s, len, &r, &sep);
-	switch (k) {
-	case 1:
-		strcpy(out, r.label);
+	/* what the line is: format-spec.md 5, 6.1 (classify.c) */
+	shmids_line_kind(s, len, 0, &c);
+	switch (c.kind) {
+	case SHMIDS_LINE_REF:
+	case SHMIDS_LINE_TREF:
+		strcpy(out, c.label);
 		*ref = 1;
 		return 0;
-	case -1:
-		*why = r.why;
+	case SHMIDS_LINE_MALFORMED:
+		*why = c.why;
 		return -1;
 	}
-	if ((*why = label_why(s, len, toolong)) != NULL)
-		return -1;
-	memcpy(out, s, len);
-	out[len] = '\0';
-	return 0;
+	if ((*why = label_why(s, len, toolong)) == NULL) {
+		memcpy(out, s, len);
+		out[len] = '\0';
+		return 0;
+	}
+	/* "1 2 3": values only, which shmids_get() was given, say */
+	if (c.kind == SHMIDS_LINE_ROW && *why == blank_name) {
+		memset(&v, 0, sizeof(v));
+		v.type = SHMIDS_F64;
+		row = shmids_row_parse(&v, s, len, &sep, &n) == 1;
+		shmids_values_free(&v);
+		if (row)
+			*why = "a line that begins with a number is a table "
+			    "row or text, never a field";
+	}
+	return -1;
 }
 
 int

@@ -90,38 +90,49 @@ fail:
 	return -1;
 }
 
-/* The values after the field, and on continuation lines read from fp. */
+/*
+ * An inline array: the values of its first line (c, filled by the
+ * classifier) and of its continuation lines read from fp, through its
+ * last one, as the classifier reads them (format-spec.md 6): a token
+ * that is no value, or a reference line where a continuation should
+ * be, makes the whole array text (EINVAL).
+ */
 static int
-get_inline(const char *line, size_t start, FILE *fp, int type,
-    struct shmids_array *a)
+get_inline(const char *line, FILE *fp, int type, struct shmids_array *a)
 {
+	struct shmids_lines rd;
 	struct shmids_values v;
-	const char *bad;
+	struct shmids_line c;
 	char *buf = NULL;
 	size_t cap = 0;
 	ssize_t n;
-	int more, r;
+	int r, bad, e;
 
+	memset(&rd, 0, sizeof(rd));
 	memset(&v, 0, sizeof(v));
 	v.type = type;
-	r = shmids_values_parse(&v, line + start, strlen(line + start), &more,
-	    &bad);
-	while (r == 0 && more && fp != NULL &&
-	    (n = getline(&buf, &cap, fp)) != -1)
-		r = shmids_values_parse(&v, buf, (size_t)n, &more, &bad);
+	r = shmids_line_next(&rd, line, strlen(line), &v, &c);
+	bad = r == 0 && c.kind != SHMIDS_LINE_ARRAY;
+	while (r == 0 && rd.more && fp != NULL &&
+	    (n = getline(&buf, &cap, fp)) != -1) {
+		r = shmids_line_next(&rd, buf, (size_t)n, &v, &c);
+		bad |= r == 0 && (c.bad || c.cut);
+	}
 	/*
 	 * Only the end of the file ends an array early: getline(3) fails
 	 * with ENOMEM, on a line too long, without setting the error flag.
 	 */
-	if (r == 0 && more && fp != NULL && !feof(fp)) {
+	if (r == 0 && rd.more && fp != NULL && !feof(fp)) {
 		if (errno == 0)
 			errno = EIO;
 		r = -1;
+	} else if (r == 0 && bad) {
+		errno = EINVAL;
+		r = -1;
 	}
+	e = errno;
 	free(buf);
 	if (r == -1) {
-		int e = errno;
-
 		shmids_values_free(&v);
 		errno = e;
 		return -1;
@@ -136,34 +147,24 @@ get_inline(const char *line, size_t start, FILE *fp, int type,
 int
 shmids_get(const char *line, FILE *fp, int type, struct shmids_array *a)
 {
-	struct shmids_ref r;
-	int sep;
+	struct shmids_line c;
 
 	if (line == NULL || a == NULL || shmids_type_size(type) == 0) {
 		errno = EINVAL;
 		return -1;
 	}
 	memset(a, 0, sizeof(*a));
-	if (shmids_isnumber(line, strlen(line))) {
-		errno = EINVAL;
-		return -1;
-	}
-	switch (shmids_tref_parse(line, strlen(line), &r, &sep)) {
-	case 1:
-		return get_ref(r.label, type, a);
-	case -1:
-		return -1;
-	}
-	switch (shmids_ref_parse(line, strlen(line), &r)) {
-	case 1:
-		return get_ref(r.label, type, a);
-	case 0:
-		if (r.fieldlen == 0) {
-			errno = EINVAL;
-			return -1;
-		}
-		return get_inline(line, r.field + r.fieldlen, fp, type, a);
+	/* what the line is: format-spec.md 5, 6, 6.1 (classify.c) */
+	shmids_line_kind(line, strlen(line), 0, &c);
+	switch (c.kind) {
+	case SHMIDS_LINE_REF:
+	case SHMIDS_LINE_TREF:
+		return get_ref(c.label, type, a);
+	case SHMIDS_LINE_ARRAY:
+		return get_inline(line, fp, type, a);
 	default:
+		/* malformed, a line that begins with a number, blank */
+		errno = EINVAL;
 		return -1;
 	}
 }

@@ -541,6 +541,130 @@ size_t	 shmids_par(size_t n, int nthreads, void (*fn)(void *, size_t),
 const char *shmids_dir(void);
 
 /*
+ * What a line is (format-spec.md 5, 6 and 6.1), decided in one place for
+ * every reader: shm-import, shm-expand, shmids_get() and the bindings.
+ * shmids_line_kind() reads a line's tokens alone; shmids_line_next()
+ * reads it where it stands in its file (an array's continuation lines,
+ * a table block's rows) and parses its values.  Offsets and lengths
+ * are bytes from the start of the line handed over; nothing points
+ * into it, nothing is copied, nothing allocated but v's values.
+ */
+enum shmids_line_kind {
+	SHMIDS_LINE_TEXT,	/* passes through as it is */
+	SHMIDS_LINE_REF,	/* "field shmids id name" (5) */
+	SHMIDS_LINE_TREF,	/* "shmids id name", "shmids, id name" (5) */
+	SHMIDS_LINE_MALFORMED,	/* a reference of either form, no valid one */
+	SHMIDS_LINE_ARRAY,	/* a keyed inline array's first line (6) */
+	SHMIDS_LINE_CONT,	/* a continuation line of an array (6) */
+	SHMIDS_LINE_ROW		/* a row of a table block (6.1) */
+};
+
+/* How a line ends (shmids_line.eol). */
+#define SHMIDS_EOL_NONE		0	/* the file's last line, no LF */
+#define SHMIDS_EOL_LF		1
+#define SHMIDS_EOL_CRLF		2
+#define SHMIDS_EOL_CR		3	/* the file's last line, one CR */
+
+/* shmids_line_kind() flag: the line's first bytes only (below). */
+#define SHMIDS_LINE_PART	1
+
+struct shmids_line {
+	int		 kind;		/* enum shmids_line_kind */
+	unsigned long	 lineno;	/* shmids_line_next(): 1, 2, ... */
+	size_t		 lead;		/* leading blanks: bytes */
+	size_t		 field, fieldlen; /* first token (REF, ARRAY: the
+					   field; TREF: "shmids" or
+					   "shmids,"; CONT, blank: 0, 0;
+					   ROW: lead, 0: no field) */
+	size_t		 values;	/* ARRAY: where its values begin */
+	size_t		 end;		/* the line's end: its CR LF, LF,
+					   last CR, or len */
+	int		 eol;		/* SHMIDS_EOL_* */
+	int		 sep;		/* TREF, ROW: ' ', '\t' or ','; a
+					   MALFORMED table reference's too,
+					   0 for a reference line's */
+	size_t		 count;		/* values appended to v (next()) */
+	int		 more;		/* ARRAY, CONT: ends with "/" */
+	int		 bad;		/* CONT: a token that is no value:
+					   the array is text, whole */
+	int		 cut;		/* REF, TREF, MALFORMED after a "/":
+					   the array before ends, text */
+	int		 first;		/* ROW: it begins a table block */
+	const char	*why;		/* MALFORMED: the reason; TEXT: why
+					   no other kind; static English */
+	char		 label[SHMIDS_LABEL_MAX + 1]; /* REF, TREF: "id name" */
+};
+
+/*
+ * shmids_line_kind: what line[0..len) is by its tokens, alone in its
+ * file (the line ends at its first LF, or at len; a CR before that is
+ * the end of line, format-spec.md 5).  In this order: a blank line is
+ * TEXT; a line whose second token is "shmids" is REF, or MALFORMED
+ * (why: "bad name", ..., "a number is not a field" when its field
+ * reads as a value, 6.1); one whose first token is "shmids" or
+ * "shmids," and second begins with a digit or "/" is TREF (sep as its
+ * rows are written), or MALFORMED; one whose first token reads as a
+ * value (shmids_isnumber()) is ROW, a row if its values are
+ * (shmids_line_next() tells); any other is ARRAY, an array if its
+ * tokens after the field are values, text if not (shmids_line_next()
+ * tells).  c is filled: kind, lead, field, fieldlen, values, end, eol,
+ * sep, why and label as above; lineno, count, more, bad, cut, first 0.
+ * Returns 1.  With flags SHMIDS_LINE_PART, line[0..len) is a line's
+ * first bytes, the rest still to come (a filter that does not hold a
+ * long line whole): returns 0 when they cannot yet tell whether the
+ * line is a reference of either form, else 1 with kind TEXT, ARRAY or
+ * ROW as far as they tell (eol NONE, end len).  Never fails; errno is
+ * left unchanged; thread-safe.
+ */
+int	 shmids_line_kind(const char *line, size_t len, int flags,
+	    struct shmids_line *c);
+
+/*
+ * A file's lines read in order by shmids_line_next(): zero it before
+ * the first line.  nthreads: the threads an array's first line of 512
+ * KiB or more is parsed on (shmids_values_lines(); 0 or 1: the
+ * caller's); the rest is the reader's.  A caller that reads an array's
+ * continuation lines itself (shmids_values_lines() on many at once)
+ * sets more to 0 after them and counts them in lineno.
+ */
+struct shmids_lines {
+	unsigned long	 lineno;	/* lines read */
+	int		 nthreads;
+	int		 more;		/* the last line continues an array */
+	int		 bad;		/* that array held a bad token */
+	int		 rowsep;	/* the last line's, if a row */
+	size_t		 rowcols;	/* its values; 0: no row */
+};
+
+/*
+ * shmids_line_next: line s[0..len) (one line, as for
+ * shmids_line_kind(); s[len] readable as for shmids_values_parse()),
+ * the one after those rd has read: shmids_line_kind(), then in its
+ * file (format-spec.md 5, 6, 6.1).  A reference of either form or a
+ * malformed one is never a continuation (c->cut: the array before it,
+ * whose last line ended in "/", is text).  After a line that
+ * continues an array, any other line is CONT: its values are appended
+ * to v (more: it continues too); a token that is no value of v->type
+ * makes it bad (values not kept) and the array, through its last
+ * continuation, text.  ARRAY: the values after the field are appended
+ * to v (more as above), or, a token not being a value, the line is
+ * TEXT and its "/" continues nothing.  ROW: a row of v->type
+ * (shmids_row_parse(): sep ' ', ',' or '\t' for values one tab
+ * apart), its values appended, first 1 when it begins a table block
+ * (the line before was no row, or one of another width or separator:
+ * comma rows against blank and tab ones), else TEXT (also with more
+ * than 4000 leading blanks).  c->count is the values appended (a
+ * block's rows are taken off v by the caller when first says the row
+ * begins another).  Set v->type first (after shmids_line_kind(), say,
+ * to choose it by field).  Returns 0, or -1 with ENOMEM (v without the
+ * line's values) or EINVAL (v->type unknown).  errno is left unchanged
+ * on success; thread-safe for distinct rd and v.
+ */
+struct shmids_values;
+int	 shmids_line_next(struct shmids_lines *rd, const char *s, size_t len,
+	    struct shmids_values *v, struct shmids_line *c);
+
+/*
  * Reference lines (format-spec.md 5): "field shmids id name".  Offsets
  * and lengths are in bytes from the start of the line handed to
  * shmids_ref_parse(); nothing points into it but why.

@@ -174,11 +174,28 @@ class _Shape(ctypes.Structure):
                 ("cols", ctypes.c_size_t)]
 
 
-class _Ref(ctypes.Structure):
-    """struct shmids_ref of lib/shmids.h (library 1.1)."""
-    _fields_ = [("field", ctypes.c_size_t), ("fieldlen", ctypes.c_size_t),
-                ("eol", ctypes.c_size_t), ("why", ctypes.c_char_p),
+class _Line(ctypes.Structure):
+    """struct shmids_line: what a line is (shmids(3), shmids(5) 5, 6)."""
+    _fields_ = [("kind", ctypes.c_int), ("lineno", ctypes.c_ulong),
+                ("lead", ctypes.c_size_t), ("field", ctypes.c_size_t),
+                ("fieldlen", ctypes.c_size_t), ("values", ctypes.c_size_t),
+                ("end", ctypes.c_size_t), ("eol", ctypes.c_int),
+                ("sep", ctypes.c_int), ("count", ctypes.c_size_t),
+                ("more", ctypes.c_int), ("bad", ctypes.c_int),
+                ("cut", ctypes.c_int), ("first", ctypes.c_int),
+                ("why", ctypes.c_char_p),
                 ("label", ctypes.c_char * (_LABEL_MAX + 1))]
+
+
+class _Lines(ctypes.Structure):
+    """struct shmids_lines: a file's lines read in order."""
+    _fields_ = [("lineno", ctypes.c_ulong), ("nthreads", ctypes.c_int),
+                ("more", ctypes.c_int), ("bad", ctypes.c_int),
+                ("rowsep", ctypes.c_int), ("rowcols", ctypes.c_size_t)]
+
+
+# enum shmids_line_kind
+(_TEXT, _REF, _TREF, _MALFORMED, _ARRAY, _CONT, _ROW) = range(7)
 
 
 _SCANFN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(_Info),
@@ -199,18 +216,16 @@ def _load_library():
         "shmids_release": (i, [vp, sz, sz]),
         "shmids_shape": (i, [vp, ctypes.POINTER(_Shape)]),
         "shmids_isnumber": (i, [cp, sz]),
-        "shmids_row_parse": (i, [ctypes.POINTER(_Values), cp, sz,
-                                 ctypes.POINTER(i), ctypes.POINTER(sz)]),
-        "shmids_tref_parse": (i, [cp, sz, ctypes.POINTER(_Ref),
-                                  ctypes.POINTER(i)]),
         "shmids_close": (i, [vp]),
         "shmids_remove": (i, [cp]),
         "shmids_label": (cp, [vp]),
         "shmids_array": (i, [vp, ctypes.POINTER(_Array)]),
         "shmids_put": (i, [vp, cp, i, vp, sz, cp, i]),
         "shmids_scan_shape": (i, [_SCANFN, vp, i]),
-        "shmids_ref_parse": (i, [cp, sz, ctypes.POINTER(_Ref)]),
-        "shmids_continued": (i, [cp, sz]),
+        "shmids_line_kind": (i, [cp, sz, i, ctypes.POINTER(_Line)]),
+        "shmids_line_next": (i, [ctypes.POINTER(_Lines), cp, sz,
+                                 ctypes.POINTER(_Values),
+                                 ctypes.POINTER(_Line)]),
         "shmids_values_parse": (i, [ctypes.POINTER(_Values), cp, sz,
                                     ctypes.POINTER(i),
                                     ctypes.POINTER(cp)]),
@@ -1157,21 +1172,6 @@ def release(*arrays):
 # Reference lines (shmids(5) section 5).
 
 
-def _ref_parse(line):
-    """(k, field start, field end, label or why) of one line without its
-    LF: k 1 for a reference line, 0 for any other (an empty field when
-    blank), -1 for a malformed one (why, str)."""
-    r = _Ref()
-    k = _lib.shmids_ref_parse(line, len(line), ctypes.byref(r))
-    what = r.label if k == 1 else r.why and _str(r.why)
-    return k, r.field, r.field + r.fieldlen, what
-
-
-def _continued(s):
-    """Does s (one line, no LF) end with the token "/" (section 6)?"""
-    return _lib.shmids_continued(s, len(s)) == 1
-
-
 def _read_all(file):
     if isinstance(file, (str, bytes, os.PathLike)):
         with open(file, "rb") as f:
@@ -1220,7 +1220,12 @@ def load(file, type="f64"):
     spellings: f8, float64, numpy dtypes...) for every field and
     table block, or a dict from key (field, or "source:line") to type
     name, f64 for the keys it lacks.
-    Blank lines are skipped.  A key seen again replaces the earlier.
+    Blank lines are skipped, and so are comments, lines whose first
+    token begins with "#" (as numpy's loadtxt skips them): a comment is
+    never a key, and dump(load(f)) writes none back.  What each line
+    is, the library's classifier says (shmids_line_next(), shmids(3)),
+    as it says for shm-import and shm-expand.  A key seen again
+    replaces the earlier.
     Returns a dict from key (str) to array or str, in file order.
 
     Raises OSError: EINVAL for a malformed reference line (second token
@@ -1240,38 +1245,171 @@ def load(file, type="f64"):
                                        initial=0))
     if lines and lines[-1] == b"":
         lines.pop()
-    out = {}
-    i = 0
-    while i < len(lines):
-        line, lineno = lines[i], i + 1
-        i += 1
-        k, start, end, what = _ref_parse(line)
-        if k == 0 and start == end:
-            continue
-        where = "%s:%d" % (fname, lineno)
-        if k == 0:
-            k, what = _tref_parse(line)
-            if k == 1:      # a table's key: its segment's name
-                out[_str(what.split(b" ", 1)[1])] = attach(what)
-                continue
-            if k == 0 and _lib.shmids_isnumber(line, len(line)):
-                key = "%s:%d" % (source, lineno)
-                tname = type.get(key, "f64") if isinstance(type, dict) \
-                    else type
-                i, out[key] = _table_or_text(line, lines, i, tname)
-                continue
-        elif k == 1 and _lib.shmids_isnumber(line, len(line)):
-            k, what = -1, "a number is not a field"
-        if k == 1:
-            out[_str(line[start:end])] = attach(what)
-            continue
-        if k == -1:
-            raise OSError(_errno.EINVAL, "malformed reference: " + what,
-                          where)
-        field = _str(line[start:end])
-        i, out[field] = _array_or_text(field, line[end:], lines, i, type,
-                                       (data, starts))
-    return out
+    return _Reader(lines, (data, starts), fname, source, type).read()
+
+
+class _Reader:
+    """load()'s walk through a file's lines: what each is, the library's
+    classifier says (shmids_line_kind(), shmids_line_next(): shmids(5)
+    5, 6, 6.1); this keeps what it hands out."""
+
+    def __init__(self, lines, text, fname, source, type):
+        self.lines, self.text, self.fname = lines, text, fname
+        self.source, self.type = source, type
+        self.rd = _Lines(nthreads=max(_lib.shmids_threads(), 1))
+        self.c = _Line()
+        self.out = {}
+        self.v = None           # the values of the array or block at hand
+        self.item = None        # (kind, key, first line index, tname)
+        self.rows = 0
+
+    def _tname(self, key):
+        t = self.type.get(key, "f64") if isinstance(self.type, dict) \
+            else self.type
+        if t not in _TYPES:
+            raise ValueError("shmids: type %r is none of %s"
+                             % (t, ", ".join(TYPES)))
+        return t
+
+    def _new_values(self, tname):
+        self._free()
+        self.v = _Values(type=_TYPES[tname][0])
+
+    def _free(self):
+        if self.v is not None:
+            _lib.shmids_values_free(ctypes.byref(self.v))
+            self.v = None
+
+    def _take(self, count, tname, shape=None):
+        """The first count values of v, as a new writable array."""
+        nb = count * _TYPES[tname][3]
+        arr = bytearray(nb)
+        if nb:
+            ctypes.memmove((ctypes.c_char * nb).from_buffer(arr),
+                           self.v.data, nb)
+        return _wrap(arr, tname, shape)
+
+    def _next(self, line):
+        if _lib.shmids_line_next(ctypes.byref(self.rd), line, len(line),
+                                 ctypes.byref(self.v),
+                                 ctypes.byref(self.c)) == -1:
+            raise MemoryError("shmids: out of memory for the values")
+
+    def read(self):
+        try:
+            i, lines = 0, self.lines
+            while i < len(lines):
+                i = self._line(i)
+            self._end_item(None)
+            return self.out
+        finally:
+            self._free()
+
+    def _end_item(self, j, cut=False):
+        """The array or table block at hand ends before line j."""
+        if self.item is None:
+            return
+        kind, key, first, tname = self.item
+        self.item = None
+        if key is None:         # a comment
+            return
+        group = self.lines[first:j]
+        if kind == _ROW:
+            cols = self.v.count // self.rows if self.rows else 0
+            self.out[key] = self._take(self.v.count, tname,
+                                       (self.rows, cols)) \
+                if self.rows >= 2 else _text(group)
+        elif kind == _ARRAY and not self.bad and not cut:
+            self.out[key] = self._take(self.v.count, tname)
+        else:
+            c = _Line()
+            _lib.shmids_line_kind(group[0], len(group[0]), 0,
+                                  ctypes.byref(c))
+            group[0] = group[0][c.field + c.fieldlen:]
+            self.out[key] = _text(group)
+
+    def _line(self, i):
+        """Line i in its file: the index of the next line to read."""
+        line, lineno, c = self.lines[i], i + 1, self.c
+        if self.item is not None and self.item[0] == _ARRAY and \
+                self.rd.more:
+            self._next(line)                # CONT, or a reference (cut)
+            if c.kind == _CONT:
+                self.bad |= c.bad
+                if not c.more:
+                    self._end_item(i + 1)
+                return i + 1
+            self._end_item(i, cut=True)
+            return self._other(i, line, lineno)
+        _lib.shmids_line_kind(line, len(line), 0, ctypes.byref(c))
+        if c.kind == _ROW and self.item is not None and \
+                self.item[0] == _ROW:
+            count = self.v.count
+            self._next(line)
+            if c.kind == _ROW and not c.first:
+                self.rows += 1
+                return i + 1
+            self.v.count = count            # it is no row of the block
+            self._end_item(i)
+            self.rd.lineno -= 1             # read again, on its own
+            self.rd.rowcols = 0
+            return self._line(i)
+        self._end_item(i)
+        if c.kind == _ROW:
+            key = "%s:%d" % (self.source, lineno)
+            tname = self._tname(key)
+            self._new_values(tname)
+            self._next(line)
+            if c.kind == _ROW:
+                self.item, self.rows = (_ROW, key, i, tname), 1
+            else:
+                self.out[key] = _text([line])
+            return i + 1
+        if c.kind == _ARRAY:
+            field = _str(line[c.field:c.field + c.fieldlen])
+            tname = self._tname(field)
+            self._new_values(tname)
+            self._next(line)
+            if c.kind == _TEXT:
+                # shmids-python(3): "#" lines are comments, skipped
+                if not field.startswith("#"):
+                    self.out[field] = _text([line[c.values:]])
+                return i + 1
+            if field.startswith("#"):
+                # a comment of numbers ("# 1 2 3") is a comment too
+                self.item, self.bad = (_ARRAY, None, i, tname), 1
+            else:
+                self.item, self.bad = (_ARRAY, field, i, tname), 0
+            if not c.more:
+                self._end_item(i + 1)
+                return i + 1
+            if i + 1 < len(self.lines):
+                j = _continuation_lines(self.v, self.text, i + 1,
+                                        ctypes.c_int(1))
+                if j > i + 1:               # read at once, to their end
+                    self.rd.more = 0
+                    self.rd.lineno += j - (i + 1)
+                    self._end_item(j)
+                    return j
+            return i + 1
+        if self.v is None:
+            self._new_values("f64")
+        self._next(line)
+        return self._other(i, line, lineno)
+
+    def _other(self, i, line, lineno):
+        """A line that is no array's nor row's, classified in c."""
+        c = self.c
+        where = "%s:%d" % (self.fname, lineno)
+        if c.kind == _MALFORMED:
+            raise OSError(_errno.EINVAL, "malformed reference: " +
+                          _str(c.why), where)
+        if c.kind == _REF:
+            self.out[_str(line[c.field:c.field + c.fieldlen])] = \
+                attach(c.label)
+        elif c.kind == _TREF:   # a table's key: its segment's name
+            self.out[_str(c.label.split(b" ", 1)[1])] = attach(c.label)
+        return i + 1
 
 
 def _load_type(t):
@@ -1283,102 +1421,6 @@ def _load_type(t):
         raise ValueError("shmids: type %r is none of f64, f32, i64, i32, "
                          "raw (or f8, f4, i8, i4, u1, numpy's spellings)"
                          % (t,)) from None
-
-
-def _tref_parse(line):
-    """(k, label or why) of shmids_tref_parse() on one line (no LF)."""
-    r, sep = _Ref(), ctypes.c_int()
-    k = _lib.shmids_tref_parse(line, len(line), ctypes.byref(r),
-                               ctypes.byref(sep))
-    return k, r.label if k == 1 else r.why and _str(r.why)
-
-
-def _nonref(line):
-    """Is line neither a reference line nor a table reference line (so
-    that it may continue an array)?"""
-    return _ref_parse(line)[0] == 0 and _tref_parse(line)[0] == 0
-
-
-def _table_or_text(first, lines, i, tname):
-    """The table block that begins with line first (lines[i] on may
-    continue it), read with the library's shmids_row_parse() as
-    shm-import reads it (shmids(5) 6.1): rows with the same separator
-    and number of values, at least 2 of them, give a 2-D array (rows,
-    cols) of tname; a line that is no row, or a row alone, is text (the
-    whole line).  Returns the index of the next line, and the array or
-    the text."""
-    if tname not in _TYPES:
-        raise ValueError("shmids: type %r is none of %s"
-                         % (tname, ", ".join(TYPES)))
-    v = _Values(type=_TYPES[tname][0])
-    sep, n = ctypes.c_int(), ctypes.c_size_t()
-    sep1 = n1 = None
-    rows, line = 0, first
-    try:
-        while True:
-            before = v.count
-            k = _lib.shmids_row_parse(ctypes.byref(v), line, len(line),
-                                      ctypes.byref(sep), ctypes.byref(n))
-            if k == -1:
-                raise MemoryError("shmids: out of memory for the values")
-            if k == 0 or (rows and (sep.value, n.value) != (sep1, n1)):
-                v.count = before    # the line may begin the next block
-                break
-            sep1, n1, rows = sep.value, n.value, rows + 1
-            if i + rows - 1 >= len(lines):
-                break
-            line = lines[i + rows - 1]
-        if rows >= 2:
-            nb = v.count * _TYPES[tname][3]
-            arr = bytearray(nb)
-            if nb:
-                ctypes.memmove((ctypes.c_char * nb).from_buffer(arr),
-                               v.data, nb)
-            return i + rows - 1, _wrap(arr, tname, (rows, n1))
-    finally:
-        _lib.shmids_values_free(ctypes.byref(v))
-    return i, _text([first])
-
-
-def _array_or_text(field, first, lines, i, type, text=None):
-    """field's values, first (the rest of its line) and the continuation
-    lines from lines[i] on, read as shm-import reads them, with the
-    library's shmids_values_parse(): a first line that is not values is
-    text and continues nothing; a bad value on a continuation line does
-    not end the array, which is then text through its last continuation.
-    A reference line is never a continuation line: an array cut short by
-    one is text too.  text: (data, starts), the whole file and where
-    each line begins in it, or None for the lines alone.  Returns the
-    index of the next line, and the array (of field's type) or the
-    text."""
-    tname = type.get(field, "f64") if isinstance(type, dict) else type
-    if tname not in _TYPES:
-        raise ValueError("shmids: type %r is none of %s"
-                         % (tname, ", ".join(TYPES)))
-    v = _Values(type=_TYPES[tname][0])
-    more, bad = ctypes.c_int(), ctypes.c_char_p()
-    group = [first]
-    try:
-        k = _values_parse(v, first, more, bad)
-        if k == 0 and more.value and i < len(lines) and text:
-            i = _continuation_lines(v, text, i, more)
-        while more.value and i < len(lines) and _nonref(lines[i]):
-            group.append(lines[i])
-            i += 1
-            if k == 0:
-                k = _values_parse(v, group[-1], more, bad)
-            if k == -1:
-                more.value = _continued(group[-1])
-        if k == 0 and not (more.value and i < len(lines)):
-            n = v.count * _TYPES[tname][3]
-            arr = bytearray(n)
-            if n:
-                ctypes.memmove((ctypes.c_char * n).from_buffer(arr),
-                               v.data, n)
-            return i, _wrap(arr, tname)
-    finally:
-        _lib.shmids_values_free(ctypes.byref(v))
-    return i, _text(group)
 
 
 def _continuation_lines(v, text, i, more):
@@ -1420,20 +1462,6 @@ def _continuation_lines(v, text, i, more):
     v.count = before
     more.value = 1
     return i
-
-
-def _values_parse(v, line, more, bad):
-    """shmids_values_parse() of one line (no LF); 0, or -1 for a token
-    that is not a value of the type; MemoryError where the values do not
-    fit (no array may be cut short)."""
-    bad.value = None
-    if _lib.shmids_values_parse(ctypes.byref(v), line, len(line),
-                                ctypes.byref(more), ctypes.byref(bad)) == 0:
-        return 0
-    if not bad:
-        raise MemoryError("shmids: out of memory for the values")
-    more.value = 0
-    return -1
 
 
 def _text(group):
@@ -1575,6 +1603,9 @@ def _field_check(field, bfield):
         raise OSError(_errno.EINVAL, "the word shmids is no field (a line "
                       "that begins with it and a number is a table "
                       "reference)", field)
+    if bfield.startswith(b"#"):
+        raise OSError(_errno.EINVAL, "a field that begins with # would be "
+                      "a comment, which load() skips", field)
 
 
 def _text_check(field, bfield, bvalue):
@@ -1592,9 +1623,17 @@ def _text_check(field, bfield, bvalue):
         why = "begins with the word shmids (a reference line)"
     else:
         line = bfield + b" " + bvalue
+        c = _Line()
         for tname in TYPES:
-            if not isinstance(_array_or_text(field, line[len(bfield):],
-                                             [], 0, tname)[1], str):
+            v = _Values(type=_TYPES[tname][0])
+            try:
+                if _lib.shmids_line_next(ctypes.byref(_Lines()), line,
+                                         len(line), ctypes.byref(v),
+                                         ctypes.byref(c)) == -1:
+                    raise MemoryError("shmids: out of memory")
+            finally:
+                _lib.shmids_values_free(ctypes.byref(v))
+            if c.kind != _TEXT:
                 why = "reads back as %s values, not text" % tname
                 break
     if why:

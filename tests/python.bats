@@ -353,6 +353,7 @@ for l in shmids.dump(d, "ref.txt", min_count=64, prefix=P):
 	# and a text line ending in "/" then an array: the array is read (shm-import -k 1 converts it)
 	printf 't a /\ny 1 2 3\n' > c.txt
 	run pyrun "$COMMON"'
+import errno
 d = shmids.load("c.txt")
 print(d["t"], list(d["y"]))'
 	status_is 0
@@ -854,7 +855,7 @@ print(shmids.create(P + "v", randbits("i32", 12)))'
 	    '-0.5 1e300' 'nan -inf' '1e999 2' > g.txt
 	both "$COMMON"'
 d = shmids.load("g.txt")
-keys = ["#", "g.txt:2", "g.txt:5", "g.txt:8", "g.txt:9", "g.txt:10",
+keys = ["g.txt:2", "g.txt:5", "g.txt:8", "g.txt:9", "g.txt:10",
         "g.txt:11", "a", "x", "g.txt:14", "g.txt:16"]
 assert list(d) == keys, list(d)
 def rows(y):
@@ -1952,4 +1953,23 @@ for be in backends():
         pass
     shmids.remove(label)
 print("ok")'
+}
+
+@test "6.1: python: load() skips comment lines (# first), as numpy's loadtxt does: none replaces another, and none is a key; dump() refuses a field that begins with #" {
+	need_python
+	printf '%s\n' '# first comment' 'a 1 2' '# second comment' \
+	    '  #indented 1 2 3' '# 1 2 /' '3 4' 'b 5' > c.txt
+	run pyrun "$COMMON"'
+import errno
+d = shmids.load("c.txt")
+assert list(d) == ["a", "b"], d
+assert list(d["a"]) == [1, 2] and list(d["b"]) == [5], d
+try:
+    shmids.dump({"#x": "text"}, "o.txt")
+    raise SystemExit("dump took #x")
+except OSError as e:
+    assert e.errno == errno.EINVAL and "comment" in e.strerror, e
+print("ok")'
+	status_is 0
+	is "$output" "ok"
 }

@@ -1,0 +1,465 @@
+/*
+ * What a line of an ASCII file is (format-spec.md 5, 6 and 6.1): the one
+ * place those rules are coded.  shmids_line_kind() reads a line's tokens
+ * alone; shmids_line_next() reads it in its file (continuations, table
+ * blocks) with its values.  shm-import, shm-expand, shmids_get() and the
+ * bindings all ask here; shmids_ref_parse() and shmids_tref_parse() are
+ * their 1.1 and 1.2 answers.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "internal.h"
+#include "num.h"
+
+/*
+ * shm-expand holds about 4 KiB of a line (format-spec.md 8): a row with
+ * more leading blanks than this could not be given them back (6.1).
+ */
+#define LEAD_MAX	4000
+
+static const char numfield[] = "a number is not a field";
+
+/* a first line this long is parsed on threads, as shm-import's runs */
+#define LONG_LINE	((size_t)512 << 10)
+
+int
+shmids_isblank(int c)
+{
+	return shmids_blank(c);
+}
+
+int
+shmids_continued(const char *s, size_t len)
+{
+	return shmids_cont(s, len);
+}
+
+/* Next blank-separated token of line[*pos..end); 0 at the end. */
+static size_t
+token(const char *line, size_t end, size_t *pos, size_t *start)
+{
+	size_t i = *pos;
+
+	while (i < end && shmids_blank(line[i]))
+		i++;
+	*start = i;
+	while (i < end && !shmids_blank(line[i]))
+		i++;
+	*pos = i;
+	return i - *start;
+}
+
+static int
+malformed(struct shmids_line *c, const char *why)
+{
+	c->kind = SHMIDS_LINE_MALFORMED;
+	c->why = why;
+	return 1;
+}
+
+/*
+ * The id, name and end of a reference, from pos (after the keyword) on:
+ * kind REF (or TREF, as the caller sets it) with c->label, or MALFORMED.
+ */
+static int
+label_rest(const char *line, size_t end, size_t pos, struct shmids_line *c,
+    int kind)
+{
+	size_t s, n, x, idlen, namelen;
+
+	if (memchr(line, '\0', end) != NULL)
+		return malformed(c, "NUL byte in reference");
+	if (memchr(line, '\r', end) != NULL)
+		return malformed(c, "CR inside reference");
+	if ((idlen = token(line, end, &pos, &s)) == 0)
+		return malformed(c, "no label after shmids");
+	/* "x shmids coeff": the name without its shmid, not the reverse */
+	if ((namelen = token(line, end, &pos, &n)) == 0)
+		return malformed(c, shmids_id_check(line + s, idlen, NULL) ==
+		    -1 ? "no label after shmids (a shmid, then a name)" :
+		    "no name after shmid");
+	if (token(line, end, &pos, &x) != 0)
+		return malformed(c, "text after the label");
+	/* The label proper has one space; the line may have any blanks. */
+	if (namelen > SHMIDS_NAME_MAX)
+		return malformed(c, "name longer than 64 bytes");
+	if (idlen + 1 + namelen > SHMIDS_LABEL_MAX)
+		return malformed(c, "label longer than 75 bytes");
+	if (shmids_id_check(line + s, idlen, NULL) == -1)
+		return malformed(c, "bad shmid or path");
+	if (shmids_name_check(line + n, namelen) == -1)
+		return malformed(c, "bad name");
+	memcpy(c->label, line + s, idlen);
+	c->label[idlen] = ' ';
+	memcpy(c->label + idlen + 1, line + n, namelen);
+	c->label[idlen + 1 + namelen] = '\0';
+	c->kind = kind;
+	return 1;
+}
+
+/* Is t[0..n) "shmids" or "shmids,", a table reference's first token? */
+static int
+tkeyword(const char *t, size_t n)
+{
+	return (n == 6 || n == 7) && memcmp(t, "shmids,", n) == 0;
+}
+
+/*
+ * A part of a line (flag SHMIDS_LINE_PART): is it known already not to
+ * be a reference of either kind?  Its second token is there and ends
+ * before the part does, and is not "shmids"; or it reaches the part's
+ * end and is no beginning of "shmids" (nor "shmids" and the CR of a
+ * CRLF); and the first token is no table reference's, or the second
+ * cannot begin an id.
+ */
+static int
+part_plain(const char *b, size_t n, size_t f, size_t flen)
+{
+	size_t i = f + flen, s;
+
+	if (i == n)
+		return 0;
+	while (i < n && shmids_blank(b[i]))
+		i++;
+	for (s = i; i < n && !shmids_blank(b[i]); i++)
+		;
+	if (s == n)
+		return 0;
+	if (tkeyword(b + f, flen) &&
+	    ((b[s] >= '0' && b[s] <= '9') || b[s] == '/'))
+		return 0;
+	if (i < n)
+		return i - s != 6 || memcmp(b + s, "shmids", 6) != 0;
+	return i - s > 7 || memcmp(b + s, "shmids\r", i - s) != 0;
+}
+
+/*
+ * c zeroed, but for its line's end and first token: end, eol, lead,
+ * field and fieldlen.  Returns the line's length without its LF.
+ */
+static size_t
+shape(const char *line, size_t len, int flags, struct shmids_line *c)
+{
+	const char *nl;
+	size_t pos = 0;
+
+	memset(c, 0, offsetof(struct shmids_line, label));
+	c->label[0] = '\0';
+	if ((flags & SHMIDS_LINE_PART) == 0) {
+		if ((nl = memchr(line, '\n', len)) != NULL) {
+			c->eol = nl > line && nl[-1] == '\r' ?
+			    SHMIDS_EOL_CRLF : SHMIDS_EOL_LF;
+			len = (size_t)(nl - line);
+		} else if (len > 0 && line[len - 1] == '\r')
+			c->eol = SHMIDS_EOL_CR;
+	}
+	c->end = len > 0 && line[len - 1] == '\r' &&
+	    (flags & SHMIDS_LINE_PART) == 0 ? len - 1 : len;
+	c->fieldlen = token(line, c->end, &pos, &c->field);
+	c->lead = c->field;
+	return len;
+}
+
+/* The contract is in shmids.h. */
+int
+shmids_line_kind(const char *line, size_t len, int flags,
+    struct shmids_line *c)
+{
+	size_t end, pos, s, k;
+
+	len = shape(line, len, flags, c);
+	end = c->end;
+	pos = c->field + c->fieldlen;
+	if (c->fieldlen == 0 && (flags & SHMIDS_LINE_PART) != 0)
+		return 0;
+	if (c->fieldlen == 0) {
+		c->kind = SHMIDS_LINE_TEXT;
+		c->why = "a blank line";
+		return 1;
+	}
+	if ((flags & SHMIDS_LINE_PART) != 0 &&
+	    !part_plain(line, len, c->field, c->fieldlen))
+		return 0;
+	k = token(line, end, &pos, &s);
+	/* Section 5: a reference line, its second token "shmids". */
+	if ((flags & SHMIDS_LINE_PART) == 0 && k == 6 &&
+	    memcmp(line + s, "shmids", 6) == 0) {
+		label_rest(line, end, pos, c, SHMIDS_LINE_REF);
+		/* 6.1: a number is never a field */
+		if (c->kind == SHMIDS_LINE_REF &&
+		    shmids_isnumber(line + c->field, c->fieldlen))
+			malformed(c, numfield);
+		return 1;
+	}
+	/* A table reference: "shmids" or "shmids,", then an id's start. */
+	if ((flags & SHMIDS_LINE_PART) == 0 &&
+	    tkeyword(line + c->field, c->fieldlen) && k > 0 &&
+	    ((line[s] >= '0' && line[s] <= '9') || line[s] == '/')) {
+		c->sep = c->fieldlen == 7 ? ',' :
+		    line[c->field + 6] == '\t' ? '\t' : ' ';
+		return label_rest(line, end, c->field + c->fieldlen, c,
+		    SHMIDS_LINE_TREF);
+	}
+	/* 6.1: a line that begins with a number has no field */
+	if (shmids_isnumber(line + c->field, end - c->field)) {
+		c->kind = SHMIDS_LINE_ROW;
+		c->fieldlen = 0;
+		return 1;
+	}
+	c->kind = SHMIDS_LINE_ARRAY;
+	c->values = c->field + c->fieldlen;
+	return 1;
+}
+
+/*
+ * Are the values of blank row s[0..n) (its end of line gone) separated
+ * by one tab each (R's write.table(sep = "\t"), a TSV file)?
+ */
+static int
+tabbed(const char *s, size_t n)
+{
+	size_t i = 0, gaps = 0;
+	const char *p, *end;
+
+	while (i < n && shmids_blank(s[i]))
+		i++;
+	while (n > i && shmids_blank(s[n - 1]))
+		n--;
+	if (n <= i || memchr(s + i, ' ', n - i) != NULL)
+		return 0;
+	for (p = s + i, end = s + n; (p = memchr(p, '\t', end - p)) != NULL;
+	    p++, gaps++)
+		if (p[1] == '\t')
+			return 0;
+	return gaps > 0;
+}
+
+/* The values of an array's line s[0..n) appended to v: 0, 1 bad, -1. */
+static int
+line_values(struct shmids_lines *rd, struct shmids_values *v, const char *s,
+    size_t n, int *more)
+{
+	size_t count0 = v->count, used, lines;
+	const char *bad = NULL;
+	int r;
+
+	if (rd->nthreads > 1 && n >= LONG_LINE)
+		r = shmids_values_lines(v, s, n, rd->nthreads, &used, &lines,
+		    more, &bad);
+	else
+		r = shmids_values_parse(v, s, n, more, &bad);
+	if (r == 0)
+		return 0;
+	if (bad == NULL)
+		return -1;
+	v->count = count0;
+	return 1;
+}
+
+/*
+ * The next row of a table block (rd->rowcols > 0): 1 with c filled,
+ * -1 (ENOMEM, EINVAL), or 0 if line s[0..len) is no row of v->type.
+ */
+static int
+next_row(struct shmids_lines *rd, const char *s, size_t len,
+    struct shmids_values *v, struct shmids_line *c)
+{
+	/* no memchr(): a LF inside makes no row (a token ends there) */
+	int nl = s[len - 1] == '\n', r;
+	size_t m = len - nl, i = 0;
+
+	while (i < m && shmids_blank(s[i]))
+		i++;
+	if (i == m || i > LEAD_MAX ||
+	    (r = shmids_row_parse(v, s, len, &c->sep, &c->count)) == 0)
+		return 0;
+	if (r == -1)
+		return -1;
+	c->kind = SHMIDS_LINE_ROW;
+	c->lineno = ++rd->lineno;
+	c->lead = c->field = i;
+	c->fieldlen = 0;
+	c->values = 0;
+	c->end = m > 0 && s[m - 1] == '\r' ? m - 1 : m;
+	c->eol = nl ? (c->end < m ? SHMIDS_EOL_CRLF : SHMIDS_EOL_LF) :
+	    c->end < m ? SHMIDS_EOL_CR : SHMIDS_EOL_NONE;
+	c->more = c->bad = c->cut = 0;
+	c->why = NULL;
+	c->label[0] = '\0';
+	c->first = rd->rowcols != c->count ||
+	    (rd->rowsep == ',') != (c->sep == ',');
+	if (c->first && c->sep == ' ' && c->count >= 2 && tabbed(s, c->end))
+		c->sep = '\t';
+	if (!c->first && c->sep != ',')
+		c->sep = rd->rowsep;
+	rd->rowcols = c->count;
+	rd->rowsep = c->sep;
+	return 1;
+}
+
+/*
+ * Row c of line s: does it begin a table block (6.1)?  Its width and
+ * separator say; a block's first row says whether its rows are
+ * tab-separated (sep '\t'), and its others' sep is the block's.
+ */
+static int
+block(struct shmids_lines *rd, const char *s, struct shmids_line *c, int e)
+{
+	c->first = rd->rowcols != c->count ||
+	    (rd->rowsep == ',') != (c->sep == ',');
+	if (c->first && c->sep == ' ' && c->count >= 2 && tabbed(s, c->end))
+		c->sep = '\t';
+	if (!c->first && c->sep != ',')
+		c->sep = rd->rowsep;
+	rd->rowcols = c->count;
+	rd->rowsep = c->sep;
+	errno = e;
+	return 0;
+}
+
+/* The contract is in shmids.h. */
+int
+shmids_line_next(struct shmids_lines *rd, const char *s, size_t len,
+    struct shmids_values *v, struct shmids_line *c)
+{
+	size_t n = len, count0 = v->count;
+	int e = errno, r, more = 0;
+
+	/*
+	 * A table's next row, the common line of a big file, parsed once
+	 * and nothing else done: a row is never a reference (its second
+	 * token would be "shmids", or its first), its first token is a
+	 * value (6.1), and the values' parser checks v->type.
+	 */
+	/*
+	 * A table's next row, the common line of a big file, parsed once:
+	 * a row is never a reference (its second token would be "shmids",
+	 * or its first), and its first token is a value (6.1).
+	 */
+	if (!rd->more && rd->rowcols > 0 && len > 0 &&
+	    (r = next_row(rd, s, len, v, c)) != 0)
+		return r == -1 ? -1 : 0;
+	if (shmids_type_size(v->type) == 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	shmids_line_kind(s, len, 0, c);
+	c->lineno = ++rd->lineno;
+	n = c->end + (c->eol == SHMIDS_EOL_CRLF ? 2 :
+	    c->eol == SHMIDS_EOL_NONE ? 0 : 1);
+	if (c->kind == SHMIDS_LINE_REF || c->kind == SHMIDS_LINE_TREF ||
+	    c->kind == SHMIDS_LINE_MALFORMED) {
+		/* never a continuation: the array before it ends, text */
+		c->cut = rd->more;
+		rd->more = rd->bad = 0;
+		rd->rowcols = 0;
+		return 0;
+	}
+	if (rd->more) {
+		c->kind = SHMIDS_LINE_CONT;
+		c->field = c->fieldlen = 0;
+		c->values = 0;
+		c->why = NULL;
+		if (!rd->bad && (r = line_values(rd, v, s, n, &more)) != 0) {
+			if (r == -1)
+				return -1;
+			rd->bad = 1;
+		}
+		if (rd->bad) {
+			more = shmids_cont(s, n);
+			c->bad = 1;
+			c->why = "a token that is not a value";
+		}
+		c->more = rd->more = more;
+		if (!more)
+			rd->bad = 0;
+		c->count = v->count - count0;
+		errno = e;
+		return 0;
+	}
+	if (c->kind == SHMIDS_LINE_ARRAY) {
+		rd->rowcols = 0;
+		if ((r = line_values(rd, v, s + c->values, n - c->values,
+		    &more)) == -1)
+			return -1;
+		if (r == 1) {
+			/* section 6: text, and its "/" continues nothing */
+			c->kind = SHMIDS_LINE_TEXT;
+			c->why = "a token after the field that is not a value";
+		}
+		c->more = rd->more = more;
+		c->count = v->count - count0;
+		errno = e;
+		return 0;
+	}
+	if (c->kind == SHMIDS_LINE_ROW) {
+		if (c->lead > LEAD_MAX) {
+			c->kind = SHMIDS_LINE_TEXT;
+			c->why = "more than 4000 leading blanks";
+		} else if ((r = shmids_row_parse(v, s, n, &c->sep, &c->count))
+		    == -1)
+			return -1;
+		else if (r == 0) {
+			c->kind = SHMIDS_LINE_TEXT;
+			c->why = "a line that begins with a number, not a row";
+		}
+	}
+	if (c->kind != SHMIDS_LINE_ROW) {
+		rd->rowcols = 0;
+		errno = e;
+		return 0;
+	}
+	return block(rd, s, c, e);
+}
+
+/* The 1.1 answer: a reference line, or none (table references none). */
+int
+shmids_ref_parse(const char *line, size_t len, struct shmids_ref *r)
+{
+	struct shmids_line c;
+
+	shmids_line_kind(line, len, 0, &c);
+	r->field = c.field;
+	r->fieldlen = c.fieldlen;
+	r->eol = c.end;
+	r->why = NULL;
+	/* 1.1 read "1 shmids 5 x" as a reference line: so does this */
+	if (c.kind == SHMIDS_LINE_REF || (c.kind == SHMIDS_LINE_MALFORMED &&
+	    c.why == numfield)) {
+		memcpy(r->label, c.label, sizeof(r->label));
+		return 1;
+	}
+	if (c.kind == SHMIDS_LINE_MALFORMED && c.sep == 0) {
+		r->why = c.why;
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}
+
+/* The 1.2 answer: a table reference, or none. */
+int
+shmids_tref_parse(const char *line, size_t len, struct shmids_ref *r,
+    int *sep)
+{
+	struct shmids_line c;
+
+	shmids_line_kind(line, len, 0, &c);
+	r->field = c.field;
+	r->fieldlen = c.fieldlen;
+	r->eol = c.end;
+	r->why = NULL;
+	if (c.kind == SHMIDS_LINE_TREF) {
+		memcpy(r->label, c.label, sizeof(r->label));
+		*sep = c.sep;
+		return 1;
+	}
+	if (c.kind == SHMIDS_LINE_MALFORMED && c.sep != 0) {
+		r->why = c.why;
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}
