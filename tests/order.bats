@@ -269,3 +269,24 @@ print(type(a).__name__, a.shape, a.tolist())
 '
 	is "$output" "memoryview (2, 3) [[0, 2, 4], [1, 3, 5]]"
 }
+
+@test "2.6, 2.7: a column-major file segment: version 3, dims, expansion, shm-ls" {
+	local l
+	mkdir d
+	l=$(SHMIDS_DIR=$T/d _mk matrix "${P}m" f64 3 4 F)
+	like "$l" "$T/d/shmids.* ${P}m"
+	is "$(head -c 87 "${l%% *}" | tail -c 7)" shmids3 "version 3"
+	run -0 shmtool dims "$l"
+	is "$output" "open 2 F 3 4 stat 2 F 3 4 scan none" "not in the scan without SHMIDS_DIR"
+	SHMIDS_DIR=$T/d run -0 shmtool dims "$l"
+	is "$output" "open 2 F 3 4 stat 2 F 3 4 scan 2 F 3 4"
+	run -0 shm_ls -o shape,order "${l%% *}"
+	is "${lines[1]}" " 3x4F F"
+	printf 'shmids %s\n' "$l" > in
+	run -0 shm_expand -d in
+	is "$output" "0 1 2 3
+4 5 6 7
+8 9 10 11"
+	run -0 ls d
+	is "$output" "" "removed by -d"
+}
