@@ -285,6 +285,32 @@ emit_rows(struct shmids_layout *e, const struct shmids_array *a)
 }
 
 /*
+ * A file segment of the old form (shmids 1.3: no uid in its name) owned
+ * by another user than ours may be another user's file at a path a
+ * removed segment left free: said once a run (format-spec.md 2.6).
+ */
+static void
+note_old_form(const char *label)
+{
+	static int said;
+	struct shmids_info si;
+	char id[SHMIDS_LABEL_MAX + 1];
+	unsigned long uid;
+	size_t n = strcspn(label, " ");
+
+	if (said || label[0] != '/' || n > SHMIDS_LABEL_MAX)
+		return;
+	memcpy(id, label, n);
+	id[n] = '\0';
+	if (shmids_id_uid(id, &uid) != 0 ||
+	    shmids_stat(id, &si, SHMIDS_NOHDR) == -1 || si.uid == geteuid())
+		return;
+	said = 1;
+	warnx("%s: made before shmids 1.4 and owned by uid %lu, not you: its "
+	    "maker is not checked (shmids(5) 2.6)", id, (unsigned long)si.uid);
+}
+
+/*
  * The segment r names, attached, and its typed view in a; NULL after a
  * diagnostic if it cannot be had.
  */
@@ -300,6 +326,7 @@ open_view(const char *fname, unsigned long lineno,
 		    util_why(r->label, errno), errno == EAGAIN ? waited() : "");
 		return NULL;
 	}
+	note_old_form(r->label);
 	if (view(h, a) == -1) {
 		if (errno == EINVAL)
 			warnx("%s:%lu: %s: %zu bytes are not a whole number "

@@ -32,9 +32,16 @@ fill_header(const struct shmids_backend *be, struct shmids_info *si,
 	char h[SHMIDS_HEADER];
 	struct hdr hd;
 	size_t size;
+	unsigned long uid;
 	ssize_t n;
 	int e;
 
+	/* Not made by its owner (format-spec.md 2.6): not ours, err EPERM. */
+	if (shmids_id_uid(si->id, &uid) == 1 && (unsigned long)si->uid != uid) {
+		si->ours = 0;
+		si->err = EPERM;
+		return;
+	}
 	if ((n = be->peek(si, h, &size)) == -1) {
 		/* A file with other names is not ours (format-spec.md 2.6). */
 		si->ours = errno == EMLINK ? 0 : -1;

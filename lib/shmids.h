@@ -133,7 +133,9 @@ struct shmids_info {
 	 * the errno of its stat, EACCES say), and only shmid (-1) and id
 	 * are set besides.  ours 0 with err EPROTONOSUPPORT: a shmids
 	 * header of a later version than this library reads
-	 * (format-spec.md 9).  The fields below are valid only when ours
+	 * (format-spec.md 9); with err EPERM: a file segment whose name
+	 * says another uid made it than the file's owner (2.6), never
+	 * read.  The fields below are valid only when ours
 	 * is 1.
 	 */
 	int		 ours;
@@ -815,14 +817,26 @@ int	 shmids_continued(const char *s, size_t len);
  * shmids_name_check: 1 to 64 printable ASCII bytes other than space;
  * EINVAL (empty, or another byte), ENAMETOOLONG (longer).
  * shmids_id_check: a shmid (decimal, no sign, no leading zero, at most
- * INT_MAX) or a file segment's absolute path ".../shmids.XXXXXX" short
- * enough for a label to hold it beside a name (73 bytes at most);
- * *shmid (if shmid is not NULL) is the shmid, or -1 for a path; EINVAL.
+ * INT_MAX) or a file segment's absolute path ".../shmids.<uid>.XXXXXX"
+ * (or the old form ".../shmids.XXXXXX" of shmids 1.3) short enough for
+ * a label to hold it beside a name (73 bytes at most); *shmid (if shmid
+ * is not NULL) is the shmid, or -1 for a path; EINVAL.
  * shmids_label_check: "id SP name", at most 75 bytes; EINVAL (a part
  * malformed, no space), ENAMETOOLONG (too long).
  */
 int	 shmids_name_check(const char *s, size_t len);
 int	 shmids_id_check(const char *s, size_t len, int *shmid);
+
+/*
+ * shmids_id_uid: the uid a file segment's id (a NUL-terminated shmid or
+ * path, as shmids_id_check() takes them) names its maker by
+ * (format-spec.md 2.6): 1 and *uid for ".../shmids.<uid>.XXXXXX", whose
+ * file every reader refuses unless that uid owns it; 0 for the old form
+ * ".../shmids.XXXXXX" (shmids 1.3 and before: no maker to check) and
+ * for a System V shmid (the kernel keeps its owner); -1 with EINVAL if
+ * id is neither.  Looks at the string only.
+ */
+int	 shmids_id_uid(const char *id, unsigned long *uid);
 int	 shmids_label_check(const char *s, size_t len);
 
 /*

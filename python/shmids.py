@@ -641,6 +641,7 @@ class Writer:
         own flags (numpy cannot take them back): do not write them.
         Idempotent; nothing to do after close(), which seals (shmids(5)
         2.2)."""
+        self._writer_only("seal")
         with _lock:
             mem = self._mem
             if self.sealed or mem is None:
@@ -656,6 +657,7 @@ class Writer:
     def remove(self):
         """Remove the segment (remove()); the array stays valid until it
         goes, as with shm-rm.  Idempotent."""
+        self._writer_only("remove")
         if not self.removed:
             remove(self.label)
         self.removed = True
@@ -669,10 +671,24 @@ class Writer:
             self._array = self._mem = None
             self.closed = True
 
+    def _writer_only(self, what):
+        """seal() and remove() belong to the process that made the
+        segment: in a child forked inside "with zeros()" they would
+        end the parent's segment while it is still filling."""
+        if self._pid != os.getpid():
+            raise RuntimeError(
+                "shmids: %s: %s() in pid %d, a process forked from its "
+                "writer (pid %d): only the writer seals or removes it"
+                % (self.label, what, os.getpid(), self._pid))
+
     def __enter__(self):
         return self
 
     def __exit__(self, etype, *exc):
+        # A forked child leaving the block, or raising in it, leaves
+        # the parent's segment to the parent (shmids-python(3), FORK).
+        if self._pid != os.getpid():
+            return False
         if etype is None:
             self.seal()
             return False

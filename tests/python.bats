@@ -1029,6 +1029,47 @@ print("ok")'
 	no_segments_named "${P}ex"
 }
 
+@test "2.2: python: a child forked inside 'with zeros()' that leaves the block, or raises in it, neither seals nor removes the parent's segment; its seal() and remove() raise" {
+	need_python
+	both "$COMMON"'
+def case(raise_in_child):
+    pid = -1
+    try:
+        with shmids.zeros(P + "fk", 4) as w:
+            w.array[0] = 1.0
+            pid = os.fork()
+            if pid == 0:
+                for f in (w.seal, w.remove):
+                    try:
+                        f()
+                        os._exit(3)
+                    except RuntimeError as e:
+                        if "forked from its writer" not in str(e):
+                            os._exit(4)
+                if raise_in_child:
+                    raise KeyError("child")
+            else:
+                _, st = os.waitpid(pid, 0)
+                assert st == 0, st
+                try:
+                    shmids.attach(w.label)
+                    raise AssertionError("ready before the writer sealed it")
+                except BlockingIOError:
+                    pass
+                w.array[1] = 2.0
+    except KeyError:
+        os._exit(0)
+    if pid == 0:
+        os._exit(0)
+    assert memoryview(shmids.attach(w.label)).tolist() == [1, 2, 0, 0]
+    shmids.remove(w.label)
+for be in backends():
+    case(False)
+    case(True)
+print("ok")'
+	no_segments_named "${P}fk"
+}
+
 @test "python: attach(label, timeout) waits for the writer to seal; timed out it is BlockingIOError saying how long" {
 	need_python
 	both "$COMMON"'

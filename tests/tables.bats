@@ -477,7 +477,7 @@ mixed() {
 	status_is 0
 	is "$stderr" ""
 	track "$(tables /dev/stdin <<< "$output")"
-	like "$output" "shmids $D/shmids.?????? tables.txt:1"
+	like "$output" "shmids $D/shmids.$(id -u).?????? tables.txt:1"
 	printf '%s\n' "$output" > ref
 	SHMIDS_DIR=$D runio ref shm_expand -d
 	status_is 0
