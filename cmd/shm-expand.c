@@ -504,7 +504,7 @@ keep(const char *label, const char *fname, unsigned long lineno)
 	if (refs.n == refs.cap) {
 		refs.cap = refs.cap ? refs.cap * 2 : 16;
 		if ((v = realloc(refs.v, refs.cap * sizeof(*refs.v))) == NULL)
-			err(1, NULL);
+			util_nomem();
 		refs.v = v;
 	}
 	strcpy(refs.v[refs.n].id, label);
@@ -591,7 +591,7 @@ inline_row(const struct line *l)
 	memset(&v, 0, sizeof(v));
 	v.type = SHMIDS_F64;
 	if ((k = shmids_row_parse(&v, l->buf, l->n, &sep, &n)) == -1)
-		err(1, NULL);
+		util_nomem();
 	shmids_values_free(&v);
 	return k;
 }
@@ -789,8 +789,8 @@ unheld(FILE *fp, const char *fname, unsigned long lineno, struct line *l)
 {
 	char c = (char)l->lost;
 
-	warnx("%s:%lu: line too long to hold in memory (address space "
-	    "limited? see ulimit -v): copied unexpanded", fname, lineno);
+	warnx("%s:%lu: cannot hold this line: %s: copied unexpanded", fname,
+	    lineno, UTIL_NOMEM);
 	inputbad = "a line that may name a segment was not held";
 	rval = 1;
 	put(l->buf + l->fake, l->n - l->fake);

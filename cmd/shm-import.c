@@ -137,7 +137,7 @@ add_type(const char *arg)
 			util_invalid("type", arg, "type or field=type, "
 			    "each field once");
 	if ((n = realloc(ftypes, (nftypes + 1) * sizeof(*n))) == NULL)
-		err(1, NULL);
+		util_nomem();
 	ftypes = n;
 	ftypes[nftypes].field = arg;
 	ftypes[nftypes].len = len;
@@ -942,8 +942,9 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 		lines_trim(l);
 	if (k == -1 && bad == NULL) {
 		/* No room for the values: no array may be cut short. */
-		warnx("%s:%lu: %s: out of memory for the values", fname,
-		    first, util_quote(f.buf + r->field, r->fieldlen));
+		warnx("%s:%lu: %s: no room for the values: %s", fname,
+		    first, util_quote(f.buf + r->field, r->fieldlen),
+		    UTIL_NOMEM);
 		undo_all();
 		exit(1);
 	}
@@ -1138,8 +1139,8 @@ ttype_missed(const char *fname, unsigned long lineno, const char *s,
 static void
 table_nomem(const struct block *b)
 {
-	warnx("%s:%lu: out of memory for the values of a table: its rows "
-	    "pass through unconverted", b->fname, b->first);
+	warnx("%s:%lu: no room for the values of a table, %s: its rows "
+	    "pass through unconverted", b->fname, b->first, UTIL_NOMEM);
 	rval = 1;
 }
 

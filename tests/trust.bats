@@ -276,7 +276,7 @@ comma_locale() {
 	status=0
 	LD_PRELOAD=$so "$BIN/shm-import" -P "$P" < in > out 2> err || status=$?
 	status_is 1
-	is "$(cat err)" "shm-import: stdin: out of memory: no buffer to read it in"
+	is "$(cat err)" "shm-import: stdin: out of memory (address space limited? see ulimit -v): no buffer to read it in"
 }
 
 @test "2.6: a sparse file segment on a full tmpfs: refused as sparse before any page is read, not SIGBUS" {
