@@ -285,6 +285,31 @@ emit_rows(struct shmids_layout *e, const struct shmids_array *a)
 }
 
 /*
+ * Whether the last line read to its LF ended CRLF: a reference line
+ * that ends the file without LF (or in a bare CR) expands into lines
+ * that end as the file's do, the last as it did (format-spec.md 6).
+ */
+static int lastc, crlf;
+
+static void
+saw(int c)
+{
+	if (c == '\n')
+		crlf = lastc == '\r';
+	lastc = c;
+}
+
+static void
+line_ends(struct shmids_layout *e, const char *eol)
+{
+	e->eol = eol;
+	if (eol[0] == '\0' && crlf) {
+		e->version = SHMIDS_LAYOUT_V2;
+		e->weol = "\r\n";
+	}
+}
+
+/*
  * A file segment of the old form (shmids 1.3: no uid in its name) owned
  * by another user than ours may be another user's file at a path a
  * removed segment left free: said once a run (format-spec.md 2.6).
@@ -397,7 +422,7 @@ expand(const char *fname, unsigned long lineno, const struct line *l,
 	e.col0 = l->sent;
 	e.indent = e.col0 + e.leadlen + 1;
 	e.cols = cols;
-	e.eol = l->buf + r->eol;
+	line_ends(&e, l->buf + r->eol);
 	watch(r->label, &a, &e);
 	if (rflag)
 		emit_rows(&e, &a);
@@ -471,10 +496,10 @@ expand_table(const char *fname, unsigned long lineno, const struct line *l,
 	/* -r: the rows alone, each on a line of its own */
 	e.lead = rflag ? "" : l->buf + l->fake;
 	e.leadlen = rflag ? 0 : r->field - l->fake;
-	e.eol = rflag ? "\n" : l->buf + r->eol;
-	/* a bare CR at the end of the file ends no line: rows end CRLF */
-	if (strcmp(e.eol, "\r") == 0)
-		e.eol = "\r\n";
+	if (rflag)
+		e.eol = "\n";
+	else
+		line_ends(&e, l->buf + r->eol);
 	watch(r->label, &a, &e);
 	if (shmids_emit_rows(stdout, &e, a.type, a.data, rows, tcols,
 	    sep) == -1)
@@ -727,6 +752,7 @@ read_line(FILE *fp, struct line *l)
 	l->n = l->sent = l->fake = 0;
 	l->plain = l->longfield = 0;
 	while ((c = getc_unlocked(fp)) != EOF) {
+		saw(c);
 		if (line_add(l, c) == -1) {
 			l->lost = c;
 			return -2;
@@ -768,6 +794,7 @@ copy_rest(FILE *fp)
 	int c;
 
 	while ((c = getc_unlocked(fp)) != EOF) {
+		saw(c);
 		buf[n++] = (char)c;
 		if (c == '\n')
 			break;

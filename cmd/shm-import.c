@@ -1052,6 +1052,7 @@ struct block {
 	unsigned long	 first;
 	struct text	 lead;		/* the first row's leading blanks */
 	int		 crlf, lastnl;	/* its CR, the last row's LF */
+	int		 lastcr;	/* the last row ends the file in a bare CR */
 	int		 sep;
 	size_t		 rows, cols;
 };
@@ -1086,7 +1087,8 @@ store_table(const struct block *b, const struct shmids_values *v)
 	out(b->sep == ',' ? "shmids, " : b->sep == '\t' ? "shmids\t" :
 	    "shmids ", b->sep == ',' ? 8 : 7);
 	out(h, strlen(h));
-	eol = !b->lastnl ? "" : b->crlf ? "\r\n" : "\n";
+	/* the file's line ends kept, a bare CR at its end too (6.1) */
+	eol = !b->lastnl ? (b->lastcr ? "\r" : "") : b->crlf ? "\r\n" : "\n";
 	out(eol, strlen(eol));
 	return 0;
 }
@@ -1186,6 +1188,7 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 	text_add(&b.lead, s, strspn(s, " \t"), fname, b.first);
 	b.crlf = n >= 2 && s[n - 2] == '\r' && s[n - 1] == '\n';
 	b.lastnl = s[n - 1] == '\n';
+	b.lastcr = s[n - 1] == '\r';
 	lines_keep(l, s);
 	while ((n = (size_t)next(l, &s, fname, *lineno + 1)) > 0) {
 		if ((k = shmids_row_parse(&v, s, n, &sep, &c)) == -1)
@@ -1199,6 +1202,7 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 		(*lineno)++;
 		b.rows++;
 		b.lastnl = s[n - 1] == '\n';
+		b.lastcr = s[n - 1] == '\r';
 	}
 	if (k != -1 && v.count < minvals)
 		table_missed(&b);

@@ -576,13 +576,22 @@ int	 shmids_ref_parse(const char *line, size_t len, struct shmids_ref *r);
  * its own), continuation lines indented with indent spaces.  Columns are
  * bytes, counted from the start of the output line, of which col0 bytes
  * were written by the caller before lead.  eol is a C string: "\n",
- * "\r\n" or "" (the last line of a file without newline; lines still
- * break with "\n").  style[t] is the enum shmids_style for values of
- * type t.  Versioned: fill it with shmids_layout_init(), then change
- * fields; a later minor version adds fields at the end only, and
- * accepts a struct whose version is older.
+ * "\r\n", "" (the last line of a file without newline) or "\r" (a
+ * file's last line ending in a bare CR); it ends the last line, and
+ * lines break with it too, with "\n" where it is "", and with "\r\n"
+ * where it is "\r".
+ * Version 2 adds weol, what lines break with ("\n" or "\r\n"; NULL:
+ * as in version 1), so that the last line of a CRLF file keeps its end
+ * ("" or "\r") while the lines before it end "\r\n" (format-spec.md 6).
+ * style[t] is the enum shmids_style for values of type t.  Versioned:
+ * fill it with shmids_layout_init() (which sets version 1 and leaves
+ * weol alone: a program built against shmids 1.3 has no room for it),
+ * then change fields; to use weol set version to SHMIDS_LAYOUT_V2 and
+ * weol.  A later minor version adds fields at the end only, and accepts
+ * a struct whose version is older.
  */
 #define SHMIDS_LAYOUT_V1	1
+#define SHMIDS_LAYOUT_V2	2	/* shmids 1.4: weol */
 struct shmids_layout {
 	int		 version;	/* SHMIDS_LAYOUT_V1 */
 	const char	*lead;		/* leadlen bytes, written first */
@@ -590,8 +599,9 @@ struct shmids_layout {
 	size_t		 col0;		/* bytes on the line before lead */
 	size_t		 indent;	/* column of a continuation's first value */
 	size_t		 cols;		/* wrap column, 0 = one line */
-	const char	*eol;		/* "\n", "\r\n" or "" */
+	const char	*eol;		/* "\n", "\r\n", "" or "\r" */
 	int		 style[5];	/* enum shmids_style, per enum shmids_type */
+	const char	*weol;		/* version 2: "\n" or "\r\n"; NULL */
 };
 
 /*

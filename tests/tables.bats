@@ -122,6 +122,51 @@ expand_d() {
 	no_segments_named "$P"
 }
 
+@test "6, 6.1: a CRLF file whose last line has no LF, or ends in a bare CR, keeps its line ends: tables byte for byte, keyed arrays wrapped in CRLF" {
+	local f in back
+	# input (printf) | expansion of its keyed array at -c 4, if any
+	while IFS='|' read -r in back; do
+		printf "$in" > f
+		runio f shm_import -k 2 -P "$P"
+		status_is 0
+		tables "$T/out" > labels
+		[ -s labels ] && track "$(cat labels)"
+		sed -n 's/^x shmids //p' "$T/out" | tr -d '\r' > labels
+		[ -s labels ] && track "$(cat labels)"
+		cp "$T/out" ref
+		if [ -n "$back" ]; then
+			runio ref shm_expand -c 4
+			status_is 0
+			printf "$back" > want
+			same_file want out
+			# read back as the same array, by shm-import
+			cp out back
+			runio back shm_import -k 2 -P "$P"
+			status_is 0
+			grep -q '^x shmids ' "$T/out"
+			sed -n 's/^x shmids //p' "$T/out" | tr -d '\r' > l2
+			track "$(cat l2)"
+			cp out ref2
+			runio ref2 shm_expand -d
+			is "$(grep '^x' out | tr -d '\r')" "x 1 2 3 4"
+			runio ref shm_expand -d
+		else
+			runio ref shm_expand -d
+			status_is 0
+			same_file f out
+		fi
+	done <<- 'EOF'
+	a,b\r\n1,2\r\n3,4|
+	a,b\r\n1,2\r\n3,4\r|
+	1 2\r\n3 4\r|
+	a b\r\n1 2\r\n3 4|
+	x 1 2 3 4\r|x 1 /\r\n  2 /\r\n  3 /\r\n  4\r
+	y\r\nx 1 2 3 4|y\r\nx 1 /\r\n  2 /\r\n  3 /\r\n  4
+	x 1 2 3 4\n|x 1 /\n  2 /\n  3 /\n  4\n
+	EOF
+	no_segments_named "$P"
+}
+
 # mixed ROWS SEP BACK WHAT: printf ROWS makes one block, its reference
 # line has SEP after "shmids", and printf BACK is its expansion.
 mixed() {
