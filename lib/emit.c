@@ -440,7 +440,11 @@ shmids_emit_rows(FILE *fp, const struct shmids_layout *l, int type,
 		errno = EINVAL;
 		return -1;
 	}
-	/* rows * cols elements are there: no overflow */
+	/* more bytes than an address space holds: no such array */
+	if (cols > 0 && rows > (size_t)-1 / cols / esz) {
+		errno = EOVERFLOW;
+		return -1;
+	}
 	if (rows > 0 && (nt = nthreads(rows * cols, esz)) > 1 &&
 	    (r = rows_par(fp, l, type, data, rows, cols, sep, nt)) != -2)
 		return r;

@@ -791,7 +791,9 @@ int	 shmids_tref_parse(const char *line, size_t len, struct shmids_ref *r,
  * "");
  * l->col0, l->indent and l->cols do not apply: rows are never wrapped.
  * rows 0 writes nothing.  Returns 0, or -1 with errno as
- * shmids_emit(), EINVAL also for another sep, or cols 0 with rows.
+ * shmids_emit(), EINVAL also for another sep, or cols 0 with rows,
+ * EOVERFLOW where rows * cols elements would be more bytes than a
+ * size_t counts (nothing written).
  * Threads as shmids_emit()'s, for rows * cols elements of 4 MiB or more.
  */
 int	 shmids_emit_rows(FILE *fp, const struct shmids_layout *l, int type,
