@@ -731,3 +731,12 @@ bigarray() {
 	same_file orig f
 	is "$(shm_ls -p -N "${P}x")" "" "segments made"
 }
+
+@test "7: shm-import(1) says what 'the file changed while it was read' detects and what it does not" {
+	local page=$BATS_TEST_DIRNAME/../man/shm-import.1
+	sed -n '/the file changed while it was read/,/^\.It/p' "$page" |
+	    tr '\n' ' ' > said
+	grep -q 'goes unseen' said
+	grep -q 'two versions' said
+	grep -q 'read from a pipe' said
+}
