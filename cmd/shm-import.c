@@ -1055,7 +1055,82 @@ struct block {
 	int		 lastcr;	/* the last row ends the file in a bare CR */
 	int		 sep;
 	size_t		 rows, cols;
+	char		 wide[48];	/* an integer f64 rounds, and where */
 };
+
+/*
+ * Integers that f64 rounds (format-spec.md 6.1): a table of the default
+ * type whose rows hold an integer of more than 53 bits that int64 holds
+ * is said once a run, with the -t that keeps it, as -k is hinted.
+ */
+static int wide_said;
+
+/* Is s[0..n) an integer literal that i64 holds but f64 does not? */
+static int
+f64_rounds(const char *s, size_t n)
+{
+	unsigned long long v = 0, lim;
+	size_t i = 0;
+	int neg = 0, base = 10, d;
+	double x;
+
+	if (n > 0 && (s[0] == '-' || s[0] == '+'))
+		neg = s[i++] == '-';
+	if (n - i > 2 && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
+		base = 16;
+		i += 2;
+	}
+	if (i == n)
+		return 0;
+	lim = neg ? 9223372036854775808ULL : 9223372036854775807ULL;
+	for (; i < n; i++) {
+		if (s[i] >= '0' && s[i] <= '9')
+			d = s[i] - '0';
+		else if (base == 16 && ((s[i] | 0x20) >= 'a' && (s[i] | 0x20) <= 'f'))
+			d = (s[i] | 0x20) - 'a' + 10;
+		else
+			return 0;
+		if (v > (lim - (unsigned)d) / (unsigned)base)
+			return 0;	/* not an i64: -t i64 would not help */
+		v = v * (unsigned)base + (unsigned)d;
+	}
+	x = (double)v;
+	return x >= 18446744073709551616.0 || (unsigned long long)x != v;
+}
+
+/*
+ * The row s[0..n) just parsed, its c values at vals: the first integer
+ * in it that f64 rounds goes into b->wide, "file:line: token".  Only
+ * rows with a value of 2^53 or more are looked at again.
+ */
+static void
+note_wide(struct block *b, unsigned long lineno, const char *s, size_t n,
+    const double *vals, size_t c)
+{
+	size_t i, j;
+
+	if (deftype != -1 || wide_said || b->wide[0] != '\0')
+		return;
+	for (i = 0; i < c && !(vals[i] >= 9007199254740992.0 ||
+	    vals[i] <= -9007199254740992.0); i++)
+		;
+	if (i == c)
+		return;
+	for (i = 0; i < n; i = j) {
+		while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == ','))
+			i++;
+		for (j = i; j < n && s[j] != ' ' && s[j] != '\t' &&
+		    s[j] != ',' && s[j] != '\r' && s[j] != '\n'; j++)
+			;
+		if (j > i && f64_rounds(s + i, j - i)) {
+			snprintf(b->wide, sizeof(b->wide), "%lu: %.*s", lineno,
+			    (int)(j - i > 24 ? 24 : j - i), s + i);
+			return;
+		}
+		if (j == i)
+			j++;
+	}
+}
 
 /* Make the segment of table block b and write its reference line. */
 static int
@@ -1083,6 +1158,12 @@ store_table(const struct block *b, const struct shmids_values *v)
 	shmids_close(h);	/* before the output: see store() */
 	h = made.v[made.n - 1];
 	nconverted++;
+	if (b->wide[0] != '\0') {
+		wide_said = 1;
+		warnx("%s:%s: an integer of more than 53 bits, rounded in f64 "
+		    "(the default type): -t i64 keeps it exact", b->fname,
+		    b->wide);
+	}
 	out(b->lead.buf, b->lead.len);
 	out(b->sep == ',' ? "shmids, " : b->sep == '\t' ? "shmids\t" :
 	    "shmids ", b->sep == ',' ? 8 : 7);
@@ -1173,6 +1254,7 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 	b.first = *lineno;
 	b.rows = 1;
 	b.lead.len = 0;
+	b.wide[0] = '\0';
 	if (strspn(s, " \t") > LEAD_MAX ||
 	    (k = shmids_row_parse(&v, s, n, &b.sep, &b.cols)) != 1 ||
 	    b.cols > SHMIDS_COLS_MAX) {
@@ -1189,6 +1271,8 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 	b.crlf = n >= 2 && s[n - 2] == '\r' && s[n - 1] == '\n';
 	b.lastnl = s[n - 1] == '\n';
 	b.lastcr = s[n - 1] == '\r';
+	if (v.type == SHMIDS_F64)
+		note_wide(&b, *lineno, s, n, v.data, v.count);
 	lines_keep(l, s);
 	while ((n = (size_t)next(l, &s, fname, *lineno + 1)) > 0) {
 		if ((k = shmids_row_parse(&v, s, n, &sep, &c)) == -1)
@@ -1203,6 +1287,9 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 		b.rows++;
 		b.lastnl = s[n - 1] == '\n';
 		b.lastcr = s[n - 1] == '\r';
+		if (v.type == SHMIDS_F64)
+			note_wide(&b, *lineno, s, n,
+			    (const double *)v.data + v.count - c, c);
 	}
 	if (k != -1 && v.count < minvals)
 		table_missed(&b);

@@ -167,6 +167,40 @@ expand_d() {
 	no_segments_named "$P"
 }
 
+@test "6.1: integers of more than 53 bits in a default-type table: said once, with -t i64; -t i64 keeps them; no word for exact ones" {
+	local in say
+	# rows (printf) | what shm-import says
+	while IFS='|' read -r in say; do
+		printf "$in" > f
+		runio f shm_import -k 2 -P "$P"
+		status_is 0
+		is "$(cat err)" "$say" "$in"
+		tables "$T/out" > labels
+		track "$(cat labels)"
+		cp "$T/out" ref
+		runio ref shm_expand -d
+		status_is 0
+	done <<- 'EOF'
+	0x7fffffffffffffff 1\n2 3\n|shm-import: stdin:1: 0x7fffffffffffffff: an integer of more than 53 bits, rounded in f64 (the default type): -t i64 keeps it exact
+	1 2\n9007199254740993,4\n|
+	1,2\n9007199254740993,4\n9007199254740995,4\n|shm-import: stdin:2: 9007199254740993: an integer of more than 53 bits, rounded in f64 (the default type): -t i64 keeps it exact
+	9007199254740992 1\n1e300 -9007199254740992\n|
+	99999999999999999999 1\n2 3\n|
+	1.5 9007199254740993.0\n2 3\n|
+	EOF
+	printf '0x7fffffffffffffff 1\n2 3\n' > f
+	runio f shm_import -t i64 -k 2 -P "$P"
+	status_is 0
+	is "$(cat err)" ""
+	tables "$T/out" > labels
+	track "$(cat labels)"
+	cp "$T/out" ref
+	runio ref shm_expand -d
+	is "$(cat out)" "9223372036854775807 1
+2 3"
+	no_segments_named "$P"
+}
+
 # mixed ROWS SEP BACK WHAT: printf ROWS makes one block, its reference
 # line has SEP after "shmids", and printf BACK is its expansion.
 mixed() {
