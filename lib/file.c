@@ -309,9 +309,7 @@ owner_ok(const char *id, const struct stat *st)
 /*
  * Open a segment's file to read it, as above; *st is what fstat(2) says
  * of it.  noatime: only to look (O_NOATIME, which only the owner may ask
- * for, so that listing changes nothing).  A file owned by another user
- * than the one its name says made it is not the segment: ESTALE, decided
- * on the open descriptor, so no swap after the check can fool it.
+ * for, so that listing changes nothing).
  */
 static int
 open_seg(const char *id, int noatime, struct stat *st)
@@ -329,11 +327,6 @@ open_seg(const char *id, int noatime, struct stat *st)
 		fd = open_at(dfd, base, OPENFL, st);
 	e = errno;
 	close(dfd);
-	if (fd != -1 && !owner_ok(id, st)) {
-		close(fd);
-		fd = -1;
-		e = ESTALE;
-	}
 	errno = e;
 	return fd;
 }
@@ -356,7 +349,12 @@ file_attach(const struct shmids_info *si, int lock, struct att *a)
 
 	if ((fd = open_seg(si->id, !lock, &st)) == -1)
 		return -1;
-	if (st.st_size < SHMIDS_HEADER ||
+	/*
+	 * A file owned by another user than the one its name says made it
+	 * is not the segment (format-spec.md 2.6): decided on the open
+	 * descriptor, so no swap after a check of the name can fool it.
+	 */
+	if (!owner_ok(si->id, &st) || st.st_size < SHMIDS_HEADER ||
 	    (unsigned long long)st.st_size > (size_t)-1) {
 		errno = ESTALE;
 		goto fail;

@@ -176,6 +176,12 @@ SHMIDS_HIDDEN void	shmids_populate_run(const struct att *a, size_t off,
 			    size_t len);
 #define HUGE_GRAIN	((size_t)2 << 20)	/* a transparent huge page */
 
+/*
+ * info.c: 0 if si is a file segment whose owner (si->uid, from the
+ * system) is not the uid its name carries (format-spec.md 2.6); else 1.
+ */
+SHMIDS_HIDDEN int	shmids_made_by_owner(const struct shmids_info *si);
+
 /* info.c: sh for count elements, cols of them a row (0: 1-D). */
 SHMIDS_HIDDEN void	shmids_shape_of(struct shmids_shape *sh, size_t count,
 			    size_t cols);

@@ -830,7 +830,7 @@ shm-ls: $rd/shmids.Mnt0f1: $rd/shmids.Mnt0f1 is a mount point, not a file segmen
 # unlink it, and it was nobody's segment).  It is the owner's residue
 # now: listed to it, cleaned by its -s and root's -U; a linked segment
 # whose own name remains is not (format-spec.md 2.6).
-@test "a hard link another user planted in SHMIDS_DIR outlives its segment: residue, cleaned by its owner's -s" {
+@test "2.6: a hard link another user planted in SHMIDS_DIR (old name or one with its uid) outlives its segment: residue, cleaned by its owner's -s" {
 	need_user
 	need_mountns
 	fsetup
@@ -839,6 +839,7 @@ shm-ls: $rd/shmids.Mnt0f1: $rd/shmids.Mnt0f1 is a mount point, not a file segmen
 	b=$(fmk create "${P}ob" f64 3 0666)
 	rd=$(realpath "$D")
 	as_user ln "${a%% *}" "$D/shmids.ZZZZZZ"
+	as_user ln "${a%% *}" "$D/shmids.$TESTUSER.ZZZZZZ"
 	as_user ln "${b%% *}" "$D/shmids.YYYYYY"
 	run shm_rm "$a"
 	status_is 0
@@ -848,7 +849,8 @@ shm-ls: $rd/shmids.Mnt0f1: $rd/shmids.Mnt0f1 is a mount point, not a file segmen
 	SHMIDS_DIR=$D run --separate-stderr shm_ls -p
 	status_is 0
 	is "$(grep "^$rd/" <<< "$output" | cut -f 1,15)" "$({ printf '%s\tready\n' "${b%% *}"
-	    printf '%s\tbroken\n' "$rd/shmids.ZZZZZZ"; } | LC_ALL=C sort)" "shm-ls -p"
+	    printf '%s\tbroken\n' "$rd/shmids.ZZZZZZ" "$rd/shmids.$TESTUSER.ZZZZZZ"
+	    } | LC_ALL=C sort)" "shm-ls -p"
 	# Cleaners in a private IPC namespace: only this test's segments.
 	cat > ns.sh <<-EOS
 	export SHMIDS_DIR=$D
@@ -863,7 +865,8 @@ shm-ls: $rd/shmids.Mnt0f1: $rd/shmids.Mnt0f1 is a mount point, not a file segmen
 	status_is 0
 	is "$(cat user.rc) $(cat user.out)" "0 " "the other user's -s"
 	is "$(cat rm.rc)" 0 "the owner's -s"
-	is "$(sed 's/ (owner .*//' rm.out)" "removed '$rd/shmids.ZZZZZZ'" "the owner's -s"
-	[ ! -e "$D/shmids.ZZZZZZ" ]
+	is "$(sed 's/ (owner .*//' rm.out)" "removed '$rd/shmids.$TESTUSER.ZZZZZZ'
+removed '$rd/shmids.ZZZZZZ'" "the owner's -s"
+	[ ! -e "$D/shmids.ZZZZZZ" ] && [ ! -e "$D/shmids.$TESTUSER.ZZZZZZ" ]
 	[ -e "$D/shmids.YYYYYY" ] && [ -e "${b%% *}" ] && [ -e "${a%% *}" ]
 }
