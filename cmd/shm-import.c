@@ -977,14 +977,15 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 
 /*
  * The longest name a new segment's label has room for: 64 bytes, less
- * where a file segment's path ("dir/shmids.XXXXXX") and the space take
- * more than the label's other 11 bytes (format-spec.md 1).
+ * where a file segment's path ("dir/shmids.<uid>.XXXXXX") and the space
+ * take more than the label's other 11 bytes (format-spec.md 1, 2.6).
  */
 static size_t
 name_max(void)
 {
 	const char *d = shmids_dir();
-	size_t id = d != NULL ? strlen(d) + 14 : 10;
+	int u = snprintf(NULL, 0, "%lu", (unsigned long)geteuid());
+	size_t id = d != NULL ? strlen(d) + 15 + (size_t)(u > 0 ? u : 10) : 10;
 
 	return id + 1 + SHMIDS_NAME_MAX <= SHMIDS_LABEL_MAX ?
 	    SHMIDS_NAME_MAX : id + 1 < SHMIDS_LABEL_MAX ?
