@@ -892,7 +892,9 @@ def attach(label, timeout=None, populate=False):
     shmids_explain()'s words, as shm-expand says them:
     EINVAL or ENAMETOOLONG (label malformed), FileNotFoundError (ENOENT:
     no such segment, or removed), PermissionError (EACCES), ESTALE (the
-    id names another segment now), EBADMSG (corrupt header),
+    id names another segment now, or a file segment's file is owned by
+    another user than its name says made it), EBADMSG (corrupt header,
+    or a file segment with a hole in its declared bytes: a sparse file),
     BlockingIOError (EAGAIN: writer still filling, after timeout),
     EOWNERDEAD (writer died before sealing), ENOMEM.
 
@@ -900,7 +902,9 @@ def attach(label, timeout=None, populate=False):
     write the file (its owner) can truncate it while the array lives,
     and reading the pages it lost then kills the interpreter with
     SIGBUS, which Python cannot catch (shmids(5) 2.6); a System V
-    segment cannot shrink.
+    segment cannot shrink.  So would reading a hole of a sparse file on a
+    full tmpfs: such a segment (which no shmids writer makes) is refused
+    at the attach (EBADMSG).
     """
     return _attach(label, timeout, populate).array()
 
