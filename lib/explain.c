@@ -545,12 +545,12 @@ explain_seg(struct out *o, const char *id, const char *label, int errnum)
 		explain_type(o, &si);
 		break;
 	case EBADMSG:
-		if (si.ours == 1 && si.shmid == -1 && (hole = shmids_file_hole(
+		if (si.ours == 1 && si.shmid == -1 && (hole = shmids_file_alloc(
 		    id, SHMIDS_HEADER + si.count *
 		    shmids_type_size(si.type))) != -1)
 			add(o, "segment %s declares %zu bytes, of which only "
-			    "the first %lld are written (a sparse file: no "
-			    "shmids writer made it so)", id, SHMIDS_HEADER +
+			    "%lld are allocated (a sparse file: no shmids "
+			    "writer made it so)", id, SHMIDS_HEADER +
 			    si.count * shmids_type_size(si.type), hole);
 		else
 			add(o, "segment %s has a damaged header (malformed, or "

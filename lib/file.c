@@ -86,6 +86,27 @@ map(int fd, size_t size, size_t len, int prot, struct att *a)
 }
 
 /*
+ * Every byte allocated at once, where the file system can (Linux
+ * fallocate(2)): a full one is ENOSPC here, and readers, who refuse a
+ * file with fewer bytes allocated than it declares (format-spec.md 2.6,
+ * Holes), find them all even where the kernel cannot populate (before
+ * Linux 5.14) and the writer leaves pages untouched.
+ */
+static int
+allocate(int fd, size_t size)
+{
+#ifdef __linux__
+	if (fallocate(fd, 0, 0, (off_t)size) == -1 && errno != EOPNOTSUPP &&
+	    errno != ENOSYS && errno != EINVAL)
+		return -1;
+#else
+	(void)fd;
+	(void)size;
+#endif
+	return 0;
+}
+
+/*
  * mkstemp(3) picks the name "<dir>/shmids.<uid>.XXXXXX" and opens it 0600
  * with O_EXCL, the uid being the one the file gets (format-spec.md 2.6):
  * the writer's, or the one its file system gives (NFS squashing root), in
@@ -133,6 +154,7 @@ again:
 	}
 	if (fcntl(fd, F_SETFD, FD_CLOEXEC) == -1 ||
 	    setlock(fd, F_WRLCK) == -1 || ftruncate(fd, (off_t)size) == -1 ||
+	    allocate(fd, size) == -1 ||
 	    pwrite(fd, zero, sizeof(zero), 0) != (ssize_t)sizeof(zero) ||
 	    map(fd, size, size, PROT_READ | PROT_WRITE, a) == -1) {
 		e = errno;
@@ -386,64 +408,67 @@ fail:
 #include <sys/vfs.h>
 #define ZFS_MAGIC	0x2fc12fc1	/* stores blocks of zeros as holes */
 #endif
+#define ALLOC_SLACK	((long long)64 << 10)	/* bytes: inline data, tails */
 
 /*
- * Where the first hole of fd's file lies before len bytes, or -1 if its
- * first len bytes have none (or it cannot be told: no SEEK_HOLE, or
- * ZFS, whose holes may be zeros its writer wrote; format-spec.md 2.6,
- * Holes).  Moves fd's offset, which nothing here reads by.
+ * The bytes fd's file has allocated (st_blocks), if fewer than len less
+ * ALLOC_SLACK; else -1: allocated, or it cannot be told (ZFS, which
+ * stores blocks of zeros its writer wrote as holes; format-spec.md 2.6,
+ * Holes).  Space allocated beyond the end (fallocate -n) counts: it was
+ * paid for.
  */
-static off_t
-hole_before(int fd, size_t len)
+static long long
+short_alloc(int fd, size_t len)
 {
-	off_t h;
+	struct stat st;
+	long long have;
 #ifdef __linux__
 	struct statfs sf;
 #endif
 
-#ifdef SEEK_HOLE
-	if ((h = lseek(fd, 0, SEEK_HOLE)) == -1 || (size_t)h >= len)
+	if (fstat(fd, &st) == -1)
 		return -1;
-#else
-	return -1;
-#endif
+	have = (long long)st.st_blocks * 512;
+	if (have + ALLOC_SLACK >= (long long)len)
+		return -1;
 #ifdef __linux__
 	if (fstatfs(fd, &sf) == 0 && (unsigned long)sf.f_type == ZFS_MAGIC)
 		return -1;
 #endif
-	return h;
+	return have;
 }
 
-/* shmids_file_hole: the contract is in internal.h. */
+/* shmids_file_alloc: the contract is in internal.h. */
 long long
-shmids_file_hole(const char *id, size_t len)
+shmids_file_alloc(const char *id, size_t len)
 {
 	struct stat st;
-	off_t h;
+	long long h;
 	int fd, e = errno;
 
 	if ((fd = open_seg(id, 1, &st)) == -1) {
 		errno = e;
 		return -1;
 	}
-	h = hole_before(fd, len);
+	h = short_alloc(fd, len);
 	close(fd);
 	errno = e;
-	return (long long)h;
+	return h;
 }
 
 /*
  * A fresh mapping of len bytes replaces the first page's; the file may
  * have shrunk meanwhile, which only its owner can do (format-spec.md
- * 2.6, Caveats).  A hole in those bytes was made by no writer of ours,
- * and would cost memory (tmpfs: SIGBUS once full) to read: EBADMSG.
+ * 2.6, Caveats).  Fewer bytes allocated than those was made by no
+ * writer of ours, and the holes would cost memory (tmpfs: SIGBUS once
+ * full) to read: EBADMSG.
  */
 static int
 file_narrow(struct att *a, size_t len)
 {
 	void *p;
 
-	if (hole_before(a->fd, len) != -1) {
+	if (short_alloc(a->fd, len) != -1) {
 		errno = EBADMSG;
 		return -1;
 	}

@@ -187,11 +187,11 @@ SHMIDS_HIDDEN void	shmids_shape_of(struct shmids_shape *sh, size_t count,
 			    size_t cols);
 
 /*
- * file.c: the offset of the first hole in the first len bytes of the
- * file segment id, or -1 if none, or if it cannot be told (format-spec.md
- * 2.6, Holes).  errno unchanged.
+ * file.c: the bytes the file segment id has allocated, if fewer than
+ * len (less 64 KiB of slack); -1 if not, or if it cannot be told
+ * (format-spec.md 2.6, Holes).  errno unchanged.
  */
-SHMIDS_HIDDEN long long	shmids_file_hole(const char *id, size_t len);
+SHMIDS_HIDDEN long long	shmids_file_alloc(const char *id, size_t len);
 
 /* label.c; shmids_name_check() and shmids_id_check() are public. */
 SHMIDS_HIDDEN int	shmids_label_parse(const char *s, size_t len,

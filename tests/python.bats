@@ -1586,6 +1586,31 @@ for be in backends():
 print("ok")'
 }
 
+@test "2.6: python: attach() of a sparse file segment on a full tmpfs raises EBADMSG in words, not SIGBUS" {
+	local D
+	need_python
+	[ "$(id -u)" = 0 ] && unshare -m -i true 2> /dev/null ||
+	    skip "needs root and unshare -m -i for a small tmpfs"
+	D=$(mktemp -d "$T/tmpfs.XXXXXX")
+	# 1 MiB of tmpfs, full; a file segment declaring 2 MiB, 4 KiB written
+	run unshare --mount --ipc sh -c "mount -t tmpfs -o size=1m none '$D' &&
+	    l=\$(SHMIDS_DIR='$D' '$SHMTOOL' create s f64 1) &&
+	    f=\${l%% *} &&
+	    printf '%020d' 262144 | dd of=\"\$f\" bs=1 seek=95 conv=notrunc status=none &&
+	    truncate -s 2097280 \"\$f\" &&
+	    { head -c 2m /dev/zero > '$D/fill' 2>/dev/null; true; } &&
+	    SHMIDS_LIB='$LIB' PYTHONPATH='$TOP/python' '$PY' -c '
+import errno, sys, shmids
+try:
+    shmids.attach(sys.argv[1])[-1]
+    print(\"read\")
+except OSError as e:
+    print(errno.errorcode[e.errno], e.strerror)
+' \"\$l\"; echo rc=\$?"
+	like "$output" "EBADMSG segment $D/shmids.0.?????? declares 2097280 bytes, of which only 4096 are allocated (a sparse file: no shmids writer made it so); shm-rm * removes it
+rc=0"
+}
+
 @test "python: the manual page and the README warn of SIGBUS under a truncated file segment" {
 	grep -q SIGBUS "$TOP/man/shmids-python.3"
 	sed -n '/^## From Python/,/^## The library/p' "$README" | tr '\n' ' ' > py.md
