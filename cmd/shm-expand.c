@@ -849,6 +849,7 @@ expand_file(FILE *fp, const char *fname)
 	unsigned long lineno = 0;
 	int k;
 
+	lastc = crlf = 0;	/* each file's line ends are its own */
 	while ((k = read_line(fp, &l)) == 1 || k == -2) {
 		lineno++;
 		if (k == -2)
