@@ -1611,6 +1611,20 @@ except OSError as e:
 rc=0"
 }
 
+@test "6: python: load() reads back as an array what shm-expand -c 4 writes of a keyed array ending a file in a bare CR" {
+	need_python
+	printf 'x 1 2 3 4\r' > in
+	runio in shm_import -k 2 -P "$P"
+	status_is 0
+	cp "$T/out" ref
+	runio ref shm_expand -d -c 4
+	status_is 0
+	both "$COMMON"'
+d = shmids.load(os.path.join(os.environ["T"], "out"))
+assert list(d) == ["x"] and list(d["x"]) == [1, 2, 3, 4], d
+print("ok")'
+}
+
 @test "python: the manual page and the README warn of SIGBUS under a truncated file segment" {
 	grep -q SIGBUS "$TOP/man/shmids-python.3"
 	sed -n '/^## From Python/,/^## The library/p' "$README" | tr '\n' ' ' > py.md
