@@ -220,6 +220,15 @@ check-asan:
 	$(MAKE) B=build-asan CFLAGS="-O1 -g $(SANFLAGS)" \
 	    LDFLAGS="$(SANFLAGS)" SHMIDS_FUZZ_SECONDS=0 check
 
+# The unit tests built by clang with UBSan, which aborts at its first
+# report (as the fuzzers' builds do), and the fuzzers' smoke run, in
+# build-ubsan/ (issue 32: NULL + 0 in span.c passed gcc's UBSan).
+UBSANFLAGS = -fsanitize=undefined -fno-sanitize-recover=all \
+	     -fno-omit-frame-pointer
+check-ubsan:
+	$(MAKE) B=build-ubsan CC=clang CFLAGS="-O1 -g $(UBSANFLAGS)" \
+	    LDFLAGS="$(UBSANFLAGS)" SHMIDS_SUITES=none check
+
 # The unit tests and the threads' suites built with ThreadSanitizer in
 # build-tsan/ (the rest of the suite runs no threads of ours; slow).
 check-tsan:
@@ -336,5 +345,5 @@ clean:
 
 include tests/fuzz/fuzz.mk
 
-.PHONY: all demo check check-asan check-tsan check-valgrind stress lint bench install \
+.PHONY: all demo check check-asan check-tsan check-ubsan check-valgrind stress lint bench install \
 	uninstall install-systemd uninstall-systemd clean numcmp-maybe FORCE

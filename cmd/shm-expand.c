@@ -285,6 +285,57 @@ emit_rows(struct shmids_layout *e, const struct shmids_array *a)
 }
 
 /*
+ * Whether the last line read to its LF ended CRLF: a reference line
+ * that ends the file without LF (or in a bare CR) expands into lines
+ * that end as the file's do, the last as it did (format-spec.md 6).
+ */
+static int lastc, crlf;
+
+static void
+saw(int c)
+{
+	if (c == '\n')
+		crlf = lastc == '\r';
+	lastc = c;
+}
+
+static void
+line_ends(struct shmids_layout *e, const char *eol)
+{
+	e->eol = eol;
+	if (eol[0] == '\0' && crlf) {
+		e->version = SHMIDS_LAYOUT_V2;
+		e->weol = "\r\n";
+	}
+}
+
+/*
+ * A file segment of the old form (shmids 1.3: no uid in its name) owned
+ * by another user than ours may be another user's file at a path a
+ * removed segment left free: said once a run (format-spec.md 2.6).
+ */
+static void
+note_old_form(const char *label)
+{
+	static int said;
+	struct shmids_info si;
+	char id[SHMIDS_LABEL_MAX + 1];
+	unsigned long uid;
+	size_t n = strcspn(label, " ");
+
+	if (said || label[0] != '/' || n > SHMIDS_LABEL_MAX)
+		return;
+	memcpy(id, label, n);
+	id[n] = '\0';
+	if (shmids_id_uid(id, &uid) != 0 ||
+	    shmids_stat(id, &si, SHMIDS_NOHDR) == -1 || si.uid == geteuid())
+		return;
+	said = 1;
+	warnx("%s: made before shmids 1.4 and owned by uid %lu, not you: its "
+	    "maker is not checked (shmids(5) 2.6)", id, (unsigned long)si.uid);
+}
+
+/*
  * The segment r names, attached, and its typed view in a; NULL after a
  * diagnostic if it cannot be had.
  */
@@ -300,6 +351,7 @@ open_view(const char *fname, unsigned long lineno,
 		    util_why(r->label, errno), errno == EAGAIN ? waited() : "");
 		return NULL;
 	}
+	note_old_form(r->label);
 	if (view(h, a) == -1) {
 		if (errno == EINVAL)
 			warnx("%s:%lu: %s: %zu bytes are not a whole number "
@@ -370,7 +422,7 @@ expand(const char *fname, unsigned long lineno, const struct line *l,
 	e.col0 = l->sent;
 	e.indent = e.col0 + e.leadlen + 1;
 	e.cols = cols;
-	e.eol = l->buf + r->eol;
+	line_ends(&e, l->buf + r->eol);
 	watch(r->label, &a, &e);
 	if (rflag)
 		emit_rows(&e, &a);
@@ -456,10 +508,10 @@ expand_table(const char *fname, unsigned long lineno, const struct line *l,
 	/* -r: the rows alone, each on a line of its own */
 	e.lead = rflag ? "" : l->buf + l->fake;
 	e.leadlen = rflag ? 0 : r->field - l->fake;
-	e.eol = rflag ? "\n" : l->buf + r->eol;
-	/* a bare CR at the end of the file ends no line: rows end CRLF */
-	if (strcmp(e.eol, "\r") == 0)
-		e.eol = "\r\n";
+	if (rflag)
+		e.eol = "\n";
+	else
+		line_ends(&e, l->buf + r->eol);
 	watch(r->label, &a, &e);
 	if (shmids_emit_matrix(stdout, &e, a.type, a.data, rows, tcols,
 	    sep, order) == -1)
@@ -489,7 +541,7 @@ keep(const char *label, const char *fname, unsigned long lineno)
 	if (refs.n == refs.cap) {
 		refs.cap = refs.cap ? refs.cap * 2 : 16;
 		if ((v = realloc(refs.v, refs.cap * sizeof(*refs.v))) == NULL)
-			err(1, NULL);
+			util_nomem();
 		refs.v = v;
 	}
 	strcpy(refs.v[refs.n].id, label);
@@ -586,7 +638,7 @@ inline_row(const struct line *l)
 	memset(&v, 0, sizeof(v));
 	v.type = SHMIDS_F64;
 	if ((k = shmids_row_parse(&v, l->buf, l->n, &sep, &n)) == -1)
-		err(1, NULL);
+		util_nomem();
 	shmids_values_free(&v);
 	return k;
 }
@@ -715,6 +767,7 @@ read_line(FILE *fp, struct line *l)
 	l->n = l->sent = l->fake = 0;
 	l->plain = l->longfield = 0;
 	while ((c = getc_unlocked(fp)) != EOF) {
+		saw(c);
 		if (line_add(l, c) == -1) {
 			l->lost = c;
 			return -2;
@@ -756,6 +809,7 @@ copy_rest(FILE *fp)
 	int c;
 
 	while ((c = getc_unlocked(fp)) != EOF) {
+		saw(c);
 		buf[n++] = (char)c;
 		if (c == '\n')
 			break;
@@ -777,8 +831,8 @@ unheld(FILE *fp, const char *fname, unsigned long lineno, struct line *l)
 {
 	char c = (char)l->lost;
 
-	warnx("%s:%lu: line too long to hold in memory (address space "
-	    "limited? see ulimit -v): copied unexpanded", fname, lineno);
+	warnx("%s:%lu: cannot hold this line: %s: copied unexpanded", fname,
+	    lineno, UTIL_NOMEM);
 	inputbad = "a line that may name a segment was not held";
 	rval = 1;
 	put(l->buf + l->fake, l->n - l->fake);
@@ -810,6 +864,7 @@ expand_file(FILE *fp, const char *fname)
 	unsigned long lineno = 0;
 	int k;
 
+	lastc = crlf = 0;	/* each file's line ends are its own */
 	while ((k = read_line(fp, &l)) == 1 || k == -2) {
 		lineno++;
 		if (k == -2)

@@ -137,7 +137,7 @@ add_type(const char *arg)
 			util_invalid("type", arg, "type or field=type, "
 			    "each field once");
 	if ((n = realloc(ftypes, (nftypes + 1) * sizeof(*n))) == NULL)
-		err(1, NULL);
+		util_nomem();
 	ftypes = n;
 	ftypes[nftypes].field = arg;
 	ftypes[nftypes].len = len;
@@ -942,8 +942,9 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 		lines_trim(l);
 	if (k == -1 && bad == NULL) {
 		/* No room for the values: no array may be cut short. */
-		warnx("%s:%lu: %s: out of memory for the values", fname,
-		    first, util_quote(f.buf + r->field, r->fieldlen));
+		warnx("%s:%lu: %s: no room for the values: %s", fname,
+		    first, util_quote(f.buf + r->field, r->fieldlen),
+		    UTIL_NOMEM);
 		undo_all();
 		exit(1);
 	}
@@ -976,14 +977,15 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 
 /*
  * The longest name a new segment's label has room for: 64 bytes, less
- * where a file segment's path ("dir/shmids.XXXXXX") and the space take
- * more than the label's other 11 bytes (format-spec.md 1).
+ * where a file segment's path ("dir/shmids.<uid>.XXXXXX") and the space
+ * take more than the label's other 11 bytes (format-spec.md 1, 2.6).
  */
 static size_t
 name_max(void)
 {
 	const char *d = shmids_dir();
-	size_t id = d != NULL ? strlen(d) + 14 : 10;
+	int u = snprintf(NULL, 0, "%lu", (unsigned long)geteuid());
+	size_t id = d != NULL ? strlen(d) + 15 + (size_t)(u > 0 ? u : 10) : 10;
 
 	return id + 1 + SHMIDS_NAME_MAX <= SHMIDS_LABEL_MAX ?
 	    SHMIDS_NAME_MAX : id + 1 < SHMIDS_LABEL_MAX ?
@@ -1026,9 +1028,85 @@ struct block {
 	unsigned long	 first;
 	struct text	 lead;		/* the first row's leading blanks */
 	int		 crlf, lastnl;	/* its CR, the last row's LF */
+	int		 lastcr;	/* the last row ends the file in a bare CR */
 	int		 sep;
 	size_t		 rows, cols;
+	char		 wide[48];	/* an integer f64 rounds, and where */
 };
+
+/*
+ * Integers that f64 rounds (format-spec.md 6.1): a table of the default
+ * type whose rows hold an integer of more than 53 bits that int64 holds
+ * is said once a run, with the -t that keeps it, as -k is hinted.
+ */
+static int wide_said;
+
+/* Is s[0..n) an integer literal that i64 holds but f64 does not? */
+static int
+f64_rounds(const char *s, size_t n)
+{
+	unsigned long long v = 0, lim;
+	size_t i = 0;
+	int neg = 0, base = 10, d;
+	double x;
+
+	if (n > 0 && (s[0] == '-' || s[0] == '+'))
+		neg = s[i++] == '-';
+	if (n - i > 2 && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
+		base = 16;
+		i += 2;
+	}
+	if (i == n)
+		return 0;
+	lim = neg ? 9223372036854775808ULL : 9223372036854775807ULL;
+	for (; i < n; i++) {
+		if (s[i] >= '0' && s[i] <= '9')
+			d = s[i] - '0';
+		else if (base == 16 && ((s[i] | 0x20) >= 'a' && (s[i] | 0x20) <= 'f'))
+			d = (s[i] | 0x20) - 'a' + 10;
+		else
+			return 0;
+		if (v > (lim - (unsigned)d) / (unsigned)base)
+			return 0;	/* not an i64: -t i64 would not help */
+		v = v * (unsigned)base + (unsigned)d;
+	}
+	x = (double)v;
+	return x >= 18446744073709551616.0 || (unsigned long long)x != v;
+}
+
+/*
+ * The row s[0..n) just parsed, its c values at vals: the first integer
+ * in it that f64 rounds goes into b->wide, "file:line: token".  Only
+ * rows with a value of 2^53 or more are looked at again.
+ */
+static void
+note_wide(struct block *b, unsigned long lineno, const char *s, size_t n,
+    const double *vals, size_t c)
+{
+	size_t i, j;
+
+	if (deftype != -1 || wide_said || b->wide[0] != '\0')
+		return;
+	for (i = 0; i < c && !(vals[i] >= 9007199254740992.0 ||
+	    vals[i] <= -9007199254740992.0); i++)
+		;
+	if (i == c)
+		return;
+	for (i = 0; i < n; i = j) {
+		while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == ','))
+			i++;
+		for (j = i; j < n && s[j] != ' ' && s[j] != '\t' &&
+		    s[j] != ',' && s[j] != '\r' && s[j] != '\n'; j++)
+			;
+		if (j > i && f64_rounds(s + i, j - i)) {
+			snprintf(b->wide, sizeof(b->wide), "%lu: %.*s", lineno,
+			    (int)(j - i > 24 ? 24 : j - i), s + i);
+			return;
+		}
+		if (j == i)
+			j++;
+	}
+}
 
 /* Make the segment of table block b and write its reference line. */
 static int
@@ -1056,11 +1134,18 @@ store_table(const struct block *b, const struct shmids_values *v)
 	shmids_close(h);	/* before the output: see store() */
 	h = made.v[made.n - 1];
 	nconverted++;
+	if (b->wide[0] != '\0') {
+		wide_said = 1;
+		warnx("%s:%s: an integer of more than 53 bits, rounded in f64 "
+		    "(the default type): -t i64 keeps it exact", b->fname,
+		    b->wide);
+	}
 	out(b->lead.buf, b->lead.len);
 	out(b->sep == ',' ? "shmids, " : b->sep == '\t' ? "shmids\t" :
 	    "shmids ", b->sep == ',' ? 8 : 7);
 	out(h, strlen(h));
-	eol = !b->lastnl ? "" : b->crlf ? "\r\n" : "\n";
+	/* the file's line ends kept, a bare CR at its end too (6.1) */
+	eol = !b->lastnl ? (b->lastcr ? "\r" : "") : b->crlf ? "\r\n" : "\n";
 	out(eol, strlen(eol));
 	return 0;
 }
@@ -1113,8 +1198,8 @@ ttype_missed(const char *fname, unsigned long lineno, const char *s,
 static void
 table_nomem(const struct block *b)
 {
-	warnx("%s:%lu: out of memory for the values of a table: its rows "
-	    "pass through unconverted", b->fname, b->first);
+	warnx("%s:%lu: no room for the values of a table, %s: its rows "
+	    "pass through unconverted", b->fname, b->first, UTIL_NOMEM);
 	rval = 1;
 }
 
@@ -1141,6 +1226,7 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 	b.first = *lineno;
 	b.rows = 1;
 	b.lead.len = 0;
+	b.wide[0] = '\0';
 	/* rows and blocks: format-spec.md 6.1 (the library's classifier) */
 	if ((k = shmids_line_next(&rd, s, n, &v, &c)) == -1 ||
 	    c.kind != SHMIDS_LINE_ROW || c.count > SHMIDS_COLS_MAX) {
@@ -1156,6 +1242,9 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 	text_add(&b.lead, s, c.lead, fname, b.first);
 	b.crlf = c.eol == SHMIDS_EOL_CRLF;
 	b.lastnl = c.eol == SHMIDS_EOL_LF || b.crlf;
+	b.lastcr = c.eol == SHMIDS_EOL_CR;
+	if (v.type == SHMIDS_F64)
+		note_wide(&b, *lineno, s, n, v.data, v.count);
 	lines_keep(l, s);
 	while ((n = (size_t)next(l, &s, fname, *lineno + 1)) > 0) {
 		if ((k = shmids_line_next(&rd, s, n, &v, &c)) == -1)
@@ -1169,6 +1258,10 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 		(*lineno)++;
 		b.rows++;
 		b.lastnl = c.eol == SHMIDS_EOL_LF || c.eol == SHMIDS_EOL_CRLF;
+		b.lastcr = c.eol == SHMIDS_EOL_CR;
+		if (v.type == SHMIDS_F64)
+			note_wide(&b, *lineno, s, n,
+			    (const double *)v.data + v.count - c.count, c.count);
 	}
 	if (k != -1 && v.count < minvals)
 		table_missed(&b);

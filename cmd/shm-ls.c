@@ -109,7 +109,7 @@ add_row(const struct shmids_info *si, const struct shmids_dims *sh)
 		rowcap = rowcap ? rowcap * 2 : 64;
 		if ((n = realloc(cells, rowcap * lc.n * sizeof(*cells))) ==
 		    NULL)
-			err(1, NULL);
+			util_nomem();
 		cells = n;
 	}
 	for (i = 0; i < lc.n; i++)

@@ -359,7 +359,7 @@ util_fields(struct fields *f, const char *list)
 	for (c = list; (c = strchr(c, ',')) != NULL; c++)
 		n++;
 	if ((f->v = calloc(n, sizeof(*f->v))) == NULL)
-		err(1, NULL);
+		util_nomem();
 	for (f->n = 0; f->n < n; f->n++) {
 		c = strchr(p, ',');
 		f->v[f->n].name = p;
@@ -450,7 +450,7 @@ void
 util_labels_add(struct labels *l, const char *label)
 {
 	if (util_labels_room(l) == -1)
-		err(1, NULL);
+		util_nomem();
 	strcpy(l->v[l->n++], label);
 }
 
@@ -506,13 +506,23 @@ util_quote(const char *s, size_t len)
 }
 
 void
+util_nomem(void)
+{
+	errx(1, "%s", UTIL_NOMEM);
+}
+
+/*
+ * ENOMEM: a line too long for the memory, or (under ulimit -v, threads
+ * holding the address space) any line: the message names both.
+ */
+void
 util_read_error(const char *fname, unsigned long lineno)
 {
 	if (errno == ENOMEM && lineno == 0)
-		warnx("%s: out of memory: no buffer to read it in", fname);
+		warnx("%s: %s: no buffer to read it in", fname, UTIL_NOMEM);
 	else if (errno == ENOMEM)
-		warnx("%s:%lu: line too long to read: out of memory", fname,
-		    lineno);
+		warnx("%s:%lu: cannot hold this line: %s", fname, lineno,
+		    UTIL_NOMEM);
 	else
 		warn("%s:%lu: read error", fname, lineno);
 }

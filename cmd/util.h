@@ -5,6 +5,16 @@
 #ifndef SHMIDS_UTIL_H
 #define SHMIDS_UTIL_H
 
+/*
+ * What the tools say when memory runs out: under an address-space limit
+ * (ulimit -v) that happens for short lines and small tables too, and
+ * the limit is what to look at (issue 32).
+ */
+#define UTIL_NOMEM	"out of memory (address space limited? see ulimit -v)"
+
+/* Says UTIL_NOMEM and exits 1. */
+void	 util_nomem(void);
+
 #include <sys/types.h>
 
 #include <stdio.h>

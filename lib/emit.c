@@ -11,6 +11,7 @@
  * which is all a layout depends on: the same bytes as on one thread.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,10 +113,40 @@ nthreads(size_t count, size_t esz)
 	return n;
 }
 
+/*
+ * What lines break with: weol (version 2), else eol; "\n" where eol ends
+ * no line (""), and "\r\n" where it is the bare CR that ended a file:
+ * a CRLF file cut after its CR (shmids.h).
+ */
+static const char *
+wrap_eol(const struct shmids_layout *l, size_t *len)
+{
+	const char *w = l->eol;
+
+	if (l->version >= SHMIDS_LAYOUT_V2 && l->weol != NULL &&
+	    l->weol[0] != '\0')
+		w = l->weol;
+	else if (w[0] == '\0')
+		w = "\n";
+	else if (strcmp(w, "\r") == 0)
+		w = "\r\n";
+	*len = strlen(w);
+	return w;
+}
+
+/* A version this library knows. */
+static int
+known(const struct shmids_layout *l)
+{
+	return l->version == SHMIDS_LAYOUT_V1 ||
+	    l->version == SHMIDS_LAYOUT_V2;
+}
+
+/* Version 1's fields only: weol may lie beyond a 1.3 program's struct. */
 void
 shmids_layout_init(struct shmids_layout *l, const char *field)
 {
-	memset(l, 0, sizeof(*l));
+	memset(l, 0, offsetof(struct shmids_layout, weol));
 	l->version = SHMIDS_LAYOUT_V1;
 	l->lead = field != NULL ? field : "";
 	l->leadlen = strlen(l->lead);
@@ -202,9 +233,7 @@ lay_init(struct lay *s, const struct shmids_layout *l, int type,
 	char num[SHMIDS_NUM_MAX];
 
 	s->l = l;
-	s->weollen = strlen(l->eol);
-	s->weol = s->weollen ? l->eol : "\n";
-	s->weollen += s->weollen == 0;
+	s->weol = wrap_eol(l, &s->weollen);
 	s->col = l->col0 + l->leadlen;
 	s->online = 0;
 	s->count = count;
@@ -253,7 +282,7 @@ shmids_emit(FILE *fp, const struct shmids_layout *l, int type,
 	char num[SHMIDS_NUM_MAX], *at;
 	int r = 0, nt;
 
-	if (l == NULL || l->version != SHMIDS_LAYOUT_V1 || esz == 0) {
+	if (l == NULL || !known(l) || esz == 0) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -263,8 +292,7 @@ shmids_emit(FILE *fp, const struct shmids_layout *l, int type,
 	r = 0;
 	eollen = strlen(l->eol);
 	/* A last line without newline still needs them between its lines. */
-	weol = eollen ? l->eol : "\n";
-	weollen = eollen ? eollen : 1;
+	weol = wrap_eol(l, &weollen);
 	wrap = 2 + weollen + l->indent;
 	start(&o, fp, small, sizeof(small));
 	put(&o, l->lead, l->leadlen);
@@ -406,20 +434,23 @@ shmids_emit_rows(FILE *fp, const struct shmids_layout *l, int type,
 	size_t esz = shmids_type_size(type), eollen, weollen, i;
 	int r = 0, nt;
 
-	if (l == NULL || l->version != SHMIDS_LAYOUT_V1 || esz == 0 ||
+	if (l == NULL || !known(l) || esz == 0 ||
 	    (sep != ' ' && sep != '\t' && sep != ',') ||
 	    (cols == 0 && rows > 0)) {
 		errno = EINVAL;
 		return -1;
 	}
-	/* rows * cols elements are there: no overflow */
+	/* more bytes than an address space holds: no such array */
+	if (cols > 0 && rows > (size_t)-1 / cols / esz) {
+		errno = EOVERFLOW;
+		return -1;
+	}
 	if (rows > 0 && (nt = nthreads(rows * cols, esz)) > 1 &&
 	    (r = rows_par(fp, l, type, data, rows, cols, sep, nt)) != -2)
 		return r;
 	r = 0;
 	eollen = strlen(l->eol);
-	weol = eollen ? l->eol : "\n";
-	weollen = eollen ? eollen : 1;
+	weol = wrap_eol(l, &weollen);
 	start(&o, fp, small, sizeof(small));
 	for (i = 0; i < rows && r == 0; i++, p += cols * esz)
 		r = row(&o, l, type, p, cols, sep,

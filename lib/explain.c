@@ -334,6 +334,23 @@ explain_moved(struct out *o, const struct shmids_info *si)
 }
 
 /* The label the user gave is not the segment's. */
+/* A file whose owner is not the uid its name says made it (2.6). */
+static void
+explain_squat(struct out *o, const struct shmids_info *si)
+{
+	unsigned long uid = 0;
+	struct passwd pw, *res = NULL;
+	char buf[1024];
+
+	(void)shmids_id_uid(si->id, &uid);
+	add(o, "file segment %s belongs to uid %lu", si->id,
+	    (unsigned long)si->uid);
+	if (getpwuid_r(si->uid, &pw, buf, sizeof(buf), &res) == 0 &&
+	    res != NULL && strlen(pw.pw_name) <= 32)
+		add(o, " (%s)", pw.pw_name);
+	add(o, ", not to uid %lu who made it: not read", uid);
+}
+
 static void
 explain_stale(struct out *o, const char *label, const struct shmids_info *si)
 {
@@ -347,6 +364,10 @@ explain_stale(struct out *o, const char *label, const struct shmids_info *si)
 		add_remove_hint(o, si, si->id);
 		return;
 	case 0:
+		if (si->err == EPERM) {
+			explain_squat(o, si);
+			return;
+		}
 		if (si->err == EPROTONOSUPPORT)
 			add(o, "segment %s has a header of a later version than "
 			    "shmids %s reads: a newer shmids reads it", si->id,
@@ -477,6 +498,7 @@ static void
 explain_seg(struct out *o, const char *id, const char *label, int errnum)
 {
 	struct shmids_info si;
+	long long hole;
 	int e;
 
 	switch (errnum) {
@@ -524,8 +546,16 @@ explain_seg(struct out *o, const char *id, const char *label, int errnum)
 		explain_type(o, &si);
 		break;
 	case EBADMSG:
-		add(o, "segment %s has a damaged header (malformed, or "
-		    "claiming more bytes than the segment has)", id);
+		if (si.ours == 1 && si.shmid == -1 && (hole = shmids_file_alloc(
+		    id, SHMIDS_HEADER + si.count *
+		    shmids_type_size(si.type))) != -1)
+			add(o, "segment %s declares %zu bytes, of which only "
+			    "%lld are allocated (a sparse file: no shmids "
+			    "writer made it so)", id, SHMIDS_HEADER +
+			    si.count * shmids_type_size(si.type), hole);
+		else
+			add(o, "segment %s has a damaged header (malformed, or "
+			    "claiming more bytes than the segment has)", id);
 		add_remove_hint(o, &si, si.label[0] ? si.label : id);
 		break;
 	case EBUSY:

@@ -86,39 +86,75 @@ map(int fd, size_t size, size_t len, int prot, struct att *a)
 }
 
 /*
- * mkstemp(3) picks the name and opens it 0600 with O_EXCL; the write lock
- * comes before anything else, so no reader can take the file for one
- * whose writer died.  The first page is written with pwrite(2): a full
- * file system is ENOSPC here rather than SIGBUS in the header.
+ * Every byte allocated at once, where the file system can (Linux
+ * fallocate(2)): a full one is ENOSPC here, and readers, who refuse a
+ * file with fewer bytes allocated than it declares (format-spec.md 2.6,
+ * Holes), find them all even where the kernel cannot populate (before
+ * Linux 5.14) and the writer leaves pages untouched.
+ */
+static int
+allocate(int fd, size_t size)
+{
+#ifdef __linux__
+	if (fallocate(fd, 0, 0, (off_t)size) == -1 && errno != EOPNOTSUPP &&
+	    errno != ENOSYS && errno != EINVAL)
+		return -1;
+#else
+	(void)fd;
+	(void)size;
+#endif
+	return 0;
+}
+
+/*
+ * mkstemp(3) picks the name "<dir>/shmids.<uid>.XXXXXX" and opens it 0600
+ * with O_EXCL, the uid being the one the file gets (format-spec.md 2.6):
+ * the writer's, or the one its file system gives (NFS squashing root), in
+ * which case the file is made again under that uid, once.  The write
+ * lock comes before anything else, so no reader can take the file for
+ * one whose writer died.  The first page is written with pwrite(2): a
+ * full file system is ENOSPC here rather than SIGBUS in the header.
  */
 static int
 file_create(size_t size, size_t namelen, char id[SHMIDS_LABEL_MAX + 1],
     struct att *a)
 {
 	static const char zero[SHMIDS_HEADER];
-	char dir[PATH_MAX];
-	size_t n;
-	int fd, e, shmid;
+	char dir[PATH_MAX], base[32];
+	struct stat st;
+	unsigned long uid = (unsigned long)geteuid();
+	size_t n, bl;
+	int fd, e, shmid, tries = 0;
 
 	if (realpath(shmids_dir(), dir) == NULL)
 		return -1;
 	n = strcmp(dir, "/") == 0 ? 0 : strlen(dir);
-	if (n + 14 + 1 + namelen > SHMIDS_LABEL_MAX) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	memcpy(id, dir, n);
-	memcpy(id + n, "/shmids.XXXXXX", 15);
-	if (shmids_id_check(id, n + 14, &shmid) == -1)
-		return -1;		/* a blank or "." in the directory */
 	if ((off_t)size < 0) {
 		errno = EFBIG;
 		return -1;
 	}
+again:
+	bl = (size_t)snprintf(base, sizeof(base), "/shmids.%lu.XXXXXX", uid);
+	if (n + bl + 1 + namelen > SHMIDS_LABEL_MAX) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(id, dir, n);
+	memcpy(id + n, base, bl + 1);
+	if (shmids_id_check(id, n + bl, &shmid) == -1)
+		return -1;		/* a blank or "." in the directory */
 	if ((fd = mkstemp(id)) == -1)
 		return -1;
+	if (fstat(fd, &st) == 0 && (unsigned long)st.st_uid != uid &&
+	    tries++ == 0) {
+		unlink(id);
+		close(fd);
+		uid = (unsigned long)st.st_uid;
+		goto again;
+	}
 	if (fcntl(fd, F_SETFD, FD_CLOEXEC) == -1 ||
 	    setlock(fd, F_WRLCK) == -1 || ftruncate(fd, (off_t)size) == -1 ||
+	    allocate(fd, size) == -1 ||
 	    pwrite(fd, zero, sizeof(zero), 0) != (ssize_t)sizeof(zero) ||
 	    map(fd, size, size, PROT_READ | PROT_WRITE, a) == -1) {
 		e = errno;
@@ -280,6 +316,19 @@ fail:
 }
 
 /*
+ * Is the file *st, whose path is id, owned by the uid its name carries
+ * (format-spec.md 2.6)?  A name of the old form carries none: yes.
+ */
+static int
+owner_ok(const char *id, const struct stat *st)
+{
+	unsigned long uid;
+
+	return shmids_id_uid(id, &uid) != 1 ||
+	    (unsigned long)st->st_uid == uid;
+}
+
+/*
  * Open a segment's file to read it, as above; *st is what fstat(2) says
  * of it.  noatime: only to look (O_NOATIME, which only the owner may ask
  * for, so that listing changes nothing).
@@ -322,7 +371,12 @@ file_attach(const struct shmids_info *si, int lock, struct att *a)
 
 	if ((fd = open_seg(si->id, !lock, &st)) == -1)
 		return -1;
-	if (st.st_size < SHMIDS_HEADER ||
+	/*
+	 * A file owned by another user than the one its name says made it
+	 * is not the segment (format-spec.md 2.6): decided on the open
+	 * descriptor, so no swap after a check of the name can fool it.
+	 */
+	if (!owner_ok(si->id, &st) || st.st_size < SHMIDS_HEADER ||
 	    (unsigned long long)st.st_size > (size_t)-1) {
 		errno = ESTALE;
 		goto fail;
@@ -350,15 +404,74 @@ fail:
 	return -1;
 }
 
+#ifdef __linux__
+#include <sys/vfs.h>
+#define ZFS_MAGIC	0x2fc12fc1	/* stores blocks of zeros as holes */
+#endif
+#define ALLOC_SLACK	((long long)64 << 10)	/* bytes: inline data, tails */
+
+/*
+ * The bytes fd's file has allocated (st_blocks), if fewer than len less
+ * ALLOC_SLACK; else -1: allocated, or it cannot be told (ZFS, which
+ * stores blocks of zeros its writer wrote as holes; format-spec.md 2.6,
+ * Holes).  Space allocated beyond the end (fallocate -n) counts: it was
+ * paid for.
+ */
+static long long
+short_alloc(int fd, size_t len)
+{
+	struct stat st;
+	long long have;
+#ifdef __linux__
+	struct statfs sf;
+#endif
+
+	if (fstat(fd, &st) == -1)
+		return -1;
+	have = (long long)st.st_blocks * 512;
+	if (have + ALLOC_SLACK >= (long long)len)
+		return -1;
+#ifdef __linux__
+	if (fstatfs(fd, &sf) == 0 && (unsigned long)sf.f_type == ZFS_MAGIC)
+		return -1;
+#endif
+	return have;
+}
+
+/* shmids_file_alloc: the contract is in internal.h. */
+long long
+shmids_file_alloc(const char *id, size_t len)
+{
+	struct stat st;
+	long long h;
+	int fd, e = errno;
+
+	if ((fd = open_seg(id, 1, &st)) == -1) {
+		errno = e;
+		return -1;
+	}
+	h = short_alloc(fd, len);
+	close(fd);
+	errno = e;
+	return h;
+}
+
 /*
  * A fresh mapping of len bytes replaces the first page's; the file may
  * have shrunk meanwhile, which only its owner can do (format-spec.md
- * 2.6, Caveats).
+ * 2.6, Caveats).  Fewer bytes allocated than those was made by no
+ * writer of ours, and the holes would cost memory (tmpfs: SIGBUS once
+ * full) to read: EBADMSG.
  */
 static int
 file_narrow(struct att *a, size_t len)
 {
 	void *p;
+
+	if (short_alloc(a->fd, len) != -1) {
+		errno = EBADMSG;
+		return -1;
+	}
 
 	if (len > a->maplen) {
 		if ((p = mmap(NULL, len, PROT_READ, MAP_SHARED, a->fd, 0)) ==

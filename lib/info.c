@@ -47,7 +47,7 @@ fill_header(const struct shmids_backend *be, struct shmids_info *si,
 	struct hdr hd;
 	size_t size;
 	ssize_t n;
-	int e;
+	int e, mine = shmids_made_by_owner(si);
 
 	if ((n = be->peek(si, h, &size)) == -1) {
 		/* A file with other names is not ours (format-spec.md 2.6). */
@@ -55,7 +55,7 @@ fill_header(const struct shmids_backend *be, struct shmids_info *si,
 		si->err = errno == EMLINK ? 0 : errno;
 		return;
 	}
-	if (shmids_hdr_residue(h, (size_t)n, size) && be->isours(si)) {
+	if (mine && shmids_hdr_residue(h, (size_t)n, size) && be->isours(si)) {
 		si->ours = 2;
 		return;
 	}
@@ -63,6 +63,15 @@ fill_header(const struct shmids_backend *be, struct shmids_info *si,
 	e = shmids_hdr_read(h, size, si->id, NULL, 0, &hd);
 	if (e == ESTALE && be->orphan != NULL && be->orphan(si, h, (size_t)n)) {
 		si->ours = 2;	/* residue of the segment its label names */
+		return;
+	}
+	/*
+	 * Owned by another user than the one its name says made it: not a
+	 * segment, whatever its header says (format-spec.md 2.6).
+	 */
+	if (!mine) {
+		si->ours = 0;
+		si->err = EPERM;
 		return;
 	}
 	si->err = e;
@@ -86,6 +95,16 @@ fill_header(const struct shmids_backend *be, struct shmids_info *si,
 	shmids_dims_of(d, hd.count, hd.cols, hd.order);
 	if (hd.state == 'w' && be->ready(si, NULL, 'w') == EOWNERDEAD)
 		si->state = 'd';
+}
+
+/* shmids_made_by_owner: the contract is in internal.h. */
+int
+shmids_made_by_owner(const struct shmids_info *si)
+{
+	unsigned long uid;
+
+	return si->shmid >= 0 || shmids_id_uid(si->id, &uid) != 1 ||
+	    (unsigned long)si->uid == uid;
 }
 
 /* scan: si comes from a scan, which attaches only what is ours by key. */

@@ -188,6 +188,19 @@ SHMIDS_HIDDEN void	shmids_dims_of(struct shmids_dims *d, size_t count,
 SHMIDS_HIDDEN void	shmids_shape_of_dims(struct shmids_shape *sh,
 			    const struct shmids_dims *d);
 
+/*
+ * info.c: 0 if si is a file segment whose owner (si->uid, from the
+ * system) is not the uid its name carries (format-spec.md 2.6); else 1.
+ */
+SHMIDS_HIDDEN int	shmids_made_by_owner(const struct shmids_info *si);
+
+/*
+ * file.c: the bytes the file segment id has allocated, if fewer than
+ * len (less 64 KiB of slack); -1 if not, or if it cannot be told
+ * (format-spec.md 2.6, Holes).  errno unchanged.
+ */
+SHMIDS_HIDDEN long long	shmids_file_alloc(const char *id, size_t len);
+
 /* label.c; shmids_name_check() and shmids_id_check() are public. */
 SHMIDS_HIDDEN int	shmids_label_parse(const char *s, size_t len,
 			    size_t *idlen, const char **name, size_t *namelen);

@@ -29,19 +29,58 @@ shmids_name_check(const char *name, size_t len)
 	return 0;
 }
 
-/* The file name of a file segment: "shmids." and 6 letters or digits. */
+/* 6 letters or digits: mkstemp(3)'s part of a file segment's name. */
 static int
-file_name(const char *s, size_t len)
+alnum6(const char *s, size_t len)
 {
 	size_t i;
 
-	if (len != 13 || memcmp(s, "shmids.", 7) != 0)
+	if (len != 6)
 		return 0;
-	for (i = 7; i < len; i++)
+	for (i = 0; i < len; i++)
 		if (!((s[i] >= '0' && s[i] <= '9') ||
 		    (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z')))
 			return 0;
 	return 1;
+}
+
+/*
+ * "<uid>." after "shmids.": the uid's length (1 to 10 digits, no
+ * leading zero, at most UINT32_MAX; its value in *uid), or 0.
+ */
+static size_t
+uid_part(const char *s, size_t len, unsigned long *uid)
+{
+	unsigned long long v = 0;
+	size_t i;
+
+	for (i = 0; i < len && i < 11 && s[i] >= '0' && s[i] <= '9'; i++)
+		v = v * 10 + (unsigned)(s[i] - '0');
+	if (i == 0 || i > 10 || i == len || s[i] != '.' ||
+	    (i > 1 && s[0] == '0') || v > 0xffffffffULL)
+		return 0;
+	*uid = (unsigned long)v;
+	return i;
+}
+
+/*
+ * The file name of a file segment (format-spec.md 1, 2.6):
+ * "shmids.<uid>.XXXXXX" (1 and *uid set), the old form "shmids.XXXXXX"
+ * of shmids 1.3 and before (0), else -1.
+ */
+static int
+file_name(const char *s, size_t len, unsigned long *uid)
+{
+	size_t n;
+
+	if (len < 13 || memcmp(s, "shmids.", 7) != 0)
+		return -1;
+	if (alnum6(s + 7, len - 7))
+		return 0;
+	if ((n = uid_part(s + 7, len - 7, uid)) != 0 &&
+	    alnum6(s + 8 + n, len - 8 - n))
+		return 1;
+	return -1;
 }
 
 /*
@@ -50,24 +89,24 @@ file_name(const char *s, size_t len)
  * the header's is enough, and never a name the tools could mistake.
  */
 static int
-path_check(const char *s, size_t len)
+path_check(const char *s, size_t len, unsigned long *uid)
 {
 	size_t i = 0, j;
 
 	while (i < len) {
 		if (s[i] != '/')
-			return 0;
+			return -1;
 		for (j = ++i; j < len && s[j] != '/'; j++)
 			if (s[j] < 0x21 || s[j] > 0x7e)
-				return 0;
+				return -1;
 		if (j == i || (j - i == 1 && s[i] == '.') ||
 		    (j - i == 2 && s[i] == '.' && s[i + 1] == '.'))
-			return 0;
+			return -1;
 		if (j == len)
-			return file_name(s + i, j - i);
+			return file_name(s + i, j - i, uid);
 		i = j;
 	}
-	return 0;
+	return -1;
 }
 
 /*
@@ -82,9 +121,10 @@ id_parse(const char *s, size_t len, int *shmid)
 {
 	size_t i;
 	long v = 0;
+	unsigned long uid;
 
 	if (len > 0 && s[0] == '/') {
-		if (!path_check(s, len))
+		if (path_check(s, len, &uid) == -1)
 			return -1;
 		*shmid = -1;
 		return 0;
@@ -98,6 +138,26 @@ id_parse(const char *s, size_t len, int *shmid)
 		return -1;
 	*shmid = (int)v;
 	return 0;
+}
+
+/*
+ * The uid a file segment's id names its maker by (format-spec.md 2.6):
+ * 1 and *uid for "/dir/shmids.<uid>.XXXXXX"; 0 for the old form
+ * "shmids.XXXXXX" and for a System V id; -1 (EINVAL) if id is no id.
+ */
+int
+shmids_id_uid(const char *id, unsigned long *uid)
+{
+	size_t len = strlen(id);
+	int shmid, k;
+
+	if (len > 0 && id[0] == '/')
+		k = path_check(id, len, uid);
+	else
+		k = id_parse(id, len, &shmid) == -1 ? -1 : 0;
+	if (k == -1)
+		errno = EINVAL;
+	return k;
 }
 
 /* A bare id (an operand) must leave room for " x" in a label. */

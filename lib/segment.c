@@ -184,6 +184,11 @@ stat_label(const char *label, struct shmids_info *si)
 		errno = si->removed ? ENOENT : EACCES;
 		return NULL;
 	}
+	/* Not its maker's (format-spec.md 2.6): another file at that path. */
+	if (!shmids_made_by_owner(si)) {
+		errno = ESTALE;
+		return NULL;
+	}
 	return be;
 }
 

@@ -136,7 +136,9 @@ struct shmids_info {
 	 * the errno of its stat, EACCES say), and only shmid (-1) and id
 	 * are set besides.  ours 0 with err EPROTONOSUPPORT: a shmids
 	 * header of a later version than this library reads
-	 * (format-spec.md 9).  The fields below are valid only when ours
+	 * (format-spec.md 9); with err EPERM: a file segment whose name
+	 * says another uid made it than the file's owner (2.6), never
+	 * read.  The fields below are valid only when ours
 	 * is 1.
 	 */
 	int		 ours;
@@ -781,13 +783,22 @@ int	 shmids_ref_parse(const char *line, size_t len, struct shmids_ref *r);
  * its own), continuation lines indented with indent spaces.  Columns are
  * bytes, counted from the start of the output line, of which col0 bytes
  * were written by the caller before lead.  eol is a C string: "\n",
- * "\r\n" or "" (the last line of a file without newline; lines still
- * break with "\n").  style[t] is the enum shmids_style for values of
- * type t.  Versioned: fill it with shmids_layout_init(), then change
- * fields; a later minor version adds fields at the end only, and
- * accepts a struct whose version is older.
+ * "\r\n", "" (the last line of a file without newline) or "\r" (a
+ * file's last line ending in a bare CR); it ends the last line, and
+ * lines break with it too, with "\n" where it is "", and with "\r\n"
+ * where it is "\r".
+ * Version 2 adds weol, what lines break with ("\n" or "\r\n"; NULL:
+ * as in version 1), so that the last line of a CRLF file keeps its end
+ * ("" or "\r") while the lines before it end "\r\n" (format-spec.md 6).
+ * style[t] is the enum shmids_style for values of type t.  Versioned:
+ * fill it with shmids_layout_init() (which sets version 1 and leaves
+ * weol alone: a program built against shmids 1.3 has no room for it),
+ * then change fields; to use weol set version to SHMIDS_LAYOUT_V2 and
+ * weol.  A later minor version adds fields at the end only, and accepts
+ * a struct whose version is older.
  */
 #define SHMIDS_LAYOUT_V1	1
+#define SHMIDS_LAYOUT_V2	2	/* shmids 1.4: weol */
 struct shmids_layout {
 	int		 version;	/* SHMIDS_LAYOUT_V1 */
 	const char	*lead;		/* leadlen bytes, written first */
@@ -795,8 +806,9 @@ struct shmids_layout {
 	size_t		 col0;		/* bytes on the line before lead */
 	size_t		 indent;	/* column of a continuation's first value */
 	size_t		 cols;		/* wrap column, 0 = one line */
-	const char	*eol;		/* "\n", "\r\n" or "" */
+	const char	*eol;		/* "\n", "\r\n", "" or "\r" */
 	int		 style[5];	/* enum shmids_style, per enum shmids_type */
+	const char	*weol;		/* version 2: "\n" or "\r\n"; NULL */
 };
 
 /*
@@ -986,7 +998,9 @@ int	 shmids_tref_parse(const char *line, size_t len, struct shmids_ref *r,
  * "");
  * l->col0, l->indent and l->cols do not apply: rows are never wrapped.
  * rows 0 writes nothing.  Returns 0, or -1 with errno as
- * shmids_emit(), EINVAL also for another sep, or cols 0 with rows.
+ * shmids_emit(), EINVAL also for another sep, or cols 0 with rows,
+ * EOVERFLOW where rows * cols elements would be more bytes than a
+ * size_t counts (nothing written).
  * Threads as shmids_emit()'s, for rows * cols elements of 4 MiB or more.
  */
 int	 shmids_emit_rows(FILE *fp, const struct shmids_layout *l, int type,
@@ -1036,14 +1050,26 @@ int	 shmids_continued(const char *s, size_t len);
  * shmids_name_check: 1 to 64 printable ASCII bytes other than space;
  * EINVAL (empty, or another byte), ENAMETOOLONG (longer).
  * shmids_id_check: a shmid (decimal, no sign, no leading zero, at most
- * INT_MAX) or a file segment's absolute path ".../shmids.XXXXXX" short
- * enough for a label to hold it beside a name (73 bytes at most);
- * *shmid (if shmid is not NULL) is the shmid, or -1 for a path; EINVAL.
+ * INT_MAX) or a file segment's absolute path ".../shmids.<uid>.XXXXXX"
+ * (or the old form ".../shmids.XXXXXX" of shmids 1.3) short enough for
+ * a label to hold it beside a name (73 bytes at most); *shmid (if shmid
+ * is not NULL) is the shmid, or -1 for a path; EINVAL.
  * shmids_label_check: "id SP name", at most 75 bytes; EINVAL (a part
  * malformed, no space), ENAMETOOLONG (too long).
  */
 int	 shmids_name_check(const char *s, size_t len);
 int	 shmids_id_check(const char *s, size_t len, int *shmid);
+
+/*
+ * shmids_id_uid: the uid a file segment's id (a NUL-terminated shmid or
+ * path, as shmids_id_check() takes them) names its maker by
+ * (format-spec.md 2.6): 1 and *uid for ".../shmids.<uid>.XXXXXX", whose
+ * file every reader refuses unless that uid owns it; 0 for the old form
+ * ".../shmids.XXXXXX" (shmids 1.3 and before: no maker to check) and
+ * for a System V shmid (the kernel keeps its owner); -1 with EINVAL if
+ * id is neither.  Looks at the string only.
+ */
+int	 shmids_id_uid(const char *id, unsigned long *uid);
 int	 shmids_label_check(const char *s, size_t len);
 
 /*

@@ -239,7 +239,7 @@ parse_job(void *arg, size_t i)
 	struct span *sp = arg;
 	struct chunk *c = &sp->c[i];
 	const char *p = c->s, *end = c->s + c->used, *q, *e, *lim;
-	char *d = sp->dst + sp->at[i] * sp->esz;
+	char *d = sp->dst != NULL ? sp->dst + sp->at[i] * sp->esz : NULL;
 	size_t vlen, k, n = 0;
 	int eol, cont, r;
 
@@ -423,7 +423,9 @@ span(struct span *sp, struct shmids_values *v, const char *s, int nthreads,
 	last = count_all(sp, nthreads, &total);
 	if (shmids_values_reserve(v, v->count + total) == -1)
 		return -1;
-	sp->dst = (char *)v->data + v->count * sp->esz;
+	/* an empty vector given no values may have no buffer: NULL + 0 is UB */
+	sp->dst = v->data != NULL ? (char *)v->data + v->count * sp->esz :
+	    NULL;
 	r = place(sp, s, last, nthreads, &n, used, lines, more, bad);
 	v->count += r == 0 ? total : n;
 	return r;

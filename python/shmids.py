@@ -677,6 +677,7 @@ class Writer:
         own flags (numpy cannot take them back): do not write them.
         Idempotent; nothing to do after close(), which seals (shmids(5)
         2.2)."""
+        self._writer_only("seal")
         with _lock:
             mem = self._mem
             if self.sealed or mem is None:
@@ -692,6 +693,7 @@ class Writer:
     def remove(self):
         """Remove the segment (remove()); the array stays valid until it
         goes, as with shm-rm.  Idempotent."""
+        self._writer_only("remove")
         if not self.removed:
             remove(self.label)
         self.removed = True
@@ -705,10 +707,24 @@ class Writer:
             self._array = self._mem = None
             self.closed = True
 
+    def _writer_only(self, what):
+        """seal() and remove() belong to the process that made the
+        segment: in a child forked inside "with zeros()" they would
+        end the parent's segment while it is still filling."""
+        if self._pid != os.getpid():
+            raise RuntimeError(
+                "shmids: %s: %s() in pid %d, a process forked from its "
+                "writer (pid %d): only the writer seals or removes it"
+                % (self.label, what, os.getpid(), self._pid))
+
     def __enter__(self):
         return self
 
     def __exit__(self, etype, *exc):
+        # A forked child leaving the block, or raising in it, leaves
+        # the parent's segment to the parent (shmids-python(3), FORK).
+        if self._pid != os.getpid():
+            return False
         if etype is None:
             self.seal()
             return False
@@ -912,7 +928,9 @@ def attach(label, timeout=None, populate=False):
     shmids_explain()'s words, as shm-expand says them:
     EINVAL or ENAMETOOLONG (label malformed), FileNotFoundError (ENOENT:
     no such segment, or removed), PermissionError (EACCES), ESTALE (the
-    id names another segment now), EBADMSG (corrupt header),
+    id names another segment now, or a file segment's file is owned by
+    another user than its name says made it), EBADMSG (corrupt header,
+    or a file segment with a hole in its declared bytes: a sparse file),
     BlockingIOError (EAGAIN: writer still filling, after timeout),
     EOWNERDEAD (writer died before sealing), ENOMEM.
 
@@ -920,7 +938,9 @@ def attach(label, timeout=None, populate=False):
     write the file (its owner) can truncate it while the array lives,
     and reading the pages it lost then kills the interpreter with
     SIGBUS, which Python cannot catch (shmids(5) 2.6); a System V
-    segment cannot shrink.
+    segment cannot shrink.  So would reading a hole of a sparse file on a
+    full tmpfs: such a segment (which no shmids writer makes) is refused
+    at the attach (EBADMSG).
     """
     return _attach(label, timeout, populate).array()
 

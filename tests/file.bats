@@ -41,7 +41,7 @@ ipcs_ours() {
 	status_is 0
 	is "$(ipcs_ours)" "$before" "System V segments"
 	l=$(label_of out)
-	like "$l" "$(realpath "$D")/shmids.?????? ${P}coeff" "label"
+	like "$l" "$(realpath "$D")/shmids.$(id -u).?????? ${P}coeff" "label"
 	f=${l%% *}
 	is "$(stat -c '%a %s' "$f")" "640 $((128 + 7 * 8))" "mode and size"
 	is "$(sed -n 2p out)" "n 7"
@@ -250,6 +250,89 @@ ipcs_ours() {
 	    "root *? *? ? * ${p%% *}"
 }
 
+# squat_old O F: as TESTUSER, write at O (an old-form path, shmids 1.3)
+# the file segment F with its label's path made O's.
+squat_old() {
+	as_user sh -c 'l="$1 v"; { printf "%s\0\n" "$l";
+	    head -c $((80 - ${#l} - 2)) /dev/zero; tail -c +81 "$2"; } > "$1"' \
+	    - "$1" "$2"
+}
+
+@test "2.6: a removed file segment's path taken by another user (same label, a header of theirs): every reader refuses it, in words" {
+	local l f u
+	need_user
+	fsetup
+	printf 'v 1 2 3 4\n' > in
+	SHMIDS_DIR=$D runio in shm_import -k 2
+	status_is 0
+	l=$(sed -n 's/^v shmids //p' "$T/out")
+	f=${l%% *}
+	like "$f" "$(realpath "$D")/shmids.$(id -u).??????" "the maker's uid in the name"
+	cp "$T/out" ref
+	cp "$f" "$D/copy"
+	chmod 644 "$D/copy"
+	run shm_rm "$l"
+	status_is 0
+	# bob makes the same bytes at the same path, 9 for 1
+	as_user sh -c 'cat "$1" > "$2"; printf "\0\0\0\0\0\0\42\100" |
+	    dd of="$2" bs=1 seek=128 conv=notrunc status=none' - "$D/copy" "$f"
+	u=$(stat -c %u "$f")
+	[ "$u" = "$TESTUSER" ]
+	runio ref shm_expand
+	status_is 1
+	is "$(cat err)" "shm-expand: stdin:1: $l: file segment $f belongs to uid $TESTUSER, not to uid $(id -u) who made it: not read"
+	same_file ref out
+	run shmtool open "$l"
+	is "$output" ESTALE
+	run shm_rm "$l"
+	status_is 1
+	[ -e "$f" ]
+	# not ours: not listed, never cleaned; its owner removes it
+	SHMIDS_DIR=$D run shm_rm -U -s 0
+	[ -e "$f" ]
+	SHMIDS_DIR=$D run "$BIN/shm-ls" -p
+	[[ $output != *"$f"* ]]
+}
+
+@test "2.6: old-form file names (shmids 1.3) are read as before; a reader who is not their owner is told once a run" {
+	local l f o
+	need_user
+	fsetup
+	printf 'v 1 2 3 4\n' > in
+	SHMIDS_DIR=$D runio in as_user "$BIN/shm-import" -k 2
+	status_is 0
+	l=$(sed -n 's/^v shmids //p' "$T/out")
+	f=${l%% *}
+	o=$(realpath "$D")/shmids.Ab12Cd
+	squat_old "$o" "$f"
+	as_user chmod 644 "$o"
+	printf 'v shmids %s v\nw shmids %s v\n' "$o" "$o" > ref
+	runio ref shm_expand
+	status_is 0
+	is "$(cat out)" "v 1 2 3 4
+w 1 2 3 4"
+	is "$(cat err)" "shm-expand: $o: made before shmids 1.4 and owned by uid $TESTUSER, not you: its maker is not checked (shmids(5) 2.6)"
+	runio ref as_user "$BIN/shm-expand"
+	status_is 0
+	is "$(cat err)" "" "its owner is told nothing"
+	SHMIDS_DIR=$D run as_user "$BIN/shm-rm" -s 0
+	status_is 0
+	[ ! -e "$o" ] || { echo "the old form is not cleaned" >&2; false; }
+}
+
+@test "1, 2.6: the uid in a file segment's name fits the label's 75 bytes: made, or ENAMETOOLONG, never cut" {
+	local d n
+	fsetup
+	d=$(realpath "$D")
+	# path: dir + "/shmids.<uid>.XXXXXX"; label: path, space, name
+	n=$((75 - ${#d} - 15 - ${#EUID} - 1))
+	run env SHMIDS_DIR=$D "$SHMTOOL" create "$(printf 'n%.0s' $(seq "$n"))" f64 1
+	status_is 0
+	is "${#output}" 75
+	run env SHMIDS_DIR=$D "$SHMTOOL" create "$(printf 'n%.0s' $(seq $((n + 1))))" f64 1
+	is "$output" ENAMETOOLONG
+}
+
 @test "file segment limits: long labels, missing directory, full file system" {
 	fsetup
 	n=$(printf 'n%.0s' $(seq 60))
@@ -322,7 +405,8 @@ ipcs_ours() {
 		D=$(mktemp -d "$dir/shmids-file.XXXXXX")
 		echo "$D" > "$T/.dir"
 		for n in 0 3; do
-			l=$(fmk create "${P}s$n" f64 "$n")
+			# $T is long: a short name leaves room for the uid
+			l=$(fmk create "s$n" f64 "$n")
 			f=${l%% *}
 			truncate -s 1G "$f"
 			printf 'x shmids %s\n' "$l" > ref
@@ -746,7 +830,7 @@ shm-ls: $rd/shmids.Mnt0f1: $rd/shmids.Mnt0f1 is a mount point, not a file segmen
 # unlink it, and it was nobody's segment).  It is the owner's residue
 # now: listed to it, cleaned by its -s and root's -U; a linked segment
 # whose own name remains is not (format-spec.md 2.6).
-@test "a hard link another user planted in SHMIDS_DIR outlives its segment: residue, cleaned by its owner's -s" {
+@test "2.6: a hard link another user planted in SHMIDS_DIR (old name or one with its uid) outlives its segment: residue, cleaned by its owner's -s" {
 	need_user
 	need_mountns
 	fsetup
@@ -755,6 +839,7 @@ shm-ls: $rd/shmids.Mnt0f1: $rd/shmids.Mnt0f1 is a mount point, not a file segmen
 	b=$(fmk create "${P}ob" f64 3 0666)
 	rd=$(realpath "$D")
 	as_user ln "${a%% *}" "$D/shmids.ZZZZZZ"
+	as_user ln "${a%% *}" "$D/shmids.$TESTUSER.ZZZZZZ"
 	as_user ln "${b%% *}" "$D/shmids.YYYYYY"
 	run shm_rm "$a"
 	status_is 0
@@ -764,7 +849,8 @@ shm-ls: $rd/shmids.Mnt0f1: $rd/shmids.Mnt0f1 is a mount point, not a file segmen
 	SHMIDS_DIR=$D run --separate-stderr shm_ls -p
 	status_is 0
 	is "$(grep "^$rd/" <<< "$output" | cut -f 1,15)" "$({ printf '%s\tready\n' "${b%% *}"
-	    printf '%s\tbroken\n' "$rd/shmids.ZZZZZZ"; } | LC_ALL=C sort)" "shm-ls -p"
+	    printf '%s\tbroken\n' "$rd/shmids.ZZZZZZ" "$rd/shmids.$TESTUSER.ZZZZZZ"
+	    } | LC_ALL=C sort)" "shm-ls -p"
 	# Cleaners in a private IPC namespace: only this test's segments.
 	cat > ns.sh <<-EOS
 	export SHMIDS_DIR=$D
@@ -779,7 +865,8 @@ shm-ls: $rd/shmids.Mnt0f1: $rd/shmids.Mnt0f1 is a mount point, not a file segmen
 	status_is 0
 	is "$(cat user.rc) $(cat user.out)" "0 " "the other user's -s"
 	is "$(cat rm.rc)" 0 "the owner's -s"
-	is "$(sed 's/ (owner .*//' rm.out)" "removed '$rd/shmids.ZZZZZZ'" "the owner's -s"
-	[ ! -e "$D/shmids.ZZZZZZ" ]
+	is "$(sed 's/ (owner .*//' rm.out)" "removed '$rd/shmids.$TESTUSER.ZZZZZZ'
+removed '$rd/shmids.ZZZZZZ'" "the owner's -s"
+	[ ! -e "$D/shmids.ZZZZZZ" ] && [ ! -e "$D/shmids.$TESTUSER.ZZZZZZ" ]
 	[ -e "$D/shmids.YYYYYY" ] && [ -e "${b%% *}" ] && [ -e "${a%% *}" ]
 }

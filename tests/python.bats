@@ -1031,6 +1031,47 @@ print("ok")'
 	no_segments_named "${P}ex"
 }
 
+@test "2.2: python: a child forked inside 'with zeros()' that leaves the block, or raises in it, neither seals nor removes the parent's segment; its seal() and remove() raise" {
+	need_python
+	both "$COMMON"'
+def case(raise_in_child):
+    pid = -1
+    try:
+        with shmids.zeros(P + "fk", 4) as w:
+            w.array[0] = 1.0
+            pid = os.fork()
+            if pid == 0:
+                for f in (w.seal, w.remove):
+                    try:
+                        f()
+                        os._exit(3)
+                    except RuntimeError as e:
+                        if "forked from its writer" not in str(e):
+                            os._exit(4)
+                if raise_in_child:
+                    raise KeyError("child")
+            else:
+                _, st = os.waitpid(pid, 0)
+                assert st == 0, st
+                try:
+                    shmids.attach(w.label)
+                    raise AssertionError("ready before the writer sealed it")
+                except BlockingIOError:
+                    pass
+                w.array[1] = 2.0
+    except KeyError:
+        os._exit(0)
+    if pid == 0:
+        os._exit(0)
+    assert memoryview(shmids.attach(w.label)).tolist() == [1, 2, 0, 0]
+    shmids.remove(w.label)
+for be in backends():
+    case(False)
+    case(True)
+print("ok")'
+	no_segments_named "${P}fk"
+}
+
 @test "python: attach(label, timeout) waits for the writer to seal; timed out it is BlockingIOError saying how long" {
 	need_python
 	both "$COMMON"'
@@ -1544,6 +1585,45 @@ for be in backends():
     assert memoryview(shmids.attach(wl[0])).tolist() == [0, 5]
     shmids.remove(wl[0])
     shmids.remove(lab)
+print("ok")'
+}
+
+@test "2.6: python: attach() of a sparse file segment on a full tmpfs raises EBADMSG in words, not SIGBUS" {
+	local D
+	need_python
+	[ "$(id -u)" = 0 ] && unshare -m -i true 2> /dev/null ||
+	    skip "needs root and unshare -m -i for a small tmpfs"
+	D=$(mktemp -d "$T/tmpfs.XXXXXX")
+	# 1 MiB of tmpfs, full; a file segment declaring 2 MiB, 4 KiB written
+	run unshare --mount --ipc sh -c "mount -t tmpfs -o size=1m none '$D' &&
+	    l=\$(SHMIDS_DIR='$D' '$SHMTOOL' create s f64 1) &&
+	    f=\${l%% *} &&
+	    printf '%020d' 262144 | dd of=\"\$f\" bs=1 seek=95 conv=notrunc status=none &&
+	    truncate -s 2097280 \"\$f\" &&
+	    { head -c 2m /dev/zero > '$D/fill' 2>/dev/null; true; } &&
+	    SHMIDS_LIB='$LIB' PYTHONPATH='$TOP/python' '$PY' -c '
+import errno, sys, shmids
+try:
+    shmids.attach(sys.argv[1])[-1]
+    print(\"read\")
+except OSError as e:
+    print(errno.errorcode[e.errno], e.strerror)
+' \"\$l\"; echo rc=\$?"
+	like "$output" "EBADMSG segment $D/shmids.0.?????? declares 2097280 bytes, of which only 4096 are allocated (a sparse file: no shmids writer made it so); shm-rm * removes it
+rc=0"
+}
+
+@test "6: python: load() reads back as an array what shm-expand -c 4 writes of a keyed array ending a file in a bare CR" {
+	need_python
+	printf 'x 1 2 3 4\r' > in
+	runio in shm_import -k 2 -P "$P"
+	status_is 0
+	cp "$T/out" ref
+	runio ref shm_expand -d -c 4
+	status_is 0
+	both "$COMMON"'
+d = shmids.load(os.path.join(os.environ["T"], "out"))
+assert list(d) == ["x"] and list(d["x"]) == [1, 2, 3, 4], d
 print("ok")'
 }
 

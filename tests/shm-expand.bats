@@ -717,7 +717,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 	  printf '%s\nz\n' "$a"; } > in
 	runio in under_limit "$BIN/shm-expand" -d
 	status_is 1
-	printf 'shm-expand: stdin:2: line too long to hold in memory (address space limited? see ulimit -v): copied unexpanded\nshm-expand: -d: no segment removed, as a line that may name a segment was not held\n' |
+	printf 'shm-expand: stdin:2: cannot hold this line: out of memory (address space limited? see ulimit -v): copied unexpanded\nshm-expand: -d: no segment removed, as a line that may name a segment was not held\n' |
 	    same_file /dev/stdin err
 	{ printf 'x 0 1\n'; tail -n +2 in; } | same_file /dev/stdin out
 	exists "$a"

@@ -401,7 +401,7 @@ refpat() {
 	printf 'b 3 4\n' >> in
 	runio in under_limit "$BIN/shm-import" -f a,b -P "$P"
 	status_is 1
-	err_is "shm-import: stdin:2: line too long to read: out of memory"
+	err_is "shm-import: stdin:2: cannot hold this line: out of memory (address space limited? see ulimit -v)"
 	no_segments_named "$P"
 	# The same in a continued array: not the end of the array.
 	printf 'a 1 2\nb 1 2 /\n' > in
@@ -409,7 +409,7 @@ refpat() {
 	printf '3\n' >> in
 	runio in under_limit "$BIN/shm-import" -f a,b -P "$P"
 	status_is 1
-	err_is "shm-import: stdin:3: line too long to read: out of memory"
+	err_is "shm-import: stdin:3: cannot hold this line: out of memory (address space limited? see ulimit -v)"
 	no_segments_named "$P"
 	rm -f in out
 }
@@ -730,4 +730,13 @@ bigarray() {
 	is "$stderr" "shm-import: f: input file is output file"
 	same_file orig f
 	is "$(shm_ls -p -N "${P}x")" "" "segments made"
+}
+
+@test "7: shm-import(1) says what 'the file changed while it was read' detects and what it does not" {
+	local page=$BATS_TEST_DIRNAME/../man/shm-import.1
+	sed -n '/the file changed while it was read/,/^\.It/p' "$page" |
+	    tr '\n' ' ' > said
+	grep -q 'goes unseen' said
+	grep -q 'two versions' said
+	grep -q 'read from a pipe' said
 }

@@ -565,7 +565,7 @@ rw-r-----      1 $l"
 	is "$(label_past 48)" "" "lines whose label starts past column 48"
 	# System V segments first, then files in path order
 	like "${lines[1]}" "abcdefgh  208 f64      10 filling * $w" "writer"
-	grep -Eq "^abcdefgh 977K f64  125000 ready   $DATE $D/shmids.[A-Za-z0-9]{6} ${P}a\$" <<< "$output" ||
+	grep -Eq "^abcdefgh 977K f64  125000 ready   $DATE $D/shmids.$(id -u).[A-Za-z0-9]{6} ${P}a\$" <<< "$output" ||
 	    { echo "no line for ${P}a: $output" >&2; false; }
 	# a longer name is cut as ps(1) cuts it; -J and -p keep it whole
 	run --separate-stderr pwrun abcdefghijk '' "$BIN/shm-ls" -o owner "$w"

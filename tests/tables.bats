@@ -122,6 +122,85 @@ expand_d() {
 	no_segments_named "$P"
 }
 
+@test "6, 6.1: a CRLF file whose last line has no LF, or ends in a bare CR, keeps its line ends: tables byte for byte, keyed arrays wrapped in CRLF" {
+	local f in back
+	# input (printf) | expansion of its keyed array at -c 4, if any
+	while IFS='|' read -r in back; do
+		printf "$in" > f
+		runio f shm_import -k 2 -P "$P"
+		status_is 0
+		tables "$T/out" > labels
+		[ -s labels ] && track "$(cat labels)"
+		sed -n 's/^x shmids //p' "$T/out" | tr -d '\r' > labels
+		[ -s labels ] && track "$(cat labels)"
+		cp "$T/out" ref
+		if [ -n "$back" ]; then
+			runio ref shm_expand -c 4
+			status_is 0
+			printf "$back" > want
+			same_file want out
+			# read back as the same array, by shm-import
+			cp out back
+			runio back shm_import -k 2 -P "$P"
+			status_is 0
+			grep -q '^x shmids ' "$T/out"
+			sed -n 's/^x shmids //p' "$T/out" | tr -d '\r' > l2
+			track "$(cat l2)"
+			cp out ref2
+			runio ref2 shm_expand -d
+			is "$(grep '^x' out | tr -d '\r')" "x 1 2 3 4"
+			runio ref shm_expand -d
+		else
+			runio ref shm_expand -d
+			status_is 0
+			same_file f out
+		fi
+	done <<- 'EOF'
+	a,b\r\n1,2\r\n3,4|
+	a,b\r\n1,2\r\n3,4\r|
+	1 2\r\n3 4\r|
+	a b\r\n1 2\r\n3 4|
+	x 1 2 3 4\r|x 1 /\r\n  2 /\r\n  3 /\r\n  4\r
+	y\r\nx 1 2 3 4|y\r\nx 1 /\r\n  2 /\r\n  3 /\r\n  4
+	x 1 2 3 4\n|x 1 /\n  2 /\n  3 /\n  4\n
+	EOF
+	no_segments_named "$P"
+}
+
+@test "6.1: integers of more than 53 bits in a default-type table: said once, with -t i64; -t i64 keeps them; no word for exact ones" {
+	local in say
+	# rows (printf) | what shm-import says
+	while IFS='|' read -r in say; do
+		printf "$in" > f
+		runio f shm_import -k 2 -P "$P"
+		status_is 0
+		is "$(cat err)" "$say" "$in"
+		tables "$T/out" > labels
+		track "$(cat labels)"
+		cp "$T/out" ref
+		runio ref shm_expand -d
+		status_is 0
+	done <<- 'EOF'
+	0x7fffffffffffffff 1\n2 3\n|shm-import: stdin:1: 0x7fffffffffffffff: an integer of more than 53 bits, rounded in f64 (the default type): -t i64 keeps it exact
+	1 2\n9007199254740993,4\n|
+	1,2\n9007199254740993,4\n9007199254740995,4\n|shm-import: stdin:2: 9007199254740993: an integer of more than 53 bits, rounded in f64 (the default type): -t i64 keeps it exact
+	9007199254740992 1\n1e300 -9007199254740992\n|
+	99999999999999999999 1\n2 3\n|
+	1.5 9007199254740993.0\n2 3\n|
+	EOF
+	printf '0x7fffffffffffffff 1\n2 3\n' > f
+	runio f shm_import -t i64 -k 2 -P "$P"
+	status_is 0
+	is "$(cat err)" ""
+	tables "$T/out" > labels
+	track "$(cat labels)"
+	cp "$T/out" ref
+	runio ref shm_expand -d
+	is "$(cat out)" "9223372036854775807 1
+2 3"
+	no_segments_named "$P"
+}
+
 # mixed ROWS SEP BACK WHAT: printf ROWS makes one block, its reference
 # line has SEP after "shmids", and printf BACK is its expansion.
 mixed() {
@@ -441,7 +520,7 @@ mixed() {
 	no_segments_named "$P"
 }
 
-@test "tables: rows with two CRs, or over 4000 leading blanks, are text; a table reference ending in a bare CR gives CRLF rows" {
+@test "6.1: tables: rows with two CRs, or over 4000 leading blanks, are text; a table reference ending in a bare CR gives CRLF rows, the last ending in the CR" {
 	local l
 	printf '1 2\n3 4\r\r\n5 6\n' > in
 	runio in shm_import -k 2 -P "$P"
@@ -455,7 +534,7 @@ mixed() {
 	printf 'shmids %s\r' "$l" > in
 	runio in shm_expand
 	status_is 0
-	printf '0 1\r\n2 3\r\n' | same_file /dev/stdin out
+	printf '0 1\r\n2 3\r' | same_file /dev/stdin out
 	# a hand-made reference with more blanks than shm-expand holds stays
 	{ printf '%*s' 5000 ''; printf 'shmids %s\n' "$l"; } > in
 	runio in shm_expand -d
@@ -468,7 +547,8 @@ mixed() {
 @test "tables: a file segment's table name is cut to fit the label beside a long SHMIDS_DIR" {
 	local D pad
 	# a directory that leaves 12 bytes of the label's 75 for the name
-	pad=$((75 - 12 - 1 - 14 - ${#T} - 1))
+	# (its path: "/shmids.<uid>.XXXXXX", 15 bytes and the uid's)
+	pad=$((75 - 12 - 1 - 15 - ${#EUID} - ${#T} - 1))
 	[ "$pad" -ge 1 ] || skip "the test directory's path is too long"
 	D=$T/$(printf 'd%.0s' $(seq "$pad"))
 	mkdir -p "$D"
@@ -477,7 +557,7 @@ mixed() {
 	status_is 0
 	is "$stderr" ""
 	track "$(tables /dev/stdin <<< "$output")"
-	like "$output" "shmids $D/shmids.?????? tables.txt:1"
+	like "$output" "shmids $D/shmids.$(id -u).?????? tables.txt:1"
 	printf '%s\n' "$output" > ref
 	SHMIDS_DIR=$D runio ref shm_expand -d
 	status_is 0

@@ -74,21 +74,63 @@ fuzz_ref_alnum(int c)
 	    (c >= 'a' && c <= 'z');
 }
 
+/* 6alnum: s[0..len) is 6 letters or digits. */
+static inline int
+fuzz_ref_alnum6(const char *s, size_t len)
+{
+	size_t i;
+
+	if (len != 6)
+		return 0;
+	for (i = 0; i < 6; i++)
+		if (!fuzz_ref_alnum((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+/* uid = "0" / ( %x31-39 0*9%x30-39 ), at most 4294967295. */
+static inline int
+fuzz_ref_uid(const char *s, size_t len)
+{
+	unsigned long long v = 0;
+	size_t i;
+
+	if (len == 0 || len > 10 || (len > 1 && s[0] == '0'))
+		return 0;
+	for (i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+		v = v * 10 + (unsigned)(s[i] - '0');
+	}
+	return v <= 4294967295ULL;
+}
+
 /*
- * path = *( "/" dirpart ) "/shmids." 6alnum, dirpart = 1*( %x21-2E /
- * %x30-7E ) and not "." or "..".  No length limit: that is the label's.
+ * path = *( "/" dirpart ) "/shmids." [ uid "." ] 6alnum, dirpart =
+ * 1*( %x21-2E / %x30-7E ) and not "." or "..".  No length limit: that
+ * is the label's.
  */
 static inline int
 fuzz_ref_path(const char *s, size_t len)
 {
-	size_t dirs, p, i;
+	size_t dirs, p, i, b;
+	const char *base, *dot;
 
-	if (len < 14 || memcmp(s + len - 14, "/shmids.", 8) != 0)
+	for (b = len; b > 0 && s[b - 1] != '/'; b--)
+		;
+	if (b == 0)
 		return 0;
-	for (i = len - 6; i < len; i++)
-		if (!fuzz_ref_alnum((unsigned char)s[i]))
+	base = s + b;
+	if (len - b < 13 || memcmp(base, "shmids.", 7) != 0)
+		return 0;
+	if (!fuzz_ref_alnum6(base + 7, len - b - 7)) {
+		dot = memchr(base + 7, '.', len - b - 7);
+		if (dot == NULL || !fuzz_ref_uid(base + 7,
+		    (size_t)(dot - base - 7)) ||
+		    !fuzz_ref_alnum6(dot + 1, (size_t)(s + len - dot - 1)))
 			return 0;
-	dirs = len - 14;		/* the *( "/" dirpart ) before it */
+	}
+	dirs = b - 1;		/* the *( "/" dirpart ) before it */
 	for (p = 0; p < dirs; p = i) {
 		if (s[p] != '/')
 			return 0;

@@ -286,6 +286,11 @@ main(void)
 	ok(o.r == 0 && o.used == 0 && o.lines == 0 && o.more == 0,
 	    "an empty span");
 	ok(count_same("", 0, 2, &o), "an empty span counted");
+	/* an empty vector (no buffer) given blanks: no NULL + 0 (UBSan) */
+	at_once("   \t ", 5, SHMIDS_F64, 1, &o);
+	ok(o.r == 0 && o.v.count == 0 && o.lines == 1 && o.more == 0,
+	    "6.2: a blank-only line into an empty vector: no values");
+	shmids_values_free(&o.v);
 	at_once("1 2 /\n3 /\n", 10, SHMIDS_F64, 2, &o);
 	ok(count_same("1 2 /\n3 /\n", 10, 2, &o) && o.more == 1 &&
 	    o.v.count == 3, "counted: a span whose last line goes on");

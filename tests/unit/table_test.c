@@ -250,6 +250,24 @@ emitting(void)
 	r = emit(&l, SHMIDS_I32, i32, 2, 2, ';', buf, sizeof(buf));
 	ok(r == -1 && errno == EINVAL && buf[0] == '\0',
 	    "shmids_emit_rows: another separator is EINVAL");
+	errno = 0;
+	r = emit(&l, SHMIDS_I32, i32, (size_t)-1 / 2 + 2, 2, ' ', buf,
+	    sizeof(buf));
+	ok(r == -1 && errno == EOVERFLOW && buf[0] == '\0',
+	    "6.1: shmids_emit_rows: rows * cols overflowing is EOVERFLOW, "
+	    "nothing written");
+	/* version 2: CRLF between the rows, the file's last end kept */
+	l.version = SHMIDS_LAYOUT_V2;
+	l.weol = "\r\n";
+	l.eol = "";
+	r = emit(&l, SHMIDS_I32, i32, 2, 2, ' ', buf, sizeof(buf));
+	ok(r == 0 && strcmp(buf, "  0x1 0xfffffffe\r\n  0x12c 0x4") == 0,
+	    "6.1: shmids_emit_rows: weol between rows, eol \"\" last");
+	l.version = SHMIDS_LAYOUT_V1;
+	l.eol = "\r";
+	r = emit(&l, SHMIDS_I32, i32, 2, 2, ' ', buf, sizeof(buf));
+	ok(r == 0 && strcmp(buf, "  0x1 0xfffffffe\r\n  0x12c 0x4\r") == 0,
+	    "6.1: shmids_emit_rows: eol bare CR: CRLF between rows, CR last");
 }
 
 int
