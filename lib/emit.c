@@ -503,14 +503,14 @@ shmids_emit_matrix(FILE *fp, const struct shmids_layout *l, int type,
 	if (order == SHMIDS_ROWMAJOR || (order == SHMIDS_COLMAJOR &&
 	    (rows < 2 || cols < 2)))
 		return shmids_emit_rows(fp, l, type, data, rows, cols, sep);
-	if (order != SHMIDS_COLMAJOR || l == NULL ||
-	    l->version != SHMIDS_LAYOUT_V1 || esz == 0 ||
+	if (order != SHMIDS_COLMAJOR || l == NULL || !known(l) || esz == 0 ||
 	    (sep != ' ' && sep != '\t' && sep != ',')) {
 		errno = EINVAL;
 		return -1;
 	}
+	/* more bytes than an address space holds: no such table */
 	if (cols > (size_t)-1 / esz / rows) {
-		errno = EINVAL;	/* no such table in memory */
+		errno = EOVERFLOW;
 		return -1;
 	}
 	blk = SHMIDS_PAR_MIN / (cols * esz);
@@ -522,9 +522,9 @@ shmids_emit_matrix(FILE *fp, const struct shmids_layout *l, int type,
 	if ((buf = malloc(blk * cols * esz)) == NULL &&
 	    (blk = 1, buf = malloc(cols * esz)) == NULL)
 		return -1;
+	/* every block but the last ends its last row as rows break */
 	mid = *l;
-	if (mid.eol == NULL || mid.eol[0] == '\0')
-		mid.eol = "\n";
+	mid.eol = wrap_eol(l, &n);
 	for (r0 = 0; r0 < rows && r == 0; r0 += n) {
 		n = rows - r0 < blk ? rows - r0 : blk;
 		for (j = 0; j < cols; j++)

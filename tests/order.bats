@@ -290,3 +290,13 @@ print(type(a).__name__, a.shape, a.tolist())
 	run -0 ls d
 	is "$output" "" "removed by -d"
 }
+
+@test "2.7, 6.1: a column-major table at the end of a CRLF file keeps CRLF between its rows, and its bare CR" {
+	local l
+	l=$(_mk matrix "${P}m" f64 2 3 F)
+	printf 'shmids, %s\r' "$l" > in
+	run "$BIN/shm-expand" in
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s' "$output" | od -An -c | tr -s ' ' | tr -d '\n')" = \
+	    "$(printf '0,1,2\r\n3,4,5\r' | od -An -c | tr -s ' ' | tr -d '\n')" ]
+}
