@@ -60,14 +60,6 @@ setup() {
 teardown() {
 	local pid id ids d
 
-	if [ -s "$T/.rmdirs" ]; then
-		while read -r d; do
-			case $d in
-			/tmp/shmids-build.*|/tmp/shmids-root.*) rm -rf "$d" ;;
-			esac
-		done < "$T/.rmdirs"
-	fi
-
 	while read -r pid; do
 		kill "$pid" 2>/dev/null
 		wait "$pid" 2>/dev/null
@@ -85,6 +77,15 @@ teardown() {
 		*) ipcrm -m "$id" 2>/dev/null ;;
 		esac
 	done
+	# Last: BIN and SHMTOOL above may be a copy in one of these
+	# (user_build), which finds the segments the second user made.
+	if [ -s "$T/.rmdirs" ]; then
+		while read -r d; do
+			case $d in
+			/tmp/shmids-build.*|/tmp/shmids-root.*) rm -rf "$d" ;;
+			esac
+		done < "$T/.rmdirs"
+	fi
 	return 0
 }
 
