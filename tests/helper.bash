@@ -229,6 +229,11 @@ owner8() {
 	local n=${1:-$(id -un 2> /dev/null || id -u)}
 	[ "${#n}" -le 8 ] && printf '%s\n' "$n" || printf '%s+\n' "${n:0:7}"
 }
+# owner8_re [NAME]: owner8 as an ERE matching it: the '+' of a long
+# name, and whatever else a login name holds, escaped.
+owner8_re() {
+	owner8 "$@" | sed 's/[][\.*^$+?(){}|/]/\\&/g'
+}
 
 # Assertions that say what they expected.
 is() {	# ACTUAL EXPECTED [WHAT]
