@@ -116,7 +116,7 @@ procfield() {
 	local l id re
 	l=$(mkseg long f64 10)
 	id=${l%% *}
-	re="^$(owner8) +208 +f64 +10 +ready +$DATE +$l\$"
+	re="^$(owner8_re) +208 +f64 +10 +ready +$DATE +$l\$"
 	run --separate-stderr shm_ls "$l"
 	status_is 0
 	is "${#lines[@]}" 2 "header and one line"
@@ -346,9 +346,9 @@ if not s["key"].startswith("0x5348"): print("key", s["key"])
 	    { echo "listed without -a: $output" >&2; false; }
 	run --separate-stderr shm_ls -a
 	status_is 0
-	re="^$(owner8) +100 +- +- +- +$DATE +$rid\$"
+	re="^$(owner8_re) +100 +- +- +- +$DATE +$rid\$"
 	grep -Eq "$re" <<< "$output" || { echo "no line for $rid: $output" >&2; false; }
-	re="^$(owner8) +136 +- +- +- +$DATE +$fid\$"
+	re="^$(owner8_re) +136 +- +- +- +$DATE +$fid\$"
 	grep -Eq "$re" <<< "$output" || { echo "no line for $fid: $output" >&2; false; }
 	is "$(pline "$rid" | cut -f 13-15)" "-	-	-" "-p type count state"
 	is "$(pline "$rid" | cut -f 2)" 0x00000000 "-p key"
@@ -519,7 +519,7 @@ rw-r-----      1 $l"
 	status_is 0
 	[[ ${lines[0]} =~ ^OWNER\ +SIZE\ +TYPE\ +SHAPE\ +STATE\ +CREATED\ +MODE\ +NATTCH\ +LABEL$ ]] ||
 	    { echo "header: ${lines[0]}" >&2; false; }
-	[[ ${lines[1]} =~ ^$(owner8)\ +208\ +i32\ +20\ +ready\ +$DATE\ rw-r-----\ +1\ $l$ ]] ||
+	[[ ${lines[1]} =~ ^$(owner8_re)\ +208\ +i32\ +20\ +ready\ +$DATE\ rw-r-----\ +1\ $l$ ]] ||
 	    { echo "line: ${lines[1]}" >&2; false; }
 	key=$(shm_ls -p "$l" | cut -f 2)
 	cpid=$(shm_ls -p "$l" | cut -f 8)
