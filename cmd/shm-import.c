@@ -15,6 +15,7 @@
 
 #include "shmids.h"
 #include "fvalues.h"
+#include "ftoken.h"
 #include "lines.h"
 #include "syscheck.h"
 #include "util.h"
@@ -63,6 +64,16 @@ static struct tmiss {
 } table_miss, ttype_miss;
 /* The first row that begins with R's row name ("1" 100 101 ...). */
 static struct miss rowname_miss;
+/*
+ * Arrays and rows left as text for a Fortran form that is no value
+ * (cmd/ftoken.h): the first, and how many; said whatever was converted.
+ */
+static struct {
+	char		 where[96];
+	char		 tok[40];
+	const char	*why, *what;
+	unsigned long	 n;
+} fortran_miss;
 
 /* An array's first line, kept for its reference line. */
 struct text {
@@ -391,6 +402,46 @@ quoted_number(const char *s, size_t len)
 	if (j == len || s[j] != '"' || !shmids_isnumber(s + 1, j - 1))
 		return 0;
 	return j + 1;
+}
+
+/*
+ * s[0..len) (a line, or from a bad value the parser read to its end)
+ * was left as text: if a Fortran form made it so, remember it.
+ */
+static void
+fortran_note(const char *fname, unsigned long lineno, const char *s,
+    size_t len, const char *what)
+{
+	const char *w, *t;
+	size_t tl;
+
+	if ((w = ftoken_find(s, len, &t, &tl)) == NULL)
+		return;
+	if (fortran_miss.n++ > 0)
+		return;
+	fortran_miss.why = w;
+	fortran_miss.what = what;
+	snprintf(fortran_miss.where, sizeof(fortran_miss.where), "%.80s:%lu",
+	    fname, lineno);
+	snprintf(fortran_miss.tok, sizeof(fortran_miss.tok), "%.*s",
+	    (int)(tl < 32 ? tl : 32), t);
+}
+
+/* The Fortran forms left as text, always said (format-spec.md 6). */
+static void
+report_fortran(void)
+{
+	char more[48] = "";
+
+	if (fortran_miss.n == 0)
+		return;
+	if (fortran_miss.n > 1)
+		snprintf(more, sizeof(more), "; %lu such lines in all",
+		    fortran_miss.n);
+	warnx("%s: %s is %s, no value: %s left as text (write the values "
+	    "out)%s", fortran_miss.where,
+	    util_quote(fortran_miss.tok, strlen(fortran_miss.tok)),
+	    fortran_miss.why, fortran_miss.what, more);
 }
 
 /*
@@ -967,6 +1018,10 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 		    (int)(*lineno - first + 1));
 	if (k == -1 && fields == NULL)
 		type_missed(fname, first, &f, r, v.type);
+	/* the parser read the bad value to its end: so may we */
+	if (k == -1 && bad != NULL)
+		fortran_note(fname, first, bad, strcspn(bad, " \t,\r\n"),
+		    "the array");
 	if (sel)
 		rval = 1;
 	shmids_values_free(&v);
@@ -1177,6 +1232,7 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 			table_nomem(&b);
 		shmids_values_free(&v);
 		ttype_missed(fname, b.first, s, n);
+		fortran_note(fname, b.first, s, n, "the row");
 		out(s, n);
 		return;
 	}
@@ -1233,6 +1289,8 @@ import_line(struct lines *l, const char *fname, unsigned long *lineno,
     const char *s, size_t n)
 {
 	struct shmids_ref r;
+	const char *t;
+	size_t i, tl;
 	int k, sel, more;
 
 	/* A number is never a field: a table row, or text. */
@@ -1245,6 +1303,13 @@ import_line(struct lines *l, const char *fname, unsigned long *lineno,
 	}
 	if (fields == NULL && s[strspn(s, " \t")] == '"')
 		rowname_note(fname, *lineno, s, n);
+	/* "3*0.0 1 2" is a row of Fortran's, never an array "3*0.0" */
+	if (fields == NULL && (i = strspn(s, " \t")) < n &&
+	    ftoken_find(s + i, strcspn(s + i, " \t,\r\n"), &t, &tl) != NULL) {
+		fortran_note(fname, *lineno, s, n, "the row");
+		out(s, n);
+		return;
+	}
 	k = shmids_ref_parse(s, n, &r);
 	sel = k == 0 && r.fieldlen > 0 && fields != NULL &&
 	    util_fields_has(&want, s + r.field, r.fieldlen);
@@ -1331,6 +1396,7 @@ main(int argc, char *argv[])
 	if (util_each_file(argc, argv, import_file) != 0)
 		rval = 1;
 	check_stop();
+	report_fortran();
 	report_missed();
 	if (fields != NULL && util_fields_report(&want,
 	    "no inline array has this field (a reference line already?)"))
