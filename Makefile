@@ -147,10 +147,11 @@ ifeq ($(origin FC),default)
 FC	= gfortran
 endif
 FFLAGS	?= -O2 -g
-FWFLAGS	= -std=f2008 -Wall -Wextra -pedantic
+FWFLAGS	= -std=f2018 -Wall -Wextra -pedantic
 FDIR	= $(B)/fortran
-FEXSRC	= $(wildcard examples/*.f90)
-FEXBINS	= $(FEXSRC:examples/%.f90=$(FDIR)/examples/%)
+# Programs: the examples, and the tests' tools.
+FEXSRC	= $(wildcard examples/*.f90 tests/tools/*.f90)
+FEXBINS	= $(FEXSRC:%.f90=$(FDIR)/%)
 FSRCDIR	?= $(PREFIX)/share/shmids/fortran
 FMODVER	= $$(gzip -dc $(FDIR)/shmids.mod 2>/dev/null | sed -n '1s/^GFORTRAN module version .\([0-9]*\).*/\1/p')
 FMODDIR	?= $(LIBDIR)/fortran/gfortran-mod-$(FMODVER)
@@ -164,7 +165,7 @@ $(FDIR)/errno.o: fortran/errno.c lib/shmids.h
 $(B)/libshmids-fortran.a: $(FDIR)/shmids.o $(FDIR)/errno.o
 	rm -f $@
 	$(AR) rcs $@ $(FDIR)/shmids.o $(FDIR)/errno.o
-$(FEXBINS): $(FDIR)/examples/%: examples/%.f90 $(B)/libshmids-fortran.a $(B)/libshmids.a
+$(FEXBINS): $(FDIR)/%: %.f90 $(B)/libshmids-fortran.a $(B)/libshmids.a
 	@mkdir -p $(@D)
 	$(FC) $(FWFLAGS) $(FFLAGS) $(LDFLAGS) -I$(FDIR) -J$(@D) -o $@ $< \
 	    $(B)/libshmids-fortran.a $(B)/libshmids.a -lm -pthread

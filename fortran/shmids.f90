@@ -1,5 +1,5 @@
 ! shmids: the Fortran module over libshmids (Fortran 2003, ISO_C_BINDING,
-! plus Fortran 2008's error stop).
+! and Fortran 2018's error stop with a message: gfortran 9 or later).
 !
 ! It reaches the library through the C API of shmids.h alone, as
 ! netCDF-Fortran reaches netCDF-C: bind(C) interfaces, Fortran strings
@@ -29,14 +29,15 @@
 ! do.  stat= receives 0 or the errno of the failed C call (EAGAIN,
 ! ENOENT, ...); errmsg= (if present) the message, left unchanged on
 ! success; without stat= an error stops the program (error stop) with
-! the message, e.g. "shmids_open: 11 coeff: no such segment".
+! the message, e.g. "ERROR STOP shmids_open: 11 coeff: no such segment
+! (removed, or never made)", exit status 1 (gfortran adds a backtrace
+! unless built with -fno-backtrace).
 ! Pointers given by shmids_open() point at read-only memory: writing
 ! through them is a segmentation fault.  A pointer is dangling after
 ! shmids_close() of its segment.  Not thread-safe (shmids(3)).
 module shmids
   use, intrinsic :: iso_c_binding
-  use, intrinsic :: iso_fortran_env, only: real32, real64, int32, int64, &
-      error_unit
+  use, intrinsic :: iso_fortran_env, only: real32, real64, int32, int64
   implicit none
   private
 
@@ -269,9 +270,7 @@ contains
     if (present(stat)) then
       stat = errnum
     else
-      ! Fortran 2008 stops with a constant only: the message first
-      write (error_unit, '(a)') 'shmids: ' // msg
-      error stop
+      error stop msg
     end if
   end subroutine fail
 
@@ -368,8 +367,9 @@ contains
           shmids_explain(e, trim(label)), stat, errmsg)
       return
     end if
+    ! shmids_array() gives 0, shmids_dims() the dimensions: -1 fails
     rc = c_get_array(seg%shm, a)
-    if (rc == 0) rc = c_get_dims(seg%shm, d)
+    if (rc == 0) rc = min(0, c_get_dims(seg%shm, d))
     if (rc /= 0) then
       e = c_errno()
       call drop()
