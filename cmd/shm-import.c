@@ -427,6 +427,17 @@ fortran_note(const char *fname, unsigned long lineno, const char *s,
 	    (int)(tl < 32 ? tl : 32), t);
 }
 
+/*
+ * A bad value of an array's (while its line is at hand: the parser
+ * read it to its end, so may we).
+ */
+static void
+bad_note(const char *fname, unsigned long first, const char *bad)
+{
+	fortran_note(fname, first, bad, strcspn(bad, " \t,\r\n"),
+	    "the array");
+}
+
 /* The Fortran forms left as text, always said (format-spec.md 6). */
 static void
 report_fortran(void)
@@ -876,6 +887,7 @@ run_values(struct lines *l, const char *fname, unsigned long *lineno,
 	if (*k == -1) {
 		if (sel)
 			bad_value(fname, *lineno, f, r, *bad);
+		bad_note(fname, first, *bad);
 		/* the array goes on while the bad value's line is continued */
 		for (p = *bad; p > s && p[-1] != '\n'; p--)
 			;
@@ -956,6 +968,8 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 	    n - r->field - r->fieldlen, &more, &bad);
 	if (k == -1 && bad != NULL && sel)
 		bad_value(fname, first, &f, r, bad);
+	if (k == -1 && bad != NULL)
+		bad_note(fname, first, bad);
 	/*
 	 * Section 6: a first line that is not values is text, and its "/"
 	 * continues nothing (more is 0).  A bad value on a continuation
@@ -984,6 +998,8 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 			k = shmids_values_parse(&v, s, n, &more, &bad);
 			if (k == -1 && bad != NULL && sel)
 				bad_value(fname, *lineno, &f, r, bad);
+			if (k == -1 && bad != NULL)
+				bad_note(fname, first, bad);
 		}
 		if (k == -1)
 			more = bad != NULL && shmids_continued(s, n);
@@ -1018,10 +1034,6 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 		    (int)(*lineno - first + 1));
 	if (k == -1 && fields == NULL)
 		type_missed(fname, first, &f, r, v.type);
-	/* the parser read the bad value to its end: so may we */
-	if (k == -1 && bad != NULL)
-		fortran_note(fname, first, bad, strcspn(bad, " \t,\r\n"),
-		    "the array");
 	if (sel)
 		rval = 1;
 	shmids_values_free(&v);

@@ -268,6 +268,14 @@ canonical"
 	like "$(sed -n 2p <<< "$output")" "b shmids *" "b converted"
 	is "$(sed -n '3,$p' <<< "$output")" "$(sed -n '3,$p' "$T/r.txt")" "the rest as text"
 	is "$stderr" "shm-import: $T/r.txt:1: 60*0.0 is a list-directed repeat count (Fortran's r*c), no value: the array left as text (write the values out); 4 such lines in all"
+	# deep in a long array, read on threads in runs of lines
+	awk 'BEGIN { printf "big"; for (i = 1; i <= 300000; i++) {
+		printf " %d.5", i; if (i % 10 == 0) printf " /\n" }
+	    print "7*2.0" }' > "$T/big.txt"
+	run --separate-stderr shm_import -P "$P" "$T/big.txt"
+	status_is 0
+	is "$stderr" "shm-import: $T/big.txt:1: 7*2.0 is a list-directed repeat count (Fortran's r*c), no value: the array left as text (write the values out)"
+	cmp -s "$T/big.txt" <(printf '%s\n' "$output") || { echo "big.txt changed" >&2; false; }
 	printf 'x 3*\n' > "$T/n.txt"
 	run --separate-stderr shm_import -k 1 -P "$P" "$T/n.txt"
 	status_is 0
