@@ -150,7 +150,7 @@ FFLAGS	?= -O2 -g
 FWFLAGS	= -std=f2018 -Wall -Wextra -pedantic
 FDIR	= $(B)/fortran
 # Programs: the examples, and the tests' tools.
-FEXSRC	= $(wildcard examples/*.f90 tests/tools/*.f90)
+FEXSRC	= $(wildcard examples/*.f90 tests/tools/*.f90 bench/*/*.f90)
 FEXBINS	= $(FEXSRC:%.f90=$(FDIR)/%)
 FSRCDIR	?= $(PREFIX)/share/shmids/fortran
 FMODVER	= $$(gzip -dc $(FDIR)/shmids.mod 2>/dev/null | sed -n '1s/^GFORTRAN module version .\([0-9]*\).*/\1/p')
