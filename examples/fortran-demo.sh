@@ -7,7 +7,13 @@
 # makes it removes, even when a step fails.
 set -eu
 B=${B:-build}
-PYTHON=${PYTHON:-python3}
+# the first python3 with numpy: PYTHON, python3, /usr/bin/python3
+PYTHON=${PYTHON:-}
+if [ -z "$PYTHON" ]; then
+	for PYTHON in python3 /usr/bin/python3; do
+		"$PYTHON" -c 'import numpy' >/dev/null 2>&1 && break
+	done
+fi
 F=$B/fortran/examples
 if [ -f "$B/fortran/skip" ] || [ ! -x "$F/fsimwrite" ]; then
 	echo "fortran demo: skipped: $(cat "$B/fortran/skip" 2>/dev/null ||
