@@ -7,6 +7,7 @@
 # makes it removes, even when a step fails.
 set -eu
 B=${B:-build}
+top=$(cd "$(dirname "$0")/.." && pwd)
 # the first python3 with numpy: PYTHON, python3, /usr/bin/python3
 PYTHON=${PYTHON:-}
 if [ -z "$PYTHON" ]; then
@@ -47,7 +48,7 @@ echo "same answer as the C writer's"
 
 if "$PYTHON" -c 'import numpy' >/dev/null 2>&1; then
 	step "Python: shmids.attach('$label'), shaped by the dims line"
-	PYTHONPATH=python "$PYTHON" - "$dir/fsim.shm" <<-'PY'
+	PYTHONPATH="$top/python" "$PYTHON" - "$dir/fsim.shm" <<-'PY'
 	import sys, numpy, shmids
 	dims = label = None
 	for line in open(sys.argv[1]):
@@ -64,7 +65,7 @@ if "$PYTHON" -c 'import numpy' >/dev/null 2>&1; then
 	PY
 
 	step "numpy writes a 3x4 table; Fortran reads it: freadtable"
-	PYTHONPATH=python "$PYTHON" -c 'import numpy, shmids
+	PYTHONPATH="$top/python" "$PYTHON" -c 'import numpy, shmids
 print("shmids " + shmids.create("demo-table", numpy.arange(12.0).reshape(3, 4)))' \
 	    > "$dir/table.shm"
 	keep "$(awk '{ print $2 " " $3 }' "$dir/table.shm")"

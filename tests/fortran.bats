@@ -355,3 +355,18 @@ shmids_open: 99999999 ${P}none: no such segment (removed, or never made)"
 	    uninstall PREFIX="$p"
 	is "$(find "$p" ! -type d)" "" "left after uninstall"
 }
+
+@test "2.7: make demo's Fortran part: the 50x50x50 field from Fortran, its dims line, read by simread as the C writer's; numpy's table read by freadtable; nothing left" {
+	need_fortran
+	run --separate-stderr env B="$TOP/${SHMIDS_BUILD:-build}" sh "$TOP/examples/fortran-demo.sh"
+	status_is 0
+	grep -qx 'dims 50 50 50' <<< "$output" || { echo "no dims line" >&2; false; }
+	grep -qx 'u shmids [0-9]* simdat-u' <<< "$output" || { echo "no reference line" >&2; false; }
+	grep -qx "same answer as the C writer's" <<< "$output" || { echo "answers differ" >&2; false; }
+	if python_with numpy > /dev/null; then
+		grep -q '^u\[50, 50, 50\]: min ' <<< "$output" || { echo "python" >&2; false; }
+		grep -qx 'column sums 12.000000000000000 15.000000000000000 18.000000000000000 21.000000000000000' \
+		    <<< "$output" || { echo "freadtable" >&2; false; }
+	fi
+	is "$(grep -c "^removed '" <<< "$output")" "$(grep -c '^u* *shmids [0-9]' <<< "$output")" "removed"
+}
