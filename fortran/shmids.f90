@@ -389,7 +389,9 @@ contains
           shmids_explain(e, trim(label)), stat, errmsg)
       return
     end if
-    if (d%ndim == 2 .and. d%order == ichar(SHMIDS_COLMAJOR)) then
+    ! one row or one column (or none): either order is the same bytes
+    if (d%ndim == 2 .and. (d%order == ichar(SHMIDS_COLMAJOR) .or. &
+        d%rows <= 1 .or. d%cols <= 1)) then
       rows = d%rows
       cols = d%cols
     else if (d%ndim == 2) then

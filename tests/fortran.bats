@@ -370,3 +370,23 @@ shmids_open: 99999999 ${P}none: no such segment (removed, or never made)"
 	fi
 	is "$(grep -c "^removed '" <<< "$output")" "$(grep -c '^u* *shmids [0-9]' <<< "$output")" "removed"
 }
+
+@test "2.7: a(1, n), a(n, 1) and a(0, n) (version 2: either order is the same bytes) read back as written, never transposed" {
+	need_fortran
+	local l
+	l=$(fwrite i32 2 r 1 4)
+	run ftool read i32 2 "$l"
+	status_is 0
+	is "$output" "1 4 F
+-1000 -993 -986 -979"
+	l=$(fwrite i32 2 c 3 1)
+	run ftool read i32 2 "$l"
+	is "$output" "3 1 F
+-1000
+-993
+-986"
+	l=$(fwrite f64 2 z 0 3)
+	run ftool read f64 2 "$l"
+	status_is 0
+	is "$output" "0 3 F"
+}
