@@ -24,17 +24,6 @@ need_numpy() {
 		skip "$LIB is built with AddressSanitizer: python cannot load it"
 	fi
 }
-# need_order python|expand: that reader honours a column-major table
-# (header version 3, format-spec.md 2.7: the column-order work, branch
-# wt-C1); skip, saying so, where this tree's does not yet.
-need_order() {
-	case $1 in
-	python) grep -q shmids_dims "$TOP/python/shmids.py" ||
-	    skip "python/shmids.py reads a column-major table as its storage (no shmids_dims yet)" ;;
-	expand) grep -q -e shmids_dims -e shmids_emit_matrix "$TOP/cmd/shm-expand.c" ||
-	    skip "shm-expand writes a column-major table as its storage (no shmids_dims yet)" ;;
-	esac
-}
 ftool() { timeout 60 "$FTOOL" "$@"; }
 pyrun() {
 	P=$P T=$T SHMIDS_LIB=$LIB PYTHONPATH=$TOP/python timeout 120 "$PY" "$@"
@@ -105,7 +94,6 @@ print("checked")' "$list"
 @test "2.7: Fortran writes every kind as a(n) and a(rows, cols); numpy's attach() reads the matrix Fortran means, System V" {
 	need_fortran
 	need_numpy
-	need_order python
 	backend sysv
 	fortran_to_numpy
 }
@@ -113,7 +101,6 @@ print("checked")' "$list"
 @test "2.7: Fortran writes every kind as a(n) and a(rows, cols); numpy's attach() reads the matrix Fortran means, file segments" {
 	need_fortran
 	need_numpy
-	need_order python
 	backend file
 	fortran_to_numpy
 	is "$(ls -A "$T/segs")" "" "files left"
@@ -176,7 +163,6 @@ print(shmids.create(sys.argv[2] + kind, f(kind, 3, 4)))' "$kind" "$P")
 @test "6.1: a Fortran a(3, 4) expands to the 3 rows Fortran means (shm-expand; numpy's loadtxt checks), both backends" {
 	need_fortran
 	need_numpy
-	need_order expand
 	local b l
 	for b in sysv file; do
 		backend $b
