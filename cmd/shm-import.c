@@ -1316,8 +1316,13 @@ import_line(struct lines *l, const char *fname, unsigned long *lineno,
 	if (fields == NULL && s[strspn(s, " \t")] == '"')
 		rowname_note(fname, *lineno, s, n);
 	/* "3*0.0 1 2" is a row of Fortran's, never an array "3*0.0" */
-	if (fields == NULL && (i = strspn(s, " \t")) < n &&
-	    ftoken_find(s + i, strcspn(s + i, " \t,\r\n"), &t, &tl) != NULL) {
+	for (i = 0; i < n && (s[i] == ' ' || s[i] == '\t'); i++)
+		;
+	for (tl = 0; i + tl < n && strchr(" \t,\r\n", s[i + tl]) == NULL;
+	    tl++)
+		;
+	if (fields == NULL && tl > 0 && ftoken_find(s + i, tl, &t, &tl) !=
+	    NULL) {
 		fortran_note(fname, *lineno, s, n, "the row");
 		out(s, n);
 		return;
