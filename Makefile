@@ -60,7 +60,7 @@ MAN3	= $(wildcard man/*.3)
 MAN5	= $(wildcard man/*.5)
 HDRS	= lib/shmids.h lib/shmids_paper.h
 
-all: $(B)/libshmids.a $(B)/libshmids.so $(BINS) $(EXBINS)
+all: $(B)/libshmids.a $(B)/libshmids.so $(BINS) $(EXBINS) fortran-maybe
 
 $(B)/lib/%.o: lib/%.c lib/*.h
 	@mkdir -p $(@D)
@@ -135,6 +135,51 @@ $(PROGS): $(B)/%: $(B)/libshmids.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(wildcard $*/*.c) $(B)/libshmids.a -lm -pthread
 
+# The Fortran module (fortran/, README.md "Fortran"): built where
+# $(FC) is, else $(B)/fortran/skip says why and the Fortran tests skip.
+# libshmids-fortran.a holds the module's object and its C helper; a
+# program links it before -lshmids (shmids-fortran.pc).  A .mod file is
+# tied to its compiler's module version: it goes to
+# $(LIBDIR)/fortran/gfortran-mod-N (N read from the .mod, as Debian's
+# netcdf-fortran and HDF5 do), the source to $(FSRCDIR) for other
+# compilers.
+ifeq ($(origin FC),default)
+FC	= gfortran
+endif
+FFLAGS	?= -O2 -g
+FWFLAGS	= -std=f2018 -Wall -Wextra -pedantic
+FDIR	= $(B)/fortran
+# Programs: the examples, and the tests' tools.
+FEXSRC	= $(wildcard examples/*.f90 tests/tools/*.f90 bench/*/*.f90)
+FEXBINS	= $(FEXSRC:%.f90=$(FDIR)/%)
+FSRCDIR	?= $(PREFIX)/share/shmids/fortran
+FMODVER	= $$(gzip -dc $(FDIR)/shmids.mod 2>/dev/null | sed -n '1s/^GFORTRAN module version .\([0-9]*\).*/\1/p')
+FMODDIR	?= $(LIBDIR)/fortran/gfortran-mod-$(FMODVER)
+
+$(FDIR)/shmids.o $(FDIR)/shmids.mod: fortran/shmids.f90
+	@mkdir -p $(FDIR)
+	$(FC) $(FWFLAGS) $(FFLAGS) -fPIC -J$(FDIR) -c -o $(FDIR)/shmids.o fortran/shmids.f90
+$(FDIR)/errno.o: fortran/errno.c lib/shmids.h
+	@mkdir -p $(FDIR)
+	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) -fPIC -c -o $@ fortran/errno.c
+$(B)/libshmids-fortran.a: $(FDIR)/shmids.o $(FDIR)/errno.o
+	rm -f $@
+	$(AR) rcs $@ $(FDIR)/shmids.o $(FDIR)/errno.o
+$(FEXBINS): $(FDIR)/%: %.f90 $(B)/libshmids-fortran.a $(B)/libshmids.a
+	@mkdir -p $(@D)
+	$(FC) $(FWFLAGS) $(FFLAGS) $(LDFLAGS) -I$(FDIR) -J$(@D) -o $@ $< \
+	    $(B)/libshmids-fortran.a $(B)/libshmids.a -lm -pthread
+fortran: $(B)/libshmids-fortran.a $(FEXBINS)
+
+fortran-maybe: $(B)/libshmids.a
+	@mkdir -p $(FDIR); rm -f $(FDIR)/skip; \
+	if ! command -v $(FC) >/dev/null 2>&1; then \
+		echo "no Fortran compiler $(FC) (Debian: gfortran)" > $(FDIR)/skip; \
+		echo "fortran: skipped: no $(FC) (Debian: gfortran)"; \
+	else \
+		$(MAKE) -s fortran || exit 1; \
+	fi
+
 # man NAME finds the page documenting NAME: every .Nm of a section-3
 # page's NAME section, other than the page's own name, is installed as
 # a relative symlink to the page (one page, one file; Debian's packaging
@@ -147,7 +192,8 @@ MANLINKS = for p in $(MAN3:man/%=%); do \
 
 # Made again on every install: PREFIX may differ from the last build's.
 PCSED	= sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-	    -e 's|@INCDIR@|$(INCDIR)|' -e 's|@VERSION@|$(VERSION)|'
+	    -e 's|@INCDIR@|$(INCDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	    -e "s|@FMODDIR@|$(FMODDIR)|" -e 's|@FSRCDIR@|$(FSRCDIR)|'
 
 # A program linked with -lshmids finds libshmids.so.1 at run time only
 # once ldconfig has cached it, and only in the directories the loader
@@ -186,6 +232,17 @@ LDHINT	= if [ -n "$(DESTDIR)" ]; then \
 	*) echo "install: pkg-config does not look in $(PKGDIR): set PKG_CONFIG_PATH=$(PKGDIR)" ;; \
 	esac
 
+# The Fortran module, where it was built (make says so where it was not).
+FINSTALL = if [ -f $(FDIR)/skip ] || [ ! -f $(B)/libshmids-fortran.a ]; then \
+		echo "install: the Fortran module not installed: $$(cat $(FDIR)/skip 2>/dev/null || echo not built)"; \
+		exit 0; \
+	fi; \
+	mkdir -p $(DESTDIR)$(FMODDIR) $(DESTDIR)$(FSRCDIR) && \
+	cp $(FDIR)/shmids.mod $(DESTDIR)$(FMODDIR)/ && \
+	cp fortran/shmids.f90 fortran/errno.c $(DESTDIR)$(FSRCDIR)/ && \
+	cp $(B)/libshmids-fortran.a $(DESTDIR)$(LIBDIR)/ && \
+	$(PCSED) fortran/shmids-fortran.pc.in > $(DESTDIR)$(PKGDIR)/shmids-fortran.pc
+
 # python/shmids.py with the installed library's path written in, so
 # that it needs no LD_LIBRARY_PATH; says where it went, and what to set
 # if $(PYTHON) does not look there.
@@ -209,6 +266,7 @@ PYINSTALL = if [ -z "$(PYDIR)" ]; then \
 
 demo: all
 	sh examples/demo.sh
+	B=$(B) sh examples/fortran-demo.sh
 
 check: all $(UNITS) $(TTOOLS) $(PROGS) $(PRELOADS) fuzz-maybe
 	SHMIDS_BUILD=$(B) sh tests/run
@@ -300,6 +358,7 @@ install: all $(CMDS:%=$(B)/inst/%)
 		ln -sf $$p $(DESTDIR)$(MANPREFIX)/man3/$$l || exit 1; \
 	done
 	cp $(MAN5) $(DESTDIR)$(MANPREFIX)/man5/
+	@$(FINSTALL)
 	@$(LDSYNC)
 	@$(LDHINT)
 	@$(PYINSTALL)
@@ -310,7 +369,10 @@ uninstall:
 	    $(DESTDIR)$(LIBDIR)/libshmids.so.$(SOMAJOR) \
 	    $(DESTDIR)$(LIBDIR)/libshmids.so.$(VERSION) \
 	    $(DESTDIR)$(INCDIR)/shmids.h $(DESTDIR)$(INCDIR)/shmids_paper.h \
-	    $(DESTDIR)$(PKGDIR)/shmids.pc
+	    $(DESTDIR)$(PKGDIR)/shmids.pc $(DESTDIR)$(LIBDIR)/libshmids-fortran.a \
+	    $(DESTDIR)$(PKGDIR)/shmids-fortran.pc \
+	    $(DESTDIR)$(FSRCDIR)/shmids.f90 $(DESTDIR)$(FSRCDIR)/errno.c
+	rm -f $(DESTDIR)$(LIBDIR)/fortran/gfortran-mod-*/shmids.mod
 	for f in $(MAN1:man/%=%); do rm -f $(DESTDIR)$(MANPREFIX)/man1/$$f; done
 	for f in $(MAN3:man/%=%); do rm -f $(DESTDIR)$(MANPREFIX)/man3/$$f; done
 	$(MANLINKS) | while read p l; do \
@@ -346,4 +408,5 @@ clean:
 include tests/fuzz/fuzz.mk
 
 .PHONY: all demo check check-asan check-tsan check-ubsan check-valgrind stress lint bench install \
-	uninstall install-systemd uninstall-systemd clean numcmp-maybe FORCE
+	uninstall install-systemd uninstall-systemd clean numcmp-maybe \
+	fortran fortran-maybe FORCE

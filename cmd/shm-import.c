@@ -15,6 +15,7 @@
 
 #include "shmids.h"
 #include "fvalues.h"
+#include "ftoken.h"
 #include "lines.h"
 #include "syscheck.h"
 #include "util.h"
@@ -63,6 +64,16 @@ static struct tmiss {
 } table_miss, ttype_miss;
 /* The first row that begins with R's row name ("1" 100 101 ...). */
 static struct miss rowname_miss;
+/*
+ * Arrays and rows left as text for a Fortran form that is no value
+ * (cmd/ftoken.h): the first, and how many; said whatever was converted.
+ */
+static struct {
+	char		 where[96];
+	char		 tok[40];
+	const char	*why, *what;
+	unsigned long	 n;
+} fortran_miss;
 
 /* An array's first line, kept for its reference line. */
 struct text {
@@ -391,6 +402,57 @@ quoted_number(const char *s, size_t len)
 	if (j == len || s[j] != '"' || !shmids_isnumber(s + 1, j - 1))
 		return 0;
 	return j + 1;
+}
+
+/*
+ * s[0..len) (a line, or from a bad value the parser read to its end)
+ * was left as text: if a Fortran form made it so, remember it.
+ */
+static void
+fortran_note(const char *fname, unsigned long lineno, const char *s,
+    size_t len, const char *what)
+{
+	const char *w, *t;
+	size_t tl;
+
+	if ((w = ftoken_find(s, len, &t, &tl)) == NULL)
+		return;
+	if (fortran_miss.n++ > 0)
+		return;
+	fortran_miss.why = w;
+	fortran_miss.what = what;
+	snprintf(fortran_miss.where, sizeof(fortran_miss.where), "%.80s:%lu",
+	    fname, lineno);
+	snprintf(fortran_miss.tok, sizeof(fortran_miss.tok), "%.*s",
+	    (int)(tl < 32 ? tl : 32), t);
+}
+
+/*
+ * A bad value of an array's (while its line is at hand: the parser
+ * read it to its end, so may we).
+ */
+static void
+bad_note(const char *fname, unsigned long first, const char *bad)
+{
+	fortran_note(fname, first, bad, strcspn(bad, " \t,\r\n"),
+	    "the array");
+}
+
+/* The Fortran forms left as text, always said (format-spec.md 6). */
+static void
+report_fortran(void)
+{
+	char more[48] = "";
+
+	if (fortran_miss.n == 0)
+		return;
+	if (fortran_miss.n > 1)
+		snprintf(more, sizeof(more), "; %lu such lines in all",
+		    fortran_miss.n);
+	warnx("%s: %s is %s, no value: %s left as text (write the values "
+	    "out)%s", fortran_miss.where,
+	    util_quote(fortran_miss.tok, strlen(fortran_miss.tok)),
+	    fortran_miss.why, fortran_miss.what, more);
 }
 
 /*
@@ -825,6 +887,7 @@ run_values(struct lines *l, const char *fname, unsigned long *lineno,
 	if (*k == -1) {
 		if (sel)
 			bad_value(fname, *lineno, f, r, *bad);
+		bad_note(fname, first, *bad);
 		/* the array goes on while the bad value's line is continued */
 		for (p = *bad; p > s && p[-1] != '\n'; p--)
 			;
@@ -905,6 +968,8 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 	    n - r->field - r->fieldlen, &more, &bad);
 	if (k == -1 && bad != NULL && sel)
 		bad_value(fname, first, &f, r, bad);
+	if (k == -1 && bad != NULL)
+		bad_note(fname, first, bad);
 	/*
 	 * Section 6: a first line that is not values is text, and its "/"
 	 * continues nothing (more is 0).  A bad value on a continuation
@@ -933,6 +998,8 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 			k = shmids_values_parse(&v, s, n, &more, &bad);
 			if (k == -1 && bad != NULL && sel)
 				bad_value(fname, *lineno, &f, r, bad);
+			if (k == -1 && bad != NULL)
+				bad_note(fname, first, bad);
 		}
 		if (k == -1)
 			more = bad != NULL && shmids_continued(s, n);
@@ -1234,6 +1301,7 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 			table_nomem(&b);
 		shmids_values_free(&v);
 		ttype_missed(fname, b.first, s, n);
+		fortran_note(fname, b.first, s, n, "the row");
 		out(s, n);
 		return;
 	}
@@ -1298,6 +1366,8 @@ import_line(struct lines *l, const char *fname, unsigned long *lineno,
 {
 	struct shmids_line c;
 	struct shmids_ref r;
+	const char *t;
+	size_t i, tl;
 	int k, sel, more;
 
 	/* what the line is: format-spec.md 5, 6, 6.1 (the library's) */
@@ -1312,6 +1382,18 @@ import_line(struct lines *l, const char *fname, unsigned long *lineno,
 	}
 	if (fields == NULL && s[strspn(s, " \t")] == '"')
 		rowname_note(fname, *lineno, s, n);
+	/* "3*0.0 1 2" is a row of Fortran's, never an array "3*0.0" */
+	for (i = 0; i < n && (s[i] == ' ' || s[i] == '\t'); i++)
+		;
+	for (tl = 0; i + tl < n && strchr(" \t,\r\n", s[i + tl]) == NULL;
+	    tl++)
+		;
+	if (fields == NULL && tl > 0 && ftoken_find(s + i, tl, &t, &tl) !=
+	    NULL) {
+		fortran_note(fname, *lineno, s, n, "the row");
+		out(s, n);
+		return;
+	}
 	/* references of either form, valid or not, pass through */
 	k = c.kind == SHMIDS_LINE_ARRAY ? 0 : c.kind == SHMIDS_LINE_TEXT ?
 	    0 : c.kind == SHMIDS_LINE_REF ? 1 : -1;
@@ -1405,6 +1487,7 @@ main(int argc, char *argv[])
 	if (util_each_file(argc, argv, import_file) != 0)
 		rval = 1;
 	check_stop();
+	report_fortran();
 	report_missed();
 	if (fields != NULL && util_fields_report(&want,
 	    "no inline array has this field (a reference line already?)"))

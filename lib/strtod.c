@@ -380,7 +380,7 @@ scan_dec(const char *p, struct num *n)
 	const char *dot, *z;
 	uint64_t w = 0;
 	int64_t nd, q = 0, e = 0;
-	int esign = 1;
+	int esign = 1, ec;
 
 	n->digits = p;
 	/* the integer part is mostly one digit: 8 at a time would not pay */
@@ -407,7 +407,9 @@ scan_dec(const char *p, struct num *n)
 		first19(&c);
 		*n = c;
 	}
-	if ((shmids_at(p, 0, n->lim) | 0x20) == 'e') {
+	/* Fortran's D exponent (1.0D+00) is an e (format-spec.md 6) */
+	ec = shmids_at(p, 0, n->lim) | 0x20;
+	if (ec == 'e' || ec == 'd') {
 		p++;
 		if (shmids_at(p, 0, n->lim) == '+' ||
 		    shmids_at(p, 0, n->lim) == '-')

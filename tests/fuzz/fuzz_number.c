@@ -93,6 +93,11 @@ libc_float(int t, const char *s, size_t toklen, int r, int e,
 			return;
 	memcpy(tok, s, toklen);
 	tok[toklen] = '\0';
+	/* Fortran's D exponent is an e (section 6); in hex, d is a digit */
+	if (strpbrk(tok, "xX") == NULL)
+		for (i = 0; i < toklen; i++)
+			if ((tok[i] | 0x20) == 'd')
+				tok[i] = 'e';
 	/* glibc skips leading white space (\v, \f): blanks are ours */
 	if (isspace((unsigned char)tok[0]))
 		return;
@@ -188,6 +193,11 @@ libc_int(int t, const char *s, size_t toklen, int r, int e,
 		return;
 	memcpy(tok, s, toklen);
 	tok[toklen] = '\0';
+	/* Fortran's D exponent is an e (section 6); in hex, d is a digit */
+	if (strpbrk(tok, "xX") == NULL)
+		for (i = 0; i < toklen; i++)
+			if ((tok[i] | 0x20) == 'd')
+				tok[i] = 'e';
 	bits = t == SHMIDS_I64 ? 64 : t == SHMIDS_I32 ? 32 : 8;
 	lo = t == SHMIDS_I64 ? INT64_MIN : t == SHMIDS_I32 ? INT32_MIN : 0;
 	hi = t == SHMIDS_I64 ? INT64_MAX : t == SHMIDS_I32 ? INT32_MAX : 255;

@@ -726,6 +726,15 @@ static const struct tok tok64[] = {
 	{ "nan(0x1", EINVAL, 0, 0 }, { "nan(0x1)x", EINVAL, 0, 0 },
 	{ "nanq", EINVAL, 0, 0 }, { "/", EINVAL, 0, 0 },
 	{ "1/", EINVAL, 0, 0 }, { "e5", EINVAL, 0, 0 },
+	/* Fortran's D exponent (format-spec.md 6) */
+	{ "1.0000000000000000D+00", 0, 0x3ff0000000000000ULL, 22 },
+	{ "-2.5d-3", 0, 0xbf647ae147ae147bULL, 7 },
+	{ "0.12345678901234567890123D+21", 0, 0x441ac53a7e04bcdaULL, 0 },
+	{ "1D309", ERANGE, 0x7ff0000000000000ULL, 5 },
+	{ "1d", EINVAL, 0, 0 }, { "1D+", EINVAL, 0, 0 },
+	{ "1.0+100", EINVAL, 0, 0 }, { "1q5", EINVAL, 0, 0 },
+	{ "0x1d", 0, 0x403d000000000000ULL, 4 }, { "1De5", EINVAL, 0, 0 },
+	{ "60*0.0", EINVAL, 0, 0 }, { "3*", EINVAL, 0, 0 },
 };
 
 static const struct tok tok32[] = {
@@ -749,6 +758,7 @@ static const struct tok tok32[] = {
 	{ "NA", 0, 0x7f8007a2, 2 }, { "-NA", EINVAL, 0, 0 },
 	{ "nan(0x800000)", EINVAL, 0, 0 }, { "nan(0x8000000000000)", EINVAL, 0, 0 },
 	{ "", EINVAL, 0, 0 }, { "1f", EINVAL, 0, 0 },
+	{ "1.00000000D+00", 0, 0x3f800000, 14 }, { "1d-46", 0, 0, 5 },
 };
 
 static int
