@@ -31,9 +31,15 @@ struct lines {
 	off_t		 markoff;	/* reg: kept text from this offset */
 	off_t		 lf;		/* lines_run: input offset past a LF, */
 	off_t		 lfend;		/* the last before this offset */
+	void		(*waiting)(void);	/* before a read that would block */
 };
 
-/* Read fd from its current offset.  0, or -1 (ENOMEM). */
+/*
+ * Read fd from its current offset.  0, or -1 (ENOMEM).  Where fd is no
+ * regular file, l->waiting (if set) is called before a read(2) that
+ * would block, nothing being there to read yet: a filter flushes its
+ * output then, so that its reader never waits for text already made.
+ */
 int	 lines_init(struct lines *l, int fd);
 /*
  * The next line: its length in bytes, with *line set; 0 at the end of

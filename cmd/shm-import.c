@@ -16,6 +16,7 @@
 #include "shmids.h"
 #include "fvalues.h"
 #include "lines.h"
+#include "magic.h"
 #include "syscheck.h"
 #include "util.h"
 
@@ -240,12 +241,10 @@ check_stop(void)
  * cleaning up.
  */
 static void
-out(const char *s, size_t n)
+out_failed(void)
 {
 	int e;
 
-	if (fwrite(s, 1, n, stdout) == n)
-		return;
 	/* A signal that interrupted the write (EINTR) ends the run. */
 	e = errno;
 	check_stop();
@@ -258,6 +257,27 @@ out(const char *s, size_t n)
 		raise(SIGPIPE);
 	}
 	exit(1);
+}
+
+static void
+out(const char *s, size_t n)
+{
+	if (fwrite(s, 1, n, stdout) != n)
+		out_failed();
+}
+
+/*
+ * Before a read that would block (lines.h): what is written goes out, so
+ * that the next program of a live pipeline has each reference line (and
+ * the text before it) as soon as it is made, not when a buffer fills or
+ * the input ends (issue 33).  A flush that fails is output that cannot
+ * be written, as in out().
+ */
+static void
+flush_out(void)
+{
+	if (fflush(stdout) == EOF)
+		out_failed();
 }
 
 /*
@@ -1275,13 +1295,21 @@ static void
 import_file(FILE *fp, const char *fname)
 {
 	struct lines l;
-	const char *s;
+	const char *s, *how;
 	unsigned long lineno = 0;
 	ssize_t n;
 
 	if (lines_init(&l, fileno(fp)) == -1)
 		fail_input(fname, 0);
-	while ((n = next(&l, &s, fname, lineno + 1)) > 0) {
+	l.waiting = flush_out;
+	if ((n = next(&l, &s, fname, lineno + 1)) > 0 &&
+	    (how = magic_compressed(s, (size_t)n)) != NULL) {
+		magic_refuse("shm-import", fname, how);
+		rval = 1;
+		lines_end(&l);
+		return;
+	}
+	for (; n > 0; n = next(&l, &s, fname, lineno + 1)) {
 		lineno++;
 		import_line(&l, fname, &lineno, s, (size_t)n);
 	}
