@@ -17,6 +17,7 @@
 #include "fvalues.h"
 #include "lines.h"
 #include "magic.h"
+#include "neartab.h"
 #include "syscheck.h"
 #include "util.h"
 
@@ -47,6 +48,7 @@ static struct labels made;
  * setting ("grid 100"), nor a table row, whose field is a number.
  */
 static unsigned long nconverted;
+static int	 neartold;	/* a table left as text was told why */
 static struct miss {
 	char		 field[SHMIDS_NAME_MAX + 1];
 	char		 where[96];
@@ -515,7 +517,7 @@ report_tables(void)
 		warnx("no table converted: %s holds rows whose values are "
 		    "not %s (-t %s)", ttype_miss.where,
 		    shmids_type_name(deftype), shmids_type_name(deftype));
-	else if (table_miss.rows > 0)
+	else if (table_miss.rows > 0 && !neartold)
 		warnx("no table converted: the largest, %s (%zux%zu, %zu "
 		    "values), has fewer than -k %lu; -k %zu converts it",
 		    table_miss.where, table_miss.rows, table_miss.cols,
@@ -554,7 +556,11 @@ report_missed(void)
 		    i < nftypes ? "=" : "", tname);
 		return;
 	}
-	if (longest_miss.count == 0)
+	/*
+	 * A quoted field in a table said to be left as text is a row name
+	 * ("Valiant"): -f would make that one row a segment.
+	 */
+	if (longest_miss.count == 0 || (neartold && f[0] == '"'))
 		return;
 	warnx("no array converted: the longest, %s (%s), has %zu values, "
 	    "fewer than -k %lu; -k %zu or -f %s converts it",
@@ -1197,6 +1203,7 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 			table_nomem(&b);
 		shmids_values_free(&v);
 		ttype_missed(fname, b.first, s, n);
+		neartab_text(*lineno, s, n);
 		out(s, n);
 		return;
 	}
@@ -1222,8 +1229,11 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 	if (k != -1 && v.count < minvals)
 		table_missed(&b);
 	if (k == -1 || b.rows < 2 || v.count < minvals ||
-	    store_table(&b, &v) == -1)
+	    store_table(&b, &v) == -1) {
 		pass_kept(l, fname, b.first);
+		neartab_block(b.first, b.rows, b.cols, b.sep, 0);
+	} else
+		neartab_block(b.first, b.rows, b.cols, b.sep, 1);
 	shmids_values_free(&v);
 	lines_release(l);
 }
@@ -1265,6 +1275,11 @@ import_line(struct lines *l, const char *fname, unsigned long *lineno,
 	}
 	if (fields == NULL && s[strspn(s, " \t")] == '"')
 		rowname_note(fname, *lineno, s, n);
+	/* CSV lines, a table's maybe, whatever else they turn out to be */
+	if (fields == NULL && n <= NEARTAB_LINE_MAX &&
+	    (s[strspn(s, " \t")] == '"' || memchr(s, ',', n) != NULL ||
+	    memchr(s, ';', n) != NULL))
+		neartab_text(*lineno, s, n);
 	k = shmids_ref_parse(s, n, &r);
 	sel = k == 0 && r.fieldlen > 0 && fields != NULL &&
 	    util_fields_has(&want, s + r.field, r.fieldlen);
@@ -1302,6 +1317,7 @@ import_file(FILE *fp, const char *fname)
 	if (lines_init(&l, fileno(fp)) == -1)
 		fail_input(fname, 0);
 	l.waiting = flush_out;
+	neartab_start(fname);
 	if ((n = next(&l, &s, fname, lineno + 1)) > 0 &&
 	    (how = magic_compressed(s, (size_t)n)) != NULL) {
 		magic_refuse("shm-import", fname, how);
@@ -1314,6 +1330,8 @@ import_file(FILE *fp, const char *fname)
 		import_line(&l, fname, &lineno, s, (size_t)n);
 	}
 	lines_end(&l);
+	if (fields == NULL && neartab_end())
+		neartold = 1;
 }
 
 int
