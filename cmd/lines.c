@@ -93,8 +93,8 @@ fill(struct lines *l)
 	if (room(l) == -1)
 		return -1;
 	want = l->cap - 1 - l->end;
-	if (!l->reg && l->waiting != NULL && !ready(l->fd))
-		l->waiting();
+	if (!l->reg && l->waiting != NULL && l->waiting(0) && !ready(l->fd))
+		(void)l->waiting(1);
 	n = l->reg ? pread(l->fd, l->buf + l->end, want, l->off) :
 	    read(l->fd, l->buf + l->end, want);
 	if (n == -1)

@@ -261,9 +261,12 @@ out_failed(void)
 	exit(1);
 }
 
+static int	 unflushed;	/* out() wrote since the last flush_out() */
+
 static void
 out(const char *s, size_t n)
 {
+	unflushed = 1;
 	if (fwrite(s, 1, n, stdout) != n)
 		out_failed();
 }
@@ -275,11 +278,15 @@ out(const char *s, size_t n)
  * the input ends (issue 33).  A flush that fails is output that cannot
  * be written, as in out().
  */
-static void
-flush_out(void)
+static int
+flush_out(int now)
 {
+	if (!now)
+		return unflushed;
+	unflushed = 0;
 	if (fflush(stdout) == EOF)
 		out_failed();
+	return 0;
 }
 
 /*
