@@ -25,6 +25,7 @@ struct run {
 	unsigned long	 first, last;	/* lines */
 	int		 sep;		/* ';', ',' or ' ' */
 	size_t		 cols, rows, values;
+	size_t		 convrows, convblocks;	/* blocks converted in it */
 	int		 bad;		/* holds a field no row holds */
 	/* the first of each cause: its line, column (from 1), field */
 	unsigned long	 textline, emptyline, decline;
@@ -198,9 +199,17 @@ void
 neartab_block(unsigned long first, size_t rows, size_t cols, int sep,
     int converted)
 {
+	/*
+	 * A block converted may be a piece of a larger table cut by the
+	 * lines that are no rows (pandas' empty fields, with -k small).
+	 */
 	if (converted && rows * cols > convmax)
 		convmax = rows * cols;
 	extend(first, sep == ',' ? ',' : ' ', cols);
+	if (converted) {
+		cur.convrows += rows;
+		cur.convblocks++;
+	}
 	cur.rows += rows;
 	cur.values += rows * cols;
 	cur.last = first + rows - 1;
@@ -306,12 +315,13 @@ others(size_t col, size_t cols)
 int
 neartab_end(void)
 {
-	char why[600], fix[600];
+	char why[600], fix[600], part[80] = "";
 	const struct run *r = &best;
 	size_t w = 0, f = 0;
 
 	close_run();
-	if (r->rows < 2 || r->values < 10 || r->values <= convmax)
+	if (r->rows < 2 || r->values < 10 || (r->convblocks == 0 &&
+	    r->values <= convmax))
 		return 0;
 	/* R's row names "1" have a word of their own (shm-import.c) */
 	if (r->textline != 0 && r->textcol == 1 && r->text[0] == '"' &&
@@ -373,7 +383,12 @@ neartab_end(void)
 		    "%san empty field is no value: write NaN as nan "
 		    "(pandas: to_csv(na_rep=\"nan\"))", f ? "; " : "");
 	}
-	warnx("%s:%lu-%lu: a table of %zu rows, %zu values, stayed text: "
-	    "%s; %s", fname, r->first, r->last, r->rows, r->values, why, fix);
+	if (r->convblocks > 0)
+		snprintf(part, sizeof(part), " in part (%zu of its rows made "
+		    "%zu segment%s)", r->convrows, r->convblocks,
+		    r->convblocks > 1 ? "s" : "");
+	warnx("%s:%lu-%lu: a table of %zu rows, %zu values, stayed text%s: "
+	    "%s; %s", fname, r->first, r->last, r->rows, r->values, part, why,
+	    fix);
 	return 1;
 }

@@ -44,7 +44,7 @@ static const struct opt opts[] = {
 	    "with -s: every user's segments (root only)" },
 	{ 'v', "verbose", NULL, "print a line for each removed (owner, age)" },
 	{ DEAD, "dead", NULL,
-	    "remove segments whose writer died (any age; -s: so old)" },
+	    "remove crashed writers' segments, of any age" },
 	{ OPT_VERSION, "version", NULL, "print the version and exit" },
 	{ 0, NULL, NULL, NULL }
 };

@@ -90,6 +90,12 @@ mkcsv() {
 	numbers.csv|
 	EOF
 	is "$fails" "" "failures"
+	# -k small converts the pieces between empty fields: still said
+	{ echo ',a,b'; for i in $(seq 0 11); do
+		[ $((i % 4)) = 3 ] && echo "$i,,0.5" || echo "$i,0.25,0.5"; done; } > pieces.csv
+	run --separate-stderr shm_import -P "$P" -k 6 pieces.csv
+	status_is 0
+	is "$stderr" 'shm-import: pieces.csv:2-13: a table of 12 rows, 33 values, stayed text in part (9 of its rows made 3 segments): empty fields ("3,,0.5", line 5), as pandas writes NaN; an empty field is no value: write NaN as nan (pandas: to_csv(na_rep="nan"))'
 	# the commands named work: the numbers become a table
 	run --separate-stderr bash -c "cut -d',' -f1-2 iris.csv | timeout 30 '$BIN/shm-import' -k 10 -P '$P'"
 	status_is 0
