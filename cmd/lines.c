@@ -67,6 +67,23 @@ room(struct lines *l)
 	return 0;
 }
 
+/*
+ * Has fd something to read now (or an end, or an error, which read(2)
+ * then reports)?  One poll(2) a block: nothing against a read of 256 KiB.
+ */
+static int
+ready(int fd)
+{
+	struct pollfd p;
+	int k;
+
+	p.fd = fd;
+	p.events = POLLIN;
+	while ((k = poll(&p, 1, 0)) == -1 && errno == EINTR)
+		;
+	return k != 0;
+}
+
 static int
 fill(struct lines *l)
 {
@@ -76,6 +93,8 @@ fill(struct lines *l)
 	if (room(l) == -1)
 		return -1;
 	want = l->cap - 1 - l->end;
+	if (!l->reg && l->waiting != NULL && l->waiting(0) && !ready(l->fd))
+		(void)l->waiting(1);
 	n = l->reg ? pread(l->fd, l->buf + l->end, want, l->off) :
 	    read(l->fd, l->buf + l->end, want);
 	if (n == -1)

@@ -31,9 +31,17 @@ struct lines {
 	off_t		 markoff;	/* reg: kept text from this offset */
 	off_t		 lf;		/* lines_run: input offset past a LF, */
 	off_t		 lfend;		/* the last before this offset */
+	int		(*waiting)(int);	/* before a read that would block */
 };
 
-/* Read fd from its current offset.  0, or -1 (ENOMEM). */
+/*
+ * Read fd from its current offset.  0, or -1 (ENOMEM).  Where fd is no
+ * regular file and l->waiting is set, before each read(2) l->waiting(0)
+ * says whether the caller has output to flush; if so, and the read
+ * would block, nothing being there to read yet, l->waiting(1) flushes
+ * it, so that its reader never waits for text already made (and no
+ * poll(2) is made while nothing is to flush: a long array's reads).
+ */
 int	 lines_init(struct lines *l, int fd);
 /*
  * The next line: its length in bytes, with *line set; 0 at the end of

@@ -6,6 +6,7 @@
 
 #include <err.h>
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "shmids.h"
+#include "magic.h"
 #include "util.h"
 
 static int	 rflag;		/* values only: no other line, no field */
@@ -71,6 +73,22 @@ struct line {
 	int		 lost;	/* the byte line_add() had no room for */
 };
 static size_t	 hold = HOLD;	/* HOLD, or more for a long -f list */
+
+/*
+ * The input, read by read(2) into a buffer of ours rather than stdio's,
+ * so that we know when the next byte would have to wait: what is
+ * written goes out before such a read, and before waiting for a writer
+ * (issue 33: a live pipeline must never wait for text already made).
+ * A regular file never makes us wait, and is read as before.
+ */
+#define INBUF	65536
+static struct {
+	int		 fd, reg, eof, err;
+	int		 fresh;		/* nothing read yet: see magic.h */
+	const char	*fname;
+	size_t		 pos, end;
+	unsigned char	 buf[INBUF];
+} in;
 
 static const struct opt opts[] = {
 	{ 'c', "width", "cols", "wrap at cols columns; 0: one array a line" },
@@ -188,6 +206,73 @@ set_style(const char *arg)
 	return 0;
 }
 
+/* Write out what is made: the input would make us wait. */
+static void
+flush_out(void)
+{
+	if (fflush(stdout) == EOF)
+		err(1, "stdout");
+}
+
+static void
+in_open(FILE *fp, const char *fname)
+{
+	struct stat st;
+
+	in.fd = fileno(fp);
+	in.fname = fname;
+	in.fresh = 1;
+	in.reg = fstat(in.fd, &st) == 0 && S_ISREG(st.st_mode);
+	in.eof = in.err = 0;
+	in.pos = in.end = 0;
+}
+
+/*
+ * The next byte once the buffer is empty; EOF at the end or on an error
+ * (in.err).  One poll(2) a read, nothing against a read of 64 KiB.
+ */
+static int
+in_fill(void)
+{
+	struct pollfd p;
+	const char *how;
+	ssize_t n;
+
+	if (in.eof || in.err)
+		return EOF;
+	if (!in.reg) {
+		p.fd = in.fd;
+		p.events = POLLIN;
+		if (poll(&p, 1, 0) == 0)
+			flush_out();
+	}
+	while ((n = read(in.fd, in.buf, INBUF)) == -1 && errno == EINTR)
+		;
+	if (n <= 0) {
+		in.eof = n == 0;
+		in.err = n == -1;
+		return EOF;
+	}
+	/* Compressed input is no text to copy through (issue 33). */
+	if (in.fresh && (how = magic_compressed(in.buf, (size_t)n)) != NULL) {
+		magic_refuse("shm-expand", in.fname, how);
+		inputbad = "the input was not read in full";
+		rval = 1;
+		in.eof = 1;
+		return EOF;
+	}
+	in.fresh = 0;
+	in.pos = 1;
+	in.end = (size_t)n;
+	return in.buf[0];
+}
+
+static int
+in_getc(void)
+{
+	return in.pos < in.end ? in.buf[in.pos++] : in_fill();
+}
+
 /*
  * Open label, waiting -w seconds in all while its writer is still
  * filling it: woken by the seal (format-spec.md 2.2).
@@ -195,6 +280,8 @@ set_style(const char *arg)
 static void *
 open_wait(const char *label)
 {
+	if (!in.reg)
+		flush_out();
 	return shmids_open_wait(label, (double)waitsecs);
 }
 
@@ -759,14 +846,14 @@ is_plain(const struct line *l)
  * memory: l holds its start, and l->lost the byte read after it.
  */
 static int
-read_line(FILE *fp, struct line *l)
+read_line(struct line *l)
 {
 	size_t check = hold, flen = 0;
 	int c, phase = 0;	/* 0 leading blanks, 1 field, 2 after */
 
 	l->n = l->sent = l->fake = 0;
 	l->plain = l->longfield = 0;
-	while ((c = getc_unlocked(fp)) != EOF) {
+	while ((c = in_getc()) != EOF) {
 		saw(c);
 		if (line_add(l, c) == -1) {
 			l->lost = c;
@@ -795,20 +882,20 @@ read_line(FILE *fp, struct line *l)
 		else
 			check *= 2;
 	}
-	if (ferror(fp))
+	if (in.err)
 		return -1;
 	return l->n > 0 || l->sent > 0;
 }
 
 /* The rest of a plain line, in chunks. */
 static int
-copy_rest(FILE *fp)
+copy_rest(void)
 {
 	static char buf[65536];
 	size_t n = 0;
 	int c;
 
-	while ((c = getc_unlocked(fp)) != EOF) {
+	while ((c = in_getc()) != EOF) {
 		saw(c);
 		buf[n++] = (char)c;
 		if (c == '\n')
@@ -819,7 +906,7 @@ copy_rest(FILE *fp)
 		}
 	}
 	put(buf, n);
-	return ferror(fp) ? -1 : 0;
+	return in.err ? -1 : 0;
 }
 
 /*
@@ -827,7 +914,7 @@ copy_rest(FILE *fp)
  * it came, unexpanded.  What it names is not known, so -d removes nothing.
  */
 static int
-unheld(FILE *fp, const char *fname, unsigned long lineno, struct line *l)
+unheld(const char *fname, unsigned long lineno, struct line *l)
 {
 	char c = (char)l->lost;
 
@@ -837,7 +924,7 @@ unheld(FILE *fp, const char *fname, unsigned long lineno, struct line *l)
 	rval = 1;
 	put(l->buf + l->fake, l->n - l->fake);
 	put(&c, 1);
-	return c == '\n' ? 0 : copy_rest(fp);
+	return c == '\n' ? 0 : copy_rest();
 }
 
 /*
@@ -865,16 +952,17 @@ expand_file(FILE *fp, const char *fname)
 	int k;
 
 	lastc = crlf = 0;	/* each file's line ends are its own */
-	while ((k = read_line(fp, &l)) == 1 || k == -2) {
+	in_open(fp, fname);
+	while ((k = read_line(&l)) == 1 || k == -2) {
 		lineno++;
 		if (k == -2)
-			k = unheld(fp, fname, lineno, &l);
+			k = unheld(fname, lineno, &l);
 		else if (!l.plain)
 			expand_line(fname, lineno, &l);
 		else {
 			note_plain(&l);
 			put(l.buf + l.fake, l.n - l.fake);
-			k = copy_rest(fp);
+			k = copy_rest();
 		}
 		if (k == -1)
 			break;

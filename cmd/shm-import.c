@@ -17,6 +17,8 @@
 #include "fvalues.h"
 #include "ftoken.h"
 #include "lines.h"
+#include "magic.h"
+#include "neartab.h"
 #include "syscheck.h"
 #include "util.h"
 
@@ -47,6 +49,7 @@ static struct labels made;
  * setting ("grid 100"), nor a table row, whose field is a number.
  */
 static unsigned long nconverted;
+static int	 neartold;	/* a table left as text was told why */
 static struct miss {
 	char		 field[SHMIDS_NAME_MAX + 1];
 	char		 where[96];
@@ -251,12 +254,10 @@ check_stop(void)
  * cleaning up.
  */
 static void
-out(const char *s, size_t n)
+out_failed(void)
 {
 	int e;
 
-	if (fwrite(s, 1, n, stdout) == n)
-		return;
 	/* A signal that interrupted the write (EINTR) ends the run. */
 	e = errno;
 	check_stop();
@@ -269,6 +270,34 @@ out(const char *s, size_t n)
 		raise(SIGPIPE);
 	}
 	exit(1);
+}
+
+static int	 unflushed;	/* out() wrote since the last flush_out() */
+
+static void
+out(const char *s, size_t n)
+{
+	unflushed = 1;
+	if (fwrite(s, 1, n, stdout) != n)
+		out_failed();
+}
+
+/*
+ * Before a read that would block (lines.h): what is written goes out, so
+ * that the next program of a live pipeline has each reference line (and
+ * the text before it) as soon as it is made, not when a buffer fills or
+ * the input ends (issue 33).  A flush that fails is output that cannot
+ * be written, as in out().
+ */
+static int
+flush_out(int now)
+{
+	if (!now)
+		return unflushed;
+	unflushed = 0;
+	if (fflush(stdout) == EOF)
+		out_failed();
+	return 0;
 }
 
 /*
@@ -557,7 +586,7 @@ report_tables(void)
 		warnx("no table converted: %s holds rows whose values are "
 		    "not %s (-t %s)", ttype_miss.where,
 		    shmids_type_name(deftype), shmids_type_name(deftype));
-	else if (table_miss.rows > 0)
+	else if (table_miss.rows > 0 && !neartold)
 		warnx("no table converted: the largest, %s (%zux%zu, %zu "
 		    "values), has fewer than -k %lu; -k %zu converts it",
 		    table_miss.where, table_miss.rows, table_miss.cols,
@@ -596,7 +625,11 @@ report_missed(void)
 		    i < nftypes ? "=" : "", tname);
 		return;
 	}
-	if (longest_miss.count == 0)
+	/*
+	 * A quoted field in a table said to be left as text is a row name
+	 * ("Valiant"): -f would make that one row a segment.
+	 */
+	if (longest_miss.count == 0 || (neartold && f[0] == '"'))
 		return;
 	warnx("no array converted: the longest, %s (%s), has %zu values, "
 	    "fewer than -k %lu; -k %zu or -f %s converts it",
@@ -1302,6 +1335,7 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 		shmids_values_free(&v);
 		ttype_missed(fname, b.first, s, n);
 		fortran_note(fname, b.first, s, n, "the row");
+		neartab_text(*lineno, s, n);
 		out(s, n);
 		return;
 	}
@@ -1334,8 +1368,11 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 	if (k != -1 && v.count < minvals)
 		table_missed(&b);
 	if (k == -1 || b.rows < 2 || v.count < minvals ||
-	    store_table(&b, &v) == -1)
+	    store_table(&b, &v) == -1) {
 		pass_kept(l, fname, b.first);
+		neartab_block(b.first, b.rows, b.cols, b.sep, 0);
+	} else
+		neartab_block(b.first, b.rows, b.cols, b.sep, 1);
 	shmids_values_free(&v);
 	lines_release(l);
 }
@@ -1382,6 +1419,11 @@ import_line(struct lines *l, const char *fname, unsigned long *lineno,
 	}
 	if (fields == NULL && s[strspn(s, " \t")] == '"')
 		rowname_note(fname, *lineno, s, n);
+	/* CSV lines, a table's maybe, whatever else they turn out to be */
+	if (fields == NULL && n <= NEARTAB_LINE_MAX &&
+	    (s[strspn(s, " \t")] == '"' || memchr(s, ',', n) != NULL ||
+	    memchr(s, ';', n) != NULL))
+		neartab_text(*lineno, s, n);
 	/* "3*0.0 1 2" is a row of Fortran's, never an array "3*0.0" */
 	for (i = 0; i < n && (s[i] == ' ' || s[i] == '\t'); i++)
 		;
@@ -1431,17 +1473,28 @@ static void
 import_file(FILE *fp, const char *fname)
 {
 	struct lines l;
-	const char *s;
+	const char *s, *how;
 	unsigned long lineno = 0;
 	ssize_t n;
 
 	if (lines_init(&l, fileno(fp)) == -1)
 		fail_input(fname, 0);
-	while ((n = next(&l, &s, fname, lineno + 1)) > 0) {
+	l.waiting = flush_out;
+	neartab_start(fname);
+	if ((n = next(&l, &s, fname, lineno + 1)) > 0 &&
+	    (how = magic_compressed(s, (size_t)n)) != NULL) {
+		magic_refuse("shm-import", fname, how);
+		rval = 1;
+		lines_end(&l);
+		return;
+	}
+	for (; n > 0; n = next(&l, &s, fname, lineno + 1)) {
 		lineno++;
 		import_line(&l, fname, &lineno, s, (size_t)n);
 	}
 	lines_end(&l);
+	if (fields == NULL && neartab_end())
+		neartold = 1;
 }
 
 int

@@ -22,7 +22,7 @@
 /* --noheadings has no letter (-n is a 1.0 letter that moved). */
 #define NOHEADINGS	OPT_LONG
 
-static int	 aflag, bflag, Hflag, Jflag, lflag, nohead, pflag, Tflag;
+static int	 aflag, bflag, Hflag, hflag, Jflag, lflag, nohead, pflag, Tflag;
 static const char *pattern, *olist;
 static int	 uflag;
 static uid_t	 uid;
@@ -336,7 +336,7 @@ main(int argc, char *argv[])
 			Hflag = 1;
 			break;
 		case 'h':
-			usage(stdout, 0);
+			hflag = 1;
 			break;
 		case 'J':
 			Jflag = 1;
@@ -367,6 +367,19 @@ main(int argc, char *argv[])
 		}
 	argc -= optind;
 	argv += optind;
+	/*
+	 * ls's -lh (issue 33): here -h is the help and -l the limits, and
+	 * sizes are for people already.  Help asked for beside anything
+	 * else is a usage error that says so, not the help and exit 0.
+	 */
+	if (hflag && (aflag || bflag || Hflag || Jflag || lflag || nohead ||
+	    pflag || Tflag || pattern != NULL || olist != NULL || uflag ||
+	    argc > 0))
+		util_misuse("-h is the help, alone: sizes are for people "
+		    "(as ls -h) by default, -b writes bytes, and -l reports "
+		    "the limits and the system, not a long listing");
+	if (hflag)
+		usage(stdout, 0);
 	check_flags(argc);
 	if (lflag) {
 		syscheck_report();

@@ -19,8 +19,10 @@
 #include "util.h"
 
 #define AGE_FORM	"a number and a unit: 30s, 90m, 24h or 7d"
+#define DEAD		OPT_LONG	/* --dead: no letter */
 
 static int	 fflag, nflag, vflag;
+static int	 deadflag;	/* --dead: only segments whose writer died */
 static const char *pattern;	/* -N: only names matching */
 static int	 allflag;	/* -U: every user's stale segments */
 static const char *user;	/* -u's argument, for messages */
@@ -41,6 +43,8 @@ static const struct opt opts[] = {
 	{ 'U', "all-users", NULL,
 	    "with -s: every user's segments (root only)" },
 	{ 'v', "verbose", NULL, "print a line for each removed (owner, age)" },
+	{ DEAD, "dead", NULL,
+	    "remove crashed writers' segments, of any age" },
 	{ OPT_VERSION, "version", NULL, "print the version and exit" },
 	{ 0, NULL, NULL, NULL }
 };
@@ -307,6 +311,9 @@ rm_stale(const struct shmids_info *si, void *arg)
 	if (!selected(si) || notours(si) != NULL || si->nattch != 0 ||
 	    now - si->ctime < minage)
 		return 0;
+	/* --dead: a crashed writer's segment, whatever its age (2.2). */
+	if (deadflag && si->state != 'd')
+		return 0;
 	/* Residue has no name: -N never matches it. */
 	if (pattern != NULL && (si->name == NULL ||
 	    fnmatch(pattern, si->name, 0) != 0))
@@ -320,10 +327,16 @@ rm_stale(const struct shmids_info *si, void *arg)
 static void
 check_args(int sflag, int nops)
 {
+	if (deadflag && nops > 0)
+		util_misuse("operands are not allowed with --dead");
+	if (deadflag && fflag)
+		util_misuse("-f is not allowed with --dead");
 	if (sflag && nops > 0)
 		util_misuse("operands are not allowed with -s");
 	if (sflag && fflag)
 		util_misuse("-f is not allowed with -s");
+	/* --dead cleans as -s does, by state instead of age */
+	sflag |= deadflag;
 	if (pattern != NULL && !sflag)
 		util_misuse("-N is not allowed without -s");
 	if (user != NULL && allflag)
@@ -393,6 +406,9 @@ main(int argc, char *argv[])
 		case 'v':
 			vflag = 1;
 			break;
+		case DEAD:
+			deadflag = 1;
+			break;
 		default:
 			usage(stderr, 2);
 		}
@@ -403,7 +419,7 @@ main(int argc, char *argv[])
 		owner = geteuid();
 	check_privilege();
 	now = time(NULL);
-	if (sflag && shmids_scan(rm_stale, NULL,
+	if ((sflag || deadflag) && shmids_scan(rm_stale, NULL,
 	    vflag ? SHMIDS_SKIPPED : 0) == -1)
 		err(1, "segment table");
 	for (i = 0; i < argc; i++)

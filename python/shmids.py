@@ -407,9 +407,11 @@ def _tname(dtype):
                     "order" % (dtype,))
 
 
-def _shape(shape):
+def _shape(shape, nd=False):
     """shape as a tuple of 1 or 2 non-negative ints (numpy's too; a
-    table: rows, cols); ValueError naming the value and its type else."""
+    table: rows, cols), or, nd, of any number of them (an N-D array,
+    kept in a 1-D segment: shmids(5) 2.7); ValueError naming the value
+    and its type else."""
     if _int(shape) is not None:
         shape = (shape,)
     elif not isinstance(shape, (str, bytes)):
@@ -418,14 +420,35 @@ def _shape(shape):
         except TypeError:
             pass
     dims = [_int(n) for n in shape] if isinstance(shape, tuple) else [None]
-    if not isinstance(shape, tuple) or not 1 <= len(dims) <= 2 or any(
-            n is None or n < 0 for n in dims):
-        raise ValueError("shmids: shape %r (%s) is not n or (rows, cols) "
+    if not isinstance(shape, tuple) or not 1 <= len(dims) <= (
+            len(dims) if nd else 2) or any(n is None or n < 0 for n in dims):
+        raise ValueError("shmids: shape %r (%s) is not n or (rows, cols)%s "
                          "of non-negative ints" % (shape, ", ".join(
                              type(n).__name__ for n in shape)
                              if isinstance(shape, tuple)
-                             else type(shape).__name__))
+                             else type(shape).__name__,
+                             " or (n1, n2, ...)" if nd else ""))
     return tuple(dims)
+
+
+def _count(shape):
+    """The number of elements of shape."""
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def _reshape(mem, shape):
+    """mem's arrays of shape (attach(shape=)): an N-D shape of a 1-D
+    segment, or any shape of as many elements (row-major, as numpy's C
+    order); ValueError else."""
+    shape = _shape(shape, nd=True)
+    if _count(shape) != _count(mem.shape):
+        raise ValueError("shmids: %s: shape %r holds %d elements, the "
+                         "segment %d" % (mem.label, shape, _count(shape),
+                                         _count(mem.shape)))
+    mem.shape = shape
 
 _PyBUF_READ = 0x100
 _PyBUF_WRITE = 0x200
@@ -832,7 +855,7 @@ def _wrap(buf, tname, shape=None):
         a = _np.frombuffer(buf, dtype=t[2])
         return a.reshape(shape) if shape else a
     m = memoryview(buf).cast("B")
-    if shape and len(shape) == 2 and 0 not in shape:
+    if shape and len(shape) >= 2 and 0 not in shape:
         return m.cast(t[1], list(shape))
     return m.cast(t[1])
 
@@ -865,14 +888,15 @@ def _wait_open(b, timeout, populate, cell):
         pause = min(2 * pause, 0.02)
 
 
-def segment(label, timeout=None, populate=False):
+def segment(label, timeout=None, populate=False, shape=None):
     """Attach the segment label names: a Segment (context manager; see
-    attach() for label, timeout, populate and errors)."""
-    return Segment(_attach(label, timeout, populate))
+    attach() for label, timeout, populate, shape and errors)."""
+    return Segment(_attach(label, timeout, populate, shape))
 
 
-def _attach(label, timeout, populate):
-    """The _Memory of the segment label names, attached read-only."""
+def _attach(label, timeout, populate, shape=None):
+    """The _Memory of the segment label names, attached read-only, of
+    shape if given (_reshape())."""
     b = _cstr(label, label)
     name = _str(b)
     cell = []
@@ -880,7 +904,10 @@ def _attach(label, timeout, populate):
         shm, e = _wait_open(b, timeout, populate, cell)
         if shm:
             with _lock:
-                return _Memory(cell, False)
+                mem = _Memory(cell, False)
+            if shape is not None:
+                _reshape(mem, shape)
+            return mem
     except BaseException:
         _drop(cell)
         raise
@@ -890,7 +917,7 @@ def _attach(label, timeout, populate):
     raise err
 
 
-def attach(label, timeout=None, populate=False):
+def attach(label, timeout=None, populate=False, shape=None):
     """Attach the segment label names; a read-only array over its payload.
 
     label: "<shmid> <name>" or "<path> <name>" (shmids(5) section 1), str or
@@ -920,10 +947,15 @@ def attach(label, timeout=None, populate=False):
     kernel detaches then); "with a.base:" (or segment()) closes it at the
     end of the block, at once if no array is left then.  Pickled
     (multiprocessing), the array is a copy.  The label is checked against
-    the segment's header first (shmids(5) 2.3).
+    the segment's header first (shmids(5) 2.3).  shape: the array's
+    shape instead of the segment's, as many elements in row-major (C)
+    order: an N-D array that zeros() or create() kept in a 1-D segment
+    (shmids(5) 2.7 keeps at most 2 dimensions in the header), e.g.
+    attach(label, shape=(50, 50, 50)).
 
     Raises TypeError for a label neither str nor bytes, or a timeout
-    that is no number; ValueError for a negative or NaN timeout;
+    that is no number; ValueError for a negative or NaN timeout, or a
+    shape not of the segment's number of elements;
     OSError with the library's errno (label as filename) and
     shmids_explain()'s words, as shm-expand says them:
     EINVAL or ENAMETOOLONG (label malformed), FileNotFoundError (ENOENT:
@@ -942,7 +974,7 @@ def attach(label, timeout=None, populate=False):
     full tmpfs: such a segment (which no shmids writer makes) is refused
     at the attach (EBADMSG).
     """
-    return _attach(label, timeout, populate).array()
+    return _attach(label, timeout, populate, shape).array()
 
 
 def _type_of(array):
@@ -955,9 +987,9 @@ def _type_of(array):
         except TypeError:
             array = _np.asarray(array)
     if _np is not None and isinstance(array, _np.ndarray):
-        if array.ndim not in (1, 2):
-            raise ValueError("shmids: a 1-D or 2-D array is needed, not "
-                             "%d-D" % array.ndim)
+        if array.ndim == 0:
+            raise ValueError("shmids: an array of 1 dimension or more is "
+                             "needed, not 0-D")
         dt = array.dtype
         for name, t in _TYPES.items():
             if dt.kind == _np.dtype(t[2]).kind and dt.itemsize == t[3]:
@@ -972,9 +1004,9 @@ def _type_of(array):
         raise TypeError("shmids: an array is needed (array.array, bytes, "
                         "memoryview; numpy is not importable), not %s"
                         % type(array).__name__) from None
-    if m.ndim not in (1, 2):
-        raise ValueError("shmids: a 1-D or 2-D array is needed, not %d-D"
-                         % m.ndim)
+    if m.ndim == 0:
+        raise ValueError("shmids: an array of 1 dimension or more is "
+                         "needed, not 0-D")
     # ctypes says its arrays' byte order: "<d" is d on this machine
     fmt = m.format.lstrip("@=" + ("<" if sys.byteorder == "little" else
                                   ">!"))
@@ -982,7 +1014,7 @@ def _type_of(array):
         if (fmt == t[1] or (fmt in "lq" and t[1] == "q") or
                 (fmt in "il" and t[1] == "i")) and m.itemsize == t[3]:
             shape = m.shape
-            if not m.c_contiguous or m.ndim == 2:
+            if not m.c_contiguous or m.ndim >= 2:
                 m = memoryview(m.tobytes())
             return name, shape, m.cast("B")
     raise TypeError("shmids: memoryview format %r is none of d, f, q, i, B"
@@ -1049,7 +1081,8 @@ def zeros(name, shape, dtype="f8", mode=_M600, order="C"):
     """Make a new segment of shape and dtype, zero-filled, to fill in place.
 
     name: as create() takes it.  shape: n, (n,) or (rows, cols) (a
-    table, shmids(5) 2.7).  dtype: f8, f4, i8, i4, u1 (or f64, f32,
+    table, shmids(5) 2.7), or (n1, n2, n3, ...): an N-D array in a 1-D
+    segment of their product, which readers attach with shape=.  dtype: f8, f4, i8, i4, u1 (or f64, f32,
     i64, i32, raw, or numpy's spellings of these).  mode: as create().
     order: "C" (row by row) or "F" (column by column, as Fortran and R
     hold a matrix: a column-major table, header version 3, which
@@ -1072,14 +1105,22 @@ def zeros(name, shape, dtype="f8", mode=_M600, order="C"):
     range) and OSError as create() does (0 columns: EINVAL).
     """
     tname = _tname(dtype)
-    shape = _shape(shape)
+    shape = _shape(shape, nd=True)
     mode = _mode(mode)
     o = _order(order)
     cell = []
     with _lock:
         try:
-            _new(name, tname, shape, mode, cell, o)
-            return Writer(_Memory(cell, True))
+            # N-D: a 1-D segment, its arrays of the shape (2.7)
+            if len(shape) > 2 and o == _COLMAJOR:
+                raise ValueError("shmids: order 'F' is for 2-D tables; an "
+                                 "N-D array is kept row by row (shmids(5) 2.7)")
+            _new(name, tname, shape if len(shape) <= 2 else
+                 (_count(shape),), mode, cell, o)
+            mem = _Memory(cell, True)
+            if len(shape) > 2:
+                mem.shape = shape
+            return Writer(mem)
         except BaseException:
             _undo(cell)
             raise
@@ -1089,7 +1130,9 @@ def create(name, array, mode=_M600, order=None):
     """Copy a 1-D or 2-D array into a new sealed segment; returns its label.
 
     name: 1 to 64 printable ASCII bytes other than space (shmids(5)
-    section 1).  array: a 1-D or 2-D numpy array of dtype float64,
+    section 1).  array: a 1-D or 2-D numpy array (one of 3 dimensions or
+    more is copied in row-major order into a 1-D segment, which readers
+    attach with shape=: shmids(5) 2.7) of dtype float64,
     float32, int64, int32 or uint8 (type f64, f32, i64, i32, raw), or
     any such buffer of format d, f, q, i or B (bytes, array.array,
     memoryview); with numpy, a list or other sequence numpy.asarray()
@@ -1130,9 +1173,14 @@ def create(name, array, mode=_M600, order=None):
         tname, tshape, src = _type_of(array.T)
         shape, o = (tshape[1], tshape[0]), _COLMAJOR
     else:
+        if o == _COLMAJOR:
+            raise ValueError("shmids: order 'F' is for 2-D tables; an "
+                             "N-D array is kept row by row (shmids(5) 2.7)")
         tname, shape, src = _type_of(array)
         o = _ROWMAJOR
-    shape = _shape(shape)
+    shape = _shape(shape, nd=True)
+    if len(shape) > 2:      # N-D: a 1-D segment (shmids(5) 2.7)
+        shape = (_count(shape),)
     mode = _mode(mode)
     cell, label = [], None
     with _lock:
@@ -1642,6 +1690,12 @@ def _dump(fields, f, min_count, prefix, mode, made):
             out = bfield + b" " + bvalue + b"\n"
         else:
             tname, shape, src = _type_of(value)
+            if len(shape) > 2:
+                raise ValueError("shmids: dump: %s: a %d-D array has no "
+                                 "ASCII form that keeps its shape: dump "
+                                 "a.reshape(-1) and its shape beside it, "
+                                 "or create() it and attach(label, "
+                                 "shape=)" % (field, len(shape)))
             if len(shape) == 2:     # no field: the name keeps the key
                 label = _dump_segment(prefix, field, value, mode)
                 made.append(label)

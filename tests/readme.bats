@@ -258,3 +258,47 @@ table_labels() {
 	is "$(tail -n 1 <<< "$output")" "[1] TRUE"
 	gone "$l"
 }
+
+@test "7: readme: the pipe names example runs as written: -P names a table from a pipe run3/stdin:1, shm-ls -N finds it" {
+	local l
+	mktop
+	PATH=$BIN:$PATH run_block "pipe names"
+	status_is 0
+	l=$(table_labels run3.shm)
+	[ -z "$l" ] || track "$l"
+	like "$l" "[0-9]* run3/stdin:1"
+	is "$(head -n 1 <<< "$output")" "shmids $l"
+	like "$(sed -n 3p <<< "$output")" "* 10x7 ready * $l"
+	is "$(head -n 2 run3.txt)" "$(printf '0 0 0 0 1 2 3\n1 1 0.25 -1 1 2 3')"
+	gone "$l"
+}
+
+@test "6.1, 7: readme: the mtcars example runs as written: why it stayed text, then cut makes it a 32x11 table" {
+	local l
+	command -v Rscript > /dev/null || skip "no Rscript"
+	mktop
+	PATH=$BIN:$PATH run_block "mtcars"
+	l=$(table_labels mtcars.shm)
+	[ -z "$l" ] || track "$l"
+	status_is 0
+	is "$stderr" "shm-import: mtcars.csv:2-33: a table of 32 rows, 352 values, stayed text: column 1 holds row names (\"Mazda RX4\", line 2); write it without them (R: row.names = FALSE, or cut -d',' -f2- mtcars.csv | shm-import)"
+	is "$output" "$(printf '"mpg","cyl","disp","hp","drat","wt","qsec","vs","am","gear","carb"\nshmids, %s' "$l")"
+	like "$l" "[0-9]* stdin:2"
+	same_file <(cut -d',' -f2- mtcars.csv) mtcars2.csv
+	gone "$l"
+}
+
+@test "6: readme: pandas' default float parser misreads shortest forms that float_precision=\"round_trip\" reads exactly" {
+	local py
+	py=$(python_with pandas) || skip "no python3 with pandas"
+	grep -q 'float_precision="round_trip"' "$README"
+
+	run "$py" -c 'import numpy, pandas, io
+x = numpy.random.default_rng(1).normal(size=20000)
+s = "x\n" + "\n".join(repr(float(v)) for v in x) + "\n"
+a = pandas.read_csv(io.StringIO(s))["x"].to_numpy()
+b = pandas.read_csv(io.StringIO(s), float_precision="round_trip")["x"].to_numpy()
+print((a != x).sum() > 0, (b != x).sum())'
+	status_is 0
+	is "$output" "True 0"
+}

@@ -59,7 +59,7 @@ procfield() {
 	is "$stderr" ""
 }
 
-@test "shm-ls: bad options and users: what is wrong, then usage, exit 2" {
+@test "7: shm-ls: bad options and users (-lh too): what is wrong, then usage, exit 2" {
 	bad_args shm-ls "$SYNOPSIS" <<-EOF
 	-x|invalid option -- 'x'
 	-u|option requires an argument -- 'u'
@@ -109,6 +109,10 @@ procfield() {
 	-u 4294967295|invalid user '4294967295' (expected a login name or numeric user ID)
 	-u nosuchuse+|invalid user 'nosuchuse+' (expected a login name or numeric user ID; the listing cuts long names with '+': shm-ls -o uid gives the ID)
 	-u ''|invalid user '' (expected a login name or numeric user ID)
+	-lh|-h is the help, alone: sizes are for people (as ls -h) by default, -b writes bytes, and -l reports the limits and the system, not a long listing
+	-hl|-h is the help, alone: sizes are for people (as ls -h) by default, -b writes bytes, and -l reports the limits and the system, not a long listing
+	-ah|-h is the help, alone: sizes are for people (as ls -h) by default, -b writes bytes, and -l reports the limits and the system, not a long listing
+	-h 1|-h is the help, alone: sizes are for people (as ls -h) by default, -b writes bytes, and -l reports the limits and the system, not a long listing
 	EOF
 }
 

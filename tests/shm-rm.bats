@@ -63,6 +63,10 @@ shmid_exists() {
 	-m 'x*' -s 0|-m is now -N (name pattern)
 	|nothing to remove: give labels or ids, or -s age
 	-n -v|nothing to remove: give labels or ids, or -s age
+	--dead '$l'|operands are not allowed with --dead
+	--dead -f|-f is not allowed with --dead
+	--dead=1|option '--dead' doesn't allow an argument
+	-u 0|-u is not allowed without -s
 	EOF
 	exists "$l"
 }
@@ -223,6 +227,44 @@ shmid_exists() {
 	gone "$b"
 	gone "$dead"
 	exists "$theirs"
+}
+
+@test "7: shm-rm --dead: only crashed writers' segments, however fresh; the caller's unless root says -u or -U; with -s, so old" {
+	need_user
+	local ready filling dead mine theirs
+	ready=$(usermk create "${P}ready" f64 1)
+	dead=$(usermk killwriter "${P}dead")
+	mine=$(mkkilled rootdead)
+	filling=$(mkwriter filling 30)
+	# as a plain user: their own dead one only, not root's, not -s 1h's
+	run --separate-stderr as_user "$BIN/shm-rm" -v --dead -s 1h
+	status_is 0
+	is "$output" "" "none an hour old"
+	run --separate-stderr as_user "$BIN/shm-rm" -n --dead
+	status_is 0
+	is "$output" "$dead" "dry run"
+	run --separate-stderr as_user "$BIN/shm-rm" -v --dead -U
+	status_is 1
+	is "$stderr" "shm-rm: -U: only root may clean other users' segments; without -U, -s cleans your own"
+	run --separate-stderr as_user "$BIN/shm-rm" -v --dead -N "${P}de*"
+	status_is 0
+	is "$(vlabels <<< "$output")" "$dead" "removed"
+	gone "$dead"
+	exists "$ready"
+	is "$(shmtool open "$mine")" EOWNERDEAD "root's dead one"
+	# root's --dead takes root's own; -u names the user's (a dead one
+	# opens as EOWNERDEAD: still there)
+	dead=$(usermk killwriter "${P}dead2")
+	run --separate-stderr shm_rm -n --dead -N "${P}*"
+	status_is 0
+	is "$output" "$mine" "root's own"
+	run --separate-stderr shm_rm -v --dead -u "$TESTUSER" -N "${P}*"
+	status_is 0
+	is "$(vlabels <<< "$output")" "$dead" "-u's"
+	gone "$dead"
+	exists "$ready"
+	is "$(shmtool open "$filling")" EAGAIN "a writer filling"
+	is "$(shmtool open "$mine")" EOWNERDEAD "root's dead one"
 }
 
 @test "shm-rm -s: age units; fresh segments stay" {
