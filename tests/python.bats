@@ -2057,6 +2057,8 @@ except OSError as e:
 print("ok")'
 	status_is 0
 	is "$output" "ok"
+}
+
 @test "2.7: python: N-D arrays: zeros((50, 50, 50)) and create() of a 3-D array make a 1-D segment, attach(shape=) gives the shape back; dump, uint16 and complex refused with the way, both backends" {
 	need_python
 	both "$COMMON"'
