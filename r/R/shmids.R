@@ -11,8 +11,9 @@ octal_mode <- function(mode) {
   as.integer(mode)
 }
 
-shm_attach <- function(label, timeout = 0) {
-  .Call(shmr_attach, label, as.double(timeout))
+shm_attach <- function(label, timeout = 0, pointer = c("copy", "segment")) {
+  pointer <- match.arg(pointer)
+  .Call(shmr_attach, label, as.double(timeout), pointer == "segment")
 }
 
 shm_zeros <- function(name, dim, type = "f64", mode = "0600") {

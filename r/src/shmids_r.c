@@ -37,6 +37,7 @@ struct seg {
 	int		 type;		/* enum shmids_type */
 	int		 writable;	/* made here, attached read-write */
 	int		 sealed;
+	int		 direct;	/* writable DATAPTR gets the segment */
 	char		 label[SHMIDS_LABEL_MAX + 1];
 };
 
@@ -128,12 +129,18 @@ elsize(SEXP x)
 /*
  * DATAPTR(x, writable): R asks for a writable pointer both to write
  * (x[i] <- v on an unshared x) and, in older code, merely to read
- * (REAL(x)).  A segment made here is writable: its payload is
- * returned, and R's writes land in the segment.  An attached one is
+ * (REAL(x)).  A segment made here and not yet sealed is writable: its
+ * payload is returned, and R's writes land in the segment; once
+ * sealed, it is treated as an attached one.  An attached one is
  * mapped read-only (a write would be SIGSEGV): the first writable
  * request makes one private copy, and x is that copy from then on
  * (R's value semantics: the segment never changes under its readers).
- * A read-only request never copies.
+ * A read-only request never copies.  Much of R asks for a writable
+ * pointer only to read (colSums(), ==, c(), identical(): REAL()), so
+ * shm_attach(pointer = "segment") hands out the segment's pointer
+ * there too, and marks x not mutable: R then duplicates x (a copy,
+ * seg_duplicate()) before it writes.  C code that writes through
+ * REAL() of an argument regardless of R's rules gets SIGSEGV.
  */
 static void *
 seg_dataptr(SEXP x, Rboolean writable)
@@ -144,7 +151,7 @@ seg_dataptr(SEXP x, Rboolean writable)
 	if (copy != R_NilValue)
 		return DATAPTR(copy);
 	s = seg_of(x);
-	if (!writable || s->writable)
+	if (!writable || (s->writable && !s->sealed) || s->direct)
 		return s->data;
 	copy = Rf_allocVector(TYPEOF(x), s->n);
 	if (s->n > 0)
@@ -232,11 +239,15 @@ real_sum(SEXP x, Rboolean narm)
 }
 
 /*
- * duplicate(): an attached segment is read-only, so a duplicate may
- * share it (a new ALTREP over the same external pointer: no copy);
- * R copies it when it writes (seg_dataptr()).  A segment being filled,
- * or a private copy, is copied now: a duplicate is what R writes when
- * the original is shared, and it must not write the segment.
+ * duplicate(): a new ALTREP over the same segment, no copy, but for
+ * pointer = "segment" (below) and a private copy already made.
+ * Attached read-only, the duplicate copies when R writes to it
+ * (seg_dataptr()).  Being filled (shm_zeros(), not yet sealed), the
+ * duplicate is the segment too: R duplicates whatever a function call
+ * left referenced before it writes, and the writes must reach the
+ * segment, so a filling segment has reference semantics, as
+ * bigmemory's matrices have.  For pointer = "segment" the duplicate is
+ * what R writes next, through the pointer: it must be a copy.
  */
 static SEXP
 seg_duplicate(SEXP x, Rboolean deep)
@@ -247,7 +258,7 @@ seg_duplicate(SEXP x, Rboolean deep)
 
 	(void)deep;
 	s = seg_of(x);
-	if (copy == R_NilValue && !s->writable)
+	if (copy == R_NilValue && !s->direct)
 		return R_new_altrep(TYPEOF(x) == REALSXP ? seg_real :
 		    TYPEOF(x) == INTSXP ? seg_int : seg_raw,
 		    R_altrep_data1(x), R_NilValue);
@@ -280,7 +291,8 @@ seg_inspect(SEXP x, int pre, int deep, int pvec,
 	(void)inspect_subtree;
 	Rprintf(" shmids '%s' %s%s\n", s != NULL ? s->label : "(detached)",
 	    R_altrep_data2(x) != R_NilValue ? "copied" :
-	    s != NULL && s->writable ? "read-write" : "in place",
+	    s != NULL && s->writable ? "read-write" :
+	    s != NULL && s->direct ? "in place, pointer" : "in place",
 	    s != NULL && s->writable && !s->sealed ? ", filling" : "");
 	return TRUE;
 }
@@ -397,9 +409,9 @@ widen(const void *data, size_t n, int type)
 	return x;
 }
 
-SEXP shmr_attach(SEXP label, SEXP timeout);
+SEXP shmr_attach(SEXP label, SEXP timeout, SEXP direct);
 SEXP
-shmr_attach(SEXP label, SEXP timeout)
+shmr_attach(SEXP label, SEXP timeout, SEXP direct)
 {
 	const char *l = str1(label, "shm_attach");
 	double t = Rf_asReal(timeout);
@@ -449,9 +461,13 @@ shmr_attach(SEXP label, SEXP timeout)
 	s->data = a.data;
 	s->n = (R_xlen_t)a.count;
 	s->type = a.type;
+	s->direct = Rf_asLogical(direct) == TRUE;
 	snprintf(s->label, sizeof s->label, "%s", shmids_label(shm));
 	(void)order;
-	return wrap(s, ndim, rows, cols);
+	x = wrap(s, ndim, rows, cols);
+	if (s->direct)
+		MARK_NOT_MUTABLE(x);
+	return x;
 }
 
 SEXP shmr_zeros(SEXP name, SEXP dim, SEXP type, SEXP mode);
@@ -855,7 +871,7 @@ shmr_read(SEXP file)
 }
 
 static const R_CallMethodDef calls[] = {
-	{ "shmr_attach", (DL_FUNC)shmr_attach, 2 },
+	{ "shmr_attach", (DL_FUNC)shmr_attach, 3 },
 	{ "shmr_zeros", (DL_FUNC)shmr_zeros, 4 },
 	{ "shmr_seal", (DL_FUNC)shmr_seal, 1 },
 	{ "shmr_label", (DL_FUNC)shmr_label, 1 },

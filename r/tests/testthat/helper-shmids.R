@@ -1,0 +1,57 @@
+# Run by tests/r.bats with P (a name prefix of the test's own),
+# SHMIDS_BIN (the tools under test) and PY (a python3 with numpy, or
+# empty); alone (R CMD check), with defaults.  Every segment a test
+# makes is named P...: clean() removes those, and only those.
+P <- Sys.getenv("P", paste0("rt", Sys.getpid(), "."))
+BIN <- Sys.getenv("SHMIDS_BIN", "")
+PY <- Sys.getenv("PY", "")
+
+nm <- function(s) paste0(P, s)
+
+clean <- function() {
+  d <- shm_ls()
+  for (l in d$label[startsWith(d$name, P)])
+    try(shm_remove(l), silent = TRUE)
+}
+
+# Every test removes its segments, whatever happens in it.
+local_clean <- function(env = parent.frame()) {
+  withr::defer(clean(), envir = env)
+}
+
+need_tools <- function() {
+  if (BIN == "" || !file.exists(file.path(BIN, "shm-expand")))
+    skip("no tools: set SHMIDS_BIN to the build's bin directory")
+}
+
+need_py <- function() {
+  if (PY == "") skip("no python3 with numpy (Debian: python3-numpy)")
+}
+
+tool <- function(prog, args = character(), input = NULL) {
+  out <- suppressWarnings(system2(file.path(BIN, prog), args, input = input,
+                                  stdout = TRUE, stderr = TRUE))
+  st <- attr(out, "status")
+  attr(out, "status") <- NULL
+  list(status = if (is.null(st)) 0L else st, out = out)
+}
+
+py <- function(script, ...) {
+  out <- suppressWarnings(system2(PY, c("-c", shQuote(script), ...),
+                                  stdout = TRUE, stderr = TRUE,
+                                  env = paste0("P=", P)))
+  st <- attr(out, "status")
+  if (!is.null(st)) stop("python failed: ", paste(out, collapse = "\n"))
+  out
+}
+
+# The segment's state as R sees it: "in place", "copied", "read-write".
+how <- function(x) sub("^.*shmids '[^']*' ", "",
+                       utils::capture.output(.Internal(inspect(x)))[1])
+
+# bits of a double, as 16 hex digits
+bits <- function(x) {
+  b <- writeBin(x, raw(), endian = "big")
+  vapply(seq_along(x), function(i)
+    paste(as.character(b[(8 * i - 7):(8 * i)]), collapse = ""), "")
+}
