@@ -428,3 +428,77 @@ shmids_emit_rows(FILE *fp, const struct shmids_layout *l, int type,
 		flush(&o);
 	return done(&o, small, r);
 }
+
+/* n elements of esz bytes from src, in a row, to dst every stride bytes */
+static void
+gather(char *dst, size_t stride, const char *src, size_t n, size_t esz)
+{
+	size_t k;
+
+	/* memcpy of a constant size is a load and a store */
+	switch (esz) {
+	case 8:
+		for (k = 0; k < n; k++, dst += stride, src += 8)
+			memcpy(dst, src, 8);
+		break;
+	case 4:
+		for (k = 0; k < n; k++, dst += stride, src += 4)
+			memcpy(dst, src, 4);
+		break;
+	default:
+		for (k = 0; k < n; k++, dst += stride, src += esz)
+			memcpy(dst, src, esz);
+	}
+}
+
+/*
+ * A column-major table (format-spec.md 2.7, 6.1) is written a block of
+ * rows at a time: the block is gathered row by row into a buffer of
+ * SHMIDS_PAR_MIN bytes or so (one row at least), which is big enough for
+ * shmids_emit_rows() to use its threads, and the segment is never
+ * copied whole.  Every block but the last ends its last row as rows
+ * between them end.
+ */
+int
+shmids_emit_matrix(FILE *fp, const struct shmids_layout *l, int type,
+    const void *data, size_t rows, size_t cols, int sep, int order)
+{
+	struct shmids_layout mid;
+	const char *src = data;
+	char *buf;
+	size_t esz = shmids_type_size(type), blk, r0, n, j;
+	int r = 0, e;
+
+	if (order == SHMIDS_ROWMAJOR || (order == SHMIDS_COLMAJOR &&
+	    (rows < 2 || cols < 2)))
+		return shmids_emit_rows(fp, l, type, data, rows, cols, sep);
+	if (order != SHMIDS_COLMAJOR || l == NULL ||
+	    l->version != SHMIDS_LAYOUT_V1 || esz == 0 ||
+	    (sep != ' ' && sep != '\t' && sep != ',')) {
+		errno = EINVAL;
+		return -1;
+	}
+	/* rows * cols elements are there: cols * esz does not overflow */
+	blk = SHMIDS_PAR_MIN / (cols * esz);
+	if (blk == 0)
+		blk = 1;
+	if (blk > rows)
+		blk = rows;
+	if ((buf = malloc(blk * cols * esz)) == NULL)
+		return -1;
+	mid = *l;
+	if (mid.eol == NULL || mid.eol[0] == '\0')
+		mid.eol = "\n";
+	for (r0 = 0; r0 < rows && r == 0; r0 += n) {
+		n = rows - r0 < blk ? rows - r0 : blk;
+		for (j = 0; j < cols; j++)
+			gather(buf + j * esz, cols * esz,
+			    src + (r0 + j * rows) * esz, n, esz);
+		r = shmids_emit_rows(fp, r0 + n < rows ? &mid : l, type, buf,
+		    n, cols, sep);
+	}
+	e = errno;
+	free(buf);
+	errno = e;
+	return r;
+}

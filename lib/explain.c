@@ -315,9 +315,9 @@ explain_moved(struct out *o, const struct shmids_info *si)
 		add_linked(o, si->id);
 		return 1;
 	}
-	/* versions 1 and 2 (a table, format-spec.md 2.7) */
+	/* versions 1 to 3 (tables, format-spec.md 2.7) */
 	if (size < SHMIDS_HEADER || memcmp(h + HDR_MAGIC, "shmids", 6) != 0 ||
-	    (h[HDR_MAGIC + 6] != '1' && h[HDR_MAGIC + 6] != '2') ||
+	    !shmids_hdr_known(h[HDR_MAGIC + 6]) ||
 	    h[HDR_MAGIC + 7] != ' ' ||
 	    (len = strnlen(h, HDR_LABELSZ)) > SHMIDS_LABEL_MAX || h[0] != '/')
 		return 0;

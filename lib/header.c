@@ -12,8 +12,17 @@
 
 #include "internal.h"
 
-/* "shmids" and the version: 1, or 2 for a table (format-spec.md 2.7) */
+/*
+ * "shmids" and the version: 1, 2 for a table, 3 for a column-major
+ * table (format-spec.md 2.7, 9)
+ */
 static const char magic[] = "shmids";
+
+int
+shmids_hdr_known(int v)
+{
+	return v == '1' || v == '2' || v == '3';
+}
 
 static const char *
 native_order(void)
@@ -31,10 +40,14 @@ digits(char *h, size_t width, size_t n)
 		h[width - 1] = (char)('0' + n % 10);
 }
 
-/* cols 0: a 1-D segment, version 1, as shmids 1.1 wrote it. */
+/*
+ * cols 0: a 1-D segment, version 1, as shmids 1.1 wrote it; else a
+ * table, version 2, or 3 when order is SHMIDS_COLMAJOR (the caller
+ * passes it only for rows > 1 and cols > 1: 2.7).
+ */
 void
 shmids_hdr_write(char *h, const char *id, const char *name, int type,
-    size_t count, size_t cols)
+    size_t count, size_t cols, int order)
 {
 	char label[SHMIDS_LABEL_MAX + 1];
 	size_t n;
@@ -44,7 +57,8 @@ shmids_hdr_write(char *h, const char *id, const char *name, int type,
 	memcpy(h, label, n + 1);
 	h[n + 1] = '\n';
 	memcpy(h + HDR_MAGIC, magic, 6);
-	h[HDR_MAGIC + 6] = cols ? '2' : '1';
+	h[HDR_MAGIC + 6] = cols == 0 ? '1' :
+	    order == SHMIDS_COLMAJOR ? '3' : '2';
 	h[HDR_MAGIC + 7] = ' ';
 	memcpy(h + HDR_TYPE, shmids_type_name(type), 3);
 	h[HDR_TYPE + 3] = ' ';
@@ -92,8 +106,8 @@ check_label(const char *c, const char *id, const char *want, size_t wantlen,
 
 /*
  * The reserved bytes: NUL (version 1), or the shape of a table
- * (version 2: NUL NUL, 7 digits of cols, LF; format-spec.md 2.7).
- * 0 or EBADMSG.
+ * (versions 2 and 3: NUL NUL, 7 digits of cols, LF; format-spec.md
+ * 2.7).  0 or EBADMSG.
  */
 static int
 check_shape(const char *c, struct hdr *out)
@@ -104,6 +118,7 @@ check_shape(const char *c, struct hdr *out)
 	for (i = HDR_RESERVED; i < HDR_COLS; i++)
 		if (c[i] != '\0')
 			return EBADMSG;
+	out->order = out->version == '3' ? SHMIDS_COLMAJOR : SHMIDS_ROWMAJOR;
 	if (out->version == '1') {
 		for (; i < SHMIDS_HEADER; i++)
 			if (c[i] != '\0')
@@ -155,6 +170,12 @@ check_fields(const char *c, struct hdr *out)
 	if (check_shape(c, out) != 0 ||
 	    (out->cols > 0 && count % out->cols != 0))
 		return EBADMSG;
+	/*
+	 * Version 3 is written only for rows > 1 and cols > 1, where the
+	 * order changes the bytes: one form for every segment (2.7).
+	 */
+	if (out->version == '3' && (out->cols < 2 || count / out->cols < 2))
+		return EBADMSG;
 	out->count = count;
 	out->state = c[HDR_STATE];
 	return 0;
@@ -187,7 +208,7 @@ shmids_hdr_read(const volatile char *h, size_t size, const char *id,
 	/* out->version tells a later version from no header of ours */
 	out->version = memcmp(c + HDR_MAGIC, magic, 6) == 0 &&
 	    c[HDR_MAGIC + 7] == ' ' ? c[HDR_MAGIC + 6] : 0;
-	if (out->version != '1' && out->version != '2')
+	if (!shmids_hdr_known(out->version))
 		return ESTALE;
 	if ((e = check_fields(c, out)) != 0)
 		return e;
@@ -208,9 +229,9 @@ shmids_hdr_labelid(const char *h, size_t n, char id[SHMIDS_LABEL_MAX + 1])
 	const char *name;
 	size_t len, idlen, namelen;
 
-	/* a header of ours, of either version (a table's too) */
+	/* a header of ours, of any version read (a table's too) */
 	if (n < SHMIDS_HEADER || memcmp(h + HDR_MAGIC, magic, 6) != 0 ||
-	    (h[HDR_MAGIC + 6] != '1' && h[HDR_MAGIC + 6] != '2') ||
+	    !shmids_hdr_known(h[HDR_MAGIC + 6]) ||
 	    h[HDR_MAGIC + 7] != ' ')
 		return 0;
 	len = strnlen(h, HDR_LABELSZ);

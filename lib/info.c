@@ -18,16 +18,30 @@
  * listing or the cleaner.
  */
 void
-shmids_shape_of(struct shmids_shape *sh, size_t count, size_t cols)
+shmids_dims_of(struct shmids_dims *d, size_t count, size_t cols, int order)
 {
-	sh->ndim = cols > 0 ? 2 : 1;
-	sh->cols = cols > 0 ? cols : 1;
-	sh->rows = count / sh->cols;
+	d->ndim = cols > 0 ? 2 : 1;
+	d->order = cols > 0 ? order : SHMIDS_ROWMAJOR;
+	d->cols = cols > 0 ? cols : 1;
+	d->rows = count / d->cols;
+}
+
+/*
+ * The shape of 1.3's calls, from d (ndim 0: unknown, as d): a
+ * column-major table is its storage read row by row, the transpose
+ * (format-spec.md 9).
+ */
+void
+shmids_shape_of_dims(struct shmids_shape *sh, const struct shmids_dims *d)
+{
+	sh->ndim = d->ndim;
+	sh->rows = d->order == SHMIDS_COLMAJOR ? d->cols : d->rows;
+	sh->cols = d->order == SHMIDS_COLMAJOR ? d->rows : d->cols;
 }
 
 static void
 fill_header(const struct shmids_backend *be, struct shmids_info *si,
-    struct shmids_shape *sh)
+    struct shmids_dims *d)
 {
 	char h[SHMIDS_HEADER];
 	struct hdr hd;
@@ -54,7 +68,7 @@ fill_header(const struct shmids_backend *be, struct shmids_info *si,
 	si->err = e;
 	if (e != 0 && e != EBADMSG) {
 		/* ours, but of a later version than this library reads */
-		if (hd.version >= '3' && hd.version <= '9')
+		if (hd.version > '3' && hd.version <= '9')
 			si->err = EPROTONOSUPPORT;
 		si->ours = 0;
 		return;
@@ -69,7 +83,7 @@ fill_header(const struct shmids_backend *be, struct shmids_info *si,
 	si->type = hd.type;
 	si->count = hd.count;
 	si->state = hd.state;
-	shmids_shape_of(sh, hd.count, hd.cols);
+	shmids_dims_of(d, hd.count, hd.cols, hd.order);
 	if (hd.state == 'w' && be->ready(si, NULL, 'w') == EOWNERDEAD)
 		si->state = 'd';
 }
@@ -78,11 +92,11 @@ fill_header(const struct shmids_backend *be, struct shmids_info *si,
 /* unreadable: the backend's stat said 1 (known, but not ours to read). */
 static void
 look(struct shmids_info *si, int unreadable, int flags, int scan,
-    struct shmids_shape *sh)
+    struct shmids_dims *d)
 {
 	const struct shmids_backend *be = shmids_be_of(si->id);
 
-	memset(sh, 0, sizeof(*sh));
+	memset(d, 0, sizeof(*d));
 	si->ours = 0;
 	si->err = 0;
 	si->name = NULL;
@@ -99,20 +113,32 @@ look(struct shmids_info *si, int unreadable, int flags, int scan,
 		si->ours = -1;
 		si->err = EACCES;
 	} else
-		fill_header(be, si, sh);
+		fill_header(be, si, d);
 }
 
 int
 shmids_stat(const char *id, struct shmids_info *si, int flags)
 {
-	struct shmids_shape sh;
+	struct shmids_dims d;
 
-	return shmids_stat_shape(id, si, &sh, flags);
+	return shmids_stat_dims(id, si, &d, flags);
 }
 
 int
 shmids_stat_shape(const char *id, struct shmids_info *si,
     struct shmids_shape *sh, int flags)
+{
+	struct shmids_dims d;
+	int r;
+
+	if ((r = shmids_stat_dims(id, si, &d, flags)) == 0)
+		shmids_shape_of_dims(sh, &d);
+	return r;
+}
+
+int
+shmids_stat_dims(const char *id, struct shmids_info *si,
+    struct shmids_dims *d, int flags)
 {
 	int shmid, k;
 
@@ -127,7 +153,7 @@ shmids_stat_shape(const char *id, struct shmids_info *si,
 		errno = ENOENT;
 		return -1;
 	}
-	look(si, k, flags, 0, sh);
+	look(si, k, flags, 0, d);
 	return 0;
 }
 
@@ -135,7 +161,7 @@ shmids_stat_shape(const char *id, struct shmids_info *si,
 struct entry {
 	struct shmids_info si;
 	int		 unreadable;	/* the store's stat would say 1; -1 skipped */
-	struct shmids_shape sh;
+	struct shmids_dims d;
 };
 
 struct list {
@@ -183,19 +209,24 @@ byid(const void *a, const void *b)
  * other: its segments read so far are reported, then the store itself,
  * after all segments, as an info with ours -2.
  */
-/* shmids_scan()'s fn, called by shmids_scan_shape() */
+/* shmids_scan()'s and shmids_scan_shape()'s fn, called by scan_dims */
 struct plain {
 	int	(*fn)(const struct shmids_info *, void *);
+	int	(*fnsh)(const struct shmids_info *,
+		    const struct shmids_shape *, void *);
 	void	*arg;
 };
 
 static int
-plain(const struct shmids_info *si, const struct shmids_shape *sh, void *arg)
+plain(const struct shmids_info *si, const struct shmids_dims *d, void *arg)
 {
 	const struct plain *p = arg;
+	struct shmids_shape sh;
 
-	(void)sh;
-	return p->fn(si, p->arg);
+	if (p->fn != NULL)
+		return p->fn(si, p->arg);
+	shmids_shape_of_dims(&sh, d);
+	return p->fnsh(si, &sh, p->arg);
 }
 
 int
@@ -205,16 +236,29 @@ shmids_scan(int (*fn)(const struct shmids_info *, void *), void *arg,
 	struct plain p;
 
 	p.fn = fn;
+	p.fnsh = NULL;
 	p.arg = arg;
-	return shmids_scan_shape(plain, &p, flags);
+	return shmids_scan_dims(plain, &p, flags);
 }
 
 int
 shmids_scan_shape(int (*fn)(const struct shmids_info *,
     const struct shmids_shape *, void *), void *arg, int flags)
 {
+	struct plain p;
+
+	p.fn = NULL;
+	p.fnsh = fn;
+	p.arg = arg;
+	return shmids_scan_dims(plain, &p, flags);
+}
+
+int
+shmids_scan_dims(int (*fn)(const struct shmids_info *,
+    const struct shmids_dims *, void *), void *arg, int flags)
+{
 	struct shmids_info bad;
-	struct shmids_shape nosh = { 0, 0, 0 };
+	struct shmids_dims nod = { 0, 0, 0, 0 };
 	struct list l;
 	int err[SHMIDS_NSTORES] = { 0 };
 	size_t i;
@@ -236,12 +280,12 @@ shmids_scan_shape(int (*fn)(const struct shmids_info *,
 		if (l.v[i].unreadable == -1) {	/* not examined */
 			l.v[i].si.ours = -3;
 			if (flags & SHMIDS_SKIPPED)
-				r = fn(&l.v[i].si, &nosh, arg);
+				r = fn(&l.v[i].si, &nod, arg);
 			continue;
 		}
-		look(&l.v[i].si, l.v[i].unreadable, flags, 1, &l.v[i].sh);
+		look(&l.v[i].si, l.v[i].unreadable, flags, 1, &l.v[i].d);
 		if (l.v[i].si.ours != 0 || (flags & SHMIDS_ALL))
-			r = fn(&l.v[i].si, &l.v[i].sh, arg);
+			r = fn(&l.v[i].si, &l.v[i].d, arg);
 	}
 	free(l.v);
 	for (i = 0; shmids_stores[i] != NULL && r == 0; i++)
@@ -250,7 +294,7 @@ shmids_scan_shape(int (*fn)(const struct shmids_info *,
 			bad.shmid = shmids_stores[i]->store;
 			bad.ours = -2;
 			bad.err = err[i];
-			r = fn(&bad, &nosh, arg);
+			r = fn(&bad, &nod, arg);
 		}
 	return r;
 }

@@ -25,7 +25,7 @@
 #define HDR_COUNTSZ	20
 #define HDR_STATE	116
 #define HDR_RESERVED	118
-#define HDR_COLS	120	/* version 2: columns (2.7) */
+#define HDR_COLS	120	/* versions 2, 3: columns (2.7) */
 #define HDR_COLSSZ	7
 
 #define KEY_PREFIX	0x53480000u	/* "SH": section 2.4 */
@@ -38,8 +38,9 @@ struct hdr {
 	int		 type;
 	size_t		 count;
 	size_t		 cols;		/* a table's columns; 0: 1-D (version 1) */
+	int		 order;		/* SHMIDS_COLMAJOR (version 3), else ROWMAJOR */
 	int		 state;		/* 'w' or 'r' */
-	int		 version;	/* '1', '2'; another digit: ESTALE */
+	int		 version;	/* '1', '2', '3'; another digit: ESTALE */
 };
 
 /* One attachment of a segment: what detaching it needs. */
@@ -176,9 +177,16 @@ SHMIDS_HIDDEN void	shmids_populate_run(const struct att *a, size_t off,
 			    size_t len);
 #define HUGE_GRAIN	((size_t)2 << 20)	/* a transparent huge page */
 
-/* info.c: sh for count elements, cols of them a row (0: 1-D). */
-SHMIDS_HIDDEN void	shmids_shape_of(struct shmids_shape *sh, size_t count,
-			    size_t cols);
+/*
+ * info.c: d for count elements, a table of cols columns (0: 1-D) stored
+ * in order (SHMIDS_ROWMAJOR or SHMIDS_COLMAJOR); sh from d as the calls
+ * of 1.3 see it: a column-major table read row by row, its transpose
+ * (format-spec.md 2.7, 9).
+ */
+SHMIDS_HIDDEN void	shmids_dims_of(struct shmids_dims *d, size_t count,
+			    size_t cols, int order);
+SHMIDS_HIDDEN void	shmids_shape_of_dims(struct shmids_shape *sh,
+			    const struct shmids_dims *d);
 
 /* label.c; shmids_name_check() and shmids_id_check() are public. */
 SHMIDS_HIDDEN int	shmids_label_parse(const char *s, size_t len,
@@ -191,7 +199,9 @@ SHMIDS_HIDDEN size_t	shmids_hdr_labelid(const char *h, size_t n,
 			    char id[SHMIDS_LABEL_MAX + 1]);
 SHMIDS_HIDDEN void	shmids_hdr_write(char *h, const char *id,
 			    const char *name, int type, size_t count,
-			    size_t cols);
+			    size_t cols, int order);
+/* Is v a header version this library reads ('1', '2', '3')? */
+SHMIDS_HIDDEN int	shmids_hdr_known(int v);
 SHMIDS_HIDDEN int	shmids_hdr_read(const volatile char *h, size_t size,
 			    const char *id, const char *want, size_t wantlen,
 			    struct hdr *out);
@@ -224,6 +234,7 @@ struct seg {
 	int		 type;
 	size_t		 count;		/* elements */
 	size_t		 cols;		/* a table's columns, 0 for 1-D */
+	int		 order;		/* SHMIDS_ROWMAJOR, or COLMAJOR (v3) */
 	/*
 	 * The family pipe (registry.c) that the segments unsealed at a
 	 * fork share, -1 -1 if none, and its identity, to know it again
@@ -239,7 +250,7 @@ SHMIDS_HIDDEN struct seg *shmids_reg_find(const void *addr);
 SHMIDS_HIDDEN int	shmids_reg_add(const struct shmids_backend *be,
 			    const struct att *a, pid_t writer, const char *id,
 			    const char *label, int type, size_t count,
-			    size_t cols);
+			    size_t cols, int order);
 SHMIDS_HIDDEN void	shmids_reg_del(struct seg *s);
 SHMIDS_HIDDEN void	shmids_reg_seal(struct seg *s);
 SHMIDS_HIDDEN void	shmids_reg_sealall(void);

@@ -39,7 +39,7 @@ shmids_reg_find(const void *addr)
 int
 shmids_reg_add(const struct shmids_backend *be, const struct att *a,
     pid_t writer, const char *id, const char *label, int type, size_t count,
-    size_t cols)
+    size_t cols, int order)
 {
 	struct seg *n;
 	size_t cap;
@@ -59,6 +59,7 @@ shmids_reg_add(const struct shmids_backend *be, const struct att *a,
 	segs[nsegs].type = type;
 	segs[nsegs].count = count;
 	segs[nsegs].cols = cols;
+	segs[nsegs].order = order;
 	segs[nsegs].fam[0] = segs[nsegs].fam[1] = -1;
 	segs[nsegs].closed = 0;
 	nsegs++;

@@ -22,9 +22,14 @@ undo(const struct shmids_backend *be, struct att *a, const char *id)
 	return NULL;
 }
 
-/* cols 0: a 1-D segment (header version 1); else a table (2.7). */
+/*
+ * cols 0: a 1-D segment (header version 1); else a table (2.7) in
+ * order, version 3 if SHMIDS_COLMAJOR (the caller's: only for rows > 1
+ * and cols > 1), else 2.
+ */
 static void *
-create(const char *name, int mode, int type, size_t count, size_t cols)
+create(const char *name, int mode, int type, size_t count, size_t cols,
+    int order)
 {
 	const struct shmids_backend *be = shmids_be_new();
 	char id[SHMIDS_LABEL_MAX + 1];
@@ -46,11 +51,11 @@ create(const char *name, int mode, int type, size_t count, size_t cols)
 		return NULL;
 	if (be->create(SHMIDS_HEADER + count * esz, namelen, id, &a) == -1)
 		return NULL;
-	shmids_hdr_write(a.addr, id, name, type, count, cols);
+	shmids_hdr_write(a.addr, id, name, type, count, cols, order);
 	/* Widen or narrow to the exact mode only once the header is whole. */
 	if (be->setmode(&a, id, mode) == -1 ||
 	    shmids_reg_add(be, &a, getpid(), id, a.addr, type, count,
-	    cols) == -1)
+	    cols, order) == -1)
 		return undo(be, &a, id);
 	/*
 	 * Last, as it may take a second for a big segment: a writer killed
@@ -67,14 +72,15 @@ create(const char *name, int mode, int type, size_t count, size_t cols)
 void *
 shmids_create_array(const char *name, int mode, int type, size_t count)
 {
-	return create(name, mode, type, count, 0);
+	return create(name, mode, type, count, 0, SHMIDS_ROWMAJOR);
 }
 
 void *
-shmids_create_table(const char *name, int mode, int type, size_t rows,
-    size_t cols)
+shmids_create_matrix(const char *name, int mode, int type, size_t rows,
+    size_t cols, int order)
 {
-	if (cols == 0 || cols > SHMIDS_COLS_MAX) {
+	if (cols == 0 || cols > SHMIDS_COLS_MAX ||
+	    (order != SHMIDS_ROWMAJOR && order != SHMIDS_COLMAJOR)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -82,7 +88,18 @@ shmids_create_table(const char *name, int mode, int type, size_t rows,
 		errno = ENOMEM;
 		return NULL;
 	}
-	return create(name, mode, type, rows * cols, cols);
+	/* one row or one column: both orders are the same bytes (2.7) */
+	if (rows < 2 || cols < 2)
+		order = SHMIDS_ROWMAJOR;
+	return create(name, mode, type, rows * cols, cols, order);
+}
+
+void *
+shmids_create_table(const char *name, int mode, int type, size_t rows,
+    size_t cols)
+{
+	return shmids_create_matrix(name, mode, type, rows, cols,
+	    SHMIDS_ROWMAJOR);
 }
 
 void *
@@ -216,7 +233,7 @@ hand_out(const struct shmids_backend *be, const struct shmids_info *si,
 	    hd->count * shmids_type_size(hd->type)) == -1)
 		e = errno;
 	if (e == 0 && shmids_reg_add(be, a, 0, si->id, hd->label, hd->type,
-	    hd->count, hd->cols) == -1)
+	    hd->count, hd->cols, hd->order) == -1)
 		e = ENOMEM;
 	if (e == EAGAIN && held != NULL) {
 		*held = be;
@@ -405,14 +422,30 @@ shmids_array(const void *shm, struct shmids_array *a)
 	return 0;
 }
 
-/* The same snapshot as shmids_array(). */
+/*
+ * The same snapshot as shmids_array(); a column-major table is its
+ * storage read row by row, the transpose (format-spec.md 9).
+ */
 int
 shmids_shape(const void *shm, struct shmids_shape *sh)
+{
+	struct shmids_dims d;
+	struct seg *s;
+
+	if ((s = shmids_reg_find(shm)) == NULL)
+		return -1;
+	shmids_dims_of(&d, s->count, s->cols, s->order);
+	shmids_shape_of_dims(sh, &d);
+	return sh->ndim;
+}
+
+int
+shmids_dims(const void *shm, struct shmids_dims *d)
 {
 	struct seg *s;
 
 	if ((s = shmids_reg_find(shm)) == NULL)
 		return -1;
-	shmids_shape_of(sh, s->count, s->cols);
-	return sh->ndim;
+	shmids_dims_of(d, s->count, s->cols, s->order);
+	return d->ndim;
 }

@@ -61,7 +61,10 @@ extern "C" {
 #define SHMIDS_NUM_MAX		32	/* bytes for one formatted value, NUL included */
 #define SHMIDS_COLS_MAX		9999999	/* columns of a table (format-spec.md 2.7) */
 
-/* Element types (format-spec.md section 4).  Sizes in bytes: 1, 8, 4, 8, 4. */
+/*
+ * Element types (format-spec.md section 4): the values 0 to 4 are the ABI
+ * (bindings pass them); sizes in bytes, shmids_type_size(): 1, 8, 4, 8, 4.
+ */
 enum shmids_type {
 	SHMIDS_RAW = 0,		/* bytes of unknown meaning */
 	SHMIDS_F64,		/* IEEE 754 binary64 */
@@ -158,6 +161,32 @@ struct shmids_shape {
 	size_t		 rows, cols;	/* elements */
 };
 
+/*
+ * The order of a table's elements in its payload (format-spec.md 2.7):
+ * row by row (numpy's order 'C'; header version 2), or column by column
+ * (Fortran, R, numpy's order 'F'; header version 3).  The values are the
+ * characters numpy uses for them.  Library 1.4.
+ */
+#define SHMIDS_ROWMAJOR	'C'	/* row by row: numpy C order */
+#define SHMIDS_COLMAJOR	'F'	/* column by column: Fortran, R */
+
+/*
+ * A segment's dimensions as meant (format-spec.md 2.7): a table of rows
+ * x cols elements (ndim 2) stored in order, or a 1-D array (ndim 1, rows
+ * the count, cols 1, order SHMIDS_ROWMAJOR); rows * cols is the count.
+ * Element (i, j) of a table is element i * cols + j of the payload for
+ * SHMIDS_ROWMAJOR, i + j * rows for SHMIDS_COLMAJOR.  ndim 0: unknown
+ * (a header not read, or not ours), and order 0.  Unlike struct
+ * shmids_shape, which 1.3's calls fill with a column-major table's
+ * storage read row by row (its transpose), this says what the writer
+ * meant.  Library 1.4.
+ */
+struct shmids_dims {
+	int		 ndim;		/* 1, 2; 0 unknown */
+	int		 order;		/* SHMIDS_ROWMAJOR, SHMIDS_COLMAJOR */
+	size_t		 rows, cols;	/* elements */
+};
+
 /* Flags for shmids_scan(), shmids_stat() and shmids_remove_info(). */
 #define SHMIDS_ALL	0x1	/* scan: report other programs' segments too */
 #define SHMIDS_NOHDR	0x2	/* never attach: kernel data only */
@@ -205,6 +234,26 @@ void	*shmids_create_array(const char *name, int mode, int type,
  */
 void	*shmids_create_table(const char *name, int mode, int type,
 	    size_t rows, size_t cols);
+
+/*
+ * shmids_create_matrix: as shmids_create_table() for a table of rows x
+ * cols elements of type whose payload the caller fills in order:
+ * SHMIDS_ROWMAJOR (row by row, element (i, j) at index i * cols + j;
+ * exactly shmids_create_table()) or SHMIDS_COLMAJOR (column by column,
+ * as Fortran and R hold a matrix: element (i, j) at index i + j * rows).
+ * A column-major table with rows > 1 and cols > 1 gets header version 3
+ * (format-spec.md 2.7), which shmids 1.3 and older refuse (ESTALE, "a
+ * header of a later version") and so never misread; with one row or one
+ * column both orders are the same bytes, and the header is version 2,
+ * which shmids 1.2 reads: shmids_dims() then says SHMIDS_ROWMAJOR.
+ * Sizes in elements; the payload is rows * cols * shmids_type_size(type)
+ * bytes, zero.  Returns the header's address as shmids_create(); seal
+ * and close as for it.  Errors: those of shmids_create_table(), and
+ * EINVAL for an order other than SHMIDS_ROWMAJOR and SHMIDS_COLMAJOR.
+ * Library 1.4.
+ */
+void	*shmids_create_matrix(const char *name, int mode, int type,
+	    size_t rows, size_t cols, int order);
 
 /*
  * shmids_seal: mark a segment this process made (or inherited by fork
@@ -327,10 +376,24 @@ int	 shmids_array(const void *shm, struct shmids_array *a);
 /*
  * shmids_shape: fill sh with the shape of an attached segment, from the
  * same snapshot as shmids_array() (whose count is rows * cols, the
- * table's elements row by row).  Returns sh->ndim (1 or 2), or -1 with
- * EINVAL (shm not attached by this library).
+ * payload's elements in order), as its payload reads row by row: for a
+ * column-major table (SHMIDS_COLMAJOR, header version 3) that is the
+ * transpose of what was meant, rows and cols swapped (format-spec.md
+ * 9), so that a program written for 1.3 reads it right, transposed;
+ * shmids_dims() gives the dimensions meant and the order.  Returns
+ * sh->ndim (1 or 2), or -1 with EINVAL (shm not attached by this
+ * library).
  */
 int	 shmids_shape(const void *shm, struct shmids_shape *sh);
+
+/*
+ * shmids_dims: fill d with the dimensions of an attached segment as its
+ * writer meant them, and the order of its payload (format-spec.md 2.7),
+ * from the same snapshot as shmids_array().  A 1-D segment is ndim 1,
+ * rows the count, cols 1, SHMIDS_ROWMAJOR.  Returns d->ndim (1 or 2), or
+ * -1 with EINVAL (shm not attached by this library).  Library 1.4.
+ */
+int	 shmids_dims(const void *shm, struct shmids_dims *d);
 
 /*
  * shmids_put: write one array field to fp, either inline (name NULL; the
@@ -434,11 +497,21 @@ int	 shmids_stat(const char *id, struct shmids_info *si, int flags);
 /*
  * shmids_stat_shape: shmids_stat(), and the segment's shape in sh, read
  * from the same header copy (no second attach): ndim 1 or 2 when
- * si->ours is 1, else 0.  shmids_info keeps its 1.1 size, so the shape
- * comes beside it.  Returns and errors as shmids_stat().
+ * si->ours is 1, else 0; a column-major table's transposed, as
+ * shmids_shape() gives it.  shmids_info keeps its 1.1 size, so the
+ * shape comes beside it.  Returns and errors as shmids_stat().
  */
 int	 shmids_stat_shape(const char *id, struct shmids_info *si,
 	    struct shmids_shape *sh, int flags);
+
+/*
+ * shmids_stat_dims: shmids_stat(), and the segment's dimensions as meant
+ * and its order in d, as shmids_dims() gives them (ndim 0 and order 0
+ * unless si->ours is 1).  Returns and errors as shmids_stat().
+ * Library 1.4.
+ */
+int	 shmids_stat_dims(const char *id, struct shmids_info *si,
+	    struct shmids_dims *d, int flags);
 
 /*
  * shmids_remove_info: remove the segment si describes (from shmids_scan()
@@ -486,6 +559,15 @@ int	 shmids_scan(int (*fn)(const struct shmids_info *, void *), void *arg,
  */
 int	 shmids_scan_shape(int (*fn)(const struct shmids_info *,
 	    const struct shmids_shape *, void *), void *arg, int flags);
+
+/*
+ * shmids_scan_dims: shmids_scan(), fn also given each segment's
+ * dimensions and order (as shmids_stat_dims(); ndim 0 and order 0 where
+ * si->ours is not 1, and for the unreadable stores' infos).  d, like si,
+ * is valid during the call.  Library 1.4.
+ */
+int	 shmids_scan_dims(int (*fn)(const struct shmids_info *,
+	    const struct shmids_dims *, void *), void *arg, int flags);
 
 /*
  * The ASCII side: what any filter needs to read and write the lines of
@@ -784,6 +866,19 @@ int	 shmids_tref_parse(const char *line, size_t len, struct shmids_ref *r,
  */
 int	 shmids_emit_rows(FILE *fp, const struct shmids_layout *l, int type,
 	    const void *data, size_t rows, size_t cols, int sep);
+
+/*
+ * shmids_emit_matrix: shmids_emit_rows() of a table stored in order
+ * (SHMIDS_ROWMAJOR: exactly shmids_emit_rows(); SHMIDS_COLMAJOR: column
+ * by column, element (i, j) at index i + j * rows): row i, the values
+ * of elements (i, 0) to (i, cols - 1), on line i, as R's write.table(m)
+ * writes them (format-spec.md 6.1).  Memory: a block of rows copied
+ * row by row, at most about 1 MiB (one row if a row is larger).
+ * Returns and errors as shmids_emit_rows(), EINVAL also for another
+ * order, and ENOMEM.  Library 1.4.
+ */
+int	 shmids_emit_matrix(FILE *fp, const struct shmids_layout *l, int type,
+	    const void *data, size_t rows, size_t cols, int sep, int order);
 
 /*
  * shmids_advise_huge: advise transparent huge pages (madvise(2)

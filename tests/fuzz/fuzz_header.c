@@ -35,7 +35,8 @@ tsize(const char *t)
 
 /*
  * The reserved bytes: all NUL (version 1), or NUL NUL, 7 digits of cols
- * (not 0) and LF (version 2).  0 with *cols (0 for version 1), or -1.
+ * (not 0) and LF (versions 2 and 3).  0 with *cols (0 for version 1), or
+ * -1.
  */
 static int
 reserved(const char *h, unsigned long long *cols)
@@ -79,8 +80,9 @@ reference(const char *h, size_t size, const char *id, int *badblank)
 	if (fuzz_ref_label(h, L, &idlen, &shmid, &np) != 0 ||
 	    idlen != strlen(id) || memcmp(h, id, idlen) != 0)
 		return ESTALE;
-	/* version 1, or 2 for a table (format-spec.md 2.7) */
-	if (memcmp(h + 80, "shmids", 6) != 0 || (h[86] != '1' && h[86] != '2'))
+	/* version 1, 2 for a table, 3 column-major (format-spec.md 2.7) */
+	if (memcmp(h + 80, "shmids", 6) != 0 ||
+	    (h[86] != '1' && h[86] != '2' && h[86] != '3'))
 		return ESTALE;
 	/* offset 87 is a blank of the layout; ESTALE or EBADMSG both fit */
 	if (h[87] != ' ') {
@@ -105,6 +107,9 @@ reference(const char *h, size_t size, const char *id, int *badblank)
 			count = count * 10 + (unsigned)(h[i] - '0');
 	}
 	if (reserved(h, &cols) != 0 || (cols > 0 && count % cols != 0))
+		return EBADMSG;
+	/* version 3: 2 rows or more, 2 columns or more (2.7) */
+	if (h[86] == '3' && !over && (cols < 2 || count / cols < 2))
 		return EBADMSG;
 	if (memcmp(h + 92, native(), 2) != 0)
 		return EBADMSG;
@@ -161,12 +166,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(out.count <= (size - SHMIDS_HEADER) / esz,
 		    "count %zu x %zu > %zu - 128", out.count, esz, size);
 		CHECK(memcmp(h, out.label, L + 1) == 0, "label copy differs");
+		CHECK(out.order == (h[86] == '3' ? SHMIDS_COLMAJOR :
+		    SHMIDS_ROWMAJOR), "order %d, version %c", out.order, h[86]);
 		{
 			char nm[SHMIDS_NAME_MAX + 1];
 
 			memcpy(nm, name, namelen);
 			nm[namelen] = '\0';
-			shmids_hdr_write(canon, id, nm, out.type, out.count, out.cols);
+			shmids_hdr_write(canon, id, nm, out.type, out.count,
+			    out.cols, out.order);
 		}
 		canon[HDR_STATE] = (char)out.state;
 		CHECK(memcmp(canon, h, SHMIDS_HEADER) == 0,

@@ -83,7 +83,9 @@ usage(void)
 	    "       shmtool maxrss PROGRAM [ARG ...]\n"
 	    "       shmtool get TYPE < FILE\n"
 	    "       shmtool table NAME TYPE ROWS COLS\n"
-	    "       shmtool shape LABEL|ID\n", stderr);
+	    "       shmtool matrix NAME TYPE ROWS COLS C|F|ORDER\n"
+	    "       shmtool shape LABEL|ID\n"
+	    "       shmtool dims LABEL|ID\n", stderr);
 	exit(2);
 }
 
@@ -244,6 +246,93 @@ cmd_table(int argc, char **argv)
 	for (i = 0; i < rows * cols; i++)
 		fill_value(shm + HDR, types[t].type, i);
 	finish(shm);
+	return 0;
+}
+
+/*
+ * A table of ROWS x COLS made by shmids_create_matrix() in ORDER (C, F,
+ * or a number: any int, to try a bad one), element (i, j) holding
+ * i * COLS + j as create fills element i: a reader that honours the
+ * order sees 0, 1, 2, ... row by row (format-spec.md 2.7).
+ */
+static int
+cmd_matrix(int argc, char **argv)
+{
+	size_t t, i, j, rows, cols;
+	char *shm;
+	int order;
+
+	if (argc != 6)
+		usage();
+	t = typeindex(argv[2]);
+	rows = (size_t)number(argv[3], 10);
+	cols = (size_t)number(argv[4], 10);
+	order = strcmp(argv[5], "C") == 0 ? SHMIDS_ROWMAJOR :
+	    strcmp(argv[5], "F") == 0 ? SHMIDS_COLMAJOR :
+	    (int)number(argv[5], 10);
+	if ((shm = shmids_create_matrix(argv[1], 0600, types[t].type, rows,
+	    cols, order)) == NULL)
+		fail();
+	if (rows * cols > 0) {
+		char *tmp = malloc(rows * cols * types[t].size);
+
+		if (tmp == NULL)
+			fail();
+		for (i = 0; i < rows * cols; i++)
+			fill_value(tmp, types[t].type, i);
+		for (i = 0; i < rows; i++)
+			for (j = 0; j < cols; j++)
+				memcpy(shm + HDR + (order == SHMIDS_COLMAJOR ?
+				    i + j * rows : i * cols + j) * types[t].size,
+				    tmp + (i * cols + j) * types[t].size,
+				    types[t].size);
+		free(tmp);
+	}
+	finish(shm);
+	return 0;
+}
+
+/*
+ * "ndim order rows cols" of a segment, three ways: attached
+ * (shmids_dims()), by shmids_stat_dims() and by shmids_scan_dims();
+ * order C, F, or 0 printed as '-'.
+ */
+static int
+dimsfor(const struct shmids_info *si, const struct shmids_dims *d,
+    void *arg)
+{
+	if (strcmp(si->id, ((char **)arg)[0]) != 0)
+		return 0;
+	printf(" scan %d %c %zu %zu", d->ndim, d->order ? d->order : '-',
+	    d->rows, d->cols);
+	return 1;
+}
+
+static int
+cmd_dims(int argc, char **argv)
+{
+	struct shmids_info si;
+	struct shmids_dims d;
+	char id[SHMIDS_LABEL_MAX + 1], *shm;
+	char *arg[1];
+
+	if (argc != 2)
+		usage();
+	snprintf(id, sizeof(id), "%.*s", (int)strcspn(argv[1], " "), argv[1]);
+	if ((shm = shmids_open(argv[1])) == NULL)
+		fail();
+	if (shmids_dims(shm, &d) != d.ndim)
+		fail();
+	printf("open %d %c %zu %zu", d.ndim, d.order, d.rows, d.cols);
+	shmids_close(shm);
+	if (shmids_stat_dims(id, &si, &d, 0) == -1)
+		fail();
+	printf(" stat %d %c %zu %zu", d.ndim, d.order ? d.order : '-',
+	    d.rows, d.cols);
+	arg[0] = id;
+	if (shmids_scan_dims(dimsfor, arg, 0) != 1)
+		printf(" scan none");
+	printf("\n");
 	return 0;
 }
 
@@ -608,10 +697,11 @@ header(char *h, int id, const char *name, const char *type, size_t count,
 
 /*
  * Kinds, with the errno shmids_open() must give (format-spec.md 2.3):
- * good (none), small, nonul, nonl, padding, magic, version, foreign,
+ * good (none), small, nonul, nonl, padding, magic, version (4), foreign,
  * zero (ESTALE; residue, format-spec.md 2.4); padding, type, order,
  * orderxx, count, state, reserved, bigcount, bigtype, wrapcount,
- * hugecount (EBADMSG); dead (EOWNERDEAD: state w, creator gone); nokey
+ * hugecount, v2noshape ... v2cols, v3noshape ... v3big (EBADMSG); v2,
+ * v3 (none: a table 1 x 1, a column-major table 2 x 2); dead (EOWNERDEAD: state w, creator gone); nokey
  * (none: a good header under a key that is not ours).  The payload is 8 bytes: bigcount claims 2 f64,
  * bigtype 2 i32 retyped f64, wrapcount 2^61 + 1 f64 (8 bytes once the
  * product wraps), hugecount 10^20 - 1.  roomy (none) is good with 256 MiB
@@ -637,6 +727,8 @@ cmd_hostile(int argc, char **argv)
 		size += (size_t)256 << 20;
 	else if (strcmp(kind, "sparse") == 0)
 		size = HDR + ((size_t)1 << 30);
+	else if (strncmp(kind, "v3", 2) == 0)
+		size = HDR + 32;	/* 2 x 2 f64 */
 	h = forge(size, &id, strcmp(kind, "nokey") != 0);
 	if (strcmp(kind, "small") == 0) {
 		memset(h, 0, size);
@@ -659,7 +751,42 @@ cmd_hostile(int argc, char **argv)
 	else if (strcmp(kind, "magic") == 0)
 		memcpy(h + 80, "shmidz", 6);
 	else if (strcmp(kind, "version") == 0)
+		h[86] = '4';	/* later than 1.4's 3 (format-spec.md 9) */
+	else if (strncmp(kind, "v3", 2) == 0) {
+		/*
+		 * a column-major table's header (format-spec.md 2.7), 2 x 2:
+		 * v3 good; broken as v2's, or with one row or one column,
+		 * which no writer writes as version 3
+		 */
+		header(h, id, name, "f64", 4, 'r');
 		h[86] = '3';
+		memcpy(h + 120, "0000002\n", 8);
+		if (strcmp(kind, "v3noshape") == 0)
+			memset(h + 120, 0, 8);
+		else if (strcmp(kind, "v3zero") == 0)
+			memcpy(h + 120, "0000000", 7);
+		else if (strcmp(kind, "v3digit") == 0)
+			h[121] = 'x';
+		else if (strcmp(kind, "v3nonl") == 0)
+			h[127] = '\0';
+		else if (strcmp(kind, "v3futex") == 0)
+			h[119] = '1';
+		else if (strcmp(kind, "v3cols") == 0)
+			h[126] = '3';	/* count 4 is no multiple of 3 */
+		else if (strcmp(kind, "v3onecol") == 0)
+			h[126] = '1';	/* 4 x 1 */
+		else if (strcmp(kind, "v3onerow") == 0)
+			h[126] = '4';	/* 1 x 4 */
+		else if (strcmp(kind, "v3empty") == 0)
+			h[114] = '0';	/* 0 x 2 */
+		else if (strcmp(kind, "v3big") == 0)
+			h[114] = '6';	/* 3 x 2: 48 bytes in 32 */
+		else if (strcmp(kind, "v3") != 0) {
+			shmdt(h);
+			shmctl(id, IPC_RMID, NULL);
+			usage();
+		}
+	}
 	else if (strncmp(kind, "v2", 2) == 0) {
 		/* a table's header (format-spec.md 2.7), 1 x 1, or broken */
 		h[86] = '2';
@@ -1278,7 +1405,8 @@ main(int argc, char **argv)
 		{ "rewrite", cmd_rewrite }, { "rdonly", cmd_rdonly },
 		{ "maxrss", cmd_maxrss }, { "shrink", cmd_shrink },
 		{ "get", cmd_get }, { "table", cmd_table },
-		{ "shape", cmd_shape },
+		{ "shape", cmd_shape }, { "matrix", cmd_matrix },
+		{ "dims", cmd_dims },
 	};
 	size_t i;
 
