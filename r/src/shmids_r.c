@@ -680,9 +680,16 @@ struct lsacc {
 	int		 err;
 };
 
+#ifdef SHMIDS_COLMAJOR
+#define SCAN_SHAPE	shmids_scan_dims
+#define SHAPE_T		struct shmids_dims	/* as meant: 1.4 */
+#else
+#define SCAN_SHAPE	shmids_scan_shape
+#define SHAPE_T		struct shmids_shape
+#endif
+
 static int
-ls_one(const struct shmids_info *si, const struct shmids_shape *sh,
-    void *arg)
+ls_one(const struct shmids_info *si, const SHAPE_T *sh, void *arg)
 {
 	struct lsacc *acc = arg;
 	struct lsrow *r;
@@ -744,7 +751,7 @@ shmr_ls(SEXP all)
 	size_t i;
 	int j;
 
-	if (shmids_scan_shape(ls_one, &acc, Rf_asLogical(all) == TRUE ?
+	if (SCAN_SHAPE(ls_one, &acc, Rf_asLogical(all) == TRUE ?
 	    SHMIDS_ALL : 0) == -1 || acc.err) {
 		free(acc.r);
 		err("shm_ls", NULL, acc.err ? acc.err : errno);

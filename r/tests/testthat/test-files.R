@@ -3,6 +3,7 @@
 test_that("5, 6.1: shm_write(); shm-expand gives what write.csv and write.table write", {
   need_tools()
   local_clean()
+  need_colmajor_tools()
   d <- data.frame(a = c(1.5, NA, 3), b = c(10L, 20L, 30L), c = c(-0, 1e-20, 2))
   f <- tempfile()
   shm_write(list(d = d), f, prefix = P)

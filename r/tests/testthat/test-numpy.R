@@ -26,7 +26,7 @@ test_that("2.7: numpy's C-order matrix attaches in R as its transpose, no copy",
   need_py()
   local_clean()
   lab <- py(paste(sep = "\n", "import os, numpy, shmids",
-    "a = numpy.arange(6, dtype='f8').reshape(2, 3)",
+    "a = numpy.arange(6, dtype='f8').reshape(2, 3)  # C order",
     "print(shmids.create(os.environ['P'] + 'm', a))"))
   x <- shm_attach(lab)
   expect_identical(dim(x), c(3L, 2L))
@@ -49,10 +49,20 @@ test_that("4: R writes, numpy attaches: values and NA bits identical", {
 test_that("2.7: R writes a matrix, numpy attaches the matrix R meant", {
   need_py()
   local_clean()
+  need_colmajor_py()
   m <- matrix(as.double(1:6), 2)
   lab <- shm_create(nm("m"), m)
   out <- py(paste(sep = "\n", "import sys, shmids",
     "a = shmids.attach(sys.argv[1])",
     "print(a.shape, a.tolist())"), shQuote(lab))
   expect_identical(out, "(2, 3) [[1.0, 3.0, 5.0], [2.0, 4.0, 6.0]]")
+})
+
+test_that("2.7: R attaches its own matrix as it was, no copy", {
+  local_clean()
+  m <- matrix(as.double(1:6), 2)
+  x <- shm_attach(shm_create(nm("m"), m))
+  expect_identical(x[, ], m)
+  expect_identical(dim(x), c(2L, 3L))
+  expect_identical(how(x), "in place")
 })
