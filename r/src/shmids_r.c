@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <float.h>
+#include <math.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -493,9 +494,13 @@ shmr_zeros(SEXP name, SEXP dim, SEXP type, SEXP mode)
 		c = REAL(PROTECT(Rf_coerceVector(dim, REALSXP)))[1];
 	if (nd == 2)
 		UNPROTECT(1);
-	if (ISNAN(r) || ISNAN(c) || r < 0 || c < 0 || r != (double)(size_t)r ||
-	    c != (double)(size_t)c || (nd == 2 && (r > INT_MAX || c > INT_MAX)))
+	if (ISNAN(r) || ISNAN(c) || r < 0 || c < 0 || r != floor(r) ||
+	    c != floor(c))
 		Rf_error("shm_zeros: dim: whole numbers, 0 or more, are wanted");
+	if (r > 9007199254740992.0 || (nd == 2 && (r > INT_MAX || c > INT_MAX)))
+		Rf_error("shm_zeros: dim: too large for R");
+	if (nd == 2 && c == 0)
+		Rf_error("shm_zeros: dim: a table has 1 column or more (format-spec.md 2.7)");
 	if (m == NA_INTEGER || m < 0 || m > 0777)
 		Rf_error("shm_zeros: mode: permissions 0 to 0777 are wanted");
 	if (nd == 1)
@@ -573,7 +578,7 @@ shmr_label(SEXP x)
 	return s == NULL ? Rf_ScalarString(NA_STRING) : Rf_mkString(s->label);
 }
 
-/* Detach now (shm_remove() of an unsealed segment of ours). */
+/* Detach now an unsealed segment of ours that shm_remove() removed. */
 SEXP shmr_detach(SEXP x);
 SEXP
 shmr_detach(SEXP x)
@@ -584,6 +589,10 @@ shmr_detach(SEXP x)
 	seg_arg(x, "shm_remove");
 	p = R_altrep_data1(x);
 	s = R_ExternalPtrAddr(p);
+	/* Attached, or sealed: R objects over it stay valid (the mapping
+	 * outlives the removal), and go when collected. */
+	if (!s->writable || s->sealed)
+		return R_NilValue;
 	R_ClearExternalPtr(p);
 	s->sealed = 1;		/* removed by the caller: no remove here */
 	seg_free(s);
@@ -626,7 +635,7 @@ create_rowmajor(SEXP name, SEXP x, SEXP mode)
 	void *shm;
 
 	if (c == 0)
-		Rf_error("shm_create: a matrix of no columns has no table");
+		Rf_error("shm_create: dim: a table has 1 column or more (format-spec.md 2.7)");
 	shm = shmids_create_table(nm, Rf_asInteger(mode), t, r, c);
 	if (shm == NULL)
 		err("shm_create", NULL, errno);
@@ -661,7 +670,10 @@ shmr_create(SEXP name, SEXP x, SEXP mode)
 	if (s->n > 0)
 		memcpy(s->data, DATAPTR_RO(x), (size_t)s->n * elsize(x));
 	PROTECT(lab = shmr_seal(w));
-	shmr_detach(w);
+	/* detach now, not when w is collected */
+	R_ClearExternalPtr(R_altrep_data1(w));
+	s->sealed = 1;
+	seg_free(s);
 	UNPROTECT(2);
 	return lab;
 }
@@ -871,7 +883,13 @@ shmr_read(SEXP file)
 			kind = "ref";
 			PROTECT(nm = Rf_mkCharLen(line + r.field, (int)r.fieldlen));
 			PROTECT(v = Rf_mkString(r.label));
-		} else if (k == -1 || r.fieldlen == 0 ||
+		} else if (k == -1) {
+			e = errno;
+			free(line);
+			fclose(fp);
+			Rf_error("shm_read: %s: line %lld: %s", path,
+			    lineno, r.why ? r.why : strerror(e));
+		} else if (r.fieldlen == 0 ||
 		    shmids_isnumber(line, (size_t)len)) {
 			continue;
 		} else {
