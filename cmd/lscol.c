@@ -1,7 +1,7 @@
 /*
  * shm-ls's columns.  One table says each column's name, alignment and
  * JSON key; the cells and keys are written from shmids_info and the
- * shape read beside it (shmids_scan_shape(), shmids_stat_shape()).
+ * dimensions read beside it (shmids_scan_dims(), shmids_stat_dims()).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +32,7 @@ static const struct {
 	[COL_TYPE] = { "TYPE", "type", 0 },
 	[COL_COUNT] = { "COUNT", "count", 1 },
 	[COL_SHAPE] = { "SHAPE", "shape", 1 },
+	[COL_ORDER] = { "ORDER", "order", 0 },
 	[COL_STATE] = { "STATE", "state", 0 },
 	[COL_CREATED] = { "CREATED", "created", 0 },
 	[COL_USED] = { "USED", "used", 0 },
@@ -51,10 +52,13 @@ static const enum lscol longdef[] = {
 	COL_OWNER, COL_SIZE, COL_TYPE, COL_SHAPE, COL_STATE, COL_CREATED,
 	COL_LABEL
 };
-/* Every key, in the order of shmids 1.1; the shape (1.2) after count. */
+/*
+ * Every key, in the order of shmids 1.1; the shape (1.2) after count,
+ * and the order (1.4) after it.
+ */
 static const enum lscol jsondef[] = {
 	COL_ID, COL_LABEL, COL_NAME, COL_SHMID, COL_KEY, COL_TYPE, COL_COUNT,
-	COL_SHAPE, COL_STATE, COL_OWNER, COL_UID, COL_GROUP, COL_GID, COL_MODE,
+	COL_SHAPE, COL_ORDER, COL_STATE, COL_OWNER, COL_UID, COL_GROUP, COL_GID, COL_MODE,
 	COL_NATTCH, COL_SIZE, COL_CPID, COL_LPID, COL_CREATED, COL_USED,
 	COL_ATTACHED, COL_DETACHED
 };
@@ -228,31 +232,33 @@ modestr(unsigned mode, char *buf)
  * says none).
  */
 static int
-has_shape(const struct shmids_info *si, const struct shmids_shape *sh)
+has_shape(const struct shmids_info *si, const struct shmids_dims *sh)
 {
 	return si->ours == 1 && (sh->ndim == 1 || sh->ndim == 2);
 }
 
 /*
- * A table's shape whole, rows first as numpy writes it: a shape is
- * compared and copied, so it is never rounded as sizes are; a wide one
- * widens the column as a long count does.
+ * A table's shape whole, rows first as numpy writes it, as meant: a
+ * shape is compared and copied, so it is never rounded as sizes are; a
+ * wide one widens the column as a long count does.  A column-major
+ * table's ends in F, numpy's name for its order (format-spec.md 2.7).
  */
 static void
-shapestr(const struct shmids_info *si, const struct shmids_shape *sh,
+shapestr(const struct shmids_info *si, const struct shmids_dims *sh,
     char *buf, size_t len)
 {
 	if (!has_shape(si, sh))
 		snprintf(buf, len, "%s", si->ours < 0 ? "?" : "-");
 	else if (sh->ndim == 2)
-		snprintf(buf, len, "%zux%zu", sh->rows, sh->cols);
+		snprintf(buf, len, "%zux%zu%s", sh->rows, sh->cols,
+		    sh->order == SHMIDS_COLMAJOR ? "F" : "");
 	else
 		snprintf(buf, len, "%zu", sh->rows);
 }
 
 void
 lscol_cell(enum lscol col, const struct shmids_info *si,
-    const struct shmids_shape *sh, int bytes, time_t now, char *buf)
+    const struct shmids_dims *sh, int bytes, time_t now, char *buf)
 {
 	int ours = si->ours == 1;
 	const size_t len = LSCOL_CELL;
@@ -319,6 +325,12 @@ lscol_cell(enum lscol col, const struct shmids_info *si,
 	case COL_SHAPE:
 		shapestr(si, sh, buf, len);
 		break;
+	case COL_ORDER:
+		if (has_shape(si, sh))
+			snprintf(buf, len, "%c", sh->order);
+		else
+			snprintf(buf, len, "%s", si->ours < 0 ? "?" : "-");
+		break;
 	case COL_STATE:
 		snprintf(buf, len, "%s", lscol_state(si));
 		break;
@@ -375,7 +387,7 @@ json_num(const char *key, int valid, long long n)
 /* [rows, cols] for a table, [count] for a 1-D segment, else null. */
 static void
 json_shape(const char *key, const struct shmids_info *si,
-    const struct shmids_shape *sh)
+    const struct shmids_dims *sh)
 {
 	printf("%s\"%s\": ", sep, key);
 	if (!has_shape(si, sh))
@@ -388,7 +400,7 @@ json_shape(const char *key, const struct shmids_info *si,
 
 void
 lscol_json(enum lscol col, const struct shmids_info *si,
-    const struct shmids_shape *sh, int first)
+    const struct shmids_dims *sh, int first)
 {
 	int sysv = si->shmid >= 0, ours = si->ours == 1;
 	const char *key = cols[col].key;
@@ -442,6 +454,10 @@ lscol_json(enum lscol col, const struct shmids_info *si,
 		break;
 	case COL_SHAPE:
 		json_shape(key, si, sh);
+		break;
+	case COL_ORDER:
+		snprintf(buf, sizeof(buf), "%c", sh->order);
+		json_str(key, has_shape(si, sh) ? buf : NULL);
 		break;
 	case COL_STATE:
 		json_str(key, json_state(si));

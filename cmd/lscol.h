@@ -13,7 +13,7 @@
 enum lscol {
 	COL_ID, COL_SHMID, COL_KEY, COL_LABEL, COL_NAME, COL_OWNER, COL_UID,
 	COL_GROUP, COL_GID, COL_MODE, COL_NATTCH, COL_SIZE, COL_TYPE,
-	COL_COUNT, COL_SHAPE, COL_STATE, COL_CREATED, COL_USED, COL_ATTACHED,
+	COL_COUNT, COL_SHAPE, COL_ORDER, COL_STATE, COL_CREATED, COL_USED, COL_ATTACHED,
 	COL_DETACHED, COL_CPID, COL_LPID, COL_N
 };
 
@@ -47,18 +47,19 @@ int	 lscol_right(enum lscol col);
 /*
  * si's cell in column col of the long format, into buf (LSCOL_CELL
  * bytes): sizes in bytes if bytes, else as ls -h; dates as ls -l
- * writes them, against now; sh, si's shape (shmids_stat_shape()), as
- * "rowsxcols" for a table, the count for a 1-D segment; "-" where the
- * field does not apply.
+ * writes them, against now; sh, si's shape as meant (shmids_stat_dims()),
+ * as "rowsxcols" for a table, "rowsxcolsF" for a column-major one, the
+ * count for a 1-D segment; its order "C" or "F"; "-" where the field
+ * does not apply.
  */
 void	 lscol_cell(enum lscol col, const struct shmids_info *si,
-	    const struct shmids_shape *sh, int bytes, time_t now, char *buf);
+	    const struct shmids_dims *sh, int bytes, time_t now, char *buf);
 /*
  * si's key (or keys: a time's _iso too) for column col in a JSON
  * object, after ", " unless first; the shape (sh) as an array.
  */
 void	 lscol_json(enum lscol col, const struct shmids_info *si,
-	    const struct shmids_shape *sh, int first);
+	    const struct shmids_dims *sh, int first);
 /* The state word: ready, filling, dead, broken; "-" not ours, "?". */
 const char *lscol_state(const struct shmids_info *si);
 

@@ -381,30 +381,39 @@ expand(const char *fname, unsigned long lineno, const struct line *l,
 }
 
 /*
- * A table's shape as -t sees it: a raw table's bytes a row must be a
- * whole number of the type.  -1 (errno EINVAL) if not.
+ * A table's shape as -t sees it, as meant, and its order
+ * (format-spec.md 2.7): a raw table's bytes a row must be a whole
+ * number of the type, and a column-major one's are bytes alone (its
+ * values of the type would straddle rows).  -1 (errno EINVAL, or
+ * EPROTOTYPE for a column-major one) if not.
  */
 static int
 table_shape(void *h, const struct shmids_array *a, size_t *rows,
-    size_t *tcols)
+    size_t *tcols, int *order)
 {
 	struct shmids_array seg;
-	struct shmids_shape sh;
+	struct shmids_dims d;
 	size_t esz = 1;
 
-	if (shmids_shape(h, &sh) != 2 || shmids_array(h, &seg) == -1) {
+	*order = SHMIDS_ROWMAJOR;
+	if (shmids_dims(h, &d) != 2 || shmids_array(h, &seg) == -1) {
 		*tcols = 1;	/* a 1-D segment: one value a row */
 		*rows = a->count;
 		return 0;
 	}
 	if (seg.type != a->type)	/* raw, read as -t's type */
 		esz = shmids_type_size(a->type);
-	if (sh.cols % esz != 0) {
+	if (d.order != SHMIDS_ROWMAJOR && esz != 1) {
+		errno = EPROTOTYPE;
+		return -1;
+	}
+	if (d.cols % esz != 0) {
 		errno = EINVAL;
 		return -1;
 	}
-	*tcols = sh.cols / esz;
-	*rows = sh.rows;
+	*tcols = d.cols / esz;
+	*rows = d.rows;
+	*order = d.order;
 	return 0;
 }
 
@@ -421,6 +430,7 @@ expand_table(const char *fname, unsigned long lineno, const struct line *l,
 	struct shmids_layout e;
 	size_t rows, tcols;
 	void *h;
+	int order;
 
 	/*
 	 * Leading blanks beyond the line buffer went out already (l->sent):
@@ -434,8 +444,10 @@ expand_table(const char *fname, unsigned long lineno, const struct line *l,
 	}
 	if ((h = open_view(fname, lineno, r, &a)) == NULL)
 		return -1;
-	if (table_shape(h, &a, &rows, &tcols) == -1) {
-		warnx("%s:%lu: %s: its rows are not a whole number of %s",
+	if (table_shape(h, &a, &rows, &tcols, &order) == -1) {
+		warnx(errno == EPROTOTYPE ? "%s:%lu: %s: a column-major raw "
+		    "table is read as bytes only, not as %s" :
+		    "%s:%lu: %s: its rows are not a whole number of %s",
 		    fname, lineno, r->label, shmids_type_name(rawtype));
 		shmids_close(h);
 		return -1;
@@ -449,8 +461,8 @@ expand_table(const char *fname, unsigned long lineno, const struct line *l,
 	if (strcmp(e.eol, "\r") == 0)
 		e.eol = "\r\n";
 	watch(r->label, &a, &e);
-	if (shmids_emit_rows(stdout, &e, a.type, a.data, rows, tcols,
-	    sep) == -1)
+	if (shmids_emit_matrix(stdout, &e, a.type, a.data, rows, tcols,
+	    sep, order) == -1)
 		err(1, "stdout");
 	written(h, r->label, &a, fname, lineno);
 	return 0;

@@ -100,7 +100,7 @@ print_parsable(const struct shmids_info *si)
 }
 
 static void
-add_row(const struct shmids_info *si, const struct shmids_shape *sh)
+add_row(const struct shmids_info *si, const struct shmids_dims *sh)
 {
 	size_t i;
 	void *n;
@@ -176,7 +176,7 @@ print_totals(void)
 
 /* One object a line, as lsipc -J writes them; keys in shm-ls(1). */
 static void
-print_json(const struct shmids_info *si, const struct shmids_shape *sh)
+print_json(const struct shmids_info *si, const struct shmids_dims *sh)
 {
 	size_t i;
 
@@ -197,7 +197,7 @@ json_end(void)
 }
 
 static int
-show(const struct shmids_info *si, const struct shmids_shape *sh, void *arg)
+show(const struct shmids_info *si, const struct shmids_dims *sh, void *arg)
 {
 	(void)arg;
 	if (si->ours == -2) {
@@ -231,7 +231,7 @@ static void
 show_operand(const char *arg)
 {
 	struct shmids_info si;
-	struct shmids_shape sh;
+	struct shmids_dims sh;
 	char id[SHMIDS_LABEL_MAX + 1], label[SHMIDS_LABEL_MAX + 1];
 	int k;
 
@@ -240,7 +240,7 @@ show_operand(const char *arg)
 		rval = 1;
 		return;
 	}
-	if (shmids_stat_shape(id, &si, &sh, 0) == -1) {
+	if (shmids_stat_dims(id, &si, &sh, 0) == -1) {
 		warnx("%s: %s", arg, util_why(arg, errno));
 		rval = 1;
 		return;
@@ -381,7 +381,7 @@ main(int argc, char *argv[])
 	if (Jflag)
 		printf("{\n   \"segments\": [\n");
 	if (argc == 0 &&
-	    shmids_scan_shape(show, NULL, aflag ? SHMIDS_ALL : 0) == -1)
+	    shmids_scan_dims(show, NULL, aflag ? SHMIDS_ALL : 0) == -1)
 		err(1, "segment table");
 	for (i = 0; i < argc; i++)
 		show_operand(argv[i]);

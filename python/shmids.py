@@ -174,6 +174,16 @@ class _Shape(ctypes.Structure):
                 ("cols", ctypes.c_size_t)]
 
 
+class _Dims(ctypes.Structure):
+    """struct shmids_dims of lib/shmids.h (library 1.4): the shape as
+    meant, and the order of the payload, "C" or "F" (shmids(5) 2.7)."""
+    _fields_ = [("ndim", ctypes.c_int), ("order", ctypes.c_int),
+                ("rows", ctypes.c_size_t), ("cols", ctypes.c_size_t)]
+
+
+_ROWMAJOR, _COLMAJOR = ord("C"), ord("F")   # SHMIDS_ROWMAJOR, _COLMAJOR
+
+
 class _Ref(ctypes.Structure):
     """struct shmids_ref of lib/shmids.h (library 1.1)."""
     _fields_ = [("field", ctypes.c_size_t), ("fieldlen", ctypes.c_size_t),
@@ -182,7 +192,7 @@ class _Ref(ctypes.Structure):
 
 
 _SCANFN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(_Info),
-                           ctypes.POINTER(_Shape), ctypes.c_void_p)
+                           ctypes.POINTER(_Dims), ctypes.c_void_p)
 
 
 def _load_library():
@@ -193,11 +203,13 @@ def _load_library():
         "shmids_create_array": (vp, [cp, i, i, sz]),
         "shmids_seal": (i, [vp]),
         "shmids_create_table": (vp, [cp, i, i, sz, sz]),
+        "shmids_create_matrix": (vp, [cp, i, i, sz, sz, i]),
         "shmids_open": (vp, [cp]),
         "shmids_open_wait": (vp, [cp, ctypes.c_double]),
         "shmids_open_flags": (vp, [cp, i, ctypes.c_double]),
         "shmids_release": (i, [vp, sz, sz]),
         "shmids_shape": (i, [vp, ctypes.POINTER(_Shape)]),
+        "shmids_dims": (i, [vp, ctypes.POINTER(_Dims)]),
         "shmids_isnumber": (i, [cp, sz]),
         "shmids_row_parse": (i, [ctypes.POINTER(_Values), cp, sz,
                                  ctypes.POINTER(i), ctypes.POINTER(sz)]),
@@ -208,7 +220,7 @@ def _load_library():
         "shmids_label": (cp, [vp]),
         "shmids_array": (i, [vp, ctypes.POINTER(_Array)]),
         "shmids_put": (i, [vp, cp, i, vp, sz, cp, i]),
-        "shmids_scan_shape": (i, [_SCANFN, vp, i]),
+        "shmids_scan_dims": (i, [_SCANFN, vp, i]),
         "shmids_ref_parse": (i, [cp, sz, ctypes.POINTER(_Ref)]),
         "shmids_continued": (i, [cp, sz]),
         "shmids_values_parse": (i, [ctypes.POINTER(_Values), cp, sz,
@@ -423,13 +435,15 @@ class _Memory:
 
     def __init__(self, cell, writable):
         shm = cell[0]
-        a, sh = _Array(), _Shape()
+        a, d = _Array(), _Dims()
         _lib.shmids_array(shm, ctypes.byref(a))
-        _lib.shmids_shape(shm, ctypes.byref(sh))
+        _lib.shmids_dims(shm, ctypes.byref(d))
         self.shm, self.addr = shm, a.data or shm + HEADER
         self.label = _str(_lib.shmids_label(shm))
         self.dtype = _BY_ENUM[a.type]
-        self.shape = (sh.rows, sh.cols) if sh.ndim == 2 else (a.count,)
+        self.shape = (d.rows, d.cols) if d.ndim == 2 else (a.count,)
+        # a column-major table (shmids(5) 2.7): numpy's order "F"
+        self.fortran = d.ndim == 2 and d.order == _COLMAJOR
         self.nbytes = a.count * _TYPES[self.dtype][3]
         self.ro = not writable
         # Not at the interpreter's exit: atexit handlers and daemon
@@ -442,8 +456,12 @@ class _Memory:
     def interface(self):
         """numpy's __array_interface__ over the payload, read-only once
         self.ro is set (a reader's; a writer's after seal())."""
-        return {"data": (self.addr, self.ro), "shape": self.shape,
-                "typestr": _TYPESTR[self.dtype], "version": 3}
+        i = {"data": (self.addr, self.ro), "shape": self.shape,
+             "typestr": _TYPESTR[self.dtype], "version": 3}
+        if self.fortran:    # column by column, no copy
+            esz = _TYPES[self.dtype][3]
+            i["strides"] = (esz, esz * self.shape[0])
+        return i
 
     def array(self):
         """A new array over the whole payload, holding self."""
@@ -451,7 +469,10 @@ class _Memory:
             return _np.asarray(_Base(self))
         if self.nbytes == 0:
             return _wrap(b"" if self.ro else bytearray(0), self.dtype)
-        return _wrap(self._buffer(), self.dtype, self.shape)
+        # A memoryview has no column order: a column-major table's is
+        # its storage, (cols, rows), the transpose (shmids_shape()).
+        return _wrap(self._buffer(), self.dtype, self.shape[::-1]
+                     if self.fortran else self.shape)
 
     def _buffer(self):
         """A memoryview of the payload bytes that holds self: one made
@@ -953,9 +974,23 @@ def _create_error(e, name, shape, tname):
     return OSError(e, why, name)
 
 
-def _new(name, tname, shape, mode, cell):
-    """shmids_create_array() or _table(): the new segment's address,
-    also in cell (_call()).  Call with the lock held."""
+def _order(order):
+    """order as SHMIDS_ROWMAJOR or SHMIDS_COLMAJOR: "C" or "F" (numpy's
+    names; str or bytes)."""
+    if isinstance(order, bytes):
+        order = order.decode("latin-1")
+    if not isinstance(order, str):
+        raise TypeError("shmids: order %r is not 'C' or 'F'" % (order,))
+    if order not in ("C", "F"):
+        raise ValueError("shmids: order %r is not 'C' (row by row) or 'F' "
+                         "(column by column)" % (order,))
+    return ord(order)
+
+
+def _new(name, tname, shape, mode, cell, order=_ROWMAJOR):
+    """shmids_create_array() or _matrix() (a table in order): the new
+    segment's address, also in cell (_call()).  Call with the lock
+    held."""
     bname = _name(name)
     t = _TYPES[tname][0]
     if len(shape) == 2 and not 1 <= shape[1] <= _COLS_MAX:
@@ -964,8 +999,8 @@ def _new(name, tname, shape, mode, cell):
     if any(n > _SIZE_MAX for n in shape):   # ctypes would truncate it
         raise _create_error(_errno.ENOMEM, name, shape, tname)
     if len(shape) == 2:
-        shm = _call(cell, _lib.shmids_create_table, bname, mode, t,
-                    shape[0], shape[1])
+        shm = _call(cell, _lib.shmids_create_matrix, bname, mode, t,
+                    shape[0], shape[1], order)
     else:
         shm = _call(cell, _lib.shmids_create_array, bname, mode, t,
                     shape[0])
@@ -975,12 +1010,15 @@ def _new(name, tname, shape, mode, cell):
     return shm
 
 
-def zeros(name, shape, dtype="f8", mode=_M600):
+def zeros(name, shape, dtype="f8", mode=_M600, order="C"):
     """Make a new segment of shape and dtype, zero-filled, to fill in place.
 
     name: as create() takes it.  shape: n, (n,) or (rows, cols) (a
     table, shmids(5) 2.7).  dtype: f8, f4, i8, i4, u1 (or f64, f32,
     i64, i32, raw, or numpy's spellings of these).  mode: as create().
+    order: "C" (row by row) or "F" (column by column, as Fortran and R
+    hold a matrix: a column-major table, header version 3, which
+    shmids 1.3 refuses; w.array is then numpy's order "F", no copy).
     Returns a Writer w: w.array is a writable array over the payload
     (no copy; numpy.ndarray, else a memoryview), w.label the label,
     w.seal() makes it ready for readers and w.array read-only,
@@ -1001,17 +1039,18 @@ def zeros(name, shape, dtype="f8", mode=_M600):
     tname = _tname(dtype)
     shape = _shape(shape)
     mode = _mode(mode)
+    o = _order(order)
     cell = []
     with _lock:
         try:
-            _new(name, tname, shape, mode, cell)
+            _new(name, tname, shape, mode, cell, o)
             return Writer(_Memory(cell, True))
         except BaseException:
             _undo(cell)
             raise
 
 
-def create(name, array, mode=_M600):
+def create(name, array, mode=_M600, order=None):
     """Copy a 1-D or 2-D array into a new sealed segment; returns its label.
 
     name: 1 to 64 printable ASCII bytes other than space (shmids(5)
@@ -1022,7 +1061,13 @@ def create(name, array, mode=_M600):
     makes one of (floats: f64, ints: i64).  A 2-D array (C-contiguous
     or not) is copied in
     row-major order into a table segment of its rows x cols (shmids(5)
-    2.7, made by shmids_create_table(): shmids 1.1 cannot read it).
+    2.7, made by shmids_create_table(): shmids 1.1 cannot read it);
+    order="F", or order None (the default) and a numpy array that is
+    Fortran-contiguous and not C-contiguous (numpy.asfortranarray(),
+    a transpose, R's and Fortran's matrices), makes a column-major
+    table instead (header version 3, which shmids 1.3 cannot read),
+    its bytes copied as they lie, column by column; order="C" a
+    row-major one whatever the array's layout.
     mode: permission bits, an int 0 to 0o777, given exactly (no umask).
     The segment is a System V one, or a file in $SHMIDS_DIR when that is
     set (shmids(5) 2.6); it outlives this process.  Returns the label,
@@ -1036,13 +1081,28 @@ def create(name, array, mode=_M600):
     size the kernel refuses), ENAMETOOLONG, ENOMEM, ENOSPC (kernel.shmmni or
     shmall reached, or a full file system), PermissionError.
     """
-    tname, shape, src = _type_of(array)
+    o = None if order is None else _order(order)
+    if o == _COLMAJOR and _np is None:
+        raise ValueError("shmids: order 'F' needs numpy")
+    if o == _COLMAJOR and not isinstance(array, _np.ndarray):
+        array = _np.asarray(array)
+    if (_np is not None and isinstance(array, _np.ndarray) and
+            array.ndim == 2 and (o == _COLMAJOR or (
+                o is None and array.flags.f_contiguous and
+                not array.flags.c_contiguous))):
+        # column by column: the transpose's rows, as they lie if the
+        # array is Fortran-contiguous (no reordering)
+        tname, tshape, src = _type_of(array.T)
+        shape, o = (tshape[1], tshape[0]), _COLMAJOR
+    else:
+        tname, shape, src = _type_of(array)
+        o = _ROWMAJOR
     shape = _shape(shape)
     mode = _mode(mode)
     cell, label = [], None
     with _lock:
         try:
-            shm = _new(name, tname, shape, mode, cell)
+            shm = _new(name, tname, shape, mode, cell, o)
             label = _lib.shmids_label(shm)
             if src.nbytes:
                 dst = (ctypes.c_ubyte * src.nbytes).from_address(
@@ -1623,14 +1683,16 @@ def _entry(si, sh):
         "cpid": si.cpid if sysv else None, "lpid": si.lpid if sysv else None,
         "ctime": si.ctime, "atime": si.atime,
         "dtime": si.dtime if sysv else None,
-        "type": None, "count": None, "shape": None, "state": _state(si),
+        "type": None, "count": None, "shape": None, "order": None,
+        "state": _state(si),
         "label": _str(si.label) if si.label else None,
     }
     if si.ours == 1:
         d["type"], d["count"] = _BY_ENUM[si.type], si.count
         d["shape"] = (sh.rows, sh.cols) if sh.ndim == 2 else (si.count,)
+        d["order"] = chr(sh.order) if sh.ndim else None
     elif si.ours < 0:
-        d["type"] = d["count"] = d["shape"] = "?"
+        d["type"] = d["count"] = d["shape"] = d["order"] = "?"
     elif si.ours == 2:
         d["label"] = None
     return d
@@ -1648,9 +1710,11 @@ def ls(all=False):
     nattch (int), cpid, lpid (int, None for a file), ctime, atime (int,
     seconds since the epoch), dtime (int, None for a file), type (f64,
     f32, i64, i32, raw), count (int, elements), shape (a tuple, as
-    attach() would give: (rows, cols) for a table, (count,) else; shm-ls
-    -l's SHAPE), state (ready, filling, dead, broken) and label (str).
-    type, count, shape, state and label are None for a segment that is
+    attach() would give: (rows, cols) for a table, as meant whatever
+    its order, (count,) else; shm-ls -l's SHAPE), order ("C", or "F"
+    for a column-major table, shmids(5) 2.7; shm-ls -J's order), state
+    (ready, filling, dead, broken) and label (str).
+    type, count, shape, order, state and label are None for a segment that is
     not ours (and for broken residue all but state); "?" for one that
     may be ours but cannot be read (label then None, or the corrupt
     header's label).
@@ -1673,7 +1737,7 @@ def ls(all=False):
             raised.append(e)
             return 1
     with _lock:
-        r = _lib.shmids_scan_shape(_SCANFN(each), None,
+        r = _lib.shmids_scan_dims(_SCANFN(each), None,
                                    _SHMIDS_ALL if all else 0)
         e = ctypes.get_errno()
     if raised:

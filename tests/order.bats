@@ -104,3 +104,158 @@ load helper
 	run -1 shm_ls "$l"
 	is "$output" "shm-ls: $l: segment ${l%% *} has a header of a later version than shmids 1.3.0 reads: a newer shmids reads it"
 }
+
+@test "6.1: shm-expand writes a column-major table's rows as meant, R's write.table(m) rows" {
+	local l want
+	l=$(_mk matrix "${P}m" f64 3 4 F)
+	printf 'shmids %s\n' "$l" > in
+	run -0 shm_expand in
+	want='0 1 2 3
+4 5 6 7
+8 9 10 11'
+	is "$output" "$want" "blank-separated"
+	printf '  shmids,\t%s\r\n' "$l" > in
+	run -0 shm_expand in
+	is "$output" "$(printf '  0,1,2,3\r\n  4,5,6,7\r\n  8,9,10,11\r')" "comma rows, CRLF"
+	if command -v Rscript > /dev/null; then
+		run -0 Rscript -e 'write.table(matrix(0:11, 3, 4, byrow = TRUE), row.names = FALSE, col.names = FALSE)'
+		is "$output" "$want" "R writes the same rows"
+	fi
+}
+
+@test "6.1: a big column-major table expands as the row-major one of the same matrix (blocks, threads)" {
+	local f c
+	f=$(_mk matrix "${P}f" f64 3001 1000 F)
+	c=$(_mk matrix "${P}c" f64 3001 1000 C)
+	printf 'shmids %s\n' "$f" > f.in
+	printf 'shmids %s\n' "$c" > c.in
+	shm_expand f.in > f.out
+	shm_expand c.in > c.out
+	same_file c.out f.out
+	SHMIDS_THREADS=1 shm_expand f.in > f1.out
+	same_file c.out f1.out
+	f=$(_mk matrix "${P}w" i32 2 700000 F)
+	c=$(_mk matrix "${P}v" i32 2 700000 C)
+	printf 'shmids\t%s\n' "$f" > f.in
+	printf 'shmids\t%s\n' "$c" > c.in
+	shm_expand f.in > f.out
+	shm_expand c.in > c.out
+	same_file c.out f.out
+}
+
+@test "5: a keyed reference line to a column-major table gives its payload, column by column" {
+	local l
+	l=$(_mk matrix "${P}m" i32 3 2 F)
+	printf 'x shmids %s\n' "$l" > in
+	run -0 shm_expand in
+	is "$output" "x 0 2 4 1 3 5"
+}
+
+@test "6.1: shm-import of the expansion makes the same matrix (row-major); -d removes the segment" {
+	local l out
+	l=$(_mk matrix "${P}m" f64 4 3 F)
+	printf 'a\nshmids %s\nb\n' "$l" > in
+	run -0 shm_expand -d in
+	printf '%s\n' "$output" > exp
+	run -1 shmtool open "$l"
+	is "$output" ENOENT "removed by -d"
+	shm_import -k 2 -P "${P}" exp > back
+	run -0 grep -c '^shmids ' back
+	out=$(grep '^shmids ' back)
+	run -0 shmtool dims "${out#shmids }"
+	is "$output" "open 2 C 4 3 stat 2 C 4 3 scan 2 C 4 3"
+	run -0 shm_expand -d back
+	is "$output" "$(cat exp)"
+}
+
+@test "7: -t on a column-major raw table is refused, the line copied, exit 1" {
+	local l
+	l=$(_mk matrix "${P}m" raw 4 16 F)
+	printf 'shmids %s\n' "$l" > in
+	run --separate-stderr -1 shm_expand -t f64 in
+	is "$output" "shmids $l"
+	is "$stderr" "shm-expand: in:1: $l: a column-major raw table is read as bytes only, not as f64"
+	run -0 shm_expand in
+	is "${lines[1]}" "16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31" "as bytes, row 1"
+}
+
+@test "7: shm-ls shows a column-major table as 87x61F, ORDER F, JSON order \"F\"" {
+	local f c
+	f=$(_mk matrix "${P}f" f64 87 61 F)
+	c=$(_mk matrix "${P}c" f64 87 61 C)
+	run -0 shm_ls -o shape,order,label "${f%% *}" "${c%% *}"
+	is "$output" " SHAPE ORDER LABEL
+87x61F F     $f
+ 87x61 C     $c"
+	run -0 shm_ls -J -o shape,order "${f%% *}"
+	is "${lines[2]}" '      {"shape": [87, 61], "order": "F"}'
+	run -0 shm_ls -o order "$(mkseg flat f64 5)"
+	is "${lines[1]}" "C" "1-D"
+}
+
+# pyorder SCRIPT: SCRIPT with numpy and the module under test, or skip.
+pyorder() {
+	local py lib=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/libshmids.so
+	py=$(python_with numpy) || skip "no python3 with numpy"
+	nm -D "$lib" 2>/dev/null | grep -q __asan_init &&
+	    skip "the library is built with AddressSanitizer"
+	P=$P SHMTOOL=$SHMTOOL BIN=$BIN SHMIDS_LIB=$lib \
+	    PYTHONPATH=$BATS_TEST_DIRNAME/../python timeout 120 "$py" -c "$1"
+}
+
+@test "2.7: numpy attaches a C writer's column-major table as order F, no copy" {
+	local l
+	l=$(_mk matrix "${P}m" f64 87 61 F)
+	L=$l run -0 pyorder '
+import os, numpy as np, shmids
+a = shmids.attach(os.environ["L"])
+want = np.arange(87 * 61, dtype=float).reshape(87, 61)
+print(a.shape, a.flags.f_contiguous, a.flags.owndata, a.flags.writeable,
+      bool((a == want).all()))
+'
+	is "$output" "(87, 61) True False False True"
+}
+
+@test "2.7: Python writes column-major: zeros(order='F'), create() of a Fortran array; C, shm-expand and ls() agree" {
+	run -0 pyorder '
+import os, subprocess, numpy as np, shmids
+P, tool, bin = os.environ["P"], os.environ["SHMTOOL"], os.environ["BIN"]
+m = np.arange(12.0).reshape(3, 4) / 2
+out = []
+with shmids.zeros(P + "z", (3, 4), order="F") as w:
+    w.array[:] = m
+    out.append(w.array.flags.f_contiguous)
+lz = w.label
+lf = shmids.create(P + "f", np.asfortranarray(m))
+lc = shmids.create(P + "c", m)
+lo = shmids.create(P + "o", m, order="F")
+l1 = shmids.create(P + "1", np.asfortranarray(m[:1]))
+for l in (lz, lf, lc, lo, l1):
+    d = subprocess.run([tool, "dims", l], capture_output=True, text=True)
+    e = subprocess.run([bin + "/shm-expand"], input="shmids %s\n" % l,
+                       capture_output=True, text=True).stdout
+    a = shmids.attach(l)
+    out.append((d.stdout.split()[2], bool((a == m[:a.shape[0]]).all()),
+                e == "".join(" ".join("%g" % v for v in r) + "\n"
+                             for r in m[:a.shape[0]])))
+ls = {e["label"]: (e["shape"], e["order"]) for e in shmids.ls()}
+out.append([ls[l] for l in (lz, lc, l1)])
+print(out)
+'
+	is "$output" "[True, ('F', True, True), ('F', True, True), ('C', True, True), ('F', True, True), ('C', True, True), [((3, 4), 'F'), ((3, 4), 'C'), ((1, 4), 'C')]]"
+}
+
+@test "2.7: without numpy a column-major table is a memoryview of its storage, (cols, rows)" {
+	local l py lib=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/libshmids.so
+	py=$(python_with ctypes) || skip "no python3"
+	nm -D "$lib" 2>/dev/null | grep -q __asan_init && skip "ASan library"
+	l=$(_mk matrix "${P}m" i32 3 2 F)
+	L=$l SHMIDS_LIB=$lib PYTHONPATH=$BATS_TEST_DIRNAME/../python \
+	    run -0 "$py" -c '
+import os, sys; sys.modules["numpy"] = None
+import shmids
+a = shmids.attach(os.environ["L"])
+print(type(a).__name__, a.shape, a.tolist())
+'
+	is "$output" "memoryview (2, 3) [[0, 2, 4], [1, 3, 5]]"
+}

@@ -105,12 +105,12 @@ procfield() {
 	-J --noheadings|--noheadings is for the long format: -p and -J have no header row
 	-o|option requires an argument -- 'o'
 	--output|option '--output' requires an argument
-	--output=|invalid column '' (expected a list of ID, SHMID, KEY, LABEL, NAME, OWNER, UID, GROUP, GID, MODE, NATTCH, SIZE, TYPE, COUNT, SHAPE, STATE, CREATED, USED, ATTACHED, DETACHED, CPID, LPID, or +list)
+	--output=|invalid column '' (expected a list of ID, SHMID, KEY, LABEL, NAME, OWNER, UID, GROUP, GID, MODE, NATTCH, SIZE, TYPE, COUNT, SHAPE, ORDER, STATE, CREATED, USED, ATTACHED, DETACHED, CPID, LPID, or +list)
 	--bytes=1|option '--bytes' doesn't allow an argument
 	--noheadings=1|option '--noheadings' doesn't allow an argument
-	-o mode,perms|invalid column 'perms' (expected a list of ID, SHMID, KEY, LABEL, NAME, OWNER, UID, GROUP, GID, MODE, NATTCH, SIZE, TYPE, COUNT, SHAPE, STATE, CREATED, USED, ATTACHED, DETACHED, CPID, LPID, or +list)
-	-o mode,|invalid column '' (expected a list of ID, SHMID, KEY, LABEL, NAME, OWNER, UID, GROUP, GID, MODE, NATTCH, SIZE, TYPE, COUNT, SHAPE, STATE, CREATED, USED, ATTACHED, DETACHED, CPID, LPID, or +list)
-	-J -o ''|invalid column '' (expected a list of ID, SHMID, KEY, LABEL, NAME, OWNER, UID, GROUP, GID, MODE, NATTCH, SIZE, TYPE, COUNT, SHAPE, STATE, CREATED, USED, ATTACHED, DETACHED, CPID, LPID, or +list)
+	-o mode,perms|invalid column 'perms' (expected a list of ID, SHMID, KEY, LABEL, NAME, OWNER, UID, GROUP, GID, MODE, NATTCH, SIZE, TYPE, COUNT, SHAPE, ORDER, STATE, CREATED, USED, ATTACHED, DETACHED, CPID, LPID, or +list)
+	-o mode,|invalid column '' (expected a list of ID, SHMID, KEY, LABEL, NAME, OWNER, UID, GROUP, GID, MODE, NATTCH, SIZE, TYPE, COUNT, SHAPE, ORDER, STATE, CREATED, USED, ATTACHED, DETACHED, CPID, LPID, or +list)
+	-J -o ''|invalid column '' (expected a list of ID, SHMID, KEY, LABEL, NAME, OWNER, UID, GROUP, GID, MODE, NATTCH, SIZE, TYPE, COUNT, SHAPE, ORDER, STATE, CREATED, USED, ATTACHED, DETACHED, CPID, LPID, or +list)
 	-u nosuchuser$$|invalid user 'nosuchuser$$' (expected a login name or numeric user ID)
 	-u -1|invalid user '-1' (expected a login name or numeric user ID)
 	-u 4294967295|invalid user '4294967295' (expected a login name or numeric user ID)
@@ -689,7 +689,7 @@ i32	12	ready	$f"
 ? ?
 - broken"
 	# every key by default, shape after count (the order of format-spec.md 7)
-	shm_ls -J "$t" | grep -Fq '"type": "f64", "count": 5307, "shape": [87, 61], "state": "ready", "owner": ' ||
+	shm_ls -J "$t" | grep -Fq '"type": "f64", "count": 5307, "shape": [87, 61], "order": "C", "state": "ready", "owner": ' ||
 	    { echo "keys: $(shm_ls -J "$t")" >&2; false; }
 	run --separate-stderr shm_ls -J -a
 	status_is 0

@@ -682,6 +682,7 @@ shmr_create(SEXP name, SEXP x, SEXP mode)
 struct lsrow {
 	char	 id[SHMIDS_LABEL_MAX + 1], label[SHMIDS_LABEL_MAX + 1];
 	char	 name[SHMIDS_NAME_MAX + 1], type[8], state[16], shape[48];
+	char	 order[2];
 	int	 shmid, key, mode, uid, gid, cpid, lpid;
 	double	 count, size, nattch, ctime, atime, dtime;
 };
@@ -731,6 +732,11 @@ ls_one(const struct shmids_info *si, const SHAPE_T *sh, void *arg)
 	if (sh->ndim == 2)
 		snprintf(r->shape, sizeof r->shape, "%zux%zu", sh->rows,
 		    sh->cols);
+#ifdef SHMIDS_COLMAJOR
+	r->order[0] = sh->order == SHMIDS_COLMAJOR ? 'F' : 'C';
+#else
+	r->order[0] = 'C';
+#endif
 	else
 		snprintf(r->shape, sizeof r->shape, "%zu", si->count);
 	r->shmid = si->shmid;
@@ -756,7 +762,7 @@ shmr_ls(SEXP all)
 	static const char *names[] = { "id", "label", "name", "shmid",
 	    "key", "type", "count", "shape", "state", "uid", "gid", "mode",
 	    "nattch", "size", "cpid", "lpid", "created", "attached",
-	    "detached" };
+	    "detached", "order" };
 	const int nc = (int)(sizeof names / sizeof names[0]);
 	struct lsacc acc = { NULL, 0, 0, 0 };
 	SEXP df, nm, col, rn;
@@ -774,7 +780,7 @@ shmr_ls(SEXP all)
 		SET_STRING_ELT(nm, j, Rf_mkChar(names[j]));
 		switch (j) {
 		case 0: case 1: case 2: case 4: case 5: case 7: case 8:
-		case 11:
+		case 11: case 19:
 			col = Rf_allocVector(STRSXP, (R_xlen_t)acc.n);
 			break;
 		case 3: case 9: case 10: case 14: case 15:
@@ -813,7 +819,8 @@ shmr_ls(SEXP all)
 			case 15: INTEGER(col)[i] = r->lpid; break;
 			case 16: REAL(col)[i] = r->ctime; break;
 			case 17: REAL(col)[i] = r->atime; break;
-			default: REAL(col)[i] = r->dtime; break;
+			case 18: REAL(col)[i] = r->dtime; break;
+			default: SET_STRING_ELT(col, i, Rf_mkChar(r->order)); break;
 			}
 		}
 	}
