@@ -31,15 +31,21 @@ setup_file() {
 		SHMIDS_BUILD=$BUILD timeout 300 R CMD INSTALL --no-multiarch \
 		    --library="$BATS_FILE_TMPDIR/lib" "$BATS_FILE_TMPDIR/src" \
 		    > "$BATS_FILE_TMPDIR/install.log" 2>&1 ||
-		    why="R CMD INSTALL failed: $(tail -n 5 "$BATS_FILE_TMPDIR/install.log")"
+		    echo failed > "$BATS_FILE_TMPDIR/failed"
 	fi
 	printf '%s' "$why" > "$BATS_FILE_TMPDIR/skip"
 }
 
+# need_r: skip where R cannot run the package; fail if it did not build.
 need_r() {
 	local why
 	why=$(cat "$BATS_FILE_TMPDIR/skip")
 	[ -z "$why" ] || skip "$why"
+	if [ -f "$BATS_FILE_TMPDIR/failed" ]; then
+		echo "R CMD INSTALL failed:" >&2
+		tail -n 20 "$BATS_FILE_TMPDIR/install.log" >&2
+		return 1
+	fi
 }
 
 # rtest FILE: r/tests/testthat/FILE with testthat, with the build's

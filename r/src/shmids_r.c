@@ -729,14 +729,14 @@ ls_one(const struct shmids_info *si, const SHAPE_T *sh, void *arg)
 	    shmids_type_name(si->type) ? shmids_type_name(si->type) : "");
 	snprintf(r->state, sizeof r->state, "%s", si->state == 'r' ? "ready" :
 	    si->state == 'w' ? "filling" : "dead");
-	if (sh->ndim == 2)
-		snprintf(r->shape, sizeof r->shape, "%zux%zu", sh->rows,
-		    sh->cols);
 #ifdef SHMIDS_COLMAJOR
 	r->order[0] = sh->order == SHMIDS_COLMAJOR ? 'F' : 'C';
 #else
 	r->order[0] = 'C';
 #endif
+	if (sh->ndim == 2)
+		snprintf(r->shape, sizeof r->shape, "%zux%zu", sh->rows,
+		    sh->cols);
 	else
 		snprintf(r->shape, sizeof r->shape, "%zu", si->count);
 	r->shmid = si->shmid;
