@@ -113,6 +113,7 @@ rtest() {
 @test "R: R CMD INSTALL builds against an installed libshmids (pkg-config)" {
 	need_r
 	command -v pkg-config > /dev/null || skip "no pkg-config"
+	[ -w "$BUILD" ] || skip "$BUILD is not writable: make install builds there"
 	local prefix=$T/prefix
 	run --separate-stderr make -s --no-print-directory -C "$TOP" \
 	    B="${SHMIDS_BUILD:-build}" LDCONFIG=true PYTHON=false \

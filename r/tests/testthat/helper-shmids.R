@@ -28,12 +28,18 @@ need_py <- function() {
   if (PY == "") skip("no python3 with numpy (Debian: python3-numpy)")
 }
 
+# tool(PROG, ARGS, INPUT): list(status, out = its standard output, err
+# = its standard error); out is stderr's lines where stdout is empty.
 tool <- function(prog, args = character(), input = NULL) {
+  ef <- tempfile()
+  on.exit(unlink(ef))
   out <- suppressWarnings(system2(file.path(BIN, prog), args, input = input,
-                                  stdout = TRUE, stderr = TRUE))
+                                  stdout = TRUE, stderr = ef))
   st <- attr(out, "status")
   attr(out, "status") <- NULL
-  list(status = if (is.null(st)) 0L else st, out = out)
+  err <- readLines(ef)
+  list(status = if (is.null(st)) 0L else st,
+       out = if (length(out)) out else err, err = err)
 }
 
 py <- function(script, ...) {

@@ -144,7 +144,7 @@ test_that("2.2: the segment stays attached while an R object refers to it", {
 test_that("2.3: errors are the tools' words", {
   need_tools()
   e <- tool("shm-expand", input = "x shmids 999999 nothing")
-  why <- sub("^shm-expand: stdin:1: 999999 nothing: ", "", e$out[1])
+  why <- sub("^shm-expand: stdin:1: 999999 nothing: ", "", e$err[1])
   expect_error(shm_attach("999999 nothing"),
                paste0("shm_attach: 999999 nothing: ", why), fixed = TRUE)
   expect_error(shm_attach(c("a", "b")), "a single string")
