@@ -478,13 +478,18 @@ shmids_emit_matrix(FILE *fp, const struct shmids_layout *l, int type,
 		errno = EINVAL;
 		return -1;
 	}
-	/* rows * cols elements are there: cols * esz does not overflow */
+	if (cols > (size_t)-1 / esz / rows) {
+		errno = EINVAL;	/* no such table in memory */
+		return -1;
+	}
 	blk = SHMIDS_PAR_MIN / (cols * esz);
 	if (blk == 0)
 		blk = 1;
 	if (blk > rows)
 		blk = rows;
-	if ((buf = malloc(blk * cols * esz)) == NULL)
+	/* short of memory, a row at a time */
+	if ((buf = malloc(blk * cols * esz)) == NULL &&
+	    (blk = 1, buf = malloc(cols * esz)) == NULL)
 		return -1;
 	mid = *l;
 	if (mid.eol == NULL || mid.eol[0] == '\0')

@@ -418,9 +418,10 @@ int	 shmids_put(FILE *fp, const char *field, int type, const void *data,
  * being read from fp (which may be NULL), into a malloc'd buffer.  type is
  * the element type wanted: a segment must have that type, or be raw with a
  * size that is a multiple of it.  A table reference line ("shmids id
- * name", format-spec.md 5) gives its table's rows x cols elements row by
- * row, as a reference line does (the shape: shmids_open() its label and
- * shmids_shape()).  A number is never a field (format-spec.md 6.1): a
+ * name", format-spec.md 5) gives its table's rows x cols elements in
+ * the payload's order (row by row; column by column for a column-major
+ * table), as a reference line does (the shape and order: shmids_open()
+ * its label and shmids_dims()).  A number is never a field (format-spec.md 6.1): a
  * line whose first token reads as a value (shmids_isnumber()) is EINVAL,
  * and nothing is read from fp.  Release with shmids_array_free().
  * Errors: those of shmids_open(), EINVAL (malformed line or value, a
@@ -873,9 +874,10 @@ int	 shmids_emit_rows(FILE *fp, const struct shmids_layout *l, int type,
  * by column, element (i, j) at index i + j * rows): row i, the values
  * of elements (i, 0) to (i, cols - 1), on line i, as R's write.table(m)
  * writes them (format-spec.md 6.1).  Memory: a block of rows copied
- * row by row, at most about 1 MiB (one row if a row is larger).
- * Returns and errors as shmids_emit_rows(), EINVAL also for another
- * order, and ENOMEM.  Library 1.4.
+ * row by row, about 4 MiB (one row if a row is larger, or if memory is
+ * short), never the whole table.  Returns and errors as
+ * shmids_emit_rows(), EINVAL also for another order, and ENOMEM.
+ * Library 1.4.
  */
 int	 shmids_emit_matrix(FILE *fp, const struct shmids_layout *l, int type,
 	    const void *data, size_t rows, size_t cols, int sep, int order);

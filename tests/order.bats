@@ -193,18 +193,25 @@ load helper
 	is "${lines[1]}" "C" "1-D"
 }
 
-# pyorder SCRIPT: SCRIPT with numpy and the module under test, or skip.
+LIB=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/libshmids.so
+
+# need_numpy: $PY, a python3 with numpy that can load the library, or skip.
+need_numpy() {
+	PY=$(python_with numpy) || skip "no python3 with numpy"
+	if nm -D "$LIB" 2>/dev/null | grep -q __asan_init; then
+		skip "the library is built with AddressSanitizer: python cannot load it"
+	fi
+}
+
+# pyorder SCRIPT: SCRIPT run by $PY (need_numpy) with the module under test.
 pyorder() {
-	local py lib=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/libshmids.so
-	py=$(python_with numpy) || skip "no python3 with numpy"
-	nm -D "$lib" 2>/dev/null | grep -q __asan_init &&
-	    skip "the library is built with AddressSanitizer"
-	P=$P SHMTOOL=$SHMTOOL BIN=$BIN SHMIDS_LIB=$lib \
-	    PYTHONPATH=$BATS_TEST_DIRNAME/../python timeout 120 "$py" -c "$1"
+	P=$P SHMTOOL=$SHMTOOL BIN=$BIN SHMIDS_LIB=$LIB \
+	    PYTHONPATH=$BATS_TEST_DIRNAME/../python timeout 120 "$PY" -c "$1"
 }
 
 @test "2.7: numpy attaches a C writer's column-major table as order F, no copy" {
 	local l
+	need_numpy
 	l=$(_mk matrix "${P}m" f64 87 61 F)
 	L=$l run -0 pyorder '
 import os, numpy as np, shmids
@@ -217,6 +224,7 @@ print(a.shape, a.flags.f_contiguous, a.flags.owndata, a.flags.writeable,
 }
 
 @test "2.7: Python writes column-major: zeros(order='F'), create() of a Fortran array; C, shm-expand and ls() agree" {
+	need_numpy
 	run -0 pyorder '
 import os, subprocess, numpy as np, shmids
 P, tool, bin = os.environ["P"], os.environ["SHMTOOL"], os.environ["BIN"]
@@ -246,11 +254,13 @@ print(out)
 }
 
 @test "2.7: without numpy a column-major table is a memoryview of its storage, (cols, rows)" {
-	local l py lib=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/libshmids.so
+	local l py
 	py=$(python_with ctypes) || skip "no python3"
-	nm -D "$lib" 2>/dev/null | grep -q __asan_init && skip "ASan library"
+	if nm -D "$LIB" 2>/dev/null | grep -q __asan_init; then
+		skip "the library is built with AddressSanitizer: python cannot load it"
+	fi
 	l=$(_mk matrix "${P}m" i32 3 2 F)
-	L=$l SHMIDS_LIB=$lib PYTHONPATH=$BATS_TEST_DIRNAME/../python \
+	L=$l SHMIDS_LIB=$LIB PYTHONPATH=$BATS_TEST_DIRNAME/../python \
 	    run -0 "$py" -c '
 import os, sys; sys.modules["numpy"] = None
 import shmids
@@ -258,4 +268,25 @@ a = shmids.attach(os.environ["L"])
 print(type(a).__name__, a.shape, a.tolist())
 '
 	is "$output" "memoryview (2, 3) [[0, 2, 4], [1, 3, 5]]"
+}
+
+@test "2.6, 2.7: a column-major file segment: version 3, dims, expansion, shm-ls" {
+	local l
+	mkdir d
+	l=$(SHMIDS_DIR=$T/d _mk matrix "${P}m" f64 3 4 F)
+	like "$l" "$T/d/shmids.* ${P}m"
+	is "$(head -c 87 "${l%% *}" | tail -c 7)" shmids3 "version 3"
+	run -0 shmtool dims "$l"
+	is "$output" "open 2 F 3 4 stat 2 F 3 4 scan none" "not in the scan without SHMIDS_DIR"
+	SHMIDS_DIR=$T/d run -0 shmtool dims "$l"
+	is "$output" "open 2 F 3 4 stat 2 F 3 4 scan 2 F 3 4"
+	run -0 shm_ls -o shape,order "${l%% *}"
+	is "${lines[1]}" " 3x4F F"
+	printf 'shmids %s\n' "$l" > in
+	run -0 shm_expand -d in
+	is "$output" "0 1 2 3
+4 5 6 7
+8 9 10 11"
+	run -0 ls d
+	is "$output" "" "removed by -d"
 }

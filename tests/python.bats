@@ -1348,7 +1348,7 @@ print(inspect.signature(shmids.zeros))
 print(all(getattr(shmids, n).__doc__ for n in shmids.__all__ if n != "TYPES"))'
 	status_is 0
 	is "$output" "False True True
-(name, shape, dtype='f8', mode=0o600)
+(name, shape, dtype='f8', mode=0o600, order='C')
 True"
 	[ -f "$TOP/man/shmids-python.3" ]
 	grep -q '^\.Xr shmids 5' "$TOP/man/shmids-python.3"
