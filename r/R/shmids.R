@@ -75,11 +75,32 @@ shm_ls <- function(all = FALSE) {
 shm_read <- function(file, timeout = 0) {
   r <- .Call(shmr_read, path.expand(file))
   vals <- r[[2L]]
-  for (i in seq_along(vals))
-    if (r[[3L]][i] != "inline")
-      vals[[i]] <- shm_attach(vals[[i]], timeout)
+  for (i in seq_along(vals)) {
+    if (r[[3L]][i] == "inline")
+      next
+    x <- shm_attach(vals[[i]], timeout)
+    if (r[[3L]][i] == "table" && !is.na(r[[4L]][i]))
+      x <- csv_frame(x, r[[4L]][i])
+    vals[[i]] <- x
+  }
   names(vals) <- r[[1L]]
   vals
+}
+
+# A CSV table under a header line of as many names as it has columns:
+# a data frame of those names (one copy: its columns are R's own).  A
+# row-major table (shm-import's) is attached transposed (shm_attach()).
+csv_frame <- function(x, head) {
+  nms <- tryCatch(as.character(unlist(utils::read.csv(text = head,
+    header = FALSE, colClasses = "character", strip.white = TRUE))),
+    error = function(e) NULL)
+  rowmajor <- .Call(shmr_order, x) == "C"
+  cols <- if (rowmajor) nrow(x) else ncol(x)
+  if (is.null(nms) || length(nms) != cols || anyNA(nms))
+    return(x)
+  d <- as.data.frame(if (rowmajor) t(x) else x)
+  names(d) <- nms
+  d
 }
 
 # shm_write: one segment and one line per element; what shm-expand

@@ -39,6 +39,7 @@ struct seg {
 	int		 writable;	/* made here, attached read-write */
 	int		 sealed;
 	int		 direct;	/* writable DATAPTR gets the segment */
+	int		 order;		/* 'C', 'F' (format-spec.md 2.7) */
 	char		 label[SHMIDS_LABEL_MAX + 1];
 };
 
@@ -463,8 +464,8 @@ shmr_attach(SEXP label, SEXP timeout, SEXP direct)
 	s->n = (R_xlen_t)a.count;
 	s->type = a.type;
 	s->direct = Rf_asLogical(direct) == TRUE;
+	s->order = order;
 	snprintf(s->label, sizeof s->label, "%s", shmids_label(shm));
-	(void)order;
 	x = wrap(s, ndim, rows, cols);
 	if (s->direct)
 		MARK_NOT_MUTABLE(x);
@@ -576,6 +577,26 @@ shmr_label(SEXP x)
 	p = R_altrep_data1(x);
 	s = R_ExternalPtrAddr(p);
 	return s == NULL ? Rf_ScalarString(NA_STRING) : Rf_mkString(s->label);
+}
+
+/* The order of a segment object's table: "C", "F"; NA for another. */
+SEXP shmr_order(SEXP x);
+SEXP
+shmr_order(SEXP x)
+{
+	SEXP p;
+	struct seg *s;
+	char o[2] = { 0, 0 };
+
+	if (!ALTREP(x) || (!R_altrep_inherits(x, seg_real) &&
+	    !R_altrep_inherits(x, seg_int) && !R_altrep_inherits(x, seg_raw)))
+		return Rf_ScalarString(NA_STRING);
+	p = R_altrep_data1(x);
+	s = R_ExternalPtrAddr(p);
+	if (s == NULL)
+		return Rf_ScalarString(NA_STRING);
+	o[0] = s->order == 'F' ? 'F' : 'C';
+	return Rf_mkString(o);
 }
 
 /* Detach now an unsealed segment of ours that shm_remove() removed. */
@@ -850,7 +871,7 @@ shmr_read(SEXP file)
 {
 	const char *path = str1(file, "shm_read");
 	FILE *fp;
-	char *line = NULL;
+	char *line = NULL, *prev = NULL;
 	size_t cap = 0;
 	ssize_t len;
 	struct shmids_ref r;
@@ -858,17 +879,19 @@ shmr_read(SEXP file)
 	SEXP hold, ans;
 	R_xlen_t n = 0, room = 16;
 	long long lineno = 0;
+	R_xlen_t empty = -1;	/* the item of an empty inline array */
 	int sep, k, e;
 
 	fp = fopen(path, "r");
 	if (fp == NULL)
 		Rf_error("shm_read: %s: %s", path, strerror(errno));
-	PROTECT(hold = Rf_allocVector(VECSXP, 3));
+	PROTECT(hold = Rf_allocVector(VECSXP, 4));
 	SET_VECTOR_ELT(hold, 0, Rf_allocVector(STRSXP, room));
 	SET_VECTOR_ELT(hold, 1, Rf_allocVector(VECSXP, room));
 	SET_VECTOR_ELT(hold, 2, Rf_allocVector(STRSXP, room));
+	SET_VECTOR_ELT(hold, 3, Rf_allocVector(STRSXP, room));
 	for (;;) {
-		SEXP v = R_NilValue, nm;
+		SEXP v = R_NilValue, nm, head = NA_STRING;
 		const char *kind;
 
 		errno = 0;
@@ -878,38 +901,70 @@ shmr_read(SEXP file)
 		lineno++;
 		if ((k = shmids_tref_parse(line, (size_t)len, &r, &sep)) == 1) {
 			kind = "table";
+			/*
+			 * A CSV table's header of names: the text line
+			 * before, or a line of one token ("a","b"), which
+			 * reads as an empty inline array: that item goes.
+			 */
+			if (sep == ',' && prev != NULL) {
+				head = Rf_mkChar(prev);
+				if (empty == n - 1 && n > 0)
+					n--;
+			}
+			PROTECT(head);
 			PROTECT(nm = Rf_mkCharLen(r.label, (int)strlen(r.label)));
 			PROTECT(v = Rf_mkString(r.label));
 		} else if (k == -1) {
 			e = errno;
 			free(line);
+			free(prev);
 			fclose(fp);
 			Rf_error("shm_read: %s: line %lld: %s", path,
 			    lineno, r.why ? r.why : strerror(e));
 		} else if ((k = shmids_ref_parse(line, (size_t)len, &r)) == 1) {
 			kind = "ref";
+			PROTECT(head);
 			PROTECT(nm = Rf_mkCharLen(line + r.field, (int)r.fieldlen));
 			PROTECT(v = Rf_mkString(r.label));
 		} else if (k == -1) {
 			e = errno;
 			free(line);
+			free(prev);
 			fclose(fp);
 			Rf_error("shm_read: %s: line %lld: %s", path,
 			    lineno, r.why ? r.why : strerror(e));
 		} else if (r.fieldlen == 0 ||
 		    shmids_isnumber(line, (size_t)len)) {
+			free(prev);	/* a row or a blank line: no header */
+			prev = NULL;
+			empty = -1;
 			continue;
 		} else {
 			memset(&a, 0, sizeof a);
 			if (shmids_get(line, fp, SHMIDS_F64, &a) == -1) {
-				if (errno == EINVAL || errno == ERANGE)
-					continue;	/* text */
+				if (errno == EINVAL || errno == ERANGE) {
+					/* text: perhaps a table's header */
+					free(prev);
+					line[r.eol] = '\0';
+					prev = strdup(line);
+					empty = -1;
+					continue;
+				}
 				e = errno;
 				free(line);
+				free(prev);
 				fclose(fp);
 				Rf_error("shm_read: %s: %s", path, strerror(e));
 			}
 			kind = "inline";
+			if (a.count == 0) {
+				/* perhaps a CSV header: kept as the item n */
+				free(prev);
+				line[r.eol] = '\0';
+				prev = strdup(line);
+				empty = n;
+			}
+			PROTECT(head);
 			PROTECT(nm = Rf_mkCharLen(line + r.field, (int)r.fieldlen));
 			PROTECT(v = Rf_allocVector(REALSXP, (R_xlen_t)a.count));
 			if (a.count > 0)
@@ -918,26 +973,33 @@ shmr_read(SEXP file)
 		}
 		if (n == room) {
 			room *= 2;
-			for (k = 0; k < 3; k++)
+			for (k = 0; k < 4; k++)
 				SET_VECTOR_ELT(hold, k, Rf_lengthgets(
 				    VECTOR_ELT(hold, k), room));
 		}
 		SET_STRING_ELT(VECTOR_ELT(hold, 0), n, nm);
 		SET_VECTOR_ELT(VECTOR_ELT(hold, 1), n, v);
 		SET_STRING_ELT(VECTOR_ELT(hold, 2), n, Rf_mkChar(kind));
+		SET_STRING_ELT(VECTOR_ELT(hold, 3), n, head);
 		n++;
-		UNPROTECT(2);
+		UNPROTECT(3);
+		if (empty != n - 1) {
+			free(prev);
+			prev = NULL;
+		}
 	}
 	e = errno;
 	if (!feof(fp)) {
 		free(line);
+		free(prev);
 		fclose(fp);
 		Rf_error("shm_read: %s: %s", path, strerror(e ? e : EIO));
 	}
 	free(line);
 	fclose(fp);
-	PROTECT(ans = Rf_allocVector(VECSXP, 3));
-	for (k = 0; k < 3; k++)
+	free(prev);
+	PROTECT(ans = Rf_allocVector(VECSXP, 4));
+	for (k = 0; k < 4; k++)
 		SET_VECTOR_ELT(ans, k, Rf_lengthgets(VECTOR_ELT(hold, k), n));
 	UNPROTECT(2);
 	return ans;
@@ -948,6 +1010,7 @@ static const R_CallMethodDef calls[] = {
 	{ "shmr_zeros", (DL_FUNC)shmr_zeros, 4 },
 	{ "shmr_seal", (DL_FUNC)shmr_seal, 1 },
 	{ "shmr_label", (DL_FUNC)shmr_label, 1 },
+	{ "shmr_order", (DL_FUNC)shmr_order, 1 },
 	{ "shmr_detach", (DL_FUNC)shmr_detach, 1 },
 	{ "shmr_remove", (DL_FUNC)shmr_remove, 1 },
 	{ "shmr_create", (DL_FUNC)shmr_create, 3 },

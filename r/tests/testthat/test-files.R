@@ -80,3 +80,21 @@ test_that("7: shm_ls() has the columns of shm-ls -J; shm_remove()", {
   shm_remove(lab)
   expect_false(lab %in% shm_ls()$label)
 })
+
+test_that("5, 6.1: shm_read(): a CSV table under its header is a data frame of those names", {
+  need_tools()
+  local_clean()
+  d <- data.frame(a = c(1.5, NA, 3), b = c(10, 20, 30))
+  f <- tempfile()
+  write.csv(d, f, row.names = FALSE)
+  m <- tool("shm-import", c("-k", "1", "-P", P), input = readLines(f))
+  writeLines(m$out, f)
+  r <- shm_read(f)
+  expect_identical(r[[1]], d)
+  # R's own: shm_write() of a data frame, read back
+  shm_write(list(d = d), f, prefix = P)
+  expect_identical(shm_read(f)[[1]], d)
+  # no header: the table as shm_attach() gives it (row-major: transposed)
+  writeLines(m$out[-1], f)
+  expect_identical(t(shm_read(f)[[1]]), unname(as.matrix(d)))
+})
