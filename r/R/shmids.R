@@ -76,10 +76,11 @@ shm_read <- function(file, timeout = 0) {
   r <- .Call(shmr_read, path.expand(file))
   vals <- r[[2L]]
   for (i in seq_along(vals)) {
-    if (r[[3L]][i] == "inline")
+    kind <- r[[3L]][i]
+    if (kind == "inline")
       next
-    x <- shm_attach(vals[[i]], timeout)
-    if (r[[3L]][i] == "table" && !is.na(r[[4L]][i]))
+    x <- if (kind == "rows") vals[[i]] else shm_attach(vals[[i]], timeout)
+    if (kind != "ref" && !is.na(r[[4L]][i]))
       x <- csv_frame(x, r[[4L]][i])
     vals[[i]] <- x
   }
@@ -94,7 +95,7 @@ csv_frame <- function(x, head) {
   nms <- tryCatch(as.character(unlist(utils::read.csv(text = head,
     header = FALSE, colClasses = "character", strip.white = TRUE))),
     error = function(e) NULL)
-  rowmajor <- .Call(shmr_order, x) == "C"
+  rowmajor <- identical(.Call(shmr_order, x), "C")
   cols <- if (rowmajor) nrow(x) else ncol(x)
   if (is.null(nms) || length(nms) != cols || anyNA(nms))
     return(x)
@@ -141,3 +142,5 @@ shm_write <- function(x, file, prefix = "", mode = "0600") {
   ok <- TRUE
   invisible(made)
 }
+
+classifier <- function() .Call(shmr_classifier)

@@ -98,3 +98,13 @@ test_that("5, 6.1: shm_read(): a CSV table under its header is a data frame of t
   writeLines(m$out[-1], f)
   expect_identical(t(shm_read(f)[[1]]), unname(as.matrix(d)))
 })
+
+test_that("6.1: shm_read(): table rows left as text are a matrix, under a CSV header a data frame", {
+  skip_if_not(shmids:::classifier(), "the library has no classifier of lines yet (1.4)")
+  f <- tempfile()
+  writeLines(c("# two tables", '"a","b"', "1.5,2", "NA,4", "", "1 2 3", "4 5 6"), f)
+  r <- shm_read(f)
+  expect_identical(names(r), c("rows", "rows"))
+  expect_identical(r[[1]], data.frame(a = c(1.5, NA), b = c(2, 4)))
+  expect_identical(r[[2]], matrix(c(1, 4, 2, 5, 3, 6), 2))
+})
