@@ -883,8 +883,9 @@ item(struct items *it, const char *name, size_t namelen, SEXP v,
 			SET_VECTOR_ELT(it->hold, k, Rf_lengthgets(
 			    VECTOR_ELT(it->hold, k), it->room));
 	}
+	/* a NUL ends a name: R's strings hold none */
 	SET_STRING_ELT(VECTOR_ELT(it->hold, 0), it->n,
-	    Rf_mkCharLen(name, (int)namelen));
+	    Rf_mkCharLen(name, (int)strnlen(name, namelen)));
 	SET_VECTOR_ELT(VECTOR_ELT(it->hold, 1), it->n, v);
 	SET_STRING_ELT(VECTOR_ELT(it->hold, 2), it->n, Rf_mkChar(kind));
 	SET_STRING_ELT(VECTOR_ELT(it->hold, 3), it->n, head);
@@ -1172,7 +1173,8 @@ shmr_read(SEXP file)
 		} else if ((k = shmids_ref_parse(line, (size_t)len, &r)) == 1) {
 			kind = "ref";
 			PROTECT(head);
-			PROTECT(nm = Rf_mkCharLen(line + r.field, (int)r.fieldlen));
+			PROTECT(nm = Rf_mkCharLen(line + r.field,
+			    (int)strnlen(line + r.field, r.fieldlen)));
 			PROTECT(v = Rf_mkString(r.label));
 		} else if (k == -1) {
 			e = errno;
@@ -1213,7 +1215,8 @@ shmr_read(SEXP file)
 				empty = n;
 			}
 			PROTECT(head);
-			PROTECT(nm = Rf_mkCharLen(line + r.field, (int)r.fieldlen));
+			PROTECT(nm = Rf_mkCharLen(line + r.field,
+			    (int)strnlen(line + r.field, r.fieldlen)));
 			PROTECT(v = Rf_allocVector(REALSXP, (R_xlen_t)a.count));
 			if (a.count > 0)
 				memcpy(REAL(v), a.data, a.count * sizeof(double));
