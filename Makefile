@@ -21,6 +21,11 @@ UNITDIRS = /etc/systemd/system /run/systemd/system \
 # (python/pydir.py); empty where there is no $(PYTHON).
 PYTHON	?= python3
 PYDIR	?= $(shell $(PYTHON) python/pydir.py "$(PREFIX)" 2>/dev/null)
+# The R package (r/): make install-r puts it in R's site library (RLIB
+# another library), built against the libshmids that make install put
+# in PREFIX (pkg-config shmids).
+R	?= R
+RLIB	?=
 
 # One version, the header's SHMIDS_VERSION: the tools' --version print it.
 VERSION	:= $(shell sed -n 's/^.define SHMIDS_VERSION[[:space:]]*"\([^"]*\)".*/\1/p' lib/shmids.h)
@@ -383,6 +388,25 @@ uninstall:
 	    $(DESTDIR)$(PYDIR)/__pycache__/shmids.*.pyc
 	@$(LDSYNC)
 
+install-r:
+	PKG_CONFIG_PATH=$(PKGDIR)$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH} \
+	    $(R) CMD INSTALL --no-multiarch $(RLIB:%=--library=%) r
+	cd r && ./cleanup
+
+uninstall-r:
+	$(R) CMD REMOVE $(RLIB:%=--library=%) shmids
+
+# The R bench (bench/r_attach.R): the package built against this tree
+# in $(B)/rlib; needs R's data.table and bigmemory (Debian:
+# r-cran-data.table r-cran-bigmemory).
+bench-r: all
+	@mkdir -p $(B)/rlib
+	SHMIDS_BUILD=$(CURDIR)/$(B) $(R) CMD INSTALL --no-multiarch \
+	    --library=$(B)/rlib r > $(B)/rlib/install.log 2>&1 || \
+	    { cat $(B)/rlib/install.log; exit 1; }
+	cd r && ./cleanup
+	R_LIBS=$(CURDIR)/$(B)/rlib Rscript bench/r_attach.R
+
 # The daily cleaner (shm-rm(1)): units only, never enabled here, and
 # never by plain make install, which leaves the system's units alone.
 install-systemd:
@@ -409,4 +433,4 @@ include tests/fuzz/fuzz.mk
 
 .PHONY: all demo check check-asan check-tsan check-ubsan check-valgrind stress lint bench install \
 	uninstall install-systemd uninstall-systemd clean numcmp-maybe \
-	fortran fortran-maybe FORCE
+	fortran fortran-maybe install-r uninstall-r bench-r FORCE

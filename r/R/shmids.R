@@ -1,0 +1,146 @@
+# shmids: segments as R vectors and matrices, in place.  The C side
+# (src/shmids_r.c) calls libshmids through shmids.h; format rules are
+# the library's, never this file's.
+
+octal_mode <- function(mode) {
+  if (is.character(mode)) {
+    if (length(mode) != 1L || !grepl("^0?[0-7]{1,3}$", mode))
+      stop("mode: octal permissions such as \"0600\" are wanted", call. = FALSE)
+    return(strtoi(mode, 8L))
+  }
+  as.integer(mode)
+}
+
+shm_attach <- function(label, timeout = 0, pointer = c("copy", "segment")) {
+  pointer <- match.arg(pointer)
+  .Call(shmr_attach, label, as.double(timeout), pointer == "segment")
+}
+
+shm_zeros <- function(name, dim, type = "f64", mode = "0600") {
+  .Call(shmr_zeros, name, as.double(dim), type, octal_mode(mode))
+}
+
+shm_seal <- function(x) {
+  invisible(.Call(shmr_seal, x))
+}
+
+shm_label <- function(x) {
+  .Call(shmr_label, x)
+}
+
+# The one copy of shm_create(): a data frame's numeric columns as a
+# matrix, an integer vector or matrix as i32 (NA_integer_ is INT_MIN,
+# format-spec.md 6), a double one as f64, raw as raw.
+as_segment_data <- function(x, what) {
+  if (is.data.frame(x)) {
+    if (!all(vapply(x, is.numeric, TRUE)))
+      stop(what, ": only numeric data frames are written", call. = FALSE)
+    x <- as.matrix(x)
+    dimnames(x) <- NULL
+  }
+  if (is.logical(x))
+    stop(what, ": logical vectors have no shmids type (use as.integer())",
+         call. = FALSE)
+  if (!is.double(x) && !is.integer(x) && !is.raw(x))
+    stop(what, ": a double, integer or raw vector or matrix is wanted",
+         call. = FALSE)
+  if (!is.null(dim(x)) && length(dim(x)) > 2L)
+    stop(what, ": at most two dimensions live in a segment", call. = FALSE)
+  x
+}
+
+shm_create <- function(name, x, mode = "0600") {
+  x <- as_segment_data(x, "shm_create")
+  .Call(shmr_create, name, x, octal_mode(mode))
+}
+
+shm_remove <- function(x) {
+  lab <- if (is.character(x)) x else shm_label(x)
+  if (is.na(lab))
+    stop("shm_remove: a label or a segment object is wanted", call. = FALSE)
+  .Call(shmr_remove, lab)
+  if (!is.character(x))
+    .Call(shmr_detach, x)
+  invisible(NULL)
+}
+
+shm_ls <- function(all = FALSE) {
+  d <- .Call(shmr_ls, isTRUE(all))
+  d$created <- .POSIXct(d$created, tz = "UTC")
+  d$attached <- .POSIXct(d$attached, tz = "UTC")
+  d$detached <- .POSIXct(d$detached, tz = "UTC")
+  d
+}
+
+shm_read <- function(file, timeout = 0) {
+  r <- .Call(shmr_read, path.expand(file))
+  vals <- r[[2L]]
+  for (i in seq_along(vals)) {
+    kind <- r[[3L]][i]
+    if (kind == "inline")
+      next
+    x <- if (kind == "rows") vals[[i]] else shm_attach(vals[[i]], timeout)
+    if (kind != "ref" && !is.na(r[[4L]][i]))
+      x <- csv_frame(x, r[[4L]][i])
+    vals[[i]] <- x
+  }
+  names(vals) <- r[[1L]]
+  vals
+}
+
+# A CSV table under a header line of as many names as it has columns:
+# a data frame of those names (one copy: its columns are R's own).  A
+# row-major table (shm-import's) is attached transposed (shm_attach()).
+csv_frame <- function(x, head) {
+  nms <- tryCatch(as.character(unlist(utils::read.csv(text = head,
+    header = FALSE, colClasses = "character", strip.white = TRUE))),
+    error = function(e) NULL)
+  rowmajor <- identical(.Call(shmr_order, x), "C")
+  cols <- if (rowmajor) nrow(x) else ncol(x)
+  if (is.null(nms) || length(nms) != cols || anyNA(nms))
+    return(x)
+  d <- as.data.frame(if (rowmajor) t(x) else x)
+  names(d) <- nms
+  d
+}
+
+# shm_write: one segment and one line per element; what shm-expand
+# makes of the file is what write.table()/write.csv() write.
+shm_write <- function(x, file, prefix = "", mode = "0600") {
+  if (is.data.frame(x) || is.matrix(x) || !is.list(x))
+    x <- list(x = x)
+  if (is.null(names(x)) || any(names(x) == ""))
+    stop("shm_write: every element needs a name", call. = FALSE)
+  con <- file(file, "w")
+  made <- character()
+  ok <- FALSE
+  on.exit({
+    close(con)
+    if (!ok) for (l in made) try(shm_remove(l), silent = TRUE)
+  })
+  for (f in names(x)) {
+    v <- x[[f]]
+    if (is.integer(v) && anyNA(v))
+      v <- as.double(v)  # written "NA", as write.csv does
+    if (is.data.frame(v)) {
+      writeLines(paste0('"', names(v), '"', collapse = ","), con)
+      v <- as_segment_data(v, "shm_write")
+      if (is.integer(v) && anyNA(v)) storage.mode(v) <- "double"
+      lab <- shm_create(paste0(prefix, f), v, mode)
+      made <- c(made, lab)
+      writeLines(paste("shmids,", lab), con)
+    } else if (is.matrix(v)) {
+      lab <- shm_create(paste0(prefix, f), v, mode)
+      made <- c(made, lab)
+      writeLines(paste("shmids", lab), con)
+    } else {
+      lab <- shm_create(paste0(prefix, f), as.vector(v), mode)
+      made <- c(made, lab)
+      writeLines(paste(f, "shmids", lab), con)
+    }
+  }
+  ok <- TRUE
+  invisible(made)
+}
+
+classifier <- function() .Call(shmr_classifier)

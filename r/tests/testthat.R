@@ -1,0 +1,3 @@
+library(testthat)
+library(shmids)
+test_check("shmids")
