@@ -338,7 +338,8 @@ check_args(int sflag, int nops)
 	/* --dead cleans as -s does, by state instead of age */
 	sflag |= deadflag;
 	if (pattern != NULL && !sflag)
-		util_misuse("-N is not allowed without -s");
+		util_misuse("-N is not allowed without -s "
+		    "(-s 0: of any age) or --dead");
 	if (user != NULL && allflag)
 		util_misuse("-u is not allowed with -U");
 	if (user != NULL && !sflag)

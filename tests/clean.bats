@@ -83,7 +83,7 @@ mine_exists() {
 	-u '' -s 1h|invalid user '' (expected a login name or numeric user ID)
 	-u no-such-user-here -s 1h|invalid user 'no-such-user-here' (expected a login name or numeric user ID)
 	-u 4294967295 -s 1h|invalid user '4294967295' (expected a login name or numeric user ID)
-	-N 'x*' 5|-N is not allowed without -s
+	-N 'x*' 5|-N is not allowed without -s (-s 0: of any age) or --dead
 	EOF
 }
 

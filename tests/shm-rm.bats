@@ -59,7 +59,7 @@ shmid_exists() {
 	-s 0 '$l'|operands are not allowed with -s
 	-s 0 ${l%% *}|operands are not allowed with -s
 	-f -s 1h|-f is not allowed with -s
-	-N 'x*' '$l'|-N is not allowed without -s
+	-N 'x*' '$l'|-N is not allowed without -s (-s 0: of any age) or --dead
 	-m 'x*' -s 0|-m is now -N (name pattern)
 	|nothing to remove: give labels or ids, or -s age
 	-n -v|nothing to remove: give labels or ids, or -s age
