@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "num.h"
+#include "number.h"
 
 /*
  * shm-expand holds about 4 KiB of a line (format-spec.md 8): a row with

@@ -198,8 +198,8 @@ man_names() {
 		[ "$h" = shmids.h ] || [ -f "$TOP/cmd/$h" ] || bad+="$h "
 	done
 	is "$bad" "" "includes other than shmids.h and cmd/'s own"
-	run grep -rln 'internal\.h\|num\.h' "$TOP"/cmd/
-	is "$output" "" "cmd/ files naming internal.h or num.h"
+	run grep -rln 'internal\.h\|number\.h' "$TOP"/cmd/
+	is "$output" "" "cmd/ files naming internal.h or number.h"
 }
 
 @test "install: libshmids.so exports every library function the tools call" {
