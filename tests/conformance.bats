@@ -155,3 +155,26 @@ for d in sys.argv[1:]:
 	done
 	[ "$bad" -eq 0 ]
 }
+
+@test "5, 6.1: shmids_explain() of shmids_get()'s EINVAL names the line's real reason: a line that begins with a number (1 2 3), a number as a 1.1 reference's field (issue 32.10)" {
+	printf '1 2 3\n0.43 shmids 4 0.43\n402 co eff\nx apple\n' > f
+	run "$LINES" -g f
+	status_is 0
+	is "$output" "1 einval a line that begins with a number is a table row or text, never a field
+2 einval a number is not a field
+3 einval the name holds a blank or a byte that is not printable ASCII
+4 einval the id is neither a shmid (a decimal number without leading zeros) nor a file segment's path"
+}
+
+@test "5, 6.1: shm-expand of a 1.1 row's reference line ('0.43 shmids 4 0.43') says how to get its values back, exit 1, the line copied (issue 32.10)" {
+	local l
+	l=$(mkseg v f64 3)
+	printf '0.43 shmids %s\n' "$l" > f
+	run --separate-stderr shm_expand f
+	status_is 1
+	is "$output" "0.43 shmids $l"
+	is "$stderr" "shm-expand: f:1: malformed reference: a number is not a field: shm-import 1.1 made this of a row: 0.43, then the values of segment '$l' (echo 'x shmids $l' | shm-expand writes them)"
+	run shm_expand <<< "x shmids $l"
+	status_is 0
+	is "$output" "x 0 1 2"
+}

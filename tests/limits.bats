@@ -61,7 +61,7 @@ nscount() {
 	ns ipcs -m | awk '$2 ~ /^[0-9]+$/ { n++ } END { print n + 0 }'
 }
 
-@test "kernel.shmmni and kernel.shmall: ENOSPC from shmids_create, shm-import names the limit" {
+@test "8: kernel.shmmni and kernel.shmall: ENOSPC from shmids_create, shm-import names the limit" {
 	local name value fits unit old i got fails=
 	mkns
 	printf 'a 1 2\nb 3 4\n' > in
@@ -94,7 +94,7 @@ shm-import: stdin:2: b: segment limit reached (kernel.shmmni or kernel.shmall; s
 	is "$fails" "" "failures"
 }
 
-@test "kernel.shmmax: shmids_create EINVAL, shm-import names the size limit" {
+@test "8: kernel.shmmax: shmids_create EINVAL, shm-import names the size limit" {
 	local got
 	mkns
 	nsset shmmax 4096
@@ -114,7 +114,7 @@ shm-import: stdin:2: b: segment limit reached (kernel.shmmni or kernel.shmall; s
 	is "$(nscount)" 1 "segments left"
 }
 
-@test "out of memory: shmids_create says ENOMEM and leaves no segment" {
+@test "8: out of memory: shmids_create says ENOMEM and leaves no segment" {
 	local got
 	mkns
 	# 1 GiB cannot be attached in 300 MB of address space; sanitizers
@@ -129,7 +129,7 @@ shm-import: stdin:2: b: segment limit reached (kernel.shmmni or kernel.shmall; s
 	is "$(nscount)" 0 "segments left"
 }
 
-@test "kernel.shm_rmid_forced=1: shm-import warns, shm-ls -s reports it, segments vanish" {
+@test "8: kernel.shm_rmid_forced=1: shm-import warns, shm-ls -s reports it, segments vanish" {
 	local v l got fails=
 	mkns
 	printf 'x 1 2\n' > in
@@ -191,7 +191,7 @@ logind_ns() {
 	timeout 30 unshare -m -i --propagation private bash "$T/logind.sh" "$@"
 }
 
-@test "logind RemoveIPC: shm-ls -l reads it as logind does (booleans, drop-ins, precedence)" {
+@test "8: logind RemoveIPC: shm-ls -l reads it as logind does (booleans, drop-ins, precedence)" {
 	local conf want got sfx fails=
 	need_mountns
 	run --separate-stderr "$BIN/shm-ls" -l
@@ -231,7 +231,7 @@ logind_ns() {
 	is "$fails" "" "failures"
 }
 
-@test "logind RemoveIPC: shm-import warns a user it applies to, unless SHMIDS_NOWARN is set" {
+@test "8: logind RemoveIPC: shm-import warns a user it applies to, unless SHMIDS_NOWARN is set" {
 	local conf nowarn want got fails=
 	need_mountns
 	need_user
