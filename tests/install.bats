@@ -213,7 +213,7 @@ man_names() {
 		    grep '^shm' | sort | comm -23 - \
 		    <(nm -D --defined-only "$so" | awk '{ print $3 }' | sort))
 		is "$missing" "" "$f calls, the library does not export"
-		[ -n "$(nm -D --undefined-only "$BIN/$f" | grep -w "shmids_ref_parse\\|shmids_scan\\|shmids_scan_shape")" ]
+		[ -n "$(nm -D --undefined-only "$BIN/$f" | grep -w "shmids_line_kind\\|shmids_ref_parse\\|shmids_scan\\|shmids_scan_shape")" ]
 	done
 	# the build tree's tools find the build tree's library by themselves
 	run env -u LD_LIBRARY_PATH ldd "$BIN/shm-ls"
