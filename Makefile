@@ -319,7 +319,7 @@ bench: all $(BENCHES) $(PROGS) numcmp-maybe
 # $(B)/bench/numcmp.skip says what is missing, and bench/run prints it.
 # The library itself stays C and libc only.
 CXXFLAGS ?= -O2 -g
-$(B)/bench/numcmp: bench/numcmp.cc lib/num.h $(B)/libshmids.a
+$(B)/bench/numcmp: bench/numcmp.cc lib/number.h $(B)/libshmids.a
 	@mkdir -p $(@D)
 	$(CXX) -std=c++17 $(CPPFLAGS) -Wall -Wextra $(CXXFLAGS) $(LDFLAGS) \
 	    -o $@ bench/numcmp.cc $(B)/libshmids.a -lfmt -pthread
@@ -426,8 +426,10 @@ uninstall-systemd:
 	rm -f $(DESTDIR)$(SYSTEMDDIR)/shmids-clean.service \
 	    $(DESTDIR)$(SYSTEMDDIR)/shmids-clean.timer
 
+# Every build directory: the default, and each check-* target's.
+BUILDDIRS = build build-asan build-tsan
 clean:
-	rm -rf $(B) build-asan
+	rm -rf $(B) $(BUILDDIRS)
 
 include tests/fuzz/fuzz.mk
 

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "num.h"
+#include "number.h"
 
 #define N	1000000
 #define RUNS	5

@@ -38,7 +38,7 @@
 #include <fmt/format.h>
 
 extern "C" {
-#include "num.h"
+#include "number.h"
 #include "shmids.h"
 }
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "num.h"
+#include "number.h"
 
 /*
  * shm-expand holds about 4 KiB of a line (format-spec.md 8): a row with
@@ -414,6 +414,20 @@ shmids_line_next(struct shmids_lines *rd, const char *s, size_t len,
 	return block(rd, s, c, e);
 }
 
+/* r's field, fieldlen and eol: the first token, a row's number too. */
+static void
+old_field(const char *line, const struct shmids_line *c,
+    struct shmids_ref *r)
+{
+	size_t pos = c->lead;
+
+	r->field = c->field;
+	r->fieldlen = c->kind == SHMIDS_LINE_ROW ?
+	    token(line, c->end, &pos, &r->field) : c->fieldlen;
+	r->eol = c->end;
+	r->why = NULL;
+}
+
 /* The 1.1 answer: a reference line, or none (table references none). */
 int
 shmids_ref_parse(const char *line, size_t len, struct shmids_ref *r)
@@ -421,10 +435,7 @@ shmids_ref_parse(const char *line, size_t len, struct shmids_ref *r)
 	struct shmids_line c;
 
 	shmids_line_kind(line, len, 0, &c);
-	r->field = c.field;
-	r->fieldlen = c.fieldlen;
-	r->eol = c.end;
-	r->why = NULL;
+	old_field(line, &c, r);
 	/* 1.1 read "1 shmids 5 x" as a reference line: so does this */
 	if (c.kind == SHMIDS_LINE_REF || (c.kind == SHMIDS_LINE_MALFORMED &&
 	    c.why == numfield)) {
@@ -447,10 +458,7 @@ shmids_tref_parse(const char *line, size_t len, struct shmids_ref *r,
 	struct shmids_line c;
 
 	shmids_line_kind(line, len, 0, &c);
-	r->field = c.field;
-	r->fieldlen = c.fieldlen;
-	r->eol = c.end;
-	r->why = NULL;
+	old_field(line, &c, r);
 	if (c.kind == SHMIDS_LINE_TREF) {
 		memcpy(r->label, c.label, sizeof(r->label));
 		*sep = c.sep;

@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "num.h"
+#include "number.h"
 #include "pow10_table.h"
 
 #define M63	((UINT64_C(1) << 63) - 1)

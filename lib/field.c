@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "num.h"
+#include "number.h"
 
 static int
 field_ok(const char *field)

@@ -275,7 +275,7 @@ SHMIDS_HIDDEN void	shmids_reg_close(struct seg *s);
 /*
  * number.c: shmids_parse() of a token whose buffer ends at lim: the
  * token ends there at the latest, and no byte at or after lim is read,
- * as in shmids_strtod_lim() (num.h); lim NULL: the text is
+ * as in shmids_strtod_lim() (number.h); lim NULL: the text is
  * NUL-terminated.  shmids_parsen() is it with lim s + len.
  */
 SHMIDS_HIDDEN int	shmids_parse_lim(const char *s, const char *lim,

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "num.h"
+#include "number.h"
 
 static size_t
 utoa(char *buf, uint64_t u, int neg)

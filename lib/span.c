@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "num.h"
+#include "number.h"
 
 /*
  * Counting is vector code: where the C library picks a function's

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "num.h"
+#include "number.h"
 #include "pow10_table.h"
 
 /*

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "num.h"
+#include "number.h"
 
 #define SMALL	4096	/* bytes of a token or row copied on the stack */
 

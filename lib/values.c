@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "num.h"
+#include "number.h"
 
 static int
 grow(struct shmids_values *v)

@@ -1386,6 +1386,8 @@ class _Reader:
         self.source, self.type = source, type
         self.rd = _Lines(nthreads=max(_lib.shmids_threads(), 1))
         self.c = _Line()
+        self.rdref, self.cref = ctypes.byref(self.rd), ctypes.byref(self.c)
+        self.next = _lib.shmids_line_next
         self.out = {}
         self.v = None           # the values of the array or block at hand
         self.item = None        # (kind, key, first line index, tname)
@@ -1402,6 +1404,7 @@ class _Reader:
     def _new_values(self, tname):
         self._free()
         self.v = _Values(type=_TYPES[tname][0])
+        self.vref = ctypes.byref(self.v)
 
     def _free(self):
         if self.v is not None:
@@ -1418,9 +1421,8 @@ class _Reader:
         return _wrap(arr, tname, shape)
 
     def _next(self, line):
-        if _lib.shmids_line_next(ctypes.byref(self.rd), line, len(line),
-                                 ctypes.byref(self.v),
-                                 ctypes.byref(self.c)) == -1:
+        if self.next(self.rdref, line, len(line), self.vref,
+                     self.cref) == -1:
             raise MemoryError("shmids: out of memory for the values")
 
     def read(self):
@@ -1469,19 +1471,22 @@ class _Reader:
                 return i + 1
             self._end_item(i, cut=True)
             return self._other(i, line, lineno)
-        _lib.shmids_line_kind(line, len(line), 0, ctypes.byref(c))
-        if c.kind == _ROW and self.item is not None and \
-                self.item[0] == _ROW:
+        item = self.item
+        if item is not None and item[0] == _ROW:
+            # a block's next row: one call (the library's fast path)
             count = self.v.count
-            self._next(line)
+            if self.next(self.rdref, line, len(line), self.vref,
+                         self.cref) == -1:
+                raise MemoryError("shmids: out of memory for the values")
             if c.kind == _ROW and not c.first:
                 self.rows += 1
                 return i + 1
             self.v.count = count            # it is no row of the block
             self._end_item(i)
             self.rd.lineno -= 1             # read again, on its own
-            self.rd.rowcols = 0
+            self.rd.rowcols = self.rd.more = self.rd.bad = 0
             return self._line(i)
+        _lib.shmids_line_kind(line, len(line), 0, ctypes.byref(c))
         self._end_item(i)
         if c.kind == _ROW:
             key = "%s:%d" % (self.source, lineno)

@@ -74,7 +74,7 @@ mine_exists() {
 	ipcs -m | awk -v id="$1" '$2 == id { f = 1 } END { exit !f }'
 }
 
-@test "shm-rm -u, -U: what goes with what; a bad user; the usage says them" {
+@test "7: shm-rm -u, -U: what goes with what; a bad user; the usage says them" {
 	local syn='shm-rm [-fnUv] [-N pattern] [-s age] [-u user] [label | id ...]'
 	bad_args shm-rm "$syn" <<-EOF
 	-u 0|-u is not allowed without -s
@@ -87,7 +87,7 @@ mine_exists() {
 	EOF
 }
 
-@test "shm-rm -U, -u other: a user without privilege gets a clear error, exit 1, nothing removed" {
+@test "2.4: shm-rm -U, -u other: a user without privilege gets a clear error, exit 1, nothing removed" {
 	shared
 	local a b fa fb
 	a=$(mkas "$U1" create "${P}a" f64 1)
@@ -119,7 +119,7 @@ mine_exists() {
 	exists "$fb"
 }
 
-@test "root's shm-rm -U: every user's stale segments and files go; the attached, the fresh and other programs' stay" {
+@test "2.4: root's shm-rm -U: every user's stale segments and files go; the attached, the fresh and other programs' stay" {
 	shared
 	local a fa b fb r hs hf nokey mimic ipc fmimic fother out line fails=
 	a=$(mkas "$U1" create "${P}a" f64 1)
@@ -175,7 +175,7 @@ mine_exists() {
 	is "$fails" "" "failures"
 }
 
-@test "root's shm-rm -u: only the named user's stale segments, by uid or login name" {
+@test "2.4: root's shm-rm -u: only the named user's stale segments, by uid or login name" {
 	shared
 	local a fa b fb r
 	a=$(mkas "$U1" create "${P}a" f64 1)
@@ -199,7 +199,7 @@ mine_exists() {
 	exists "$fb"
 }
 
-@test "shared 1777 directory: planted symlinks, hard links and FIFOs never make root's cleaner remove or change anything else" {
+@test "2.4: shared 1777 directory: planted symlinks, hard links and FIFOs never make root's cleaner remove or change anything else" {
 	shared
 	local fa fb link hard before removed fails=
 	fa=$(mkas "$U1" "$D" create "${P}fa" f64 1)
@@ -255,7 +255,7 @@ $output}" | sort)" \
 # The cleaner's last check (format-spec.md 7): strace holds root's
 # shm-rm as it takes its write lock on U2's stale file (F_OFD_SETLK),
 # and again at its unlinkat; U2 swaps names meanwhile.
-@test "shared 1777 directory: files renamed or swapped during root's run: only U2's own names are touched" {
+@test "2.4: shared 1777 directory: files renamed or swapped during root's run: only U2's own names are touched" {
 	shared
 	need_strace
 	local fb name before
@@ -297,7 +297,7 @@ $output}" | sort)" \
 # other open of it fail EWOULDBLOCK under O_NONBLOCK: the file is in use,
 # as one attached is, and neither root's cleaner nor anyone's listing
 # fails for it (format-spec.md 7, files in a shared directory).
-@test "shared 1777 directory: a file its owner holds a lease on is in use: root's cleaner and shm-ls skip it, exit 0" {
+@test "2.4: shared 1777 directory: a file its owner holds a lease on is in use: root's cleaner and shm-ls skip it, exit 0" {
 	shared
 	local py fa fb
 	py=/usr/bin/python3
@@ -331,7 +331,7 @@ time.sleep(30)
 # (ENXIO): skipped as a symlink is, nothing said, exit 0.  strace holds
 # the open of U2's file: the number of opens before it is counted in a
 # first, undelayed run.
-@test "shared 1777 directory: a socket swapped in before root's open is skipped without a word" {
+@test "2.4: shared 1777 directory: a socket swapped in before root's open is skipped without a word" {
 	shared
 	need_strace
 	local fb name n fails= py=/usr/bin/python3
@@ -365,7 +365,7 @@ socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$name"
 # Names from the password database (a directory service's may be long,
 # in UTF-8, with a backslash): whole, and JSON that says them, in a
 # mount namespace whose /etc/passwd and /etc/group name U2 so.
-@test "owner names from the password database: long and UTF-8 names whole in shm-ls -J and the journal line" {
+@test "2.4: owner names from the password database: long and UTF-8 names whole in shm-ls -J and the journal line" {
 	shared
 	local fb user group
 	user='józef\longname_of_a_directory_service_40'
@@ -394,7 +394,7 @@ $group" "owner and group in JSON"
 
 # The system report with $T/etc as /etc/systemd/system, in a mount
 # namespace of its own.
-@test "shm-ls -l: whether the daily cleaner's timer is installed and enabled" {
+@test "7: shm-ls -l: whether the daily cleaner's timer is installed and enabled" {
 	local d opt top=$BATS_TEST_DIRNAME/..
 	[ "$(id -u)" = 0 ] || skip "needs root for a mount namespace"
 	command -v unshare > /dev/null || skip "unshare missing"
@@ -432,7 +432,7 @@ $group" "owner and group in JSON"
 
 # Issue 19.7: a writer killed but not yet reaped by its parent (a zombie)
 # still answers kill(pid, 0); it fills nothing any more.
-@test "a writer killed while its parent does not reap it: dead, not filling; -w does not wait" {
+@test "2.2: a writer killed while its parent does not reap it: dead, not filling; -w does not wait" {
 	local l wpid i start
 	# The writer's parent becomes sleep(1), which never reaps it.
 	bash -c '"$1" writer "$2" 60 > "$3" & echo $! > "$4"; exec sleep 60' \

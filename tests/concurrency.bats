@@ -27,7 +27,7 @@ race_result() {
 	fi
 }
 
-@test "stress: same-name writers, a cleaner among readers, racing expanders" {
+@test "2.2: stress: same-name writers, a cleaner among readers, racing expanders" {
 	run --separate-stderr timeout 60 "$STRESS" -t 3 -w 4 -n 50 \
 	    -B "$BIN" -p "$P"
 	status_is 0
@@ -38,7 +38,7 @@ race_result() {
 	no_segments_named "${P}stress-"
 }
 
-@test "two shm-expand -d, one reference: whole or a clear failure; it goes" {
+@test "2.2: two shm-expand -d, one reference: whole or a clear failure; it goes" {
 	local i l a b sa sb ra rb fails=''
 	for i in $(seq 10); do
 		l=$(mkrandom "r$i" f64 20000 "$i")
@@ -61,7 +61,7 @@ race_result() {
 	is "$fails" "" "failures"
 }
 
-@test "shm-rm -s among a reader, a filling writer and new segments" {
+@test "2.2: shm-rm -s among a reader, a filling writer and new segments" {
 	local held old filling sum i a f fails='' removed fl
 	held=$(mkseg held f64 1000)
 	old=$(mkseg old f64 10)

@@ -32,7 +32,7 @@ ipcs_ours() {
 	ipcs -m | awk '$1 ~ /^0x5348/ { print $2 }' | sort
 }
 
-@test "shm-import with SHMIDS_DIR: a file segment, exact mode, back by shm-expand" {
+@test "2.6: shm-import with SHMIDS_DIR: a file segment, exact mode, back by shm-expand" {
 	fsetup
 	printf 'coeff 0 1.5 -2 nan inf -0 1e-310\nn 7\n' > in.txt
 	before=$(ipcs_ours)
@@ -53,7 +53,7 @@ ipcs_ours() {
 	[ ! -e "$f" ]
 }
 
-@test "file segments: 10^5 random-bit doubles and floats round-trip exactly" {
+@test "2.6: file segments: 10^5 random-bit doubles and floats round-trip exactly" {
 	fsetup
 	for t in f64 f32 i32; do
 		l=$(fmk random "${P}r$t" "$t" 100000 7)
@@ -70,7 +70,7 @@ ipcs_ours() {
 	done
 }
 
-@test "shm-ls: file segments with SHMIDS_DIR, by path and label, -p columns" {
+@test "2.6: shm-ls: file segments with SHMIDS_DIR, by path and label, -p columns" {
 	fsetup
 	l=$(fmk create "${P}a" f64 10 0644)
 	f=${l%% *}
@@ -99,7 +99,7 @@ ipcs_ours() {
 	is "$stderr" "shm-ls: $f ${P}other: segment $f is labelled '$l'"
 }
 
-@test "other files in SHMIDS_DIR are never opened, symlinks never followed" {
+@test "2.6: other files in SHMIDS_DIR are never opened, symlinks never followed" {
 	fsetup
 	l=$(fmk create "${P}a" i32 3)
 	f=${l%% *}
@@ -138,7 +138,7 @@ ipcs_ours() {
 	[ ! -e "$f" ]
 }
 
-@test "reference lines with paths: malformed ones are reported and passed through" {
+@test "2.6: reference lines with paths: malformed ones are reported and passed through" {
 	printf '%s\n' 'a shmids /tmp/x/shmids.ABC x' \
 	    'b shmids tmp/shmids.ABCDEF x' 'c shmids /tmp/../shmids.ABCDEF x' \
 	    'd shmids /tmp//shmids.ABCDEF x' \
@@ -150,7 +150,7 @@ ipcs_ours() {
 	is "$(grep -c 'stdin:5: malformed reference: label longer than 75' err)" 1
 }
 
-@test "writer filling, writer killed: EAGAIN while it lives, EOWNERDEAD after" {
+@test "2.6: writer filling, writer killed: EAGAIN while it lives, EOWNERDEAD after" {
 	fsetup
 	l=$(SHMIDS_DIR=$D bg w "$SHMTOOL" writer "${P}w" 30)
 	like "$l" "/*"
@@ -169,7 +169,7 @@ ipcs_ours() {
 	is "$(cut -f 4,7,15 <<< "$output")" "$(id -u)	0	dead" "uid nattch state"
 }
 
-@test "sealed: the writer's lock becomes a reader's; readers see attaches" {
+@test "2.6: sealed: the writer's lock becomes a reader's; readers see attaches" {
 	fsetup
 	l=$(fmk create "${P}s" f64 4)
 	SHMIDS_DIR=$D run shm_ls -p -N "${P}s"
@@ -196,7 +196,7 @@ ipcs_ours() {
 	gone "$l"
 }
 
-@test "shm-rm: by label and by path; stale label; age from birth; -n" {
+@test "2.6: shm-rm: by label and by path; stale label; age from birth; -n" {
 	fsetup
 	a=$(fmk create "${P}a" f64 1)
 	b=$(fmk create "${P}b" f64 1)
@@ -227,7 +227,7 @@ ipcs_ours() {
 	[ ! -e "${c%% *}" ]
 }
 
-@test "another user's file segment: listed, not removed; readers cannot write" {
+@test "2.6: another user's file segment: listed, not removed; readers cannot write" {
 	need_user
 	fsetup
 	l=$(fmk create "${P}m" f64 8 0644)
@@ -333,7 +333,7 @@ w 1 2 3 4"
 	is "$output" ENAMETOOLONG
 }
 
-@test "file segment limits: long labels, missing directory, full file system" {
+@test "2.6: file segment limits: long labels, missing directory, full file system" {
 	fsetup
 	n=$(printf 'n%.0s' $(seq 60))
 	printf '%s 1 2 3\n' "$n" > in
@@ -357,7 +357,7 @@ w 1 2 3 4"
 	[[ $output != *shmids.* ]]
 }
 
-@test "a file segment truncated under shm-expand: an error, exit 1, nothing removed" {
+@test "2.6: a file segment truncated under shm-expand: an error, exit 1, nothing removed" {
 	fsetup
 	l=$(fmk create "${P}t" f64 1000000)
 	printf 'x shmids %s\n' "$l" > ref
@@ -375,7 +375,7 @@ w 1 2 3 4"
 	[ -e "${l%% *}" ]
 }
 
-@test "file segments: same-name writers, two shm-expand -d racing on each" {
+@test "2.6: file segments: same-name writers, two shm-expand -d racing on each" {
 	fsetup
 	echo "v $(seq -s ' ' 1 100)" > in
 	for i in 1 2 3 4 5 6 7 8; do
@@ -399,7 +399,7 @@ w 1 2 3 4"
 # A reader maps and populates the bytes the header declares, not the
 # file: one grown sparse by its owner (truncate -s 1G) would cost 1 GiB
 # of memory, and on tmpfs 1 GiB of the file system that stays.
-@test "a file grown sparse to 1 GiB: readers touch only the declared bytes (RSS, tmpfs usage)" {
+@test "2.6: a file grown sparse to 1 GiB: readers touch only the declared bytes (RSS, tmpfs usage)" {
 	local dir l f kb
 	for dir in /dev/shm "$T"; do
 		D=$(mktemp -d "$dir/shmids-file.XXXXXX")
@@ -428,7 +428,7 @@ w 1 2 3 4"
 	done
 }
 
-@test "a file grown sparse to 1 GiB opens in 300 MB of address space" {
+@test "2.6: a file grown sparse to 1 GiB opens in 300 MB of address space" {
 	local got
 	fsetup
 	got=$(bash -c "ulimit -v 300000 && exec '$SHMTOOL' open '/tmp/shmids.ABCDEF x'" 2>&1) ||
@@ -441,7 +441,7 @@ w 1 2 3 4"
 	is "$got" "i32 2 1"
 }
 
-@test "a file segment shrunk by its owner under shm-ls and shm-rm -s: never a signal; the files after it still listed and cleaned" {
+@test "2.6: a file segment shrunk by its owner under shm-ls and shm-rm -s: never a signal; the files after it still listed and cleaned" {
 	fsetup
 	local a b v k i st so fails=
 	a=$(fmk create "${P}a" f64 10)
@@ -489,7 +489,7 @@ w 1 2 3 4"
 	[ ! -e "${k%% *}" ]
 }
 
-@test "SHMIDS_DIR missing or unreadable: said once, System V segments listed and cleaned anyway, exit 1" {
+@test "2.6: SHMIDS_DIR missing or unreadable: said once, System V segments listed and cleaned anyway, exit 1" {
 	need_user
 	fsetup
 	local l m dir
@@ -516,7 +516,7 @@ w 1 2 3 4"
 	exists "$m"
 }
 
-@test "file residue (writer killed before its header): empty or all-NUL files listed broken, cleaned by age; others not" {
+@test "2.6: file residue (writer killed before its header): empty or all-NUL files listed broken, cleaned by age; others not" {
 	need_user
 	fsetup
 	local f rd
@@ -552,7 +552,7 @@ $rd/shmids.Zeros0	4096	-	-	broken	-" "residue listed"
 
 # The cleaner's window (format-spec.md 2.6): strace holds the cleaner's
 # unlink, or the reader's lock, for a while, so that the other comes in.
-@test "file segments: no reader gets in while shm-rm -s removes one" {
+@test "2.6: file segments: no reader gets in while shm-rm -s removes one" {
 	need_strace
 	fsetup
 	local l
@@ -567,7 +567,7 @@ $rd/shmids.Zeros0	4096	-	-	broken	-" "residue listed"
 	[ ! -e "${l%% *}" ]
 }
 
-@test "file segments: a reader whose lock comes after the unlink gets ENOENT" {
+@test "2.6: file segments: a reader whose lock comes after the unlink gets ENOENT" {
 	need_strace
 	fsetup
 	local l
@@ -581,7 +581,7 @@ $rd/shmids.Zeros0	4096	-	-	broken	-" "residue listed"
 	is "$(cat "$T/rd.out")" ENOENT "reader"
 }
 
-@test "file segments: the owner's cleaner removes a read-only one by age" {
+@test "2.6: file segments: the owner's cleaner removes a read-only one by age" {
 	need_user
 	fsetup
 	local l i
@@ -604,7 +604,7 @@ $rd/shmids.Zeros0	4096	-	-	broken	-" "residue listed"
 	[ ! -e "${l%% *}" ]
 }
 
-@test "shm-rm -f LABEL on a file segment its owner shrinks meanwhile: an error for that label, never a signal" {
+@test "2.6: shm-rm -f LABEL on a file segment its owner shrinks meanwhile: an error for that label, never a signal" {
 	fsetup
 	local l so st
 	l=$(fmk create "${P}f" f64 10)
@@ -620,7 +620,7 @@ $rd/shmids.Zeros0	4096	-	-	broken	-" "residue listed"
 	[ -e "${l%% *}" ]
 }
 
-@test "shm-import: a SHMIDS_DIR that fails is named, not the input file" {
+@test "2.6: shm-import: a SHMIDS_DIR that fails is named, not the input file" {
 	fsetup
 	printf 'a 1 2 3\n' > in.txt
 	SHMIDS_DIR=$D/nodir run --separate-stderr shm_import -k 1 -P "$P" in.txt
@@ -632,7 +632,7 @@ $rd/shmids.Zeros0	4096	-	-	broken	-" "residue listed"
 # Attack finding (review-attack): a directory that can be read but not
 # searched (mode 0744) lists its names, but no file in it can be looked
 # at: its segments vanished from the listing without a word, exit 0.
-@test "SHMIDS_DIR readable but not searchable: said, exit 1" {
+@test "2.6: SHMIDS_DIR readable but not searchable: said, exit 1" {
 	need_user
 	fsetup
 	local f
@@ -668,7 +668,7 @@ in_ns() {
 }
 
 # Attack finding 18.2 and 18.3: a user's mount point on a name of ours.
-@test "SHMIDS_DIR: mount points on names of ours are skipped, named by shm-rm -v" {
+@test "2.6: SHMIDS_DIR: mount points on names of ours are skipped, named by shm-rm -v" {
 	need_mountns
 	fsetup
 	local l rd
@@ -704,7 +704,7 @@ shm-ls: $rd/shmids.Mnt0f1: $rd/shmids.Mnt0f1 is a mount point, not a file segmen
 	[ ! -e "${l%% *}" ]
 }
 
-@test "SHMIDS_DIR: another user's FUSE mount (EACCES) fails no listing and no cleaner" {
+@test "2.6: SHMIDS_DIR: another user's FUSE mount (EACCES) fails no listing and no cleaner" {
 	need_fuse
 	fsetup
 	local l rd
@@ -740,7 +740,7 @@ shm-ls: $rd/shmids.Mnt0f1: $rd/shmids.Mnt0f1 is a mount point, not a file segmen
 	    sort)" "shm-rm -v"
 }
 
-@test "SHMIDS_DIR: a stopped FUSE daemon on names of ours stalls neither shm-ls nor shm-rm -s" {
+@test "2.6: SHMIDS_DIR: a stopped FUSE daemon on names of ours stalls neither shm-ls nor shm-rm -s" {
 	need_fuse
 	fsetup
 	local l rd pid
@@ -790,7 +790,7 @@ shm-ls: $rd/shmids.Mnt0f1: $rd/shmids.Mnt0f1 is a mount point, not a file segmen
 # hard-link it (fs.protected_hardlinks asks no more).  The segment is
 # still its owner's: listed, read, removed with -d, by label, and by age;
 # only its name in SHMIDS_DIR goes, the data stays under the other name.
-@test "a file segment another user hard-linked: still listed, read, removed by -d, label and age" {
+@test "2.6: a file segment another user hard-linked: still listed, read, removed by -d, label and age" {
 	need_user
 	fsetup
 	local a b c u

@@ -312,7 +312,7 @@ shmids_open: 99999999 ${P}none: no such segment (removed, or never made)"
 	is "$(cat "$T/b.txt")" "b 97 98 99 100 101"
 }
 
-@test "install: make install puts the module where pkg-config says; gfortran builds the README's Fortran program with it, and it runs" {
+@test "6: install: make install puts the module where pkg-config says; gfortran builds the README's Fortran program with it, and it runs" {
 	need_fortran
 	local p=$T/p l san
 	run --separate-stderr make -s --no-print-directory -C "$TOP" \

@@ -7,7 +7,7 @@ load helper
 
 TOP=$BATS_TEST_DIRNAME/..
 
-@test "generated: lib/pow10_table.h is what build-aux/gen_pow10.py prints" {
+@test "6: generated: lib/pow10_table.h is what build-aux/gen_pow10.py prints" {
 	command -v python3 >/dev/null 2>&1 ||
 	    skip "python3 not found: lib/pow10_table.h not checked"
 	cd "$TOP"

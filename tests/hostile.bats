@@ -31,7 +31,7 @@ perms() {
 
 # --- Hostile segments --------------------------------------------------
 
-@test "hostile headers: shmids_open errno; shm-expand file:line: label: reason, -d removes nothing" {
+@test "2.3: hostile headers: shmids_open errno; shm-expand file:line: label: reason, -d removes nothing" {
 	local kind errno why l good got fails=
 	good=$(mkseg good i32 2)
 	while IFS='|' read -r kind errno why; do
@@ -69,7 +69,7 @@ perms() {
 	awk -F '\t' 'NF != 16 { print "bad line: " $0; bad = 1 } END { exit bad }' <<< "$output" >&2
 }
 
-@test "other programs' segments (ipcmk -M, shmget, under 128 bytes) in a reference: stale, untouched" {
+@test "2.3: other programs' segments (ipcmk -M, shmget, under 128 bytes) in a reference: stale, untouched" {
 	local how size id l before fails=
 	while read -r how size; do
 		case $how in
@@ -105,7 +105,7 @@ perms() {
 	is "$fails" "" "failures"
 }
 
-@test "another user's segments: our name, and a copy of our label; never taken for ours" {
+@test "2.3: another user's segments: our name, and a copy of our label; never taken for ours" {
 	need_user
 	local mine theirs copy
 	mine=$(mkseg x i32 3 644)
@@ -148,7 +148,7 @@ perms() {
 	exists "$theirs"
 }
 
-@test "a header rewritten after the reader opened it: the view of the header checked at open" {
+@test "2.3: a header rewritten after the reader opened it: the view of the header checked at open" {
 	local kind want l got fails=
 	# i32 x 992 + 128 = 4096 bytes: one byte more is past the page
 	while read -r kind want; do
@@ -168,7 +168,7 @@ perms() {
 
 # --- Malformed ASCII ---------------------------------------------------
 
-@test "overlong lines: 5 MB of text and a 5 MB reference pass through; 5 MB of values round-trip" {
+@test "2.3: overlong lines: 5 MB of text and a 5 MB reference pass through; 5 MB of values round-trip" {
 	local l
 	{ head -c 5000000 /dev/zero | tr '\0' a; printf '\n'; } > text
 	runio text shm_expand
@@ -197,7 +197,7 @@ perms() {
 	same_file values out
 }
 
-@test "NUL and CR inside reference lines: malformed, passed through, file:line" {
+@test "2.3: NUL and CR inside reference lines: malformed, passed through, file:line" {
 	local good line why fails=
 	good=$(mkseg good i32 2)
 	while IFS='|' read -r line why; do
@@ -220,7 +220,7 @@ perms() {
 	is "$fails" "" "failures"
 }
 
-@test "no final newline: malformed, stale and good references all keep their end" {
+@test "2.3: no final newline: malformed, stale and good references all keep their end" {
 	local good gone line want why fails=
 	good=$(mkseg good i32 2)
 	gone=$(mkseg gone i32 2)
@@ -248,7 +248,7 @@ perms() {
 	is "$fails" "" "failures"
 }
 
-@test "blanks after the label are ignored with every end of line" {
+@test "2.3: blanks after the label are ignored with every end of line" {
 	local good blank eol fails=
 	good=$(mkseg good i32 3)
 	for eol in '\n' '\r\n' ''; do
@@ -263,7 +263,7 @@ perms() {
 	is "$fails" "" "failures"
 }
 
-@test "shm-import: numbers that overflow are errors naming file:line; without -f the line stays" {
+@test "2.3: shm-import: numbers that overflow are errors naming file:line; without -f the line stays" {
 	local type tok fails=
 	while read -r type tok; do
 		printf 'a\nx 1 %s 2\n' "$tok" > in
@@ -295,7 +295,7 @@ perms() {
 	no_segments_named "$P"
 }
 
-@test "shm-import: a NUL among the values is an error, line unchanged" {
+@test "2.3: shm-import: a NUL among the values is an error, line unchanged" {
 	printf 'x 1 2\0 3\n' > in
 	runio in shm_import -f x -P "$P"
 	status_is 1
@@ -307,7 +307,7 @@ perms() {
 
 # --- Faults ------------------------------------------------------------
 
-@test "shm-expand | head -n 1: quiet, and -d removes nothing" {
+@test "2.3: shm-expand | head -n 1: quiet, and -d removes nothing" {
 	local l
 	l=$(mkseg big f64 200000)
 	printf 'x shmids %s\n' "$l" > in
@@ -319,7 +319,7 @@ perms() {
 	exists "$l"
 }
 
-@test "shm-expand | head -n 1 with SIGPIPE ignored: stdout error, exit 1, -d removes nothing" {
+@test "2.3: shm-expand | head -n 1 with SIGPIPE ignored: stdout error, exit 1, -d removes nothing" {
 	local l
 	l=$(mkseg big f64 200000)
 	printf 'x shmids %s\n' "$l" > in
@@ -331,7 +331,7 @@ perms() {
 	exists "$l"
 }
 
-@test "shm-import | head -n 1: every segment the run made is removed" {
+@test "2.3: shm-import | head -n 1: every segment the run made is removed" {
 	local i sig n fails=
 	for i in $(seq 3000); do
 		printf 'x%s 1 2 3\n' "$i"
@@ -356,7 +356,7 @@ perms() {
 
 # --- Modes -------------------------------------------------------------
 
-@test "readers attach read-only: a write through shmids_open/array/get faults" {
+@test "2.3: readers attach read-only: a write through shmids_open/array/get faults" {
 	local l
 	l=$(mkseg ro f64 4 666)
 	run --separate-stderr shmtool rdonly "$l"
@@ -365,7 +365,7 @@ perms() {
 	is "$(shmtool open "$l")" "f64 4 6" "data after the attempts"
 }
 
-@test "tools never widen permissions: shm-ls, shm-expand, shm-rm leave modes and ctime" {
+@test "2.3: tools never widen permissions: shm-ls, shm-expand, shm-rm leave modes and ctime" {
 	local mode l ids='' labels=() before st deny
 	for mode in 600 640 644 444 400 000; do
 		l=$(mkseg "m$mode" i32 2 "$mode")
@@ -403,7 +403,7 @@ perms() {
 	done
 }
 
-@test "shm-import -m: exactly the mode asked for, whatever the umask" {
+@test "2.3: shm-import -m: exactly the mode asked for, whatever the umask" {
 	local um mode l fails=
 	printf 'x 1 2\n' > in
 	for um in 000 077; do
@@ -428,7 +428,7 @@ lpidatime() {
 	awk -v id="$1" '$2 == id { print $6, $12 }' /proc/sysvipc/shm
 }
 
-@test "a label names its segment whatever the key: readers, shm-ls and shm-rm agree; scans never attach it" {
+@test "2.3: a label names its segment whatever the key: readers, shm-ls and shm-rm agree; scans never attach it" {
 	local n id before
 	n=$(mkhostile nokey nokey)
 	id=${n%% *}
@@ -458,7 +458,7 @@ lpidatime() {
 	! shmid_exists "$id"
 }
 
-@test "scans never attach a segment under 128 bytes, even under our key" {
+@test "2.3: scans never attach a segment under 128 bytes, even under our key" {
 	local s id pids= lpid
 	s=$(mkhostile small small)
 	id=${s%% *}
@@ -481,7 +481,7 @@ lpidatime() {
 	    "64	-	-	-	-" "-a"
 }
 
-@test "a segment removed while attached (dest) is gone to every tool" {
+@test "2.3: a segment removed while attached (dest) is gone to every tool" {
 	local l id op why fails=
 	l=$(mkseg dest f64 1)
 	id=${l%% *}
@@ -506,7 +506,7 @@ lpidatime() {
 
 # A segment larger than the address space a job may use cannot be
 # attached to read its header; every tool says so, in those words.
-@test "a segment too large for ulimit -v: each tool says it cannot read the header, exit 1" {
+@test "2.3: a segment too large for ulimit -v: each tool says it cannot read the header, exit 1" {
 	local l id
 	(ulimit -v 100000 && exec "$BIN/shm-ls" -p -u 0 > /dev/null 2>&1) ||
 	    skip "$BIN/shm-ls does not run under ulimit -v 100000"

@@ -49,7 +49,7 @@ check_hello() {
 	gone "$l"
 }
 
-@test "install: the README's library example is examples/hello.c, whole" {
+@test "7: install: the README's library example is examples/hello.c, whole" {
 	readme_block examples/hello.c > hello.c
 	[ -s hello.c ] || { echo "no block after the marker in README.md" >&2; false; }
 	same_file "$TOP/examples/hello.c" hello.c
@@ -57,7 +57,7 @@ check_hello() {
 	    "$README" || { echo "README: no compile line" >&2; false; }
 }
 
-@test "install: staged with DESTDIR, the README's example builds with pkg-config and runs" {
+@test "7: install: staged with DESTDIR, the README's example builds with pkg-config and runs" {
 	local root=$T/root lib=$T/root/usr/local/lib
 	make_install install DESTDIR="$root" PREFIX=/usr/local
 	status_is 0
@@ -85,7 +85,7 @@ check_hello() {
 	is "$(find "$root" ! -type d)" "" "left after uninstall"
 }
 
-@test "install: as root for a PREFIX the loader does not search, no ldconfig; make says what to set" {
+@test "7: install: as root for a PREFIX the loader does not search, no ldconfig; make says what to set" {
 	[ "$(id -u)" = 0 ] || skip "ldconfig runs only for root"
 	local p=$T/p
 	make_install install PREFIX="$p"
@@ -118,7 +118,7 @@ ldsoconf() {
 	printf '# the prefix\n%s/\n' "$1" > "$T/ld.so.conf.d/p.conf"
 }
 
-@test "install: as root, ldconfig runs for a LIBDIR in ld.so.conf or a file it includes" {
+@test "7: install: as root, ldconfig runs for a LIBDIR in ld.so.conf or a file it includes" {
 	[ "$(id -u)" = 0 ] || skip "ldconfig runs only for root"
 	local p=$T/p
 	ldsoconf "$p/lib"
@@ -132,7 +132,7 @@ ldsoconf() {
 	is "$(cat "$T/ldlog")" "ldconfig " "ldconfig after uninstall"
 }
 
-@test "install: no hint where the loader and pkg-config find the library" {
+@test "7: install: no hint where the loader and pkg-config find the library" {
 	[ "$(id -u)" = 0 ] || skip "ldconfig runs only for root"
 	local p=$T/p
 	printf '\tlibshmids.so.1 (libc6,x86-64) => %s/lib/libshmids.so.1\n' "$p" \
@@ -158,7 +158,7 @@ man_names() {
 	sed -n '/^\.Sh NAME/,/^\.Sh /s/^\.Nm \([^ ]*\).*/\1/p' "$TOP"/man/*.3
 }
 
-@test "install: man finds the page of every public function by its name" {
+@test "7: install: man finds the page of every public function by its name" {
 	local root=$T/root man3=$T/root/usr/local/share/man/man3 f n=0
 	make_install install DESTDIR="$root" PREFIX=/usr/local
 	status_is 0
@@ -183,7 +183,7 @@ man_names() {
 	is "$(find "$root" ! -type d)" "" "left after uninstall"
 }
 
-@test "install: every symbol libshmids.so exports has a .Nm in a section-3 page" {
+@test "7: install: every symbol libshmids.so exports has a .Nm in a section-3 page" {
 	local so=$TOP/${SHMIDS_BUILD:-build}/libshmids.so missing
 	[ -f "$so" ] || { echo "no $so: run make" >&2; false; }
 	missing=$(nm -D --defined-only "$so" | awk '$2 ~ /^[TWDBRV]$/ { print $3 }' |
@@ -194,17 +194,17 @@ man_names() {
 
 # The tools are clients of shmids.h: no file of cmd/ includes a header
 # of lib/ but the public ones.
-@test "install: no file of cmd/ includes a library-internal header" {
+@test "7: install: no file of cmd/ includes a library-internal header" {
 	local h bad=
 	for h in $(sed -n 's/^#include "\(.*\)".*/\1/p' "$TOP"/cmd/*.[ch] | sort -u); do
 		[ "$h" = shmids.h ] || [ -f "$TOP/cmd/$h" ] || bad+="$h "
 	done
 	is "$bad" "" "includes other than shmids.h and cmd/'s own"
-	run grep -rln 'internal\.h\|num\.h' "$TOP"/cmd/
-	is "$output" "" "cmd/ files naming internal.h or num.h"
+	run grep -rln 'internal\.h\|number\.h' "$TOP"/cmd/
+	is "$output" "" "cmd/ files naming internal.h or number.h"
 }
 
-@test "install: libshmids.so exports every library function the tools call" {
+@test "7: install: libshmids.so exports every library function the tools call" {
 	local so=$TOP/${SHMIDS_BUILD:-build}/libshmids.so f missing
 	[ -f "$so" ] || { echo "no $so: run make" >&2; false; }
 	for f in shm-ls shm-rm shm-expand shm-import; do
@@ -215,7 +215,7 @@ man_names() {
 		    grep '^shm' | sort | comm -23 - \
 		    <(nm -D --defined-only "$so" | awk '{ print $3 }' | sort))
 		is "$missing" "" "$f calls, the library does not export"
-		[ -n "$(nm -D --undefined-only "$BIN/$f" | grep -w "shmids_ref_parse\\|shmids_scan\\|shmids_scan_shape\\|shmids_scan_dims")" ]
+		[ -n "$(nm -D --undefined-only "$BIN/$f" | grep -w "shmids_line_kind\\|shmids_ref_parse\\|shmids_scan\\|shmids_scan_shape\\|shmids_scan_dims")" ]
 	done
 	# the build tree's tools find the build tree's library by themselves
 	run env -u LD_LIBRARY_PATH ldd "$BIN/shm-ls"
@@ -240,7 +240,7 @@ roundtrip() {
 	gone "$l"
 }
 
-@test "install: each tool builds from cmd/ against the installed header and libshmids.so, and round-trips" {
+@test "7: install: each tool builds from cmd/ against the installed header and libshmids.so, and round-trips" {
 	local p=$T/p f san helpers
 	make_install install PREFIX="$p" INSTALL_RPATH="$p/lib"
 	status_is 0
@@ -277,7 +277,7 @@ roundtrip() {
 	is "$(find "$p" ! -type d)" "" "left after uninstall"
 }
 
-@test "install-systemd: the cleaner's units, with the prefix's shm-rm; plain install leaves units alone" {
+@test "7: install-systemd: the cleaner's units, with the prefix's shm-rm; plain install leaves units alone" {
 	local root=$T/root unit=$T/root/usr/local/lib/systemd/system
 	make_install install DESTDIR="$root" PREFIX=/usr/local
 	status_is 0
@@ -306,7 +306,7 @@ roundtrip() {
 }
 
 # Issue 19.9: units where systemd never looks are never loaded.
-@test "install-systemd: a directory systemd does not read is warned about, with no enable line" {
+@test "7: install-systemd: a directory systemd does not read is warned about, with no enable line" {
 	local root=$T/root
 	make_install install-systemd DESTDIR="$root" PREFIX=/opt/x
 	status_is 0
@@ -326,7 +326,7 @@ roundtrip() {
 # /usr/local mounted on /usr/local in a private mount namespace), man
 # pages and shm-rm included; and the hardening systemd-analyze security
 # asks for, short of what the cleaner needs.
-@test "install-systemd: staged units pass systemd-analyze verify; hardened, with a start timeout" {
+@test "7: install-systemd: staged units pass systemd-analyze verify; hardened, with a start timeout" {
 	local root=$T/root unit f exposure
 	command -v systemd-analyze > /dev/null || skip "systemd-analyze missing"
 	need_mountns
@@ -358,7 +358,7 @@ roundtrip() {
 	    { echo "exposure $exposure, over 2.0" >&2; false; }
 }
 
-@test "install: a /usr/local with no dist-packages yet: the module goes where Debian's python3 will look once it exists" {
+@test "7: install: a /usr/local with no dist-packages yet: the module goes where Debian's python3 will look once it exists" {
 	[ -x /usr/bin/python3 ] || skip "no /usr/bin/python3"
 	[ "$(id -u)" = 0 ] || skip "a private /usr/local needs root"
 	local want
@@ -373,7 +373,7 @@ print([p for p in site.getsitepackages() if p.startswith("/usr/local/lib/python3
 	is "$output" "$want" "module directory"
 }
 
-@test "install: PYTHON=/usr/bin/python3 PREFIX=/usr/local puts the module where that python looks (Debian: dist-packages), and says so" {
+@test "7: install: PYTHON=/usr/bin/python3 PREFIX=/usr/local puts the module where that python looks (Debian: dist-packages), and says so" {
 	[ -x /usr/bin/python3 ] || skip "no /usr/bin/python3"
 	local root=$T/root want
 	want=$(/usr/bin/python3 -c 'import sys

@@ -5,7 +5,7 @@
 
 load helper
 
-@test "create: header bytes are exactly those of format-spec.md section 2" {
+@test "2.3: create: header bytes are exactly those of format-spec.md section 2" {
 	local l
 	l=$(mkseg hdr f64 3)
 	like "$l" "[0-9]* ${P}hdr" "label"
@@ -19,7 +19,7 @@ load helper
 	same_file want got
 }
 
-@test "create: type field, segment size and key for each element type" {
+@test "4: create: type field, segment size and key for each element type" {
 	local row type count size l id got fails=
 	for row in "f64 5 40" "f32 5 20" "i64 5 40" "i32 5 20" "raw 5 5" \
 	    "f64 0 0" "raw 0 0"; do
@@ -36,7 +36,7 @@ load helper
 	is "$fails" "" "failures"
 }
 
-@test "open: reads back what create wrote, for each type" {
+@test "4: open: reads back what create wrote, for each type" {
 	local row fails= l got
 	for row in "f64 100 4950" "f32 100 4950" "i64 100 4950" \
 	    "i32 100 4950" "raw 300 33586" "f64 0 0"; do
@@ -48,7 +48,7 @@ load helper
 	is "$fails" "" "failures"
 }
 
-@test "open: accepts the label followed by one newline" {
+@test "1: open: accepts the label followed by one newline" {
 	local l
 	l=$(mkseg nl f64 4)
 	run shmtool open "$l"$'\n'
@@ -56,7 +56,7 @@ load helper
 	is "$output" "f64 4 6"
 }
 
-@test "create: mode is exactly the mode asked for, whatever the umask" {
+@test "2.4: create: mode is exactly the mode asked for, whatever the umask" {
 	local row l fails=
 	umask 077
 	for row in 600 640 644 444 666; do
@@ -67,7 +67,7 @@ load helper
 	is "$fails" "" "failures"
 }
 
-@test "create: bad names and modes give EINVAL or ENAMETOOLONG" {
+@test "1: create: bad names and modes give EINVAL or ENAMETOOLONG" {
 	local name64 row fails= got
 	name64=$(printf 'n%.0s' $(seq 64))
 	while IFS='|' read -r name mode want; do
@@ -88,7 +88,7 @@ load helper
 	is "$fails" "" "failures"
 }
 
-@test "create: a 64-byte name is accepted and gives a 75-byte-or-less label" {
+@test "1: create: a 64-byte name is accepted and gives a 75-byte-or-less label" {
 	local name l
 	name=$(printf 'n%.0s' $(seq $((64 - ${#P}))))
 	l=$(mkseg "$name" i32 2)
@@ -98,7 +98,7 @@ load helper
 	is "$output" "i32 2 1"
 }
 
-@test "open: labels that do not parse give EINVAL or ENAMETOOLONG" {
+@test "1: open: labels that do not parse give EINVAL or ENAMETOOLONG" {
 	local l id name long fails= row want label got
 	l=$(mkseg p f64 1)
 	id=${l%% *} name=${l#* }
@@ -132,7 +132,7 @@ load helper
 	is "$fails" "" "failures"
 }
 
-@test "open: a removed segment gives ENOENT" {
+@test "2: open: a removed segment gives ENOENT" {
 	local l
 	l=$(mkseg gone f64 1)
 	ipcrm -m "${l%% *}"
@@ -141,7 +141,7 @@ load helper
 	is "$output" ENOENT
 }
 
-@test "open: another user's 0600 segment gives EACCES, a 0644 one opens" {
+@test "2.4: open: another user's 0600 segment gives EACCES, a 0644 one opens" {
 	need_user
 	local a b
 	a=$(mkseg private f64 2 600)
@@ -154,7 +154,7 @@ load helper
 	is "$output" "f64 2 1"
 }
 
-@test "open: stale and foreign segments give ESTALE" {
+@test "2: open: stale and foreign segments give ESTALE" {
 	local l rid fails= kind got
 	l=$(mkseg real f64 1)
 	got=$(shmtool open "${l%% *} ${P}other") || true
@@ -170,7 +170,7 @@ load helper
 	is "$fails" "" "failures"
 }
 
-@test "open: corrupt headers give EBADMSG" {
+@test "2.3: open: corrupt headers give EBADMSG" {
 	local kind l got fails=
 	# a label padded with other bytes than NUL: corrupt, not stale;
 	# a version-2 header whose shape is wrong (format-spec.md 2.7)
@@ -183,7 +183,7 @@ load helper
 	is "$fails" "" "failures"
 }
 
-@test "open: a header written by hand from the spec is accepted" {
+@test "2.3: open: a header written by hand from the spec is accepted" {
 	local l
 	l=$(mkhostile good good)
 	run shmtool open "$l"
@@ -196,7 +196,7 @@ shm_rss() {
 	awk -v id="$1" '$2 == id && NF >= 16 { print $15 }' /proc/sysvipc/shm
 }
 
-@test "open: a segment 256 MiB larger than its header says: only the declared bytes are populated" {
+@test "2.5: open: a segment 256 MiB larger than its header says: only the declared bytes are populated" {
 	local l id rss kb
 	l=$(mkhostile roomy roomy)
 	id=${l%% *}
@@ -216,7 +216,7 @@ shm_rss() {
 	    { echo "segment resident after the readers: $rss bytes" >&2; false; }
 }
 
-@test "open: a segment being filled gives EAGAIN, and opens once sealed" {
+@test "2.2: open: a segment being filled gives EAGAIN, and opens once sealed" {
 	local l
 	l=$(mkwriter w 2)
 	run shmtool open "$l"
@@ -228,7 +228,7 @@ shm_rss() {
 	is "$output" "f64 10 45"
 }
 
-@test "open: a writer killed before sealing gives EOWNERDEAD" {
+@test "2.2: open: a writer killed before sealing gives EOWNERDEAD" {
 	local l
 	l=$(mkkilled killed)
 	run shmtool open "$l"
@@ -240,7 +240,7 @@ shm_rss() {
 	is "$output" EOWNERDEAD
 }
 
-@test "paper API: shm_create, shm_close, shm_open read back; type raw" {
+@test "4: paper API: shm_create, shm_close, shm_open read back; type raw" {
 	local l
 	l=$(mkpaper paper 1000)
 	like "$l" "[0-9]* ${P}paper" "label"
@@ -253,7 +253,7 @@ shm_rss() {
 	is "$(hdrfield "${l%% *}" 80 37)" "shmids1 raw $ORDER 00000000000000001000 r"
 }
 
-@test "paper API: a writer that exits without shm_close is sealed at exit" {
+@test "2.2: paper API: a writer that exits without shm_close is sealed at exit" {
 	local l
 	l=$(mkpaper exited 10 exit)
 	run shmtool open "$l"
@@ -261,7 +261,7 @@ shm_rss() {
 	is "$output" "raw 10 45"
 }
 
-@test "paper API: a writer that ends with _exit leaves its segment dead" {
+@test "2.2: paper API: a writer that ends with _exit leaves its segment dead" {
 	local l
 	l=$(mkpaper underscore 10 _exit)
 	run shmtool open "$l"
@@ -272,7 +272,7 @@ shm_rss() {
 	is "$output" EOWNERDEAD
 }
 
-@test "paper API: shm_open of a missing segment fails with ENOENT" {
+@test "2: paper API: shm_open of a missing segment fails with ENOENT" {
 	local l
 	l=$(mkpaper missing 10)
 	ipcrm -m "${l%% *}"
@@ -281,14 +281,14 @@ shm_rss() {
 	is "$output" ENOENT
 }
 
-@test "paper API: negative nbytes is EINVAL" {
+@test "2: paper API: negative nbytes is EINVAL" {
 	run shmtool paper "${P}neg" -1
 	[ "$status" -ne 0 ]
 	case $output in [0-9]*) track "$output" ;; esac
 	is "$output" EINVAL
 }
 
-@test "create: names may hold / - . and the like (the paper's simdat-3/23-seriesb)" {
+@test "1: create: names may hold / - . and the like (the paper's simdat-3/23-seriesb)" {
 	local l
 	l=$(mkseg 'simdat-3/23-seriesb.~!#' f64 2)
 	like "$l" "[0-9]* ${P}simdat-3/23-seriesb.~!#" "label"
@@ -297,7 +297,7 @@ shm_rss() {
 	is "$output" "f64 2 1"
 }
 
-@test "open_wait: returns once the writer seals, sealed by the library or by hand" {
+@test "2.2: open_wait: returns once the writer seals, sealed by the library or by hand" {
 	local be kind l start ms
 	for be in sysv file; do
 		for kind in writer foreign; do
@@ -312,7 +312,7 @@ shm_rss() {
 	done
 }
 
-@test "open_wait: EOWNERDEAD soon after the writer dies; at once for a dead one" {
+@test "2.2: open_wait: EOWNERDEAD soon after the writer dies; at once for a dead one" {
 	local be l pid start ms
 	for be in sysv file; do
 		l=$(bgwriter writer "$be" "w$be" 20)
@@ -331,7 +331,7 @@ shm_rss() {
 	is "$output" EOWNERDEAD
 }
 
-@test "open_wait: 0 tries once; 1 waits the whole second; then EAGAIN" {
+@test "2.2: open_wait: 0 tries once; 1 waits the whole second; then EAGAIN" {
 	local be l secs start ms low
 	for be in sysv file; do
 		l=$(bgwriter writer "$be" "w$be" 30)
@@ -348,7 +348,7 @@ shm_rss() {
 	done
 }
 
-@test "open_wait: seconds negative or NaN is EINVAL; other errors as open" {
+@test "6: open_wait: seconds negative or NaN is EINVAL; other errors as open" {
 	local l secs
 	l=$(mkseg a f64 3)
 	for secs in -1 nan -nan; do
@@ -364,7 +364,7 @@ shm_rss() {
 	is "$output" ESTALE
 }
 
-@test "get: a continuation line too long to read is ENOMEM, not the end" {
+@test "8: get: a continuation line too long to read is ENOMEM, not the end" {
 	run bash -c 'ulimit -v 100000 && exec "$0" get f64 < /dev/null' "$SHMTOOL"
 	[ "$output" = "errno 0" ] ||
 	    skip "shmtool does not run under ulimit -v 100000"
@@ -381,7 +381,7 @@ shm_rss() {
 # lazyopen LABEL FLAGS SECONDS: tests/tools/lazyopen.c's line.
 lazyopen() { timeout 30 "$TOOLS/lazyopen" "$@"; }
 
-@test "open_flags: SHMIDS_LAZY populates nothing at the attach; release drops pages read, losing nothing" {
+@test "2.5: open_flags: SHMIDS_LAZY populates nothing at the attach; release drops pages read, losing nothing" {
 	local be l n open read rel reread s1 s2 mb
 	mkdir -p "$T/d"
 	for be in sysv file; do
@@ -413,7 +413,7 @@ lazyopen() { timeout 30 "$TOOLS/lazyopen" "$@"; }
 	done
 }
 
-@test "open_flags: the checks of open and open_wait with SHMIDS_LAZY; other flags are EINVAL" {
+@test "2.5: open_flags: the checks of open and open_wait with SHMIDS_LAZY; other flags are EINVAL" {
 	local be l flags secs
 	l=$(mkseg a f64 3)
 	for flags in 1 2 4 8 32 0x11 -1; do
@@ -450,7 +450,7 @@ lazyopen() { timeout 30 "$TOOLS/lazyopen" "$@"; }
 	done
 }
 
-@test "table: header bytes are those of format-spec.md 2.7 (version 2, cols in the reserved bytes)" {
+@test "2.7: table: header bytes are those of format-spec.md 2.7 (version 2, cols in the reserved bytes)" {
 	local l
 	l=$(_mk table "${P}tab" f64 2 3)
 	like "$l" "[0-9]* ${P}tab" "label"
@@ -464,7 +464,7 @@ lazyopen() { timeout 30 "$TOOLS/lazyopen" "$@"; }
 	same_file want got
 }
 
-@test "table: a 1-D segment is still written as version 1, reserved bytes NUL" {
+@test "6.1: table: a 1-D segment is still written as version 1, reserved bytes NUL" {
 	local l
 	l=$(mkseg flat f64 6)
 	is "$(hdrfield "${l%% *}" 80 7)" shmids1
@@ -472,7 +472,7 @@ lazyopen() { timeout 30 "$TOOLS/lazyopen" "$@"; }
 	    " \0 \0 \0 \0 \0 \0 \0 \0 \0 \0"
 }
 
-@test "table: shape read back attached, by stat and by scan; 1-D is ndim 1, cols 1" {
+@test "2.7: table: shape read back attached, by stat and by scan; 1-D is ndim 1, cols 1" {
 	local l
 	l=$(_mk table "${P}tab" i32 4 3)
 	run -0 shmtool shape "$l"
@@ -490,7 +490,7 @@ lazyopen() { timeout 30 "$TOOLS/lazyopen" "$@"; }
 	is "$output" "open 1 5 1 stat 1 5 1 scan 1 5 1"
 }
 
-@test "table: a hand-written version-2 header opens; version 4 is ESTALE, explained as later" {
+@test "2.7, 9: table: a hand-written version-2 header opens; version 4 is ESTALE, explained as later" {
 	local l
 	l=$(mkhostile v2 v2)
 	run -0 shmtool shape "$l"
@@ -502,7 +502,7 @@ lazyopen() { timeout 30 "$TOOLS/lazyopen" "$@"; }
 	is "$output" "shm-ls: $l: segment ${l%% *} has a header of a later version than shmids 1.3.0 reads: a newer shmids reads it"
 }
 
-@test "table: create_table refuses cols 0 and over 9999999 (EINVAL), rows x cols overflow (ENOMEM)" {
+@test "2.7: table: create_table refuses cols 0 and over 9999999 (EINVAL), rows x cols overflow (ENOMEM)" {
 	run -1 shmtool table "${P}t" f64 2 0
 	is "$output" EINVAL
 	run -1 shmtool table "${P}t" f64 2 10000000
@@ -512,7 +512,7 @@ lazyopen() { timeout 30 "$TOOLS/lazyopen" "$@"; }
 	no_segments_named "${P}t"
 }
 
-@test "get: a number is never a field (EINVAL); a table reference gives rows x cols" {
+@test "2.7: get: a number is never a field (EINVAL); a table reference gives rows x cols" {
 	local l
 	printf '1 2 3 4\n' > in
 	run -1 shmtool get f64 < in

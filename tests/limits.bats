@@ -61,7 +61,7 @@ nscount() {
 	ns ipcs -m | awk '$2 ~ /^[0-9]+$/ { n++ } END { print n + 0 }'
 }
 
-@test "kernel.shmmni and kernel.shmall: ENOSPC from shmids_create, shm-import names the limit" {
+@test "8: kernel.shmmni and kernel.shmall: ENOSPC from shmids_create, shm-import names the limit" {
 	local name value fits unit old i got fails=
 	mkns
 	printf 'a 1 2\nb 3 4\n' > in
@@ -94,7 +94,7 @@ shm-import: stdin:2: b: segment limit reached (kernel.shmmni or kernel.shmall; s
 	is "$fails" "" "failures"
 }
 
-@test "kernel.shmmax: shmids_create EINVAL, shm-import names the size limit" {
+@test "8: kernel.shmmax: shmids_create EINVAL, shm-import names the size limit" {
 	local got
 	mkns
 	nsset shmmax 4096
@@ -114,7 +114,7 @@ shm-import: stdin:2: b: segment limit reached (kernel.shmmni or kernel.shmall; s
 	is "$(nscount)" 1 "segments left"
 }
 
-@test "out of memory: shmids_create says ENOMEM and leaves no segment" {
+@test "8: out of memory: shmids_create says ENOMEM and leaves no segment" {
 	local got
 	mkns
 	# 1 GiB cannot be attached in 300 MB of address space; sanitizers
@@ -129,7 +129,7 @@ shm-import: stdin:2: b: segment limit reached (kernel.shmmni or kernel.shmall; s
 	is "$(nscount)" 0 "segments left"
 }
 
-@test "kernel.shm_rmid_forced=1: shm-import warns, shm-ls -s reports it, segments vanish" {
+@test "8: kernel.shm_rmid_forced=1: shm-import warns, shm-ls -s reports it, segments vanish" {
 	local v l got fails=
 	mkns
 	printf 'x 1 2\n' > in
@@ -243,7 +243,7 @@ need_nonsys() {
 	need_user
 }
 
-@test "7, shm-ls -l: logind RemoveIPC read as logind does (booleans, drop-ins, precedence), and whether logind runs" {
+@test "8: 7, shm-ls -l: logind RemoveIPC read as logind does (booleans, drop-ins, precedence), and whether logind runs" {
 	local state conf want got sfx r fails=
 	run --separate-stderr "$BIN/shm-ls" -l
 	status_is 0
@@ -289,7 +289,7 @@ need_nonsys() {
 	is "$fails" "" "failures"
 }
 
-@test "7, shm-import: the RemoveIPC warning only where logind runs, for a user it applies to, unless SHMIDS_NOWARN" {
+@test "8: 7, shm-import: the RemoveIPC warning only where logind runs, for a user it applies to, unless SHMIDS_NOWARN" {
 	local state conf nowarn want got r fails=
 	local w="shm-import: warning: systemd-logind RemoveIPC=yes: your segments are destroyed when you log out ('loginctl enable-linger' keeps them; SHMIDS_NOWARN=1 silences this)"
 	need_nonsys
@@ -324,7 +324,7 @@ need_nonsys() {
 	is "$fails" "" "failures"
 }
 
-@test "7, shm-import: the RemoveIPC warning reads the system's own logind files (private mount namespace)" {
+@test "8: 7, shm-import: the RemoveIPC warning reads the system's own logind files (private mount namespace)" {
 	local conf nowarn want got fails=
 	need_mountns
 	need_user

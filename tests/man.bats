@@ -60,7 +60,7 @@ man_synopsis() {
 	    tr -s ' \t\n' '   ' | sed 's/^ //; s/ $//'
 }
 
-@test "man: a page for each tool, for the library (3) and the format (5)" {
+@test "7: man: a page for each tool, for the library (3) and the format (5)" {
 	local f missing=
 	for f in shm-ls.1 shm-expand.1 shm-import.1 shm-rm.1 shmids.3 shmids.5; do
 		[ -f "$MAN/$f" ] || missing+="$f "
@@ -68,7 +68,7 @@ man_synopsis() {
 	is "$missing" "" "missing pages"
 }
 
-@test "man: every page passes mandoc -Tlint -Wwarning" {
+@test "7: man: every page passes mandoc -Tlint -Wwarning" {
 	command -v mandoc > /dev/null || skip "mandoc not installed"
 	local f out fails=
 	for f in "$MAN"/*.1 "$MAN"/*.3 "$MAN"/*.5; do
@@ -81,7 +81,7 @@ man_synopsis() {
 	is "$fails" "" "mandoc warnings"
 }
 
-@test "man: option letters of -h usage, SYNOPSIS and format-spec.md agree" {
+@test "7: man: option letters of -h usage, SYNOPSIS and format-spec.md agree" {
 	local t u m s fails=
 	for t in $TOOLS_LIST; do
 		[ -f "$MAN/$t.1" ] || { fails+="[$t: no page] "; continue; }
@@ -94,7 +94,7 @@ man_synopsis() {
 	is "$fails" "" "failures"
 }
 
-@test "man: the rendered SYNOPSIS is the usage line" {
+@test "7: man: the rendered SYNOPSIS is the usage line" {
 	command -v mandoc > /dev/null || skip "mandoc not installed"
 	command -v col > /dev/null || skip "col not installed"
 	local t u m fails=
@@ -107,7 +107,7 @@ man_synopsis() {
 	is "$fails" "" "failures"
 }
 
-@test "man: each page's options, long forms too, are those --help lists" {
+@test "7: man: each page's options, long forms too, are those --help lists" {
 	local t h m fails=
 	for t in $TOOLS_LIST; do
 		h=$(help_opts "$t")
@@ -122,7 +122,7 @@ $m
 	is "$fails" "" "failures"
 }
 
-@test "man: --help lists every option with its long form, lines within 80 columns" {
+@test "7: man: --help lists every option with its long form, lines within 80 columns" {
 	local t fails=
 	for t in $TOOLS_LIST; do
 		"$BIN/$t" --help | awk 'length($0) > 80 { exit 1 }' ||
@@ -137,7 +137,7 @@ $m
 	is "$fails" "" "failures"
 }
 
-@test "man: README's option table gives each tool's long forms as --help does" {
+@test "6.1: man: README's option table gives each tool's long forms as --help does" {
 	local row opt tools t x long fails=
 	while IFS= read -r row; do
 		opt=$(cut -d'|' -f2 <<< "$row")
@@ -153,7 +153,7 @@ $m
 	is "$fails" "" "failures"
 }
 
-@test "man: no example writes over a file that another page's example reads" {
+@test "7: man: no example writes over a file that another page's example reads" {
 	local w f
 	# files an example writes with >, and files an example reads
 	w=$(sed -n 's/^\.Dl .*> *\([^ &|;]*\).*/\1/p' "$MAN"/*.[0-9] | sort -u)

@@ -86,7 +86,7 @@ def backends():
 P = os.environ["P"]
 '
 
-@test "python: struct shmids_info in ctypes has the C layout, field by field" {
+@test "1: python: struct shmids_info in ctypes has the C layout, field by field" {
 	need_python
 	run pyrun '
 import shmids, ctypes
@@ -98,7 +98,7 @@ print("sizeof", ctypes.sizeof(shmids._Info))'
 	is "$output" "$("$TOOLS/infolayout")" "layout"
 }
 
-@test "python: create then attach gives every type back bit for bit, System V and SHMIDS_DIR" {
+@test "2.6: python: create then attach gives every type back bit for bit, System V and SHMIDS_DIR" {
 	need_python
 	both "$COMMON"'
 for be in backends():
@@ -119,7 +119,7 @@ for be in backends():
 print("ok")'
 }
 
-@test "python: create() takes lists through numpy (floats f64, ints i64), and says what it needs without numpy; dtypes of the other byte order are named so" {
+@test "4: python: create() takes lists through numpy (floats f64, ints i64), and says what it needs without numpy; dtypes of the other byte order are named so" {
 	need_python
 	both "$COMMON"'
 import errno
@@ -148,7 +148,7 @@ print("ok")'
 
 # A ctypes array's buffer format names its byte order ("<d"): refused as
 # "none of d, f, q, i, B", with numpy too (a buffer skips asarray()).
-@test "python: create() takes a ctypes array (format <d, <i: this machine's byte order), and refuses the other order" {
+@test "2.1: python: create() takes a ctypes array (format <d, <i: this machine's byte order), and refuses the other order" {
 	need_python
 	both "$COMMON"'
 import ctypes
@@ -173,7 +173,7 @@ print("ok")'
 	no_segments_named "${P}ct"
 }
 
-@test "python: attached arrays are read-only views; the bytes are the segment's" {
+@test "6: python: attached arrays are read-only views; the bytes are the segment's" {
 	need_python
 	both "$COMMON"'
 for be in backends():
@@ -204,7 +204,7 @@ print(shmids.create(P + "bits", array.array("d", [1.5, -0.0])))'
 	is "$(shmtool bits "$output")" "3ff8000000000000 8000000000000000"
 }
 
-@test "python: errors are OSError subclasses with the library's errno" {
+@test "6: python: errors are OSError subclasses with the library's errno" {
 	need_python
 	local l
 	l=$(mkseg x f64 3)
@@ -251,7 +251,7 @@ print("ok")'
 	no_segments_named "${P}m"
 }
 
-@test "python: a writer still filling is BlockingIOError (EAGAIN), one that died EOWNERDEAD, in shmids_explain()'s words" {
+@test "2.2: python: a writer still filling is BlockingIOError (EAGAIN), one that died EOWNERDEAD, in shmids_explain()'s words" {
 	need_python
 	local w k
 	w=$(mkwriter w 20)
@@ -269,7 +269,7 @@ for label, want in ((sys.argv[1], errno.EAGAIN), (sys.argv[2], errno.EOWNERDEAD)
 $(why_of "OSError True its writer (pid @pid) died before sealing it; shm-rm '@label' removes it" "$k")"
 }
 
-@test "python: a segment made in Python expands with shm-expand as dump writes it inline" {
+@test "6: python: a segment made in Python expands with shm-expand as dump writes it inline" {
 	need_python
 	for nonumpy in "" --no-numpy; do
 		[ -n "$nonumpy" ] || "$PY" -c 'import numpy' 2>/dev/null || continue
@@ -288,7 +288,7 @@ print("ok")'
 	done
 }
 
-@test "python: a segment made by shm-import attaches in Python, every type, both backends" {
+@test "4: python: a segment made by shm-import attaches in Python, every type, both backends" {
 	need_python
 	local t be
 	for be in sysv file; do
@@ -324,7 +324,7 @@ print(len(raw(a)))' "$t"
 	done
 }
 
-@test "python: dump writes what shm-import writes, but for the labels" {
+@test "1: python: dump writes what shm-import writes, but for the labels" {
 	need_python
 	run pyrun "$COMMON"'
 d = {"a": randbits("f64", 100), "n": randbits("i32", 3), "s": "some text",
@@ -348,7 +348,7 @@ for l in shmids.dump(d, "ref.txt", min_count=64, prefix=P):
 	same_file inline.txt "$T/out"
 }
 
-@test "python: load reads the ASCII form: continuations, CRLF, text lines, empty arrays" {
+@test "6: python: load reads the ASCII form: continuations, CRLF, text lines, empty arrays" {
 	need_python
 	# and a text line ending in "/" then an array: the array is read (shm-import -k 1 converts it)
 	printf 't a /\ny 1 2 3\n' > c.txt
@@ -394,7 +394,7 @@ print("ok")'
 # no value) was the array [1] and swallowed the next line, and an
 # array's last line "2 / /" at the end of the file gave [1, 2]; shm-import
 # reads both as text (section 6), and converted the line below.
-@test "python: load reads a long array's continuation lines at once, on any number of threads, as line by line; a bad value or a reference line among them makes it text" {
+@test "5: python: load reads a long array's continuation lines at once, on any number of threads, as line by line; a bad value or a reference line among them makes it text" {
 	need_python
 	both "$COMMON"'
 N = {"f64": 40000, "f32": 60000, "i64": 40000, "i32": 80000, "raw": 200000}
@@ -439,7 +439,7 @@ print("ok")'
 # one, every short one had the long one's lines counted again (O(n^2):
 # a 9 MB file of 20,000 short arrays and one long took 38 s, 1.8 s line
 # by line), and on 2 threads each short one started threads.
-@test "python: load gives the library a short array's lines, not the rest of the file: each byte read a few times, whatever comes after" {
+@test "6: python: load gives the library a short array's lines, not the rest of the file: each byte read a few times, whatever comes after" {
 	need_python
 	both "$COMMON"'
 asked = []
@@ -462,7 +462,7 @@ for threads in ("1", "2"):
 print("ok")'
 }
 
-@test "python: a '/' before the continuation marker is no value: the line is text and continues nothing, as in shm-import" {
+@test "6: python: a '/' before the continuation marker is no value: the line is text and continues nothing, as in shm-import" {
 	need_python
 	printf 'c 1 / /
 y 2 3
@@ -485,7 +485,7 @@ assert d["x"] == "1 /\n2 / /", d
 print("ok")'
 }
 
-@test "python: load attaches reference lines; a malformed one raises EINVAL with file and line" {
+@test "5: python: load attaches reference lines; a malformed one raises EINVAL with file and line" {
 	need_python
 	local l
 	l=$(mkseg u f64 4)
@@ -509,7 +509,7 @@ except OSError as e:
 print("ok")'
 }
 
-@test "python: a reference line after a continuation marker is a reference, as shm-expand reads it" {
+@test "5: python: a reference line after a continuation marker is a reference, as shm-expand reads it" {
 	need_python
 	local l
 	l=$(mkseg u f64 4)
@@ -536,7 +536,7 @@ assert d["t"] == "a /", repr(d["t"])
 print("ok")'
 }
 
-@test "python: dump and load round trip random bits of every type inline (NaN payloads too)" {
+@test "6: python: dump and load round trip random bits of every type inline (NaN payloads too)" {
 	need_python
 	both "$COMMON"'
 d = {t: randbits(t, 2000) for t in shmids.TYPES}
@@ -548,7 +548,7 @@ for t in shmids.TYPES:
 print("ok")'
 }
 
-@test "python: a dump that fails removes the segments it made" {
+@test "6: python: a dump that fails removes the segments it made" {
 	need_python
 	both "$COMMON"'
 class Full:
@@ -565,7 +565,7 @@ print("ok")'
 	no_segments_named "$P"
 }
 
-@test "python: the array outlives the module's objects; the segment is detached when it goes" {
+@test "6: python: the array outlives the module's objects; the segment is detached when it goes" {
 	need_python
 	both "$COMMON"'
 import gc
@@ -605,7 +605,7 @@ print(list(a))'
 	is "$output" "[4.0, 5.0]"
 }
 
-@test "python: threads attach, create and detach at once; every segment is detached after" {
+@test "6.2: python: threads attach, create and detach at once; every segment is detached after" {
 	need_python
 	both "$COMMON"'
 import threading, gc
@@ -632,7 +632,7 @@ assert [s["nattch"] for s in shmids.ls() if s["label"] == label] == [0]
 print("ok")'
 }
 
-@test "python: ls() lists as shm-ls -p does" {
+@test "6: python: ls() lists as shm-ls -p does" {
 	need_python
 	local l k
 	l=$(mkseg ls i32 10 0640)
@@ -676,7 +676,7 @@ $shape
 SHMIDS_DIR $T/nosuch <class 'list'>"
 }
 
-@test "python: make install puts the module where it says; it finds its library as installed" {
+@test "6: python: make install puts the module where it says; it finds its library as installed" {
 	need_python
 	local p=$T/p dir
 	run --separate-stderr make -s --no-print-directory -C "$TOP" \
@@ -703,7 +703,7 @@ print(shmids._library_path(), list(shmids.attach(l)), l)'
 	is "$(find "$p" ! -type d)" "" "left after uninstall"
 }
 
-@test "python: make install says when its python has no numpy, and when nothing is to be set" {
+@test "6: python: make install says when its python has no numpy, and when nothing is to be set" {
 	need_python ctypes
 	local p=$T/p
 	mkdir nonumpy
@@ -763,7 +763,7 @@ print(shmids._library_path(), list(shmids.attach(l)), l)'
 	gone "$(sed -n 's/^label: //p' <<< "$output")"
 }
 
-@test "python: the module through a symlink to python/ still finds the build tree's library" {
+@test "6: python: the module through a symlink to python/ still finds the build tree's library" {
 	need_python ctypes
 	[ -e "$TOP/build/libshmids.so" ] || skip "no $TOP/build/libshmids.so"
 	ln -s "$TOP/python" "$T/py"
@@ -791,7 +791,7 @@ def raw(x):
     return memoryview(x).tobytes()
 '
 
-@test "python: create and attach 2-D tables of every type, C-contiguous or not, both backends" {
+@test "6.1: python: create and attach 2-D tables of every type, C-contiguous or not, both backends" {
 	need_python
 	both "$COMMON$TABLES"'
 for be in backends():
@@ -839,7 +839,7 @@ print("ok")'
 	no_segments_named "${P}c0"
 }
 
-@test "python: a table's header is version 2 with its columns; a 1-D array's stays version 1" {
+@test "2.7: python: a table's header is version 2 with its columns; a 1-D array's stays version 1" {
 	need_python
 	run pyrun "$COMMON$TABLES"'
 print(shmids.create(P + "t", mat("i32", 4, 3)))
@@ -853,7 +853,7 @@ print(shmids.create(P + "v", randbits("i32", 12)))'
 	is "$(hdrfield "${v%% *}" 80 8)" "shmids1 " "1-D version"
 }
 
-@test "python: load reads table blocks as 2-D arrays, keyed source:line; a number is never a field" {
+@test "6.1: python: load reads table blocks as 2-D arrays, keyed source:line; a number is never a field" {
 	need_python
 	printf '%s\n' '# gnuplot data' '1 2 3' '4	5 6' '' '7,8' '9, 10' \
 	    '11,12' '13 14' '15 16 17' '1 apple' '5' 'a 1 2 3' 'x hello' \
@@ -885,7 +885,7 @@ assert list(s) == ["stdin:1"], s
 print("ok")'
 }
 
-@test "python: load attaches table reference lines, 2-D, keyed by the segment's name; malformed ones raise EINVAL" {
+@test "5: python: load attaches table reference lines, 2-D, keyed by the segment's name; malformed ones raise EINVAL" {
 	need_python
 	run pyrun "$COMMON$TABLES"'
 print(shmids.create(P + "m", mat("f32", 6, 4)))'
@@ -912,7 +912,7 @@ assert d == {"shmids": "is fast", "shmids,": "the tools"}, d
 print("ok")'
 }
 
-@test "python: dump writes 2-D arrays as table references; load gives them back under their name, both backends" {
+@test "5: python: dump writes 2-D arrays as table references; load gives them back under their name, both backends" {
 	need_python
 	both "$COMMON$TABLES"'
 for be in backends():
@@ -933,7 +933,7 @@ print("ok")'
 
 # Issue 21: make, fill and wait for segments in place.
 
-@test "python: zeros() makes a segment to fill in place, every dtype, 1-D and 2-D, both backends; seal() makes it ready and read-only" {
+@test "2.2: python: zeros() makes a segment to fill in place, every dtype, 1-D and 2-D, both backends; seal() makes it ready and read-only" {
 	need_python
 	both "$COMMON"'
 import errno
@@ -1006,7 +1006,7 @@ print("ok")'
 	no_segments_named "${P}z"
 }
 
-@test "python: zeros() as a context manager seals on a normal exit and removes the segment on an exception" {
+@test "2.2: python: zeros() as a context manager seals on a normal exit and removes the segment on an exception" {
 	need_python
 	both "$COMMON"'
 for be in backends():
@@ -1077,7 +1077,7 @@ print("ok")'
 	no_segments_named "${P}fk"
 }
 
-@test "python: attach(label, timeout) waits for the writer to seal; timed out it is BlockingIOError saying how long" {
+@test "2.2: python: attach(label, timeout) waits for the writer to seal; timed out it is BlockingIOError saying how long" {
 	need_python
 	both "$COMMON"'
 import subprocess, time
@@ -1129,7 +1129,7 @@ for be in backends():
 print("ok")'
 }
 
-@test "python: attach() maps no page until read, populate=True maps them; release() drops pages read or written, losing nothing; both backends" {
+@test "2.5: python: attach() maps no page until read, populate=True maps them; release() drops pages read or written, losing nothing; both backends" {
 	need_python
 	both "$COMMON"'
 N = 1 << 21                     # 16 MiB of f64
@@ -1194,7 +1194,7 @@ for be in backends():
 print("ok")'
 }
 
-@test "python: an attached segment is a context manager; closing it under a live array keeps the mapping until the array goes" {
+@test "6: python: an attached segment is a context manager; closing it under a live array keeps the mapping until the array goes" {
 	need_python
 	local l
 	l=$(mkseg c f64 1000)
@@ -1229,7 +1229,7 @@ assert nattch() == 0
 print("ok")'
 }
 
-@test "python: no writable path to a read-only mapping (a.base, a.base.obj, memoryview(a), flags)" {
+@test "6: python: no writable path to a read-only mapping (a.base, a.base.obj, memoryview(a), flags)" {
 	need_python numpy
 	local l
 	l=$(mkseg r f64 100)
@@ -1254,7 +1254,7 @@ print("ok")'
 	is "$output" ok
 }
 
-@test "python: dump refuses a str that would not read back as the same text, naming the field" {
+@test "6: python: dump refuses a str that would not read back as the same text, naming the field" {
 	need_python
 	both "$COMMON"'
 import errno
@@ -1279,7 +1279,7 @@ print("ok")'
 	no_segments_named "b$P"
 }
 
-@test "python: property: load(dump(x)) == x for random fields dump accepts (seeded), both backends" {
+@test "6: python: property: load(dump(x)) == x for random fields dump accepts (seeded), both backends" {
 	need_python
 	both "$COMMON$TABLES"'
 WORDS = ["1", "2.5", "nan", "/", "shmids", "shmids,", "x", "-0", "0x1p-3",
@@ -1328,7 +1328,7 @@ assert accepted >= 30 and refused >= 5, (accepted, refused)
 print("ok")'
 }
 
-@test "python: errors speak the tools' words (shmids_explain()), whatever the call" {
+@test "1: python: errors speak the tools' words (shmids_explain()), whatever the call" {
 	need_python
 	both "$COMMON"'
 import errno
@@ -1361,7 +1361,7 @@ print("ok")'
 	no_segments_named "${P}x"
 }
 
-@test "python: __all__ lists only the API; without numpy, one ImportWarning at import" {
+@test "6: python: __all__ lists only the API; without numpy, one ImportWarning at import" {
 	need_python
 	run pyrun 'import shmids
 print(sorted(shmids.__all__))
@@ -1387,7 +1387,7 @@ False function"
 	is "$output" ""
 }
 
-@test "python: docstrings point at shmids(5) and shmids-python(3), not the source tree; help() shows mode=0o600" {
+@test "2.4: python: docstrings point at shmids(5) and shmids-python(3), not the source tree; help() shows mode=0o600" {
 	need_python
 	run pyrun 'import shmids, pydoc, inspect
 text = pydoc.render_doc(shmids, renderer=pydoc.plaintext)
@@ -1402,7 +1402,7 @@ True"
 	grep -q '^\.Xr shmids 5' "$TOP/man/shmids-python.3"
 }
 
-@test "python: load reads table blocks of every type, blank and comma rows, exactly" {
+@test "6.1: python: load reads table blocks of every type, blank and comma rows, exactly" {
 	need_python
 	both "$COMMON"'
 import struct
@@ -1429,7 +1429,7 @@ print("ok")'
 
 # --- Review of issue 21: lifetime, threads, fork, exit, errors, writers. ---
 
-@test "python: every array over a mapping holds it: numpy.asarray(segment), numpy.asarray(a.base), copy.copy(a.base) survive close() and del, both backends" {
+@test "6: python: every array over a mapping holds it: numpy.asarray(segment), numpy.asarray(a.base), copy.copy(a.base) survive close() and del, both backends" {
 	need_python numpy
 	run pyrun "$COMMON"'
 import numpy, copy, gc, pickle
@@ -1472,7 +1472,7 @@ print("ok")'
 	is "$output" ok
 }
 
-@test "python: a fork while a thread waits in attach(timeout) leaves the child a working module; waiters do not hold the lock, both backends" {
+@test "6.2: python: a fork while a thread waits in attach(timeout) leaves the child a working module; waiters do not hold the lock, both backends" {
 	need_python
 	both "$COMMON"'
 import threading, time, signal
@@ -1510,7 +1510,7 @@ for be in backends():
 print("ok")'
 }
 
-@test "python: os.fork() waits for a library call in another thread (the library's fork handler walks its segments)" {
+@test "6.2: python: os.fork() waits for a library call in another thread (the library's fork handler walks its segments)" {
 	need_python
 	both "$COMMON"'
 import threading, time
@@ -1534,7 +1534,7 @@ assert waited >= 0.3, waited
 print("ok")'
 }
 
-@test "python: close() and .array from two threads at once never leave an array over a detached mapping" {
+@test "6.2: python: close() and .array from two threads at once never leave an array over a detached mapping" {
 	need_python
 	both "$COMMON"'
 import threading, time
@@ -1561,7 +1561,7 @@ shmids.remove(lab)
 print("ok")'
 }
 
-@test "python: arrays stay readable in atexit handlers and daemon threads; a writer left unsealed at a normal exit is sealed (shmids(5) 2.2)" {
+@test "6.2: python: arrays stay readable in atexit handlers and daemon threads; a writer left unsealed at a normal exit is sealed (shmids(5) 2.2)" {
 	need_python
 	both "$COMMON"'
 import subprocess
@@ -1632,14 +1632,14 @@ assert list(d) == ["x"] and list(d["x"]) == [1, 2, 3, 4], d
 print("ok")'
 }
 
-@test "python: the manual page and the README warn of SIGBUS under a truncated file segment" {
+@test "2.6: python: the manual page and the README warn of SIGBUS under a truncated file segment" {
 	grep -q SIGBUS "$TOP/man/shmids-python.3"
 	sed -n '/^## From Python/,/^## The library/p' "$README" | tr '\n' ' ' > py.md
 	grep -q SIGBUS py.md
 	grep -q 'System V segments* cannot shrink' py.md
 }
 
-@test "python: create, zeros and dump refuse names, shapes and sizes in the tools' words" {
+@test "1: python: create, zeros and dump refuse names, shapes and sizes in the tools' words" {
 	need_python
 	both "$COMMON"'
 import errno, io
@@ -1676,7 +1676,7 @@ print("ok")'
 	no_segments_named "${P}big"
 }
 
-@test "python: numpy integers and floats are ints and seconds for shape, mode and timeout; refusals name the type" {
+@test "2.7: python: numpy integers and floats are ints and seconds for shape, mode and timeout; refusals name the type" {
 	need_python numpy
 	run pyrun "$COMMON"'
 import numpy
@@ -1706,7 +1706,7 @@ print("ok")'
 	is "$output" ok
 }
 
-@test "python: remove() removes one's own segment with a damaged header, as shm-rm does, both backends" {
+@test "2.3: python: remove() removes one's own segment with a damaged header, as shm-rm does, both backends" {
 	need_python
 	both "$COMMON"'
 import ctypes, errno
@@ -1730,7 +1730,7 @@ print("ok")'
 	no_segments_named "${P}dmg"
 }
 
-@test "python: without numpy a read-only memoryview has no writable path (obj is read-only) and keeps the mapping while any view lives" {
+@test "6: python: without numpy a read-only memoryview has no writable path (obj is read-only) and keeps the mapping while any view lives" {
 	need_python
 	local l
 	l=$(mkseg nn f64 6)
@@ -1766,7 +1766,7 @@ print("ok")'
 	is "$output" ok
 }
 
-@test "python: a Writer seals, closes and removes in any order, idempotent; __exit__ after close() or seal(), or after shm-rm, keeps the user's exception" {
+@test "2.2: python: a Writer seals, closes and removes in any order, idempotent; __exit__ after close() or seal(), or after shm-rm, keeps the user's exception" {
 	need_python
 	both "$COMMON"'
 import itertools
@@ -1810,7 +1810,7 @@ print("ok")'
 	no_segments_named "${P}r"
 }
 
-@test "python: wrong types are TypeError (a label, a dump key), a negative or NaN timeout ValueError" {
+@test "1: python: wrong types are TypeError (a label, a dump key), a negative or NaN timeout ValueError" {
 	need_python
 	both "$COMMON"'
 import io
@@ -1829,7 +1829,7 @@ for f, exc in ((lambda: shmids.attach(402), TypeError),
 print("ok")'
 }
 
-@test "python: load(type=) takes the dtype spellings zeros() takes; the manual says arrays pickle as copies" {
+@test "4: python: load(type=) takes the dtype spellings zeros() takes; the manual says arrays pickle as copies" {
 	need_python
 	both "$COMMON"'
 import io
@@ -1849,7 +1849,7 @@ print("ok")'
 	grep -qi 'pickl.*cop' "$TOP/man/shmids-python.3"
 }
 
-@test "python: the manual page renders in 80 columns without groff warnings, its quotes nested right" {
+@test "6: python: the manual page renders in 80 columns without groff warnings, its quotes nested right" {
 	command -v mandoc > /dev/null || skip "no mandoc"
 	run mandoc -Tlint -W warning "$TOP/man/shmids-python.3"
 	is "$output" "" "mandoc -Tlint"
@@ -1866,7 +1866,7 @@ print("ok")'
 	done
 }
 
-@test "python: a Writer not sealed when the interpreter exits on an uncaught exception is removed, not sealed half-written; a normal exit seals it" {
+@test "2.2: python: a Writer not sealed when the interpreter exits on an uncaught exception is removed, not sealed half-written; a normal exit seals it" {
 	need_python
 	both "$COMMON"'
 import subprocess
@@ -1897,7 +1897,7 @@ print("ok")'
 	no_segments_named "${P}xraise"
 }
 
-@test "python: a signal's exception at the end of a long call (KeyboardInterrupt) leaves no segment half-made nor attached: zeros, create, attach, both backends" {
+@test "6: python: a signal's exception at the end of a long call (KeyboardInterrupt) leaves no segment half-made nor attached: zeros, create, attach, both backends" {
 	need_python
 	both "$COMMON"'
 import gc, signal
@@ -1967,7 +1967,7 @@ for be in backends():
 print("ok")'
 }
 
-@test "python: zeros() of a shape beyond size_t is ENOMEM, not a segment of the count modulo 2**64" {
+@test "2.7: python: zeros() of a shape beyond size_t is ENOMEM, not a segment of the count modulo 2**64" {
 	need_python
 	both "$COMMON"'
 import errno, ctypes
@@ -1986,7 +1986,7 @@ print("ok")'
 	no_segments_named "${P}z"
 }
 
-@test "python: without numpy a sealed Writer's array has no writable path (w.array.obj), and release() still finds its mapping" {
+@test "2.2: python: without numpy a sealed Writer's array has no writable path (w.array.obj), and release() still finds its mapping" {
 	need_python
 	run pyrun --no-numpy "$COMMON"'
 import ctypes, gc
@@ -2014,7 +2014,7 @@ print("ok")'
 	is "$output" ok
 }
 
-@test "python: dump takes a str of vertical tabs or form feeds (no blanks to the library) and load gives it back; no IndexError" {
+@test "6: python: dump takes a str of vertical tabs or form feeds (no blanks to the library) and load gives it back; no IndexError" {
 	need_python
 	both "$COMMON"'
 ok = {"a": "\x0b", "b": "\x0c\x0b", "c": "x\x0b/", "d": "shmids\x0c1 x", "e": "/\x0b"}
@@ -2024,7 +2024,7 @@ for t in shmids.TYPES:
 print("ok")'
 }
 
-@test "python: a timeout of an int beyond any double waits for ever (as inf), not OverflowError; a negative one is ValueError" {
+@test "6: python: a timeout of an int beyond any double waits for ever (as inf), not OverflowError; a negative one is ValueError" {
 	need_python
 	both "$COMMON"'
 import errno

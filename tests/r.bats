@@ -110,7 +110,7 @@ rtest() {
 	gone "$l"
 }
 
-@test "R: R CMD INSTALL builds against an installed libshmids (pkg-config)" {
+@test "7: R: R CMD INSTALL builds against an installed libshmids (pkg-config)" {
 	need_r
 	command -v pkg-config > /dev/null || skip "no pkg-config"
 	[ -w "$BUILD" ] || skip "$BUILD is not writable: make install builds there"
@@ -133,7 +133,7 @@ rtest() {
 	like "$(ldd "$T/rlib/shmids/libs/shmids.so")" "*$prefix/lib/libshmids.so*"
 }
 
-@test "R: the README's numpy -> R hand-over runs as written" {
+@test "6: R: the README's numpy -> R hand-over runs as written" {
 	need_r
 	python_with numpy > /dev/null || skip "no python3 with numpy (Debian: python3-numpy)"
 	readme_block "R from numpy" > "$T/block.sh"
@@ -149,7 +149,7 @@ rtest() {
 	no_segments_named ramp
 }
 
-@test "R: the README's R -> numpy hand-over runs as written" {
+@test "6: R: the README's R -> numpy hand-over runs as written" {
 	need_r
 	python_with numpy > /dev/null || skip "no python3 with numpy (Debian: python3-numpy)"
 	# numpy's view of a column-major table (format-spec.md 2.7)

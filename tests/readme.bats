@@ -42,13 +42,13 @@ quick_start() {
 	gone "$l"
 }
 
-@test "readme: the quick start runs as written and gives examples/data.txt back, System V" {
+@test "7: readme: the quick start runs as written and gives examples/data.txt back, System V" {
 	unset SHMIDS_DIR
 	quick_start
 	like "$(label_of data.shm)" "[0-9]* coeff"
 }
 
-@test "readme: the quick start with SHMIDS_DIR, file segments, leaves the directory empty" {
+@test "2.6: readme: the quick start with SHMIDS_DIR, file segments, leaves the directory empty" {
 	mkdir segs
 	export SHMIDS_DIR=$T/segs
 	quick_start
@@ -56,7 +56,7 @@ quick_start() {
 	is "$(ls -A "$T/segs")" "" "files left in SHMIDS_DIR"
 }
 
-@test "readme: shm-import without -f converts the sample's 100-value array (64 at least)" {
+@test "6: readme: shm-import without -f converts the sample's 100-value array (64 at least)" {
 	mktop
 	cd top
 	runio examples/data.txt shm_import -P "$P"
@@ -69,7 +69,7 @@ quick_start() {
 	same_file examples/data.txt "$T/out"
 }
 
-@test "readme: the numpy example runs as written and reads coeff bit for bit" {
+@test "6: readme: the numpy example runs as written and reads coeff bit for bit" {
 	local py
 	py=$(python_with numpy) || skip "no python3 with numpy"
 	mktop
@@ -91,7 +91,7 @@ quick_start() {
 	EOF
 }
 
-@test "readme: -c 0 writes a long array on one line, which numpy.loadtxt reads bit for bit" {
+@test "6.1: readme: -c 0 writes a long array on one line, which numpy.loadtxt reads bit for bit" {
 	local py l l2
 	py=$(python_with numpy) || skip "no python3 with numpy"
 	# finite values of every magnitude, the edges of the layout, -0
@@ -137,7 +137,7 @@ quick_start() {
 	EOF
 }
 
-@test "readme: R's scan reads the numpy example's coeff.txt" {
+@test "7: readme: R's scan reads the numpy example's coeff.txt" {
 	command -v Rscript > /dev/null || skip "no Rscript"
 	mktop
 	PATH=$BIN:$PATH run_block numpy
@@ -149,7 +149,7 @@ quick_start() {
 	is "$output" "100 1 -0.000108 "
 }
 
-@test "readme: the R example runs as written: R reads coeff from the pipe" {
+@test "7: readme: the R example runs as written: R reads coeff from the pipe" {
 	command -v Rscript > /dev/null || skip "no Rscript"
 	mktop
 	PATH=$BIN:$PATH run_block R
@@ -159,7 +159,7 @@ quick_start() {
 	like "$stderr" "Read 100 items"
 }
 
-@test "readme: shm-expand(1) and the README show the same -r example" {
+@test "7: readme: shm-expand(1) and the README show the same -r example" {
 	local line
 	line=$(readme_block numpy | sed -n 2,3p)
 	is "$(printf '%s\n' "$line" | wc -l)" 2
@@ -172,7 +172,7 @@ quick_start() {
 	done <<< "$(readme_block numpy | sed -n 2,3p)"
 }
 
-@test "readme: shm-ls lists every user's shmids segments, -a adds other programs'" {
+@test "1: readme: shm-ls lists every user's shmids segments, -a adds other programs'" {
 	need_user
 	local mine theirs raw
 	mine=$(mkseg mine f64 1)
@@ -190,7 +190,7 @@ quick_start() {
 	cut -f 16 <<< "$output" | grep -Fqx "$theirs"
 }
 
-@test "readme: shm-import on the 10-value coeff prints what the README shows, converts with -k 10" {
+@test "7: readme: shm-import on the 10-value coeff prints what the README shows, converts with -k 10" {
 	local cmd want
 	cmd=$(sed -n 's/^    \$ \(printf .* | shm-import\) > small.shm$/\1/p' "$README")
 	want=$(grep -A1 '^    \$ printf .* | shm-import > small.shm$' "$README" | sed -n '2s/^    //p')
@@ -206,7 +206,7 @@ quick_start() {
 	track "$(cut -d' ' -f3- <<< "$output")"
 }
 
-@test "readme: the listing sample is what shm-ls shows right after shm-import" {
+@test "7: readme: the listing sample is what shm-ls shows right after shm-import" {
 	local sample l
 	sample=$(readme_block listing)
 	[ -n "$sample" ] || { echo "README.md: no listing sample" >&2; false; }
@@ -230,7 +230,7 @@ table_labels() {
 	sed -n 's/^shmids,* \([^ ]* [^ ]*\)$/\1/p' "$1"
 }
 
-@test "readme: the numpy table example runs as written: one 1000 x 50 segment, loadtxt reads the same matrix" {
+@test "6.1: readme: the numpy table example runs as written: one 1000 x 50 segment, loadtxt reads the same matrix" {
 	local py l
 	py=$(python_with numpy) || skip "no python3 with numpy"
 	mktop
@@ -245,7 +245,7 @@ table_labels() {
 	gone "$l"
 }
 
-@test "readme: the R table example runs as written: the CSV header stays, R reads an identical data frame" {
+@test "6.1: readme: the R table example runs as written: the CSV header stays, R reads an identical data frame" {
 	local l
 	command -v Rscript > /dev/null || skip "no Rscript"
 	mktop

@@ -16,7 +16,7 @@ again() {
 	shmtool cmp "$l" "$(label_of back)"
 }
 
-@test "round trip: every type, default style" {
+@test "6: round trip: every type, default style" {
 	local type l fails= r
 	for type in f64 f32 i64 i32 raw; do
 		l=$(mkseg "$type" "$type" 1000)
@@ -25,7 +25,7 @@ again() {
 	is "$fails" "" "failures"
 }
 
-@test "round trip: random bit patterns (NaN payloads, subnormals), every style" {
+@test "6: round trip: random bit patterns (NaN payloads, subnormals), every style" {
 	local row type style l fails= r
 	for row in f64:short f64:exp f64:hex f32:short f32:exp f32:hex \
 	    i64:dec i64:hex i32:dec i32:hex raw:dec raw:hex; do
@@ -36,7 +36,7 @@ again() {
 	is "$fails" "" "failures"
 }
 
-@test "round trip: special values read from ASCII have the right bits" {
+@test "6: round trip: special values read from ASCII have the right bits" {
 	local type line bits l fails=
 	while IFS='|' read -r type line bits; do
 		printf 'x %s\n' "$line" > in
@@ -67,7 +67,7 @@ again() {
 	is "$fails" "" "failures"
 }
 
-@test "round trip: special values expand to the forms of section 6" {
+@test "6: round trip: special values expand to the forms of section 6" {
 	local l
 	printf 'x -0 inf -inf nan -nan nan(0x8000000000001) -nan(0x1) 0.1\n' > in
 	shm_import -f x -P "$P" < in > out
@@ -76,7 +76,7 @@ again() {
 	same_file in got
 }
 
-@test "round trip: wrapped and CRLF text reads back the same" {
+@test "6: round trip: wrapped and CRLF text reads back the same" {
 	local l
 	l=$(mkrandom w f64 500 7)
 	printf 'x shmids %s\r\n' "$l" | shm_expand -c 40 > text
@@ -85,7 +85,7 @@ again() {
 	shmtool cmp "$l" "$(label_of back)"
 }
 
-@test "round trip: wrapped text without final newline reads back the same" {
+@test "6: round trip: wrapped text without final newline reads back the same" {
 	local l
 	l=$(mkrandom w f64 100 9)
 	printf 'x shmids %s' "$l" | shm_expand -c 40 > text
@@ -95,7 +95,7 @@ again() {
 	shmtool cmp "$l" "$(label_of back)"
 }
 
-@test "round trip: 10^7 doubles are bit-identical after expand and import" {
+@test "6: round trip: 10^7 doubles are bit-identical after expand and import" {
 	local l
 	[ -z "${SHMIDS_VALGRIND:-}" ] || skip "too slow under valgrind"
 	l=$(mkrandom big f64 10000000 42)
@@ -217,7 +217,7 @@ write_checker() {
 	EOF
 }
 
-@test "round trip: Python's float() reads the text as the same bits, repr() writes f64 alike" {
+@test "6: round trip: Python's float() reads the text as the same bits, repr() writes f64 alike" {
 	local py type labels
 	py=$(python_with struct) || skip "no python3"
 	write_checker
@@ -230,7 +230,7 @@ write_checker() {
 	done
 }
 
-@test "round trip: numpy's loadtxt reads the text as the same bits, str() writes f32 alike" {
+@test "6.1: round trip: numpy's loadtxt reads the text as the same bits, str() writes f32 alike" {
 	local py type labels
 	py=$(python_with numpy) || skip "no python3 with numpy"
 	write_checker
@@ -246,7 +246,7 @@ write_checker() {
 # R's own reader (R 4.2) is a unit off in the last place for about one
 # random double in 10^4 of extreme magnitude, Python's repr text alike:
 # R reads here the NaNs and the values near the layout's edges only.
-@test "round trip: R reads f64 text near the layout's edges, nan and -nan as the same values" {
+@test "6: round trip: R reads f64 text near the layout's edges, nan and -nan as the same values" {
 	local py l
 	command -v Rscript > /dev/null || skip "no Rscript"
 	py=$(python_with struct) || skip "no python3"
@@ -279,7 +279,7 @@ write_checker() {
 
 # format-spec.md 6: R's NA is written NA and read as R's bits, so a file
 # R wrote comes back byte for byte, and R reads the expansion as NA.
-@test "round trip: R's NA (airquality) through shm-import and shm-expand, R reads NA back" {
+@test "6: round trip: R's NA (airquality) through shm-import and shm-expand, R reads NA back" {
 	command -v Rscript > /dev/null || skip "no Rscript"
 	cat > w.R <<-'EOF'
 	cat("Ozone", airquality$Ozone, "\n", file = "aq.txt")

@@ -31,14 +31,14 @@ wrap() {
 	printf '%s%s' "$line" "$eol"
 }
 
-@test "shm-expand -h: usage on stdout, exit 0" {
+@test "7: shm-expand -h: usage on stdout, exit 0" {
 	run --separate-stderr shm_expand -h
 	status_is 0
 	usage_has "$SYNOPSIS" "$output"
 	is "$stderr" ""
 }
 
-@test "shm-expand: bad options and option arguments: what is wrong, then usage, exit 2" {
+@test "7: shm-expand: bad options and option arguments: what is wrong, then usage, exit 2" {
 	local cols="0 to 1000000 columns, 0 for no wrapping"
 	local styles="f64 or f32=short, exp or hex; i64, i32 or raw=dec or hex; nan=NA or nan"
 	local types="f64, f32, i64, i32 or raw"
@@ -81,7 +81,7 @@ wrap() {
 	EOF
 }
 
-@test "shm-expand: each element type expands in its decimal form" {
+@test "4: shm-expand: each element type expands in its decimal form" {
 	local type l fails=
 	for type in f64 f32 i64 i32 raw; do
 		l=$(mkseg "$type" "$type" 5)
@@ -93,7 +93,7 @@ wrap() {
 	is "$fails" "" "failures"
 }
 
-@test "shm-expand: lines that are not reference lines pass byte for byte" {
+@test "5: shm-expand: lines that are not reference lines pass byte for byte" {
 	local long
 	long=$(head -c 100000 /dev/zero | tr '\0' 'a')
 	{
@@ -120,7 +120,7 @@ wrap() {
 	is "$(cat err)" "" "stderr"
 }
 
-@test "shm-expand: reference line among text; blanks, tabs and CR are ignored" {
+@test "5: shm-expand: reference line among text; blanks, tabs and CR are ignored" {
 	local l id name
 	l=$(mkseg a i32 3)
 	id=${l%% *} name=${l#* }
@@ -135,7 +135,7 @@ wrap() {
 	printf 'x 0 1 2\r\n' | same_file /dev/stdin out
 }
 
-@test "shm-expand: a reference line without final newline expands without one" {
+@test "5: shm-expand: a reference line without final newline expands without one" {
 	local l
 	l=$(mkseg a i32 3)
 	printf 'a\nx shmids %s' "$l" > in
@@ -144,7 +144,7 @@ wrap() {
 	printf 'a\nx 0 1 2' | same_file /dev/stdin out
 }
 
-@test "shm-expand -c: wrapping layout (default 80, narrow, 1, 0 never)" {
+@test "7: shm-expand -c: wrapping layout (default 80, narrow, 1, 0 never)" {
 	local l vals row cols lead eol fails=
 	l=$(mkseg w i32 120)
 	vals=$(seq 0 119)
@@ -177,7 +177,7 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 	is "$fails" "" "failures"
 }
 
-@test "shm-expand: a segment of count 0 gives the field alone" {
+@test "7: shm-expand: a segment of count 0 gives the field alone" {
 	local l
 	l=$(mkseg empty f64 0)
 	printf 'x shmids %s\r\n  y shmids %s\n' "$l" "$l" > in
@@ -186,7 +186,7 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 	printf 'x\r\n  y\n' | same_file /dev/stdin out
 }
 
-@test "shm-expand -f: only the named fields are expanded" {
+@test "7: shm-expand -f: only the named fields are expanded" {
 	local a b c
 	a=$(mkseg a i32 2)
 	b=$(mkseg b i32 3)
@@ -204,7 +204,7 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 	err_is "shm-expand: -f nosuch: no such field in the input"
 }
 
-@test "shm-expand -F: styles of format-spec.md section 6, exact" {
+@test "6: shm-expand -F: styles of format-spec.md section 6, exact" {
 	local row type style bits want l fails=
 	while IFS='|' read -r type style bits want; do
 		# shellcheck disable=SC2086
@@ -246,7 +246,7 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 	is "$fails" "" "failures"
 }
 
-@test "shm-expand -F nan=nan: every NaN as nan or -nan, in every style; nan=NA undoes it" {
+@test "6: shm-expand -F nan=nan: every NaN as nan or -nan, in every style; nan=NA undoes it" {
 	local a b
 	a=$(mkset a f64 7ff00000000007a2 fff8000000000000 7ff0000000000001 fff0000000000001 3fb999999999999a)
 	b=$(mkset b f32 7f8007a2 ff800001 3f800000)
@@ -264,7 +264,7 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 	    same_file /dev/stdin out
 }
 
-@test "shm-expand -r on an input with no reference line: said, exit 1; -w takes a unit" {
+@test "5: shm-expand -r on an input with no reference line: said, exit 1; -w takes a unit" {
 	local a
 	printf 'coeff 1 2 3\n' > in
 	runio in shm_expand -r
@@ -278,7 +278,7 @@ $(diff <(cat -A want) <(cat -A out) | head -6)]
 	is "$(cat out)" "1"
 }
 
-@test "shm-expand -d -F nan=nan: a segment whose NaN payload the output lost is kept, the others go" {
+@test "6: shm-expand -d -F nan=nan: a segment whose NaN payload the output lost is kept, the others go" {
 	local a b c
 	a=$(mkset a f64 7ff00000000007a2 3ff0000000000000)
 	b=$(mkset b f64 7ff8000000000000 fff8000000000000 3ff0000000000000)
@@ -294,7 +294,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 	exists "$c"
 }
 
-@test "shm-expand -F: repeated for several types in one run" {
+@test "4: shm-expand -F: repeated for several types in one run" {
 	local a b
 	a=$(mkset a f64 3ff0000000000000)
 	b=$(mkset b i32 ffffffff)
@@ -304,7 +304,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 	printf 'a 0x1p+0\nb 0xffffffff\n' | same_file /dev/stdin out
 }
 
-@test "shm-expand -r: values only, one array a line; every other line dropped" {
+@test "7: shm-expand -r: values only, one array a line; every other line dropped" {
 	local a e v z want
 	a=$(mkseg a i32 3)
 	e=$(mkseg e f64 0)
@@ -336,7 +336,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 	err_is "shm-expand: -f n: no reference line has this field"
 }
 
-@test "shm-expand -r -d: removes what it expanded, keeps what it did not" {
+@test "7: shm-expand -r -d: removes what it expanded, keeps what it did not" {
 	local a b
 	a=$(mkseg a i32 2)
 	b=$(mkseg b i32 2)
@@ -355,7 +355,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 	exists "$b"
 }
 
-@test "shm-expand -r: numpy's loadtxt and R's scan and read.table read it, NA as NA" {
+@test "6.1: shm-expand -r: numpy's loadtxt and R's scan and read.table read it, NA as NA" {
 	local l py
 	l=$(mkset r f64 3ff0000000000000 7ff00000000007a2 fff8000000000000 3fb999999999999a)
 	printf 'r shmids %s\nr shmids %s\n' "$l" "$l" > in
@@ -374,7 +374,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 	is "$output" "8 FALSE TRUE TRUE FALSE FALSE TRUE TRUE FALSE FALSE FALSE TRUE FALSE FALSE FALSE TRUE FALSE 2 4 FALSE FALSE TRUE "
 }
 
-@test "shm-expand(1): the -r examples run as written; numpy and R read them" {
+@test "7: shm-expand(1): the -r examples run as written; numpy and R read them" {
 	local py b out=
 	py=$(python_with numpy) || skip "no python3 with numpy"
 	command -v Rscript > /dev/null || skip "no Rscript"
@@ -398,7 +398,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 	grep -Fxq '[41. nan 12.]' b*.out
 }
 
-@test "shm-expand -t: a raw segment read as another type" {
+@test "4: shm-expand -t: a raw segment read as another type" {
 	[ "$ORDER" = le ] || skip "expected values written for little-endian"
 	local l row type want fails=
 	l=$(mkset r raw 00 00 00 00 00 00 f0 3f)
@@ -416,7 +416,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 	is "$fails" "" "failures"
 }
 
-@test "shm-expand -t: a raw payload that is not a multiple is an error" {
+@test "4: shm-expand -t: a raw payload that is not a multiple is an error" {
 	local l
 	l=$(mkset r7 raw 00 00 00 00 00 00 f0)
 	printf 'x shmids %s\nafter\n' "$l" > in
@@ -426,7 +426,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 	like "$(cat err)" "shm-expand: stdin:1: $l: ?*" "stderr"
 }
 
-@test "shm-expand: missing, stale, foreign, corrupt and dead segments" {
+@test "2.2: shm-expand: missing, stale, foreign, corrupt and dead segments" {
 	local good gone l id rid why want fails= line
 	good=$(mkseg good i32 2)
 	gone=$(mkseg gone i32 2)
@@ -464,7 +464,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 	is "$fails" "" "failures"
 }
 
-@test "shm-expand: malformed reference lines are reported and passed through" {
+@test "5: shm-expand: malformed reference lines are reported and passed through" {
 	local good long line fails= 
 	good=$(mkseg good i32 2)
 	long=$(printf 'a%.0s' $(seq 65))
@@ -495,7 +495,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 	is "$fails" "" "failures"
 }
 
-@test "shm-expand: a segment another user may not read is an error" {
+@test "2.4: shm-expand: a segment another user may not read is an error" {
 	need_user
 	local l
 	l=$(mkseg private i32 2 600)
@@ -507,7 +507,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 	same_file in out
 }
 
-@test "shm-expand: named files and -, positions as file:line:" {
+@test "7: shm-expand: named files and -, positions as file:line:" {
 	local a gone
 	a=$(mkseg a i32 2)
 	gone=$(mkseg gone i32 1)
@@ -523,7 +523,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 	    "$gone" "$gone" | same_file /dev/stdin err
 }
 
-@test "shm-expand: a missing input file is reported, the others done" {
+@test "7: shm-expand: a missing input file is reported, the others done" {
 	local a
 	a=$(mkseg a i32 2)
 	printf 'x shmids %s\n' "$a" > f1
@@ -533,7 +533,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 	err_is "shm-expand: nosuchfile: No such file or directory"
 }
 
-@test "shm-expand -d: removes each segment only after writing it" {
+@test "7: shm-expand -d: removes each segment only after writing it" {
 	local a b
 	a=$(mkseg a i32 2)
 	b=$(mkseg b i32 2)
@@ -549,7 +549,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 	exists "$b"
 }
 
-@test "shm-expand: output to /dev/full: exit 1, nothing removed even with -d" {
+@test "7: shm-expand: output to /dev/full: exit 1, nothing removed even with -d" {
 	local a
 	[ -w /dev/full ] || skip "no /dev/full"
 	a=$(mkseg a i32 2)
@@ -565,7 +565,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 	exists "$a"
 }
 
-@test "shm-expand -w: waits for a writer that is still filling" {
+@test "2.2: shm-expand -w: waits for a writer that is still filling" {
 	local l
 	l=$(mkwriter w 1)
 	printf 'x shmids %s\n' "$l" > in
@@ -574,7 +574,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 	is "$(cat out)" "x 0 1 2 3 4 5 6 7 8 9"
 }
 
-@test "shm-expand -w 0: a segment still filling is an error at once" {
+@test "2.2: shm-expand -w 0: a segment still filling is an error at once" {
 	local l start
 	l=$(mkwriter w 20)
 	printf 'x shmids %s\n' "$l" > in
@@ -586,7 +586,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 	[ $((SECONDS - start)) -le 3 ]
 }
 
-@test "shm-expand -w 1, -w 2: wait the whole time asked, then give up" {
+@test "2.2: shm-expand -w 1, -w 2: wait the whole time asked, then give up" {
 	local l secs start ms
 	l=$(mkwriter w 30)
 	printf 'x shmids %s\n' "$l" > in
@@ -602,7 +602,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 	done
 }
 
-@test "shm-expand -w: a writer that dies while waited for is an error at once" {
+@test "2.2: shm-expand -w: a writer that dies while waited for is an error at once" {
 	local l pid start
 	l=$(mkwriter w 20)
 	pid=$(tail -n 1 "$T/.pids")
@@ -616,7 +616,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 	[ $((SECONDS - start)) -le 5 ] || { echo "waited $((SECONDS - start)) s" >&2; false; }
 }
 
-@test "shm-expand -w: woken by the seal, System V and file segments" {
+@test "2.6: shm-expand -w: woken by the seal, System V and file segments" {
 	local be l start ms
 	for be in sysv file; do
 		l=$(bgwriter writer "$be" "w$be" 0.5)
@@ -630,7 +630,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 	done
 }
 
-@test "shm-expand -w: a writer that seals without waking anyone is picked up" {
+@test "2.2: shm-expand -w: a writer that seals without waking anyone is picked up" {
 	local be l start ms
 	for be in sysv file; do
 		l=$(bgwriter foreign "$be" "f$be" 0.5)
@@ -644,7 +644,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 	done
 }
 
-@test "shm-expand -w: a file segment's writer that dies while waited for" {
+@test "2.6: shm-expand -w: a file segment's writer that dies while waited for" {
 	local l pid start
 	l=$(bgwriter writer file w 20)
 	pid=$(tail -n 1 "$T/.pids")
@@ -661,7 +661,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 # Linux: the reader waits in FUTEX_WAIT (op 0: shared) on the word at
 # offset 116 of the header's page, which holds "w\n" NUL NUL
 # (format-spec.md 2.2); /proc/PID/syscall shows the call and arguments.
-@test "shm-expand -w: sleeps on the header's futex word until the seal" {
+@test "2.2: shm-expand -w: sleeps on the header's futex word until the seal" {
 	local be l pid i found want st addr op val
 	[ -r /proc/self/syscall ] || skip "no /proc/PID/syscall"
 	if [ "$ORDER" = le ]; then want=0xa77; else want=0x770a0000; fi
@@ -690,7 +690,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 	done
 }
 
-@test "shm-expand: a line longer than the memory allows passes through" {
+@test "7: shm-expand: a line longer than the memory allows passes through" {
 	local a
 	need_limit shm-expand
 	a=$(mkseg a i32 2)
@@ -707,7 +707,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 	rm -f in out want
 }
 
-@test "shm-expand: a reference line too long to hold is copied unexpanded, said, and nothing after it lost" {
+@test "5: shm-expand: a reference line too long to hold is copied unexpanded, said, and nothing after it lost" {
 	local a
 	need_limit shm-expand
 	a=$(mkseg a i32 2)
@@ -724,7 +724,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 	rm -f in out
 }
 
-@test "shm-expand -d: a segment the output still names is not removed" {
+@test "1: shm-expand -d: a segment the output still names is not removed" {
 	local a b c id
 	a=$(mkseg a i32 2)
 	b=$(mkseg b i32 2)
@@ -756,7 +756,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 	gone "$a"
 }
 
-@test "shm-expand -d: nothing removed when an input file is missing" {
+@test "7: shm-expand -d: nothing removed when an input file is missing" {
 	local a
 	a=$(mkseg a i32 2)
 	printf 'x shmids %s\n' "$a" > f1
@@ -767,7 +767,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 	exists "$a"
 }
 
-@test "shm-expand: long fields and blanks around a reference line" {
+@test "5: shm-expand: long fields and blanks around a reference line" {
 	local a f b
 	a=$(mkseg a i32 2)
 	f=$(head -c 9000 /dev/zero | tr '\0' f)
@@ -790,7 +790,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 
 # Attack finding (review-attack): a malformed reference line copied to
 # the output still names the expanded segment by its id; -d removed it.
-@test "shm-expand -d: a malformed reference line naming the segment keeps it" {
+@test "5: shm-expand -d: a malformed reference line naming the segment keeps it" {
 	local a
 	a=$(mkseg a i32 2)
 	printf 'x shmids %s\ny shmids %s extra\n' "$a" "$a" > in
@@ -809,7 +809,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 
 # --- A request that matched nothing (issue 12, item 3) -------------------
 
-@test "shm-expand -f: a field no line has is reported at the end; input copied, exit 1" {
+@test "7: shm-expand -f: a field no line has is reported at the end; input copied, exit 1" {
 	local a
 	a=$(mkseg a i32 2)
 	printf 'coeff shmids %s\nx 1\n' "$a" > in
@@ -825,7 +825,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 	exists "$a"
 }
 
-@test "shm-expand -f: a field with no reference line (already expanded?) is reported; exit 1" {
+@test "5: shm-expand -f: a field with no reference line (already expanded?) is reported; exit 1" {
 	printf 'coeff 0 1\n' > in
 	runio in shm_expand -f coeff
 	status_is 1
@@ -833,7 +833,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 	err_is "shm-expand: -f coeff: no reference line has this field"
 }
 
-@test "shm-expand -t: no raw segment in the input is reported; exit 1" {
+@test "4: shm-expand -t: no raw segment in the input is reported; exit 1" {
 	local a
 	a=$(mkseg a i32 2)
 	printf 'x shmids %s\n' "$a" > in
@@ -843,7 +843,7 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 	err_is "shm-expand: -t f64: no raw segment in the input (-t applies to raw segments only)"
 }
 
-@test "shm-expand < f >> f: input file is output file, as cat says; exit 1, nothing written" {
+@test "7: shm-expand < f >> f: input file is output file, as cat says; exit 1, nothing written" {
 	local l
 	l=$(mkseg big i32 100000)
 	printf 'x shmids %s\n' "$l" > f
@@ -867,7 +867,7 @@ shm-expand: f: input file is output file"
 	[ ! -s f ]
 }
 
-@test "shm-expand -d | head: removed if all was written before head left; killed by SIGPIPE (or EPIPE), nothing removed" {
+@test "2.2: shm-expand -d | head: removed if all was written before head left; killed by SIGPIPE (or EPIPE), nothing removed" {
 	local big small st
 	big=$(mkseg big f64 1000000)
 	small=$(mkseg small f64 10)

@@ -12,14 +12,14 @@ refpat() {
 	printf '%s shmids [0-9]* %s%s' "$1" "$P" "$1"
 }
 
-@test "shm-import -h: usage on stdout, exit 0" {
+@test "7: shm-import -h: usage on stdout, exit 0" {
 	run --separate-stderr shm_import -h
 	status_is 0
 	usage_has "$SYNOPSIS" "$output"
 	is "$stderr" ""
 }
 
-@test "shm-import: bad options and option arguments: what is wrong, then usage, exit 2" {
+@test "7: shm-import: bad options and option arguments: what is wrong, then usage, exit 2" {
 	local types="type or field=type, type one of f64, f32, i64, i32 or raw"
 	local prefix="at most 63 printable ASCII characters other than space"
 	local count="0 or more values"
@@ -50,7 +50,7 @@ refpat() {
 	no_segments_named "$P"
 }
 
-@test "shm-import -P: a prefix of 63 bytes is good, the name of 64 too" {
+@test "1: shm-import -P: a prefix of 63 bytes is good, the name of 64 too" {
 	local p63
 	p63=${P}$(printf 'p%.0s' $(seq $((63 - ${#P}))))
 	printf 'x 1 2\n' > in
@@ -60,7 +60,7 @@ refpat() {
 	err_is ""
 }
 
-@test "shm-import -f: converts the field, the segment holds the values" {
+@test "7: shm-import -f: converts the field, the segment holds the values" {
 	printf 'title some text\nx 1 2 3.5\ny 4 5 6\n' > in
 	runio in shm_import -f x -P "$P"
 	status_is 0
@@ -76,7 +76,7 @@ refpat() {
 	is "$output" "3ff0000000000000 4000000000000000 400c000000000000"
 }
 
-@test "shm-import: without -f, lines of at least -k values (default 64), a field alone never" {
+@test "7: shm-import: without -f, lines of at least -k values (default 64), a field alone never" {
 	local row n count conv fails=
 	while read -r n count conv; do
 		{ printf 'x'; seq 1 "$count" | tr '\n' ' ' | sed 's/^/ /; s/ $//'; printf '\n'; } > in
@@ -105,7 +105,7 @@ refpat() {
 	is "$fails" "" "failures"
 }
 
-@test "shm-import: without -f, a line with a token that is not a value stays" {
+@test "7: shm-import: without -f, a line with a token that is not a value stays" {
 	local line fails=
 	while IFS= read -r line; do
 		printf '%s\n' "$line" > in
@@ -124,7 +124,7 @@ refpat() {
 	no_segments_named "$P"
 }
 
-@test "shm-import -t: each element type" {
+@test "4: shm-import -t: each element type" {
 	local type line want fails=
 	while IFS='|' read -r type line want; do
 		printf '%s\n' "$line" > in
@@ -142,7 +142,7 @@ refpat() {
 	is "$fails" "" "failures"
 }
 
-@test "shm-import -t field=type: doubles and an i32 mask in one run, exact round trip" {
+@test "6: shm-import -t field=type: doubles and an i32 mask in one run, exact round trip" {
 	local l fails=
 	printf 'title run 7\nx 0.1 -2.5e-300 3 1.7976931348623157e+308\nmask 1 0 -2147483648 2147483647\ny 1 2\n' > in
 	runio in shm_import -f x,mask,y -t f64 -t mask=i32 -t y=f32 -P "$P"
@@ -162,7 +162,7 @@ refpat() {
 	no_segments_named "$P"
 }
 
-@test "shm-import -t: a bare type for the fields not named; order does not matter" {
+@test "4: shm-import -t: a bare type for the fields not named; order does not matter" {
 	local l
 	printf 'a 1 2 3\nb 4 5 6\n' > in
 	runio in shm_import -k 3 -t b=i64 -t i32 -P "$P"
@@ -174,7 +174,7 @@ refpat() {
 	is "$(shmtool open "$(grep '^a ' out | label_of)" | cut -d' ' -f 1)" f64 "a, the default"
 }
 
-@test "shm-import -t: a field named twice, two bare types, a bad type: usage errors" {
+@test "4: shm-import -t: a field named twice, two bare types, a bad type: usage errors" {
 	local form="type or field=type, type one of f64, f32, i64, i32 or raw"
 	bad_args shm-import "$SYNOPSIS" <<-EOF
 	-t mask=i32 -t mask=i32|invalid type 'mask=i32' (expected type or field=type, each field once)
@@ -188,7 +188,7 @@ refpat() {
 	no_segments_named "$P"
 }
 
-@test "shm-import: R's NA is a value of f64 and f32, with R's bits, and stays NA" {
+@test "6: shm-import: R's NA is a value of f64 and f32, with R's bits, and stays NA" {
 	printf 'Ozone 41 36 12 18 NA 28\nw 1 NA\n' > in
 	runio in shm_import -k 6 -P "$P"
 	status_is 0
@@ -211,7 +211,7 @@ refpat() {
 	same_file in out
 }
 
-@test "shm-import -f: a bad or out-of-range value is an error, lines unchanged" {
+@test "7: shm-import -f: a bad or out-of-range value is an error, lines unchanged" {
 	local type line tok fails=
 	while IFS='|' read -r type line tok; do
 		printf 'a\n%s\nb\n' "$line" > in
@@ -242,7 +242,7 @@ refpat() {
 	no_segments_named "$P"
 }
 
-@test "shm-import: continuation lines make one array" {
+@test "7: shm-import: continuation lines make one array" {
 	printf 'x 0 1 2 /\n      3 4\nnext line\n' > in
 	runio in shm_import -f x -P "$P"
 	status_is 0
@@ -256,7 +256,7 @@ refpat() {
 	is "$(shmtool open "$(label_of out)")" "f64 5 10"
 }
 
-@test "shm-import: a continuation at end of file ends the array there" {
+@test "7: shm-import: a continuation at end of file ends the array there" {
 	local input
 	for input in 'x 1 2 /\n' 'x 1 2 /'; do
 		printf "$input" > in
@@ -267,7 +267,7 @@ refpat() {
 	done
 }
 
-@test "shm-import -f: several fields; fields not named stay even if long" {
+@test "7: shm-import -f: several fields; fields not named stay even if long" {
 	{
 		printf 'a 1 2\n'
 		printf 'b 3\n'
@@ -281,7 +281,7 @@ refpat() {
 	is "$(shmtool open "$(sed -n 2p out | label_of)")" "f64 1 3"
 }
 
-@test "shm-import -f: a field with no values gives a segment of count 0" {
+@test "7: shm-import -f: a field with no values gives a segment of count 0" {
 	printf 'x\n' > in
 	runio in shm_import -f x -P "$P"
 	status_is 0
@@ -289,7 +289,7 @@ refpat() {
 	is "$(shmtool open "$(label_of out)")" "f64 0 0"
 }
 
-@test "shm-import: the line keeps its leading blanks, CRLF and missing newline" {
+@test "7: shm-import: the line keeps its leading blanks, CRLF and missing newline" {
 	printf '  x 1 2\r\n' > in
 	runio in shm_import -f x -P "$P"
 	status_is 0
@@ -301,7 +301,7 @@ refpat() {
 	printf 'x shmids %s' "$(label_of out)" | same_file /dev/stdin out
 }
 
-@test "shm-import: other lines pass byte for byte (NUL, CR, no final newline)" {
+@test "7: shm-import: other lines pass byte for byte (NUL, CR, no final newline)" {
 	{
 		printf 'nul\0bytes\0\n'
 		printf 'crlf\r\n'
@@ -317,7 +317,7 @@ refpat() {
 	no_segments_named "$P"
 }
 
-@test "shm-import -m: mode of new segments (default 0600)" {
+@test "2.4: shm-import -m: mode of new segments (default 0600)" {
 	local mode got fails=
 	printf 'x 1\n' > in
 	for mode in default 640 644 0444; do
@@ -333,7 +333,7 @@ refpat() {
 	is "$fails" "" "failures"
 }
 
-@test "shm-import -P: the name is prefix and field; without -P the field" {
+@test "1: shm-import -P: the name is prefix and field; without -P the field" {
 	printf '%sfield 1 2\n' "$P" > in
 	runio in shm_import -f "${P}field"
 	status_is 0
@@ -343,7 +343,7 @@ refpat() {
 	like "$(cat out)" "${P}field shmids [0-9]* ${P}pre-${P}field"
 }
 
-@test "shm-import: named files and -, positions as file:line:" {
+@test "7: shm-import: named files and -, positions as file:line:" {
 	printf 'a 1\n' > f1
 	printf 'x\nx bad\n' > f2
 	printf 'x 2\nx no\n' > f3
@@ -358,7 +358,7 @@ refpat() {
 	    same_file /dev/stdin err
 }
 
-@test "shm-import: a missing input file is reported, the others done" {
+@test "7: shm-import: a missing input file is reported, the others done" {
 	printf 'x 1\n' > f1
 	runio /dev/null shm_import -f x -P "$P" nosuchfile f1
 	status_is 1
@@ -366,7 +366,7 @@ refpat() {
 	err_is "shm-import: nosuchfile: No such file or directory"
 }
 
-@test "shm-import: a segment that cannot be made is an error, lines unchanged" {
+@test "7: shm-import: a segment that cannot be made is an error, lines unchanged" {
 	local long
 	# A prefix of 63 bytes is good; with a field of two, too long.
 	long=$(printf 'p%.0s' $(seq $((63 - ${#P}))))
@@ -384,7 +384,7 @@ refpat() {
 	err_is 'shm-import: stdin:1: x\001: the field cannot be a segment name (printable ASCII only)'
 }
 
-@test "shm-import: output that cannot be written removes every segment made" {
+@test "7: shm-import: output that cannot be written removes every segment made" {
 	[ -w /dev/full ] || skip "no /dev/full"
 	printf 'x 1 2\ny 3 4\n' > in
 	status=0
@@ -394,7 +394,7 @@ refpat() {
 	no_segments_named "$P"
 }
 
-@test "shm-import: a line too long to read is an error; no segment stays" {
+@test "8: shm-import: a line too long to read is an error; no segment stays" {
 	need_limit shm-import
 	printf 'a 1 2\n' > in
 	bigline in
@@ -414,7 +414,7 @@ refpat() {
 	rm -f in out
 }
 
-@test "shm-import: a bad value and a field are quoted up to 80 bytes" {
+@test "7: shm-import: a bad value and a field are quoted up to 80 bytes" {
 	local v
 	v=$(head -c 1000 /dev/zero | tr '\0' v)
 	printf 'x 1 %s\n%s 1 2 %s\n' "$v" "$v" "$v" > in
@@ -441,7 +441,7 @@ bigarray() {
 
 # Issue 9: the lines of an array are no longer copied as they are read;
 # a regular file's are read again, a pipe's kept in the read buffer.
-@test "shm-import: an array longer than a read that fails at its end comes out byte for byte, from a file and a pipe" {
+@test "7: shm-import: an array longer than a read that fails at its end comes out byte for byte, from a file and a pipe" {
 	bigarray in bad
 	runio in shm_import -f x -P "$P"
 	status_is 1
@@ -458,7 +458,7 @@ bigarray() {
 	no_segments_named "$P"
 }
 
-@test "shm-import: an array longer than a read converts whole, from a file and a pipe" {
+@test "7: shm-import: an array longer than a read converts whole, from a file and a pipe" {
 	bigarray in 0.5
 	runio in shm_import -f x -P "$P"
 	status_is 0
@@ -474,7 +474,7 @@ bigarray() {
 	is "$(shmtool open "$(label_of out)")" "f64 100000 5000050000"
 }
 
-@test "shm-import: an input file that shrinks before an array is read again: error, no segment stays" {
+@test "7: shm-import: an input file that shrinks before an array is read again: error, no segment stays" {
 	local so=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload/shrinkpread.so
 	[ -f "$so" ] || { echo "$so missing: make check builds it" >&2; false; }
 	bigarray big bad
@@ -493,7 +493,7 @@ bigarray() {
 # continuation lines after it were read as lines of their own, the
 # first value of the next taken for a field, and without -f they made
 # a segment named by that number (71428.6) of the array's tail.
-@test "shm-import: a bad value deep in a continued array: its later continuation lines go with it, never an array of their own" {
+@test "7: shm-import: a bad value deep in a continued array: its later continuation lines go with it, never an array of their own" {
 	printf 'x 1 2 /\n 3 O /\n 5 6 /\n 7\ntail\n' > in
 	runio in shm_import -k 1 -P "$P"
 	status_is 0
@@ -517,7 +517,7 @@ bigarray() {
 	no_segments_named "$P"
 }
 
-@test "shm-import: leaves its standard input's offset at the end, as a filter that read it all" {
+@test "7: shm-import: leaves its standard input's offset at the end, as a filter that read it all" {
 	printf 'a 1 2\nb 3 4 /\n5 x\nc\n' > in
 	{ shm_import -f a,b -P "$P"; cat; } < in > out 2> err || true
 	is "$(sed -n 3p out)" "5 x"
@@ -530,7 +530,7 @@ bigarray() {
 # without a diagnostic.  Blocked writing to a reader that does not read
 # (a full pipe), shm-import instead said "stdout: Interrupted system
 # call" and exited 1.
-@test "shm-import: SIGTERM while blocked on a full pipe: dies of SIGTERM, no diagnostic, no segment left" {
+@test "7: shm-import: SIGTERM while blocked on a full pipe: dies of SIGTERM, no diagnostic, no segment left" {
 	local i pid st
 	printf 'a 1 2\n' > in
 	for i in $(seq 3000); do
@@ -552,7 +552,7 @@ bigarray() {
 
 # --- A request that matched nothing (issue 12, item 3) -------------------
 
-@test "shm-import: nothing converted for want of -k values: says so, names -k and -f, exit 0" {
+@test "1: shm-import: nothing converted for want of -k values: says so, names -k and -f, exit 0" {
 	# The README's own example: 10 values, under the default minimum.
 	printf 'title x\ncoeff 0 1 2 3 4 5 /\n      6 7 8 9\n' > in
 	runio in shm_import -P "$P"
@@ -566,7 +566,7 @@ bigarray() {
 	is "$(shm_expand -d < out)" "$(printf 'title x\ncoeff 0 1 2 3 4 5 6 7 8 9')" "round trip"
 }
 
-@test "shm-import -t i32 on float data: nothing converted says which type, exit 0" {
+@test "4: shm-import -t i32 on float data: nothing converted says which type, exit 0" {
 	printf 'title x\ncoeff 0.5 1 2 3 4 5 /\n      6 7 8 9 10 11\n' > in
 	runio in shm_import -P "$P" -t i32
 	status_is 0
@@ -583,7 +583,7 @@ bigarray() {
 	is "$(cat err)" "" "stderr"
 }
 
-@test "shm-import: no word where nothing looked like an array, or something was converted" {
+@test "7: shm-import: no word where nothing looked like an array, or something was converted" {
 	local in
 	for in in 'grid 100\ndt 0.5\nsize 3 4\n' '1 2 3 4 5 6 7 8 9 10 11\n2 3 4 5 6 7 8 9 10 11 12\n' \
 	    'a 1 2 3 4 5 6 7 8 9 10\nb 1 2\n'; do
@@ -599,7 +599,7 @@ bigarray() {
 	is "$(cat err)" "" "settings only"
 }
 
-@test "shm-import -f: a field no line has, or only as a reference, is reported; exit 1" {
+@test "7: shm-import -f: a field no line has, or only as a reference, is reported; exit 1" {
 	printf 'coeff 1 2 3\n' > in
 	runio in shm_import -P "$P" -f cooef,coeff
 	status_is 1
@@ -617,7 +617,7 @@ bigarray() {
 # does not end it (and the line after it is a line of its own again); a
 # bad value on the first line makes it text, whose "/" continues
 # nothing, as shmids.load() reads it.
-@test "shm-import: a bad value on a continuation line does not end the array; a first line that is not values continues nothing" {
+@test "7: shm-import: a bad value on a continuation line does not end the array; a first line that is not values continues nothing" {
 	# a typo deep in an array: the rest stays with it, no array of its own
 	printf 'x 1 2 /\n3 q /\n 4 5 6\ny 7 8\n' > in
 	runio in shm_import -k 1 -P "$P"
@@ -659,7 +659,7 @@ bigarray() {
 # through its continuations with the "/" looked for in the whole line,
 # field included: a line "/" (a field "/", nothing after it) swallowed
 # the next line, and the array there was not converted.
-@test "shm-import -f: a line that is a lone \"/\" continues nothing" {
+@test "7: shm-import -f: a line that is a lone \"/\" continues nothing" {
 	printf '/\nx 1 2 3\n  /\r\ny 4 5\n' > in
 	runio in shm_import -f x,y -P "$P"
 	status_is 0
@@ -674,7 +674,7 @@ bigarray() {
 # "%.*s", which stops at a NUL: a field "a<NUL>b" made a segment named
 # "a" (the prefix alone, with an empty field before the NUL) and a
 # reference line no reader takes (a NUL in a reference).
-@test "shm-import: a field with a NUL byte is no segment name: lines unchanged, exit 1" {
+@test "1: shm-import: a field with a NUL byte is no segment name: lines unchanged, exit 1" {
 	printf 'a\000b 1 2 3\n\000 4 5 6\n' > in
 	runio in shm_import -k 1 -P "$P"
 	status_is 1
@@ -688,7 +688,7 @@ bigarray() {
 # parsed an array's lines (no read blocked, so none interrupted) was only
 # looked at once the array ended: a pipe that then fell silent mid-array
 # held the run, segments and all, until its writer went on.
-@test "shm-import: SIGTERM while parsing an array from a pipe that then falls silent: dies at once" {
+@test "7: shm-import: SIGTERM while parsing an array from a pipe that then falls silent: dies at once" {
 	local i pid wpid st=0
 	awk 'BEGIN { print "a 1 2 3"; printf "x"
 		for (i = 0; i < 1500000; i++) printf " 1.5 2.5 3.5 /\n" }' > in
@@ -717,7 +717,7 @@ bigarray() {
 	no_segments_named "$P"
 }
 
-@test "shm-import < f >> f: input file is output file, as cat says; exit 1, nothing written or made" {
+@test "7: shm-import < f >> f: input file is output file, as cat says; exit 1, nothing written or made" {
 	seq -s ' ' 1 100000 | sed "s/^/${P}x /" > f
 	cp f orig
 	run --separate-stderr timeout 10 sh -c '"$0" -k 1000000 < f >> f' "$BIN/shm-import"

@@ -52,7 +52,7 @@ procfield() {
 	awk -v id="$1" -v c="$2" '$2 == id { print $c }' /proc/sysvipc/shm
 }
 
-@test "shm-ls -h: usage on stdout, exit 0" {
+@test "7: shm-ls -h: usage on stdout, exit 0" {
 	run --separate-stderr shm_ls -h
 	status_is 0
 	usage_has "$SYNOPSIS" "$output"
@@ -116,7 +116,7 @@ procfield() {
 	EOF
 }
 
-@test "shm-ls: long format of a segment under a header row, by label and by shmid" {
+@test "6.1: shm-ls: long format of a segment under a header row, by label and by shmid" {
 	local l id re
 	l=$(mkseg long f64 10)
 	id=${l%% *}
@@ -135,7 +135,7 @@ procfield() {
 	    { echo "date: $output" >&2; false; }
 }
 
-@test "shm-ls -p and -J: the mode of segments of other modes" {
+@test "2.4: shm-ls -p and -J: the mode of segments of other modes" {
 	local m l fails= mode
 	for m in 644 640 444 666; do
 		l=$(mkseg "m$m" i32 1 "$m")
@@ -147,7 +147,7 @@ procfield() {
 	is "$fails" "" "failures"
 }
 
-@test "shm-ls: the header row and a 16-byte name fit 80 columns; no line when nothing is listed" {
+@test "6.1: shm-ls: the header row and a 16-byte name fit 80 columns; no line when nothing is listed" {
 	local name l
 	name=$P$(printf 'n%.0s' $(seq $((16 - ${#P}))))
 	is "${#name}" 16 "name length"
@@ -164,7 +164,7 @@ procfield() {
 	is "$output" "" "nothing listed, no header"
 }
 
-@test "shm-ls -l: the report and its hints fit 80 columns, SHMIDS_DIR set or not" {
+@test "2.6: shm-ls -l: the report and its hints fit 80 columns, SHMIDS_DIR set or not" {
 	local dir
 	for dir in "" /var/tmp; do
 		run --separate-stderr env SHMIDS_DIR="$dir" "$BIN/shm-ls" -l
@@ -173,7 +173,7 @@ procfield() {
 	done
 }
 
-@test "shm-ls: sizes as ls -h writes them (-H), in bytes with -b; -p and -J in bytes" {
+@test "7: shm-ls: sizes as ls -h writes them (-H), in bytes with -b; -p and -J in bytes" {
 	local row l fails= got
 	# count of f64 | bytes (128 + 8 count) | as ls -h
 	for row in "10 208 208" "112 1024 1.0K" "176 1536 1.5K" "177 1544 1.6K" \
@@ -196,7 +196,7 @@ procfield() {
 	is "$fails" "" "failures"
 }
 
-@test "shm-ls -T: a total of segments, bytes and processes attached" {
+@test "7: shm-ls -T: a total of segments, bytes and processes attached" {
 	mkseg t1 f64 10 > /dev/null
 	mkseg t2 f64 176 > /dev/null
 	run --separate-stderr shm_ls -T -N "${P}t*"
@@ -226,7 +226,7 @@ json_check() {
 	python3 -m json.tool > /dev/null
 }
 
-@test "shm-ls -J: JSON as lsipc -J: numbers as numbers, times as epoch and ISO 8601 UTC" {
+@test "7: shm-ls -J: JSON as lsipc -J: numbers as numbers, times as epoch and ISO 8601 UTC" {
 	command -v python3 > /dev/null || skip "python3 not installed"
 	local l id now
 	l=$(mkseg json f64 10 640)
@@ -258,7 +258,7 @@ if not s["key"].startswith("0x5348"): print("key", s["key"])
 	is "$output" "" "mismatches"
 }
 
-@test "shm-ls -J: valid JSON for every segment, with and without -a, and for a name with quote and backslash" {
+@test "1: shm-ls -J: valid JSON for every segment, with and without -a, and for a name with quote and backslash" {
 	command -v python3 > /dev/null || skip "python3 not installed"
 	local h
 	mkseg a f64 1 > /dev/null
@@ -281,7 +281,7 @@ if not s["key"].startswith("0x5348"): print("key", s["key"])
 	is "$output" $'{\n   "segments": [\n   ]\n}'
 }
 
-@test "shm-ls -p: 16 tab-separated fields as format-spec.md 7 says" {
+@test "7: shm-ls -p: 16 tab-separated fields as format-spec.md 7 says" {
 	local l id now
 	local -a f
 	l=$(mkseg parsable f64 10 640)
@@ -310,7 +310,7 @@ if not s["key"].startswith("0x5348"): print("key", s["key"])
 	is "${f[15]}" "$l" label
 }
 
-@test "shm-ls -p: every line has 16 fields, with and without -a" {
+@test "7: shm-ls -p: every line has 16 fields, with and without -a" {
 	local opt
 	mkseg a f64 1 > /dev/null
 	mkraw 100 > /dev/null
@@ -323,7 +323,7 @@ if not s["key"].startswith("0x5348"): print("key", s["key"])
 	done
 }
 
-@test "shm-ls: state is ready, filling or dead" {
+@test "2.2: shm-ls: state is ready, filling or dead" {
 	local r w d row l want fails= got
 	r=$(mkseg ready f64 1)
 	w=$(mkwriter filling 20)
@@ -338,7 +338,7 @@ if not s["key"].startswith("0x5348"): print("key", s["key"])
 	is "$fails" "" "failures"
 }
 
-@test "shm-ls -a: other programs' segments only with -a, from kernel data" {
+@test "7: shm-ls -a: other programs' segments only with -a, from kernel data" {
 	local rid fid lpid atime re
 	rid=$(mkraw 100)
 	fid=$(mkhostile foreign foreign)
@@ -361,7 +361,7 @@ if not s["key"].startswith("0x5348"): print("key", s["key"])
 	is "$(procfield "$rid" 12)" "$atime" atime
 }
 
-@test "shm-ls: a segment the user may not read is listed with ?" {
+@test "7: shm-ls: a segment the user may not read is listed with ?" {
 	need_user
 	local l id line
 	l=$(mkseg private f64 1 600)
@@ -373,7 +373,7 @@ if not s["key"].startswith("0x5348"): print("key", s["key"])
 	is "$(awk '{ print $3, $4, $5 }' <<< "$line")" "? ? ?" "long type count state"
 }
 
-@test "shm-ls: operands: several, missing, not a label" {
+@test "1: shm-ls: operands: several, missing, not a label" {
 	local a b gone
 	a=$(mkseg a f64 1)
 	b=$(mkseg b f64 1)
@@ -391,7 +391,7 @@ if not s["key"].startswith("0x5348"): print("key", s["key"])
 	[ -n "$stderr" ]
 }
 
-@test "shm-ls -N: only names matching the pattern" {
+@test "1: shm-ls -N: only names matching the pattern" {
 	local a1 a2 b1
 	a1=$(mkseg a1 f64 1)
 	a2=$(mkseg a2 f64 1)
@@ -408,7 +408,7 @@ if not s["key"].startswith("0x5348"): print("key", s["key"])
 	is "$output" ""
 }
 
-@test "shm-ls -u: owner by name or uid" {
+@test "2.4: shm-ls -u: owner by name or uid" {
 	local a
 	a=$(mkseg a f64 1)
 	run --separate-stderr shm_ls -p -u "$(id -un)" -N "$P*"
@@ -425,7 +425,7 @@ if not s["key"].startswith("0x5348"): print("key", s["key"])
 	[ -n "$stderr" ]
 }
 
-@test "shm-ls -u: another user's segments" {
+@test "2.4: shm-ls -u: another user's segments" {
 	need_user
 	local l
 	l=$(as_user "$SHMTOOL" create "${P}theirs" f64 1)
@@ -436,7 +436,7 @@ if not s["key"].startswith("0x5348"): print("key", s["key"])
 	is "$(cut -f 4 <<< "$output")" "$TESTUSER" uid
 }
 
-@test "shm-ls: reads times before attaching; ctime and nattch unchanged" {
+@test "7: shm-ls: reads times before attaching; ctime and nattch unchanged" {
 	local l before after kern
 	l=$(mkseg aged f64 3)
 	sleep 2
@@ -458,7 +458,7 @@ if not s["key"].startswith("0x5348"): print("key", s["key"])
 	    { echo "atime did not move after attaching: $before / $after" >&2; false; }
 }
 
-@test "shm-ls: USED is the last use before this listing: never its own attach, an earlier listing's" {
+@test "7: shm-ls: USED is the last use before this listing: never its own attach, an earlier listing's" {
 	local us
 	command -v unshare > /dev/null || skip "unshare missing"
 	# A private IPC namespace: no other listing (another test's teardown)
@@ -488,7 +488,7 @@ if not s["key"].startswith("0x5348"): print("key", s["key"])
 	is "$3" "$4" "long USED"
 }
 
-@test "shm-ls: the time zone is read once, not again for each segment listed" {
+@test "7: shm-ls: the time zone is read once, not again for each segment listed" {
 	need_strace
 	local n1 n3
 	mkseg z1 f64 1 > /dev/null
@@ -506,7 +506,7 @@ if not s["key"].startswith("0x5348"): print("key", s["key"])
 	is "$n3" "$n1" "system calls naming the zone file, 3 segments against 1"
 }
 
-@test "shm-ls -o: columns by name in any case, MODE as ls -l, NATTCH; +list before the label; --noheadings" {
+@test "2.4: shm-ls -o: columns by name in any case, MODE as ls -l, NATTCH; +list before the label; --noheadings" {
 	local l id key cpid
 	l=$(mkseg cols i32 20 640)
 	id=${l%% *}
@@ -539,7 +539,7 @@ rw-r-----      1 $l"
 	    { echo "line: ${lines[1]}" >&2; false; }
 }
 
-@test "shm-ls -J -o: only those keys, in that order; +list keeps every key" {
+@test "7: shm-ls -J -o: only those keys, in that order; +list keeps every key" {
 	local l created iso
 	l=$(mkseg jcols i32 20 640)
 	created=$(shm_ls -p "$l" | cut -f 10)
@@ -556,7 +556,7 @@ rw-r-----      1 $l"
 	    "$(shm_ls -J "$l" | sed 's/"lpid.*//')" "-J -o +mode: every key"
 }
 
-@test "shm-ls: file segments, 8-column owners, a writer filling: every column but the label within 48" {
+@test "2.6: shm-ls: file segments, 8-column owners, a writer filling: every column but the label within 48" {
 	local D=$T/d w
 	mkdir -p "$D"
 	SHMIDS_DIR=$D mkseg a f64 125000 > /dev/null
@@ -579,7 +579,7 @@ abcdefg+"
 	like "$output" '*{"owner": "abcdefghijk"}*'
 }
 
-@test "shm-ls: owner and group names with control bytes or invalid UTF-8 are escaped as \\ooo, UTF-8 kept" {
+@test "2.4: shm-ls: owner and group names with control bytes or invalid UTF-8 are escaped as \\ooo, UTF-8 kept" {
 	local l
 	l=$(mkseg esc f64 1)
 	run --separate-stderr pwrun '\033[2J\007' 'gr\377\302\233p' "$BIN/shm-ls" -o owner,group,label "$l"
@@ -597,7 +597,7 @@ józef ł\\x   $l"
 	    { echo "JSON: $output" >&2; false; }
 }
 
-@test "shm-ls(1): the R example reads -p as pasted, a file segment's '-' fields too" {
+@test "2.6: shm-ls(1): the R example reads -p as pasted, a file segment's '-' fields too" {
 	command -v Rscript > /dev/null || skip "no Rscript"
 	local l
 	mkdir d
@@ -611,7 +611,7 @@ józef ł\\x   $l"
 	    "$l 208 20 ready"
 }
 
-@test "shm-ls: an owner name that hides or reorders text (U+202E, U+200B) is escaped; an empty one is the uid" {
+@test "2.4: shm-ls: an owner name that hides or reorders text (U+202E, U+200B) is escaped; an empty one is the uid" {
 	local l
 	l=$(mkseg bidi i32 20)
 	run --separate-stderr pwrun 'root\342\200\256x\342\200\213' 'g' "$BIN/shm-ls" -o owner,label "$l"
@@ -628,7 +628,7 @@ root+ $l"
 	is "${output%, age *}" "removed '$l' (owner ab\\342\\200\\213"
 }
 
-@test "shm-ls: SHAPE is a table's rows x cols, a 1-D segment's count, a file segment's table too; -p keeps the count" {
+@test "2.7: shm-ls: SHAPE is a table's rows x cols, a 1-D segment's count, a file segment's table too; -p keeps the count" {
 	local t o f D=$T/d ow
 	mkdir -p "$D"
 	t=$(mktable vol f64 87 61)
@@ -660,7 +660,7 @@ i32	12	ready	$f"
 	is "$(shm_ls -o shape --noheadings "$o")" 5x1
 }
 
-@test "shm-ls -J: shape is [rows, cols] for a table, [count] for 1-D, null for foreign, unreadable and broken; after count" {
+@test "2.7: shm-ls -J: shape is [rows, cols] for a table, [count] for 1-D, null for foreign, unreadable and broken; after count" {
 	local t o f h u D=$T/d
 	mkdir -p "$D"
 	t=$(mktable vol f64 87 61)
@@ -700,7 +700,7 @@ i32	12	ready	$f"
 	json_check <<< "$output"
 }
 
-@test "shm-ls: a wide shape (10000x1000) widens SHAPE by its characters past 7: every column but the label within 48, 51 with it" {
+@test "2.7: shm-ls: a wide shape (10000x1000) widens SHAPE by its characters past 7: every column but the label within 48, 51 with it" {
 	local t o b
 	t=$(mktable vol f64 87 61)
 	o=$(mkseg one f64 125000)

@@ -18,14 +18,14 @@ shmid_exists() {
 	ipcs -m | awk -v id="$1" '$2 == id { f = 1 } END { exit !f }'
 }
 
-@test "shm-rm -h: usage on stdout, exit 0" {
+@test "7: shm-rm -h: usage on stdout, exit 0" {
 	run --separate-stderr shm_rm -h
 	status_is 0
 	usage_has "$SYNOPSIS" "$output"
 	is "$stderr" ""
 }
 
-@test "shm-rm: bad options, ages, combinations: what is wrong, then usage, exit 2" {
+@test "7: shm-rm: bad options, ages, combinations: what is wrong, then usage, exit 2" {
 	local l big
 	l=$(mkseg keep f64 1)
 	big="a number and a unit: 30s, 90m, 24h or 7d, at most 9223372036854775807s"
@@ -71,7 +71,7 @@ shmid_exists() {
 	exists "$l"
 }
 
-@test "shm-rm: removes by label and by shmid, silently; -v prints labels" {
+@test "1: shm-rm: removes by label and by shmid, silently; -v prints labels" {
 	local a b c d
 	a=$(mkseg a f64 1)
 	b=$(mkseg b f64 1)
@@ -90,7 +90,7 @@ shmid_exists() {
 	gone "$d"
 }
 
-@test "shm-rm -n: prints what would go, removes nothing" {
+@test "7: shm-rm -n: prints what would go, removes nothing" {
 	local a b
 	a=$(mkseg a f64 1)
 	b=$(mkseg b f64 1)
@@ -101,7 +101,7 @@ shmid_exists() {
 	exists "$b"
 }
 
-@test "shm-rm: no such segment, stale label: error, exit 1, nothing removed" {
+@test "1: shm-rm: no such segment, stale label: error, exit 1, nothing removed" {
 	local a gone
 	a=$(mkseg a f64 1)
 	gone=$(mkseg gone f64 1)
@@ -115,7 +115,7 @@ shmid_exists() {
 	exists "$a"
 }
 
-@test "shm-rm -f: what names nothing goes silently, exit 0, as rm -f; other errors still said" {
+@test "1: shm-rm -f: what names nothing goes silently, exit 0, as rm -f; other errors still said" {
 	local a gone
 	a=$(mkseg a f64 1)
 	gone=$(mkseg gone f64 1)
@@ -135,7 +135,7 @@ shmid_exists() {
 	exists "$a"
 }
 
-@test "shm-rm -f: permission denied is still an error" {
+@test "7: shm-rm -f: permission denied is still an error" {
 	need_user
 	local mine
 	mine=$(mkseg mine f64 1 644)
@@ -145,7 +145,7 @@ shmid_exists() {
 	exists "$mine"
 }
 
-@test "shm-rm: refuses segments not ours (shmget, ipcmk, our key) without -f" {
+@test "7: shm-rm: refuses segments not ours (shmget, ipcmk, our key) without -f" {
 	local rid iid fid id fails=
 	rid=$(mkraw 100)
 	iid=$(mkipcmk 1024)
@@ -168,7 +168,7 @@ shmid_exists() {
 	! shmid_exists "$fid"
 }
 
-@test "shm-rm: an operand neither label nor shmid is an error; next operand done" {
+@test "1: shm-rm: an operand neither label nor shmid is an error; next operand done" {
 	local a op fails=
 	while IFS= read -r op; do
 		a=$(mkseg a f64 1)
@@ -190,7 +190,7 @@ shmid_exists() {
 	is "$fails" "" "failures"
 }
 
-@test "shm-rm: another user's segment: EPERM without -f, removed with -f" {
+@test "2.4: shm-rm: another user's segment: EPERM without -f, removed with -f" {
 	need_user
 	local theirs mine
 	theirs=$(usermk create "${P}theirs" f64 1)
@@ -208,7 +208,7 @@ shmid_exists() {
 	gone "$theirs"
 }
 
-@test "shm-rm -s: removes the caller's stale segments, never attached ones" {
+@test "7: shm-rm -s: removes the caller's stale segments, never attached ones" {
 	need_user
 	local a b dead theirs out
 	a=$(usermk create "${P}held" f64 1)
@@ -267,7 +267,7 @@ shmid_exists() {
 	is "$(shmtool open "$mine")" EOWNERDEAD "root's dead one"
 }
 
-@test "shm-rm -s: age units; fresh segments stay" {
+@test "7: shm-rm -s: age units; fresh segments stay" {
 	need_user
 	local a age fails=
 	a=$(usermk create "${P}fresh" f64 1)
@@ -280,7 +280,7 @@ shmid_exists() {
 	exists "$a"
 }
 
-@test "shm-rm -s 24: an age without a unit is a usage error; nothing goes" {
+@test "7: shm-rm -s 24: an age without a unit is a usage error; nothing goes" {
 	local a
 	a=$(mkseg old f64 1)
 	sleep 1
@@ -293,7 +293,7 @@ shmid_exists() {
 	gone "$a"
 }
 
-@test "shm-rm -s: other programs' segments are never removed by age" {
+@test "7: shm-rm -s: other programs' segments are never removed by age" {
 	need_user
 	local rid out
 	rid=$(as_user "$SHMTOOL" raw 100)
@@ -305,7 +305,7 @@ shmid_exists() {
 	shmid_exists "$rid"
 }
 
-@test "shm-rm -s: age is from creation; listing or expanding does not refresh" {
+@test "7: shm-rm -s: age is from creation; listing or expanding does not refresh" {
 	need_user
 	local a
 	a=$(usermk create "${P}aged" f64 1 644)
@@ -321,7 +321,7 @@ shmid_exists() {
 	is "$output" ""
 }
 
-@test "shm-rm, shm-ls: an operand whose name part is no name ('5 x y') is not a label or id" {
+@test "1: shm-rm, shm-ls: an operand whose name part is no name ('5 x y') is not a label or id" {
 	local a op fails=
 	a=$(mkseg a f64 1)
 	for op in "5 x y" "${a%% *} x y" "${a%% *} $(printf 'n%.0s' $(seq 65))"; do
@@ -338,7 +338,7 @@ shmid_exists() {
 	exists "$a"
 }
 
-@test "shm-rm, shm-ls: a name alone (no shmid) says how to find its label" {
+@test "1: shm-rm, shm-ls: a name alone (no shmid) says how to find its label" {
 	local a fails= t
 	a=$(mkseg word f64 1)
 	for t in shm_rm shm_ls; do
@@ -361,7 +361,7 @@ as_cleaner() {
 	setpriv --reuid="$CLEANER" --regid="$CLEANER" --clear-groups -- "$@"
 }
 
-@test "residue (writer killed before its header): listed broken, removed by age or by id; other programs' never" {
+@test "2.2: residue (writer killed before its header): listed broken, removed by age or by id; other programs' never" {
 	need_user
 	local r r2 f l line
 	r=$(as_cleaner "$SHMTOOL" hostile zero "${P}r")
@@ -404,7 +404,7 @@ as_cleaner() {
 # The cleaner's window (format-spec.md 7): strace holds shm-rm's first
 # three shmctl calls for a second each, so a reader can come in between
 # its last check and what follows.  -N: only this test's segments.
-@test "shm-rm -s: a reader attaching just after the last check keeps its segment" {
+@test "7: shm-rm -s: a reader attaching just after the last check keeps its segment" {
 	need_user
 	need_strace
 	local a
@@ -418,7 +418,7 @@ as_cleaner() {
 	is "$(shm_ls -p "$a" | cut -f3,7)" "0644	1" "mode restored, nattch"
 }
 
-@test "shm-rm -s: the same as the owner, who cannot read a segment of mode 0" {
+@test "2.4: shm-rm -s: the same as the owner, who cannot read a segment of mode 0" {
 	need_user
 	need_strace
 	local a
@@ -434,7 +434,7 @@ as_cleaner() {
 	is "$(shm_ls -p "$a" | cut -f3,7)" "0644	1" "mode restored, nattch"
 }
 
-@test "shm-rm -s: once the cleaner has shut readers out, they get EACCES" {
+@test "2.4: shm-rm -s: once the cleaner has shut readers out, they get EACCES" {
 	need_user
 	need_strace
 	local a
@@ -448,7 +448,7 @@ as_cleaner() {
 	gone "$a"
 }
 
-@test "shm-rm, shm-ls: a bad operand is quoted, control bytes escaped and cut at 80 bytes" {
+@test "7: shm-rm, shm-ls: a bad operand is quoted, control bytes escaped and cut at 80 bytes" {
 	local long
 	long=$(head -c 300 /dev/zero | tr '\0' x)
 	run --separate-stderr shm_rm "$(printf 'a\tb\001c')"
@@ -459,7 +459,7 @@ as_cleaner() {
 	is "$stderr" "shm-ls: ${long:0:80}...: not a label or id"
 }
 
-@test "shm-rm -s as the owner: the segment table read once, not again for each segment at mode 0" {
+@test "6.1: shm-rm -s as the owner: the segment table read once, not again for each segment at mode 0" {
 	need_user
 	need_strace
 	local a b c n
@@ -479,7 +479,7 @@ as_cleaner() {
 	is "$n" 1 "reads of /proc/sysvipc/shm"
 }
 
-@test "shm-rm -s: nothing stale is an empty listing, as ls says nothing (-v, -n)" {
+@test "7: shm-rm -s: nothing stale is an empty listing, as ls says nothing (-v, -n)" {
 	local a
 	a=$(mkseg fresh f64 1)
 	run --separate-stderr shm_rm -v -s 1d -N "${P}*"
@@ -493,7 +493,7 @@ as_cleaner() {
 
 # tests/helper.bash's vlabels also takes a bare label (-f's lines); the
 # owner and age that -v adds for -s are pinned here, for any caller.
-@test "shm-rm -v -s: one line per removal, with its owner and age" {
+@test "2.4: shm-rm -v -s: one line per removal, with its owner and age" {
 	local a
 	a=$(mkseg old f64 1)
 	run --separate-stderr shm_rm -n -v -s 0 -N "${P}*"
@@ -506,7 +506,7 @@ as_cleaner() {
 	gone "$a"
 }
 
-@test "shm-rm -v: an owner name's ESC, BEL, C1 and invalid UTF-8 from the user database are escaped; UTF-8 and backslash stay" {
+@test "2.4: shm-rm -v: an owner name's ESC, BEL, C1 and invalid UTF-8 from the user database are escaped; UTF-8 and backslash stay" {
 	local so a name want
 	# overlong, a surrogate, a character cut short: not UTF-8
 	name=$'\033[2Jx\a\377y\\z\302\205\303\251\300\257\355\240\200\303'
@@ -524,7 +524,7 @@ as_cleaner() {
 	gone "$a"
 }
 
-@test "shm-rm: another user's segment: a hostile owner name is escaped in the refusal" {
+@test "2.3: shm-rm: another user's segment: a hostile owner name is escaped in the refusal" {
 	need_user
 	local so theirs name=$'\033]0;x\a' want='\033]0;x\007'
 	so=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload/hostilepw.so

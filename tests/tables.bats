@@ -63,7 +63,7 @@ expand_d() {
 	runio ref shm_expand -d
 }
 
-@test "tables: -f and -t of a number are usage errors (a number is never a field)" {
+@test "6.1: tables: -f and -t of a number are usage errors (a number is never a field)" {
 	bad_args shm-import "shm-import [-f fields] [-k min] [-m mode] [-P prefix] [-t [field=]type] [file ...]" <<-'EOF'
 	-f 1|-f 1: a number is never a field (a line that begins with a number is a table row)
 	-f a,nan|-f nan: a number is never a field (a line that begins with a number is a table row)
@@ -75,7 +75,7 @@ expand_d() {
 	EOF
 }
 
-@test "tables: a block becomes one table segment and one 'shmids' line; comments, blanks and the CSV header stay" {
+@test "6.1: tables: a block becomes one table segment and one 'shmids' line; comments, blanks and the CSV header stay" {
 	local l
 	{
 		printf '# two blocks, gnuplot style\n'
@@ -103,7 +103,7 @@ expand_d() {
 	no_segments_named "$P"
 }
 
-@test "tables: the canonical layout comes back byte for byte: leading blanks, CRLF, commas, no final newline" {
+@test "6.1: tables: the canonical layout comes back byte for byte: leading blanks, CRLF, commas, no final newline" {
 	local f
 	printf '  1 2.5 -0\n  nan inf -inf\n  NA 0.1 1e+300\n' > a
 	printf '1,2\r\n3,4\r\n5,6\r\n' > b
@@ -215,7 +215,7 @@ mixed() {
 	is "$(cat "$T/out")" "$(printf "$3")" "$4: back"
 }
 
-@test "tables: tab-separated rows come back tab-separated, byte for byte ('shmids<TAB>'); a mixed block as its first row" {
+@test "6.1: tables: tab-separated rows come back tab-separated, byte for byte ('shmids<TAB>'); a mixed block as its first row" {
 	local l
 	printf 'x\ty\tz\n' > a
 	for i in 1 2 3 4 5; do printf '%s\t0.%s\t-%s.5\n' "$i" "$i" "$i"; done >> a
@@ -236,7 +236,7 @@ mixed() {
 	no_segments_named "$P"
 }
 
-@test "tables: what is not a block passes through unchanged: one row, too few values, rows of other widths or separators" {
+@test "6.1: tables: what is not a block passes through unchanged: one row, too few values, rows of other widths or separators" {
 	seq 1 100 | paste -sd' ' > in
 	printf '1 2\n3 4\n\n1 2\n3\n4,5\n6 7\n1 2 /\n3 4\n' >> in
 	runio in shm_import -P "$P"
@@ -252,7 +252,7 @@ mixed() {
 	same_file in out
 }
 
-@test "shm-import: nothing converted, though table blocks were there: says the largest, its shape and -k; or -t's type; exit 0" {
+@test "2.7: shm-import: nothing converted, though table blocks were there: says the largest, its shape and -k; or -t's type; exit 0" {
 	{ printf '# glass\n\n\n\n'; for i in $(seq 1 16); do printf '%s 1.5 -2\n' "$i"; done; } > glass.dat
 	runio glass.dat shm_import -P "$P"
 	status_is 0
@@ -275,7 +275,7 @@ mixed() {
 	track "$(tables "$T/out")"
 }
 
-@test "shm-import: rows that begin with R's row names are said to be so, never offered as -f" {
+@test "6.1: shm-import: rows that begin with R's row names are said to be so, never offered as -f" {
 	printf '"V1" "V2" "V3" "V4" "V5" "V6" "V7" "V8" "V9" "V10" "V11"\n' > v.tab
 	for i in $(seq 1 20); do printf '"%s" 100 100 101 101 101 100 100 100 101 101 102\n' "$i"; done >> v.tab
 	runio v.tab shm_import -P "$P"
@@ -292,7 +292,7 @@ mixed() {
 	err_is "shm-import: no array converted: the longest, \"a\" (stdin:1), has 10 values, fewer than -k 64; -k 10 or -f \"a\" converts it"
 }
 
-@test "tables: -f leaves blocks as text; -t gives their type, and rows not of it end a block" {
+@test "6.1: tables: -f leaves blocks as text; -t gives their type, and rows not of it end a block" {
 	local l
 	printf '1 2\n3 4\n5 6\nx 1 2\n' > in
 	runio in shm_import -f x -k 1 -P "$P"
@@ -311,7 +311,7 @@ mixed() {
 	is "$output" "i32 4 10"
 }
 
-@test "tables: names: prefix, the file's name without directories, and the first line" {
+@test "6.1: tables: names: prefix, the file's name without directories, and the first line" {
 	mkdir -p d
 	printf '# x\n1 2\n3 4\n' > 'd/my data.txt'
 	run -0 shm_import -k 1 -P "${P}r/" 'd/my data.txt'
@@ -322,7 +322,7 @@ mixed() {
 	track "$(tables out)"
 }
 
-@test "shm-expand: -f copies table references, -d keeps them; -r gives the rows; a number as a field is malformed" {
+@test "6.1: shm-expand: -f copies table references, -d keeps them; -r gives the rows; a number as a field is malformed" {
 	local l
 	printf '1,2\n3,4\n' > in
 	runio in shm_import -k 1 -P "$P"
@@ -343,7 +343,7 @@ mixed() {
 	exists "$l"
 }
 
-@test "shm-expand -r: rows and comma rows left inline (under -k) are written as they are; other text is dropped" {
+@test "6.1: shm-expand -r: rows and comma rows left inline (under -k) are written as they are; other text is dropped" {
 	local l
 	{
 		printf '# a big block\n'
@@ -371,7 +371,7 @@ mixed() {
 	no_segments_named "$P"
 }
 
-@test "numpy: savetxt matrices with NaN, inf and -0 (%.18e, %g, delimiter=','), back bit for bit, read by loadtxt" {
+@test "6.1: numpy: savetxt matrices with NaN, inf and -0 (%.18e, %g, delimiter=','), back bit for bit, read by loadtxt" {
 	local py fmt
 	py=$(python_with numpy) || skip "no python3 with numpy"
 	"$py" - <<-'EOF'
@@ -403,7 +403,7 @@ mixed() {
 	EOF
 }
 
-@test "numpy: the expansion of a table is read by loadtxt as the matrix imported, bits and shape" {
+@test "2.7: numpy: the expansion of a table is read by loadtxt as the matrix imported, bits and shape" {
 	local py
 	py=$(python_with numpy) || skip "no python3 with numpy"
 	"$py" -c 'import numpy as np; m = np.arange(-30, 30).reshape(6, 10) / 7; m[2, 3] = -0.0; m[4, 4] = np.nan; np.save("m.npy", m); np.savetxt("m.txt", m, delimiter=",")'
@@ -417,7 +417,7 @@ mixed() {
 	"$py" -c 'import numpy as np, sys; m = np.load("m.npy"); b = np.loadtxt("back.txt", delimiter=","); sys.exit(int(b.shape != m.shape or (b.view(np.uint64) != m.view(np.uint64)).any()))'
 }
 
-@test "R: volcano, faithful and quakes by write.table and write.csv, back as identical data frames" {
+@test "6.1: R: volcano, faithful and quakes by write.table and write.csv, back as identical data frames" {
 	local l
 	command -v Rscript > /dev/null || skip "no Rscript (Debian: r-base-core)"
 	Rscript -e 'write.table(volcano, "volcano.txt", row.names = FALSE, col.names = FALSE)' \
@@ -451,7 +451,7 @@ mixed() {
 	is "$status $output" "0 "
 }
 
-@test "R: write.table(sep = \"\\t\") comes back byte for byte, and read.delim reads it identical()" {
+@test "6.1: R: write.table(sep = \"\\t\") comes back byte for byte, and read.delim reads it identical()" {
 	command -v Rscript > /dev/null || skip "no Rscript (Debian: r-base-core)"
 	Rscript -e 'write.table(quakes, "quakes.tsv", sep = "\t", row.names = FALSE)'
 	roundtrip quakes.tsv
@@ -460,7 +460,7 @@ mixed() {
 	run -0 Rscript -e 'stopifnot(identical(read.delim("back"), read.delim("quakes.tsv")))'
 }
 
-@test "R: NA in a table comes back as NA" {
+@test "6.1: R: NA in a table comes back as NA" {
 	command -v Rscript > /dev/null || skip "no Rscript (Debian: r-base-core)"
 	Rscript -e 'x <- airquality[1:40, ]; write.csv(x, "aq.csv", row.names = FALSE)'
 	roundtrip aq.csv
@@ -468,7 +468,7 @@ mixed() {
 	run -0 Rscript -e 'stopifnot(identical(read.csv("back"), read.csv("aq.csv")))'
 }
 
-@test "awk: rows printed by awk (%.17g, blank lines between blocks) back bit for bit" {
+@test "6.1: awk: rows printed by awk (%.17g, blank lines between blocks) back bit for bit" {
 	# mawk prints the locale's decimal mark (1,5 under de_DE): the
 	# numbers a user's awk writes are C's, as section 6 reads them
 	LC_ALL=C awk 'BEGIN { for (b = 0; b < 3; b++) { for (i = 0; i < 50; i++) {
@@ -478,7 +478,7 @@ mixed() {
 	is "$(wc -l < labels)" 3 "three blocks"
 }
 
-@test "gnuplot: the demo data files (gnuplot-doc) through the pipeline, same values, text lines untouched" {
+@test "6.1: gnuplot: the demo data files (gnuplot-doc) through the pipeline, same values, text lines untouched" {
 	local d=/usr/share/doc/gnuplot/examples f n=0 fails=
 	ls "$d"/*.dat > /dev/null 2>&1 || skip "no gnuplot demo data (Debian: gnuplot-doc)"
 	for f in "$d"/*.dat; do
@@ -489,7 +489,7 @@ mixed() {
 	[ "$n" -ge 50 ] || { echo "only $n tables in the demo files" >&2; false; }
 }
 
-@test "shm-expand: a table reference to a 1-D segment gives a column; a reference line to a table, its values inline" {
+@test "6.1: shm-expand: a table reference to a 1-D segment gives a column; a reference line to a table, its values inline" {
 	local a t
 	a=$(mkseg flat i32 3)
 	t=$(_mk table "${P}tab" i32 2 2)
@@ -501,7 +501,7 @@ mixed() {
 	is "$output" "$(printf '0x0,0x1\n0x2,0x3')"
 }
 
-@test "gnuplot: a plot of each demo file's expansion is the same picture as of the file" {
+@test "6.1: gnuplot: a plot of each demo file's expansion is the same picture as of the file" {
 	local d=/usr/share/doc/gnuplot/examples f x n=0 fails=
 	ls "$d"/*.dat > /dev/null 2>&1 || skip "no gnuplot demo data (Debian: gnuplot-doc)"
 	command -v gnuplot > /dev/null || skip "no gnuplot (Debian: gnuplot-nox)"
@@ -546,7 +546,7 @@ mixed() {
 	exists "$l"
 }
 
-@test "tables: a file segment's table name is cut to fit the label beside a long SHMIDS_DIR" {
+@test "6.1: tables: a file segment's table name is cut to fit the label beside a long SHMIDS_DIR" {
 	local D pad
 	# a directory that leaves 12 bytes of the label's 75 for the name
 	# (its path: "/shmids.<uid>.XXXXXX", 15 bytes and the uid's)

@@ -83,7 +83,7 @@ refs() {
 	} > in
 }
 
-@test "every type: the same bytes on 1 thread and on all CPUs, 2, 3, 7" {
+@test "6.2: every type: the same bytes on 1 thread and on all CPUs, 2, 3, 7" {
 	refs
 	threads_same
 	# the threads changed nothing of shm-expand's own text either
@@ -91,7 +91,7 @@ refs() {
 	[ "$(wc -l < out.1)" -gt 100000 ]
 }
 
-@test "-c: widths 0 (one line), 1, 7, 25 and 81: the same bytes on every thread count" {
+@test "6.2: -c: widths 0 (one line), 1, 7, 25 and 81: the same bytes on every thread count" {
 	local f64 i32 c
 	f64=$(mkmixed f64 f64 $F64 11)
 	i32=$(mkmixed i32 i32 $F32 12)
@@ -101,7 +101,7 @@ refs() {
 	done
 }
 
-@test "-F: every style of every type, and nan=nan: the same bytes on every thread count" {
+@test "6.2: -F: every style of every type, and nan=nan: the same bytes on every thread count" {
 	local l t s
 	for t in f64 f32 i64 i32 raw; do
 		case $t in
@@ -122,7 +122,7 @@ refs() {
 	threads_same -F f32=exp -F nan=nan
 }
 
-@test "-t: a raw segment read as every type, on every thread count" {
+@test "6.2: -t: a raw segment read as every type, on every thread count" {
 	local raw t
 	raw=$(mkmixed raw raw 4240000 31)
 	printf 'r shmids %s\n' "$raw" > in
@@ -131,7 +131,7 @@ refs() {
 	done
 }
 
-@test "-r: arrays and tables, values only: the same bytes on every thread count" {
+@test "6.2: -r: arrays and tables, values only: the same bytes on every thread count" {
 	local f64 i32 tab
 	f64=$(mkmixed f64 f64 $F64 41)
 	i32=$(mkmixed i32 i32 $F32 42)
@@ -143,7 +143,7 @@ refs() {
 	threads_same -r -F f64=hex
 }
 
-@test "tables: space, tab and comma rows, leads, 1 to 1000 columns: the same bytes on every thread count" {
+@test "6.2: tables: space, tab and comma rows, leads, 1 to 1000 columns: the same bytes on every thread count" {
 	local a b c d
 	a=$(mkmixed a f64 $F64 51 6)
 	b=$(mkmixed b f64 $F64 52 1)
@@ -156,7 +156,7 @@ refs() {
 	threads_same -c 0
 }
 
-@test "CRLF lines, a last line without newline, a bare CR at the end: the same bytes on every thread count" {
+@test "6.2: CRLF lines, a last line without newline, a bare CR at the end: the same bytes on every thread count" {
 	local a t
 	a=$(mkmixed a f64 $F64 61)
 	t=$(mkmixed t f64 $F64 62 9)
@@ -171,7 +171,7 @@ refs() {
 	is "$(grep -vc $'\r$' out.1)" 0 "every row ends CR(LF)"
 }
 
-@test "over 4 KiB of leading blanks and a long field: the indent and first line as on one thread" {
+@test "6.2: over 4 KiB of leading blanks and a long field: the indent and first line as on one thread" {
 	local a
 	a=$(mkmixed a i32 $F32 71)
 	{
@@ -183,7 +183,7 @@ refs() {
 	threads_same -c 0
 }
 
-@test "file segments (SHMIDS_DIR): arrays and tables, the same bytes on every thread count" {
+@test "6.2: file segments (SHMIDS_DIR): arrays and tables, the same bytes on every thread count" {
 	local a b t
 	mkdir "$T/d"
 	a=$(SHMIDS_DIR=$T/d mkmixed a f64 $F64 81)
@@ -196,7 +196,7 @@ refs() {
 	threads_same -r
 }
 
-@test "-d and -f: the same bytes as one thread, the big arrays removed, the others kept" {
+@test "6.2: -d and -f: the same bytes as one thread, the big arrays removed, the others kept" {
 	local a b s
 	a=$(mkmixed a f64 $F64 91)
 	b=$(mkmixed b f64 $F64 92)
@@ -213,7 +213,7 @@ refs() {
 	gone "$s"
 }
 
-@test "a malformed SHMIDS_THREADS: usage error, exit 2, naming the variable and the form" {
+@test "6.2: a malformed SHMIDS_THREADS: usage error, exit 2, naming the variable and the form" {
 	local v
 	: > in
 	for v in 0 257 x -1 ' 2' '2 ' +2 1e1 99999999999999999999 0x2; do
@@ -236,7 +236,7 @@ refs() {
 	status_is 0
 }
 
-@test "shm-expand -d | head -c 100 on threads: killed by SIGPIPE (141), or EPIPE when ignored, as on one thread; nothing removed" {
+@test "6.2: shm-expand -d | head -c 100 on threads: killed by SIGPIPE (141), or EPIPE when ignored, as on one thread; nothing removed" {
 	local a t
 	a=$(mkmixed a f64 $F64 101)
 	printf 'x shmids %s\n' "$a" > in
@@ -278,7 +278,7 @@ killed() {
 	is "$(cat err)" "" "stderr after SIG$sig"
 }
 
-@test "SIGTERM and SIGINT mid-run on threads: the run ends at once, nothing removed, no thread left" {
+@test "6.2: SIGTERM and SIGINT mid-run on threads: the run ends at once, nothing removed, no thread left" {
 	local a
 	env --default-signal=INT true 2> /dev/null ||
 	    skip "env --default-signal missing (coreutils 8.31)"
@@ -314,7 +314,7 @@ truncated_under() {
 	[ -e "${l%% *}" ]
 }
 
-@test "a file segment truncated under a threaded shm-expand: its message, exit 1 (a fault on any thread), nothing removed" {
+@test "6.2: a file segment truncated under a threaded shm-expand: its message, exit 1 (a fault on any thread), nothing removed" {
 	local l i
 	mkdir "$T/d"
 	for i in 1 2 3; do
@@ -325,7 +325,7 @@ truncated_under() {
 
 # The first fault's message is slow to write (tests/preload/slowstderr.c):
 # meanwhile the other thread meets the lost pages too, a second SIGBUS.
-@test "a file segment truncated under a threaded shm-expand, two threads faulting: one message, exit 1, not killed by the second fault" {
+@test "6.2: a file segment truncated under a threaded shm-expand, two threads faulting: one message, exit 1, not killed by the second fault" {
 	local so=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload/slowstderr.so
 	local l t
 	[ "$(nproc)" -gt 1 ] || skip "one CPU: no second thread"
@@ -343,7 +343,7 @@ truncated_under() {
 	done
 }
 
-@test "a full disk (/dev/full) on threads: the same message and exit status as on one thread" {
+@test "6.2: a full disk (/dev/full) on threads: the same message and exit status as on one thread" {
 	local a t
 	[ -w /dev/full ] || skip "no /dev/full"
 	a=$(mkmixed a f64 $F64 121)
@@ -358,7 +358,7 @@ truncated_under() {
 	done
 }
 
-@test "memory: the threads add a few MiB to shm-expand's peak RSS, whatever the array's size" {
+@test "6.2: memory: the threads add a few MiB to shm-expand's peak RSS, whatever the array's size" {
 	local a one many
 	a=$(mkmixed a f64 2000000 131)
 	printf 'x shmids %s\n' "$a" > in

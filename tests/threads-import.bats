@@ -152,15 +152,15 @@ every() {
 	done
 }
 
-@test "threads: every type, wrapped, from a regular file: as on one thread" {
+@test "6.2: threads: every type, wrapped, from a regular file: as on one thread" {
 	every file
 }
 
-@test "threads: every type, wrapped, through a pipe: as on one thread" {
+@test "6.2: threads: every type, wrapped, through a pipe: as on one thread" {
 	every pipe
 }
 
-@test "threads: every type, file segments (SHMIDS_DIR), file and pipe: as on one thread" {
+@test "6.2: threads: every type, file segments (SHMIDS_DIR), file and pipe: as on one thread" {
 	local t
 	fdir
 	for t in f64 i32 raw; do
@@ -171,7 +171,7 @@ every() {
 	[[ $(labels "$T/o.1") == "$D"/* ]]
 }
 
-@test "threads: one long line of values (no wrap), every type, both backends" {
+@test "6.2: threads: one long line of values (no wrap), every type, both backends" {
 	local t
 	for t in f64 f32 i64 i32 raw; do
 		gen "$t" 120000 0 "$RANDOM" > "in.$t"
@@ -181,7 +181,7 @@ every() {
 	same_threads in.f64 pipe -t f64
 }
 
-@test "threads: CRLF, tabs and uneven wraps, text around, several arrays and continuation at the end" {
+@test "6.2: threads: CRLF, tabs and uneven wraps, text around, several arrays and continuation at the end" {
 	{
 		echo "# a header line /"
 		gen f64 90000 7 1 a
@@ -203,7 +203,7 @@ every() {
 # A regular file's long array is read in blocks of whole lines of 1 MiB
 # by offset (cmd/fvalues.c): lines near and over its 64 KiB limit, which
 # go the other way, and blocks that end anywhere in a line.
-@test "threads: continuation lines of 60 KiB and of 200 KiB, blocks cut anywhere: as on one thread" {
+@test "6.2: threads: continuation lines of 60 KiB and of 200 KiB, blocks cut anywhere: as on one thread" {
 	gen f64 60000 2600 41 a > in
 	gen f64 40000 9000 42 b >> in
 	gen i32 400000 7 43 c >> in
@@ -224,7 +224,7 @@ every() {
 # without its LF (a long one: the block reading leaves it to them): its
 # values went uncounted, and the array that one thread converts was "a
 # file that changed".
-@test "threads: an array whose continued last line ends the file without LF: as on one thread" {
+@test "6.2: threads: an array whose continued last line ends the file without LF: as on one thread" {
 	local n
 	for n in 40000 9000 20; do
 		{
@@ -238,7 +238,7 @@ every() {
 	done
 }
 
-@test "threads: bad values near the start, in the middle, at the end, twice: the first reported, as on one thread" {
+@test "6.2: threads: bad values near the start, in the middle, at the end, twice: the first reported, as on one thread" {
 	local n
 	gen f64 90000 6 5 a > in
 	gen f64 90000 6 6 b >> in
@@ -266,7 +266,7 @@ shm-import: stdin:60000: d: bad value \"1,5\"" "stderr"
 	same_threads in file
 }
 
-@test "threads: out of range values of every type, and 1.5 for i32: the first reported, as on one thread" {
+@test "6.2: threads: out of range values of every type, and 1.5 for i32: the first reported, as on one thread" {
 	local t mode=file
 	for t in f32:1e39 i32:2147483648 i64:9223372036854775808 raw:256 i32:1.5; do
 		gen "${t%%:*}" 150000 10 11 > in
@@ -279,7 +279,7 @@ shm-import: stdin:60000: d: bad value \"1,5\"" "stderr"
 	same_threads in file -t i32
 }
 
-@test "threads: short arrays pass through or convert as on one thread; -k, -m, -t field=type, -f, tables" {
+@test "6.2: threads: short arrays pass through or convert as on one thread; -k, -m, -t field=type, -f, tables" {
 	{
 		for n in 3 10 63 64 100 1000; do
 			printf 's%d %s\n' "$n" "$(seq -s ' ' 1 "$n")"
@@ -299,7 +299,7 @@ shm-import: stdin:60000: d: bad value \"1,5\"" "stderr"
 	is "$(sed -n 1p "$T/e.1")" "shm-import: no table converted: the largest, stdin:12525 (100000x3, 300000 values), has fewer than -k 100000000; -k 300000 converts it"
 }
 
-@test "threads: SHMIDS_THREADS not a number from 1 to 256 is a usage error, exit 2, nothing read" {
+@test "6.2: threads: SHMIDS_THREADS not a number from 1 to 256 is a usage error, exit 2, nothing read" {
 	local v
 	for v in 0 257 x -1 " 2" 2x +2 1000000000000000000000; do
 		run --separate-stderr env SHMIDS_THREADS="$v" \
@@ -320,7 +320,7 @@ shm-import: stdin:60000: d: bad value \"1,5\"" "stderr"
 # process short of address space, the segment still mapped, could not,
 # and forgot it (a block's buffer that could not be had sent the array
 # the other way after its segment was made).
-@test "threads: under any memory limit (ulimit -v) a long array converts, or fails and no segment stays, output failing too" {
+@test "6.2: threads: under any memory limit (ulimit -v) a long array converts, or fails and no segment stays, output failing too" {
 	local th lim low st ok=0 bad=0
 	ldd "$BIN/shm-import" | grep -q 'libasan\|libtsan' &&
 	    skip "a sanitizer reserves more address space than any limit here"
@@ -372,7 +372,7 @@ shm-import: stdin:60000: d: bad value \"1,5\"" "stderr"
 	    { echo "no limit tells: $ok converted, $bad failed" >&2; false; }
 }
 
-@test "threads: SIGTERM while long arrays are read on threads: dies of it, every segment gone, at once" {
+@test "6.2: threads: SIGTERM while long arrays are read on threads: dies of it, every segment gone, at once" {
 	local i pid st=0
 	for i in 1 2 3 4 5 6; do
 		gen f64 150000 8 "$i" "a$i"
@@ -401,7 +401,7 @@ shm-import: stdin:60000: d: bad value \"1,5\"" "stderr"
 	no_segments_named "$P"
 }
 
-@test "threads: a file that shrinks before a long array's lines are read again: error, no segment stays" {
+@test "6.2: threads: a file that shrinks before a long array's lines are read again: error, no segment stays" {
 	local so=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload/shrinkpread.so
 	[ -f "$so" ] || { echo "$so missing: make check builds it" >&2; false; }
 	{ printf 'a 1 2\n'; gen f64 200000 8 21 x; } > in
@@ -421,7 +421,7 @@ shm-import: stdin:60000: d: bad value \"1,5\"" "stderr"
 # its lines read again and parsed into it (format-spec.md 6.2): a file
 # that changed between the two readings (shrank, or a value split in
 # two) cannot fill it as counted.
-@test "threads: a file that changes between a long array's count and its parse: error, no segment stays" {
+@test "6.2: threads: a file that changes between a long array's count and its parse: error, no segment stays" {
 	local so=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload/shrinkpread.so
 	[ "$(nproc)" -gt 1 ] || skip "one CPU: no second thread"
 	{ printf 'a 1 2\n'; gen f64 200000 8 21 x; } > in
@@ -441,7 +441,7 @@ shm-import: stdin:60000: d: bad value \"1,5\"" "stderr"
 # two outputs, a program that reads the reference line back): the array
 # is converted once its last line came, as on one thread, not when
 # enough text for a run came after it, or the end.
-@test "threads: a long array through a pipe that then stays silent: its segment made at once, as on one thread" {
+@test "6.2: threads: a long array through a pipe that then stays silent: its segment made at once, as on one thread" {
 	local t i pid
 	gen f64 150000 8 31 a > in
 	for t in 1 2; do

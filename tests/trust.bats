@@ -27,7 +27,7 @@ seg_rss() {
 	awk -v id="$1" '$2 == id && NF >= 16 { print $15 }' /proc/sysvipc/shm
 }
 
-@test "a sparse System V segment (1 GiB declared, never written): readers allocate none of it" {
+@test "2.4: a sparse System V segment (1 GiB declared, never written): readers allocate none of it" {
 	local l id rss
 	l=$(mkhostile sparse s)
 	id=${l%% *}
@@ -43,7 +43,7 @@ seg_rss() {
 	    { echo "segment resident after the readers: $rss bytes" >&2; false; }
 }
 
-@test "a sparse System V segment (1 GiB declared, nothing resident): its reader walks none of it with mincore" {
+@test "2.4: a sparse System V segment (1 GiB declared, nothing resident): its reader walks none of it with mincore" {
 	local l id
 	need_strace
 	l=$(mkhostile sparse s)
@@ -117,19 +117,19 @@ forkfill() {
 	    "200000 19999900000"
 }
 
-@test "a writer returns from main while its fork fills (System V): sealed by the child, -w gets every value" {
+@test "2.4: a writer returns from main while its fork fills (System V): sealed by the child, -w gets every value" {
 	forkfill sysv exit
 }
 
-@test "a writer returns from main while its fork fills (file): sealed by the child, -w gets every value" {
+@test "2.4: a writer returns from main while its fork fills (file): sealed by the child, -w gets every value" {
 	forkfill file exit
 }
 
-@test "a writer _exits while its fork fills (System V): filling, not dead; -w gets every value" {
+@test "2.4: a writer _exits while its fork fills (System V): filling, not dead; -w gets every value" {
 	forkfill sysv _exit
 }
 
-@test "a writer _exits while its fork fills (file): filling, not dead; -w gets every value" {
+@test "2.4: a writer _exits while its fork fills (file): filling, not dead; -w gets every value" {
 	forkfill file _exit
 }
 
@@ -155,15 +155,15 @@ forkexec() {
 	is "$n" 40 "segments sealed"
 }
 
-@test "a writer of 40 segments forks once to exec (System V, ulimit -n 64): all sealed at exit, descriptors left" {
+@test "2.4: a writer of 40 segments forks once to exec (System V, ulimit -n 64): all sealed at exit, descriptors left" {
 	forkexec sysv
 }
 
-@test "a writer of 40 segments forks once to exec (file, ulimit -n 64): all sealed at exit, descriptors left" {
+@test "2.4: a writer of 40 segments forks once to exec (file, ulimit -n 64): all sealed at exit, descriptors left" {
 	forkexec file
 }
 
-@test "a writer that forked closes one of two segments: it stays filling until the second is closed, then both are sealed" {
+@test "2.4: a writer that forked closes one of two segments: it stays filling until the second is closed, then both are sealed" {
 	local l
 	run shmtool forkclose "${P}c"
 	for l in "${lines[@]}"; do
@@ -195,11 +195,11 @@ forkdaemon() {
 	is "$(cat out)" "x 0 1 2 3 4 5 6 7 8 9"
 }
 
-@test "a writer's fork closes its descriptors and opens /dev/null on them: its exit seals nothing" {
+@test "2.4: a writer's fork closes its descriptors and opens /dev/null on them: its exit seals nothing" {
 	forkdaemon null
 }
 
-@test "a writer's fork closes its descriptors and opens a pipe on them: its exit neither blocks nor seals" {
+@test "2.4: a writer's fork closes its descriptors and opens a pipe on them: its exit neither blocks nor seals" {
 	forkdaemon pipe
 }
 
@@ -215,7 +215,7 @@ comma_locale() {
 	skip "no comma-decimal locale installed (locale-gen de_DE.UTF-8)"
 }
 
-@test "a comma-decimal locale: shm-expand -F exp and hex write '.', shm-import reads '.' back" {
+@test "2.4: a comma-decimal locale: shm-expand -F exp and hex write '.', shm-import reads '.' back" {
 	local l
 	comma_locale
 	l=$(mkset c f64 3ff8000000000000 bfd0000000000000)
@@ -236,7 +236,7 @@ comma_locale() {
 	is "$(cat out)" "x 1.5000000000000000e+00 -2.5000000000000000e-01"
 }
 
-@test "a file segment renamed or hard-linked: the message names what happened, not 'not a shmids segment' or 'too many links'" {
+@test "2.4: a file segment renamed or hard-linked: the message names what happened, not 'not a shmids segment' or 'too many links'" {
 	local l f
 	D=$(mktemp -d /tmp/shmids-trust.XXXXXX)
 	echo "$D" > "$T/.dir"
@@ -266,7 +266,7 @@ comma_locale() {
 	[ -e "$D/shmids.Linked" ] || { echo "shm-rm removed the other name" >&2; false; }
 }
 
-@test "shm-import out of memory for its first buffer: out of memory, not 'line too long'" {
+@test "2.4: shm-import out of memory for its first buffer: out of memory, not 'line too long'" {
 	local so=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload/failbig.so
 	[ -f "$so" ] || { echo "$so missing: make check builds it" >&2; false; }
 	ldd "$BIN/shm-import" | grep -q 'libasan\|libtsan' &&
@@ -298,7 +298,7 @@ comma_locale() {
 rc=1"
 }
 
-@test "a segment a cleaner removes as it is made: said so, not 'no such file or directory'" {
+@test "2.4: a segment a cleaner removes as it is made: said so, not 'no such file or directory'" {
 	local so=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload/rmbeforeat.so
 	[ -f "$so" ] || { echo "$so missing: make check builds it" >&2; false; }
 	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
@@ -311,7 +311,7 @@ rc=1"
 	same_file in out
 }
 
-@test "a reader that looks in a cleaner's mode-0 moment looks again: read, not 'you may not read it'" {
+@test "2.4: a reader that looks in a cleaner's mode-0 moment looks again: read, not 'you may not read it'" {
 	local so l
 	need_user
 	so=$PRELOAD/modezero.so

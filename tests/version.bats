@@ -17,7 +17,7 @@ macros() {
 	cc -I"$TOP/lib" -o v v.c && ./v
 }
 
-@test "version: SHMIDS_VERSION is major.minor.patch, the numbers' macros agree" {
+@test "9: version: SHMIDS_VERSION is major.minor.patch, the numbers' macros agree" {
 	local m
 	m=$(macros)
 	like "${m% *}" "[0-9]*.[0-9]*.[0-9]*" "SHMIDS_VERSION"
@@ -34,7 +34,7 @@ opt_of() {
 	esac
 }
 
-@test "version: each tool's --version says 'tool (shmids) SHMIDS_VERSION', exit 0" {
+@test "9: version: each tool's --version says 'tool (shmids) SHMIDS_VERSION', exit 0" {
 	local v t fails=
 	v=$(macros)
 	v=${v% *}
@@ -51,7 +51,7 @@ opt_of() {
 	is "$fails" "" "failures"
 }
 
-@test "version: each tool's --help is -h: usage on stdout, exit 0" {
+@test "9: version: each tool's --help is -h: usage on stdout, exit 0" {
 	local t h fails=
 	for t in $TOOLS_LIST; do
 		h=$("$BIN/$t" -h)
@@ -64,7 +64,7 @@ opt_of() {
 	is "$fails" "" "failures"
 }
 
-@test "version: --help, -h and --version to a full disk: a message, exit 1" {
+@test "9: version: --help, -h and --version to a full disk: a message, exit 1" {
 	[ -w /dev/full ] || skip "no /dev/full"
 	local t o fails=
 	for t in $TOOLS_LIST; do
@@ -79,7 +79,7 @@ opt_of() {
 	is "$fails" "" "failures"
 }
 
-@test "version: --help as an option's argument or after -- is no option" {
+@test "9: version: --help as an option's argument or after -- is no option" {
 	# -f took it for a field, which the (empty) input lacks
 	run --separate-stderr shm_expand -f --help < /dev/null
 	status_is 1
@@ -99,7 +99,7 @@ opt_of() {
 	is "$stderr" "shm-ls: not a label: not a label or id"
 }
 
-@test "version: the library's file name and, installed, pkg-config --modversion say SHMIDS_VERSION" {
+@test "9: version: the library's file name and, installed, pkg-config --modversion say SHMIDS_VERSION" {
 	local v root=$T/root
 	v=$(macros)
 	v=${v% *}
@@ -117,7 +117,7 @@ opt_of() {
 	    { echo "installed no libshmids.so.$v" >&2; false; }
 }
 
-@test "version: the man pages' examples of it say SHMIDS_VERSION" {
+@test "9: version: the man pages' examples of it say SHMIDS_VERSION" {
 	local v f fails=
 	v=$(macros)
 	v=${v% *}
@@ -129,7 +129,7 @@ opt_of() {
 	is "$fails" "" "pages without $v"
 }
 
-@test "version: the Python module's __version__ is SHMIDS_VERSION" {
+@test "9: version: the Python module's __version__ is SHMIDS_VERSION" {
 	local v
 	v=$(macros)
 	v=${v% *}

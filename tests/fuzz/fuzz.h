@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "num.h"
+#include "number.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

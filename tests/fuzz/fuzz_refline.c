@@ -86,6 +86,57 @@ reference(const char *line, size_t len, char *label, int *id,
 	return known ? -1 : 1;
 }
 
+/*
+ * The classifier (shmids_line_kind(), shmids_line_next()) on the same
+ * bytes: the same answer as shmids_ref_parse() (k), offsets inside the
+ * line, and a part of the line judged no reference (SHMIDS_LINE_PART,
+ * as shm-expand asks of a line it does not hold whole) never is one.
+ */
+static void
+classifier(const char *line, size_t size, int k)
+{
+	struct shmids_line c, p;
+	struct shmids_lines rd;
+	struct shmids_values v;
+	const char *nl = memchr(line, '\n', size);
+	size_t n = nl != NULL ? (size_t)(nl - line) : size, i;
+	char *copy;
+	int refish;
+
+	CHECK(shmids_line_kind(line, size, 0, &c) == 1, "not 1");
+	CHECK(c.kind >= SHMIDS_LINE_TEXT && c.kind <= SHMIDS_LINE_ROW,
+	    "kind %d", c.kind);
+	CHECK(c.end <= n && c.field + c.fieldlen <= c.end, "offsets");
+	refish = c.kind == SHMIDS_LINE_REF || c.kind == SHMIDS_LINE_TREF ||
+	    c.kind == SHMIDS_LINE_MALFORMED;
+	CHECK((k == 1) == (c.kind == SHMIDS_LINE_REF || (c.kind ==
+	    SHMIDS_LINE_MALFORMED && c.sep == 0 && c.label[0] != '\0')) ||
+	    k == -1, "ref_parse %d, kind %d", k, c.kind);
+	for (i = 0; i <= n; i += 1 + i / 3)
+		if (shmids_line_kind(line, i, SHMIDS_LINE_PART, &p) == 1)
+			CHECK(!refish, "a part of %zu bytes said no reference "
+			    "(kind %d), the line is one (kind %d)", i, p.kind,
+			    c.kind);
+	/* values may be read up to their end: a NUL after the bytes */
+	if ((copy = malloc(size + 1)) == NULL)
+		abort();
+	memcpy(copy, line, size);
+	copy[size] = '\0';
+	memset(&rd, 0, sizeof(rd));
+	memset(&v, 0, sizeof(v));
+	v.type = SHMIDS_F64;
+	if (shmids_line_next(&rd, copy, size, &v, &p) == 0) {
+		CHECK(p.kind == c.kind || (c.kind == SHMIDS_LINE_ARRAY &&
+		    p.kind == SHMIDS_LINE_TEXT) || (c.kind == SHMIDS_LINE_ROW &&
+		    p.kind == SHMIDS_LINE_TEXT), "next %d, kind %d", p.kind,
+		    c.kind);
+		CHECK(p.count == v.count, "count %zu, values %zu", p.count,
+		    v.count);
+	}
+	shmids_values_free(&v);
+	free(copy);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -136,6 +187,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    "shmid %d for \"%s\"", id, r.label);
 		CHECK(r.fieldlen > 0, "empty field");
 	}
+	classifier(line, size, k);
 	CHECK(k == rk, "returned %d, spec says %d (why: %s)", k, rk,
 	    k == -1 ? r.why : "-");
 	if (k == 1)

@@ -3,7 +3,7 @@
  * 6, 6.1), for tests/conformance.bats.  One line out per line in:
  *
  *	lines file	shmids_line_next(), the classifier:
- *			N text | ref FIELD LABEL | tref SEP LABEL |
+ *			N text [FIELD | (row)] | ref FIELD LABEL | tref SEP LABEL |
  *			malformed WHY | array FIELD COUNT | cont COUNT |
  *			row SEP COLS, then flags: / (more), bad, cut, first,
  *			and the line's end unless LF: crlf, cr, noeol
@@ -48,6 +48,13 @@ item(const char *s, const struct shmids_line *c)
 
 	printf("%lu %s", c->lineno, kinds[c->kind]);
 	switch (c->kind) {
+	case SHMIDS_LINE_TEXT:
+		if (c->fieldlen > 0) {
+			putchar(' ');
+			bytes(s + c->field, c->fieldlen);
+		} else if (c->lead < c->end)
+			printf(" (row)");	/* it begins with a number */
+		break;
 	case SHMIDS_LINE_REF:
 		putchar(' ');
 		bytes(s + c->field, c->fieldlen);

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "shmids.h"
-#include "num.h"
+#include "number.h"
 
 #define NRANDOM		2000000	/* random bit patterns per width */
 #define NSAMPLE		80000	/* random values checked against printf */

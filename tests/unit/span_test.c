@@ -1,5 +1,5 @@
 /*
- * lines_test: shmids_values_lines() on 1 to 7 threads against
+ * span_test: shmids_values_lines() on 1 to 7 threads against
  * shmids_values_parse() line by line (format-spec.md 6.2), over random
  * texts big enough to be cut into chunks: wrapped and on one line, CR
  * LF, blanks and tabs, bad values and out-of-range ones here and there,
