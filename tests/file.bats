@@ -320,6 +320,32 @@ w 1 2 3 4"
 	[ ! -e "$o" ] || { echo "the old form is not cleaned" >&2; false; }
 }
 
+@test "2.6: an old-form file removed by its owner right after a reader opened it is no reader's own: told, not read in silence" {
+	local l f o so
+	need_user
+	fsetup
+	so=$PRELOAD/rmaftermap.so
+	[ -f "$so" ] || { echo "$so missing: make check builds it" >&2; false; }
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+	# more than a page: mapped twice, the second time after the lock
+	seq 1 1000 | tr '\n' ' ' | sed 's/^/v /; s/ $//' > in
+	echo >> in
+	SHMIDS_DIR=$D runio in as_user "$BIN/shm-import" -k 2
+	status_is 0
+	l=$(sed -n 's/^v shmids //p' "$T/out")
+	f=${l%% *}
+	o=$(realpath "$D")/shmids.Ab12Cd
+	squat_old "$o" "$f"
+	as_user chmod 644 "$o"
+	printf 'v shmids %s v\n' "$o" > ref
+	# the owner (root may, in the sticky directory) unlinks it once mapped
+	runio ref env LD_PRELOAD="$so" SHMIDS_RMMAPPED="$o" "$BIN/shm-expand"
+	status_is 0
+	[ ! -e "$o" ] || { echo "the shim did not remove $o" >&2; false; }
+	is "$(tr -s ' /\n' '   ' < out)" "$(tr -d '\n' < in) "
+	is "$(cat err)" "shm-expand: $o: made before shmids 1.4 and gone as it was read: its owner and maker are not checked (shmids(5) 2.6)"
+}
+
 @test "1, 2.6: the uid in a file segment's name fits the label's 75 bytes: made, or ENAMETOOLONG, never cut" {
 	local d n
 	fsetup
