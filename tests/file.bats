@@ -655,6 +655,25 @@ $rd/shmids.Zeros0	4096	-	-	broken	-" "residue listed"
 	is "$output" "a 1 2 3"
 }
 
+@test "shm-import: a file segment that cannot be mapped for want of memory says so, not that SHMIDS_DIR failed" {
+	local so
+	fsetup
+	so=$PRELOAD/failmapshared.so
+	[ -f "$so" ] || { echo "$so missing: make check builds it" >&2; false; }
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+	printf 'a 1 2 3\n' > in.txt
+	SHMIDS_DIR=$D run --separate-stderr env LD_PRELOAD="$so" \
+	    "$BIN/shm-import" -k 1 -P "$P" in.txt
+	status_is 1
+	is "$stderr" "shm-import: in.txt:1: a: out of memory"
+	is "$output" "a 1 2 3"
+	[ -z "$(ls -A "$D")" ] || { ls -l "$D" >&2; false; }
+	SHMIDS_DIR=$D run --separate-stderr bash -c "ulimit -v 4000000 &&
+	    LD_PRELOAD='$so' exec '$BIN/shm-import' -k 1 -P '$P' in.txt"
+	status_is 1
+	is "$stderr" "shm-import: in.txt:1: a: out of memory (address space limited? see ulimit -v)"
+}
+
 # Attack finding (review-attack): a directory that can be read but not
 # searched (mode 0744) lists its names, but no file in it can be looked
 # at: its segments vanished from the listing without a word, exit 0.
