@@ -263,8 +263,12 @@ util_create_error(int e)
 
 	static char buf[400];
 
-	/* File segments: the directory is the likelier culprit than the input. */
-	if (dir != NULL && e != ENOSPC && e != ENOSYS) {
+	/*
+	 * File segments: the directory is the likelier culprit than the
+	 * input; not for memory (mapping the file under ulimit -v), which
+	 * shmids_explain() words.
+	 */
+	if (dir != NULL && e != ENOSPC && e != ENOSYS && e != ENOMEM) {
 		if (e == EINVAL)
 			return "SHMIDS_DIR cannot go into a label (blanks?)";
 		snprintf(buf, sizeof(buf), "SHMIDS_DIR %s: %s",

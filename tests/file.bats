@@ -320,6 +320,32 @@ w 1 2 3 4"
 	[ ! -e "$o" ] || { echo "the old form is not cleaned" >&2; false; }
 }
 
+@test "2.6: an old-form file removed by its owner right after a reader opened it is no reader's own: told, not read in silence" {
+	local l f o so
+	need_user
+	fsetup
+	so=$PRELOAD/rmaftermap.so
+	[ -f "$so" ] || { echo "$so missing: make check builds it" >&2; false; }
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+	# more than a page: mapped twice, the second time after the lock
+	seq 1 1000 | tr '\n' ' ' | sed 's/^/v /; s/ $//' > in
+	echo >> in
+	SHMIDS_DIR=$D runio in as_user "$BIN/shm-import" -k 2
+	status_is 0
+	l=$(sed -n 's/^v shmids //p' "$T/out")
+	f=${l%% *}
+	o=$(realpath "$D")/shmids.Ab12Cd
+	squat_old "$o" "$f"
+	as_user chmod 644 "$o"
+	printf 'v shmids %s v\n' "$o" > ref
+	# the owner (root may, in the sticky directory) unlinks it once mapped
+	runio ref env LD_PRELOAD="$so" SHMIDS_RMMAPPED="$o" "$BIN/shm-expand"
+	status_is 0
+	[ ! -e "$o" ] || { echo "the shim did not remove $o" >&2; false; }
+	is "$(tr -s ' /\n' '   ' < out)" "$(tr -d '\n' < in) "
+	is "$(cat err)" "shm-expand: $o: made before shmids 1.4 and gone as it was read: its owner and maker are not checked (shmids(5) 2.6)"
+}
+
 @test "1, 2.6: the uid in a file segment's name fits the label's 75 bytes: made, or ENAMETOOLONG, never cut" {
 	local d n
 	fsetup
@@ -627,6 +653,25 @@ $rd/shmids.Zeros0	4096	-	-	broken	-" "residue listed"
 	status_is 1
 	is "$stderr" "shm-import: in.txt:1: a: SHMIDS_DIR $D/nodir: No such file or directory"
 	is "$output" "a 1 2 3"
+}
+
+@test "shm-import: a file segment that cannot be mapped for want of memory says so, not that SHMIDS_DIR failed" {
+	local so
+	fsetup
+	so=$PRELOAD/failmapshared.so
+	[ -f "$so" ] || { echo "$so missing: make check builds it" >&2; false; }
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+	printf 'a 1 2 3\n' > in.txt
+	SHMIDS_DIR=$D run --separate-stderr env LD_PRELOAD="$so" \
+	    "$BIN/shm-import" -k 1 -P "$P" in.txt
+	status_is 1
+	is "$stderr" "shm-import: in.txt:1: a: out of memory"
+	is "$output" "a 1 2 3"
+	[ -z "$(ls -A "$D")" ] || { ls -l "$D" >&2; false; }
+	SHMIDS_DIR=$D run --separate-stderr bash -c "ulimit -v 4000000 &&
+	    LD_PRELOAD='$so' exec '$BIN/shm-import' -k 1 -P '$P' in.txt"
+	status_is 1
+	is "$stderr" "shm-import: in.txt:1: a: out of memory (address space limited? see ulimit -v)"
 }
 
 # Attack finding (review-attack): a directory that can be read but not
