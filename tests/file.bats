@@ -655,7 +655,7 @@ $rd/shmids.Zeros0	4096	-	-	broken	-" "residue listed"
 	is "$output" "a 1 2 3"
 }
 
-@test "shm-import: a file segment that cannot be mapped for want of memory says so, not that SHMIDS_DIR failed" {
+@test "2.6: shm-import: a file segment that cannot be mapped for want of memory says so, not that SHMIDS_DIR failed" {
 	local so
 	fsetup
 	so=$PRELOAD/failmapshared.so
