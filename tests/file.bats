@@ -210,7 +210,7 @@ ipcs_ours() {
 	is "$(vlabels <<< "$output")" "$a"$'\n'"$b"
 	gone "$a"
 	gone "$b"
-	SHMIDS_DIR=$D run shm_rm -n -s 1h
+	SHMIDS_DIR=$D run shm_rm -n -s 1h -N "${P}*"
 	is "$output" ""
 	SHMIDS_DIR=$D run shm_rm -n -s 0 -N "${P}c"
 	is "$output" "$c"
@@ -263,7 +263,7 @@ squat_old() {
 	need_user
 	fsetup
 	printf 'v 1 2 3 4\n' > in
-	SHMIDS_DIR=$D runio in shm_import -k 2
+	SHMIDS_DIR=$D runio in shm_import -k 2 -P "$P"
 	status_is 0
 	l=$(sed -n 's/^v shmids //p' "$T/out")
 	f=${l%% *}
@@ -288,7 +288,7 @@ squat_old() {
 	status_is 1
 	[ -e "$f" ]
 	# not ours: not listed, never cleaned; its owner removes it
-	SHMIDS_DIR=$D run shm_rm -U -s 0
+	SHMIDS_DIR=$D run shm_rm -U -s 0 -N "${P}*"
 	[ -e "$f" ]
 	SHMIDS_DIR=$D run "$BIN/shm-ls" -p
 	[[ $output != *"$f"* ]]
