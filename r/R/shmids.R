@@ -1,6 +1,7 @@
 # shmids: segments as R vectors and matrices, in place.  The C side
-# (src/shmids_r.c) calls libshmids through shmids.h; format rules are
-# the library's, never this file's.
+# (src/*.c, one concern a file; src/shmids_r.h what they share) calls
+# libshmids through shmids.h; format rules are the library's, never
+# this file's.
 
 octal_mode <- function(mode) {
   if (is.character(mode)) {

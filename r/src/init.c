@@ -1,0 +1,35 @@
+/*
+ * init.c: the package's .Call entry points, registered when R loads
+ * the library; no other symbol is looked up.
+ */
+#include "shmids_r.h"
+
+/*
+ * DL_FUNC is void *(*)(void): a cast through void (*)(void), the type
+ * that matches every function, keeps -Wcast-function-type quiet.
+ */
+#define CALL(f, n)	{ #f, (DL_FUNC)(void (*)(void))f, n }
+
+static const R_CallMethodDef calls[] = {
+	CALL(shmr_classifier, 0),
+	CALL(shmr_attach, 3),
+	CALL(shmr_zeros, 4),
+	CALL(shmr_seal, 1),
+	CALL(shmr_label, 1),
+	CALL(shmr_order, 1),
+	CALL(shmr_detach, 1),
+	CALL(shmr_remove, 1),
+	CALL(shmr_create, 3),
+	CALL(shmr_ls, 1),
+	CALL(shmr_read, 1),
+	{ NULL, NULL, 0 }
+};
+
+void R_init_shmids(DllInfo *dll);
+void
+R_init_shmids(DllInfo *dll)
+{
+	seg_classes(dll);
+	R_registerRoutines(dll, NULL, calls, NULL, NULL);
+	R_useDynamicSymbols(dll, FALSE);
+}

@@ -1,0 +1,68 @@
+/*
+ * shmids_r.h: what the files of R's side of libshmids share.
+ *
+ * An attached segment is an ALTREP vector (double, integer or raw)
+ * whose data is the segment's payload itself (altrep.c).  Format rules
+ * stay in the library: these files convert types and lifetimes, and
+ * ask shmids.h for everything else.
+ *
+ * Internal names are hidden: the package's only entry points are the
+ * .Call routines registered in init.c.
+ */
+#ifndef SHMIDS_R_H
+#define SHMIDS_R_H
+
+#include <shmids.h>
+
+#define R_NO_REMAP
+#include <R.h>
+#include <Rinternals.h>
+#include <R_ext/Altrep.h>
+#include <R_ext/Rdynload.h>
+#include <R_ext/Visibility.h>
+
+/*
+ * struct seg: one segment under an ALTREP vector, owned by the external
+ * pointer in the vector's data1, whose finalizer detaches it (and
+ * removes it if made here and never sealed).
+ */
+struct seg {
+	void		*shm;		/* header; NULL once detached */
+	void		*data;		/* payload */
+	R_xlen_t	 n;		/* elements */
+	int		 type;		/* enum shmids_type */
+	int		 writable;	/* made here, attached read-write */
+	int		 sealed;
+	int		 direct;	/* writable DATAPTR gets the segment */
+	int		 order;		/* 'C', 'F' (format-spec.md 2.7) */
+	char		 label[SHMIDS_LABEL_MAX + 1];
+};
+
+/* errors.c */
+NORET void	 error_explained(const char *, const char *, int)
+		    attribute_hidden;
+const char	*str1(SEXP, const char *) attribute_hidden;
+
+/* altrep.c */
+void		 seg_classes(DllInfo *) attribute_hidden;
+SEXP		 seg_wrap(struct seg *, int, size_t, size_t) attribute_hidden;
+int		 seg_is(SEXP) attribute_hidden;
+struct seg	*seg_of(SEXP) attribute_hidden;
+struct seg	*seg_arg(SEXP, const char *) attribute_hidden;
+void		 seg_free(struct seg *) attribute_hidden;
+size_t		 elsize(SEXP) attribute_hidden;
+
+/* The .Call entry points (init.c registers them). */
+SEXP	shmr_attach(SEXP, SEXP, SEXP);		/* attach.c */
+SEXP	shmr_label(SEXP);
+SEXP	shmr_order(SEXP);
+SEXP	shmr_zeros(SEXP, SEXP, SEXP, SEXP);	/* write.c */
+SEXP	shmr_seal(SEXP);
+SEXP	shmr_detach(SEXP);
+SEXP	shmr_create(SEXP, SEXP, SEXP);
+SEXP	shmr_ls(SEXP);				/* list.c */
+SEXP	shmr_remove(SEXP);
+SEXP	shmr_read(SEXP);			/* files.c */
+SEXP	shmr_classifier(void);
+
+#endif
