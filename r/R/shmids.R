@@ -144,4 +144,3 @@ shm_write <- function(x, file, prefix = "", mode = "0600") {
   invisible(made)
 }
 
-classifier <- function() .Call(shmr_classifier)

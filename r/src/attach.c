@@ -19,7 +19,6 @@
 static int
 shape(void *shm, size_t *rows, size_t *cols, int *order)
 {
-#ifdef SHMIDS_COLMAJOR
 	struct shmids_dims d;
 
 	if (shmids_dims(shm, &d) == -1)
@@ -33,16 +32,6 @@ shape(void *shm, size_t *rows, size_t *cols, int *order)
 		*cols = d.rows;
 	}
 	return d.ndim;
-#else
-	struct shmids_shape sh;
-
-	if (shmids_shape(shm, &sh) == -1)
-		return -1;
-	*order = 'C';
-	*rows = sh.cols;
-	*cols = sh.rows;
-	return sh.ndim;
-#endif
 }
 
 /*

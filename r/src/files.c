@@ -1,7 +1,7 @@
 /*
  * files.c: shm_read(), the items of a text file with references:
- * through the library's classifier of lines where it has one
- * (SHMIDS_LINE_PART, 1.4), else line by line with the older parsers.
+ * through the library's classifier of lines (shmids_line_next(), 1.4):
+ * R decides nothing about what a line is.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,7 +10,6 @@
 
 #include "shmids_r.h"
 
-#ifdef SHMIDS_LINE_PART
 /*
  * shm_read(file)'s result, grown item by item: list(names, values,
  * kinds, heads); kinds "ref", "table" (values: labels for the R side to
@@ -265,157 +264,4 @@ shmr_read(SEXP file)
 		    rd.it.n));
 	UNPROTECT(2);
 	return ans;
-}
-#else
-SEXP
-shmr_read(SEXP file)
-{
-	const char *path = str1(file, "shm_read");
-	FILE *fp;
-	char *line = NULL, *prev = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	struct shmids_ref r;
-	struct shmids_array a;
-	SEXP hold, ans;
-	R_xlen_t n = 0, room = 16;
-	long long lineno = 0;
-	R_xlen_t empty = -1;	/* the item of an empty inline array */
-	int sep, k, e;
-
-	fp = fopen(path, "r");
-	if (fp == NULL)
-		Rf_error("shm_read: %s: %s", path, strerror(errno));
-	PROTECT(hold = Rf_allocVector(VECSXP, 4));
-	SET_VECTOR_ELT(hold, 0, Rf_allocVector(STRSXP, room));
-	SET_VECTOR_ELT(hold, 1, Rf_allocVector(VECSXP, room));
-	SET_VECTOR_ELT(hold, 2, Rf_allocVector(STRSXP, room));
-	SET_VECTOR_ELT(hold, 3, Rf_allocVector(STRSXP, room));
-	for (;;) {
-		SEXP v = R_NilValue, nm, head = NA_STRING;
-		const char *kind;
-
-		errno = 0;
-		len = getline(&line, &cap, fp);
-		if (len == -1)
-			break;
-		lineno++;
-		if ((k = shmids_tref_parse(line, (size_t)len, &r, &sep)) == 1) {
-			kind = "table";
-			/*
-			 * A CSV table's header of names: the text line
-			 * before, or a line of one token ("a","b"), which
-			 * reads as an empty inline array: that item goes.
-			 */
-			if (sep == ',' && prev != NULL) {
-				head = Rf_mkChar(prev);
-				if (empty == n - 1 && n > 0)
-					n--;
-			}
-			PROTECT(head);
-			PROTECT(nm = Rf_mkCharLen(r.label, (int)strlen(r.label)));
-			PROTECT(v = Rf_mkString(r.label));
-		} else if (k == -1) {
-			e = errno;
-			free(line);
-			free(prev);
-			fclose(fp);
-			Rf_error("shm_read: %s: line %lld: %s", path,
-			    lineno, r.why ? r.why : strerror(e));
-		} else if ((k = shmids_ref_parse(line, (size_t)len, &r)) == 1) {
-			kind = "ref";
-			PROTECT(head);
-			PROTECT(nm = Rf_mkCharLen(line + r.field,
-			    (int)strnlen(line + r.field, r.fieldlen)));
-			PROTECT(v = Rf_mkString(r.label));
-		} else if (k == -1) {
-			e = errno;
-			free(line);
-			free(prev);
-			fclose(fp);
-			Rf_error("shm_read: %s: line %lld: %s", path,
-			    lineno, r.why ? r.why : strerror(e));
-		} else if (r.fieldlen == 0 ||
-		    shmids_isnumber(line, (size_t)len)) {
-			free(prev);	/* a row or a blank line: no header */
-			prev = NULL;
-			empty = -1;
-			continue;
-		} else {
-			memset(&a, 0, sizeof a);
-			if (shmids_get(line, fp, SHMIDS_F64, &a) == -1) {
-				if (errno == EINVAL || errno == ERANGE) {
-					/* text: perhaps a table's header */
-					free(prev);
-					line[r.eol] = '\0';
-					prev = strdup(line);
-					empty = -1;
-					continue;
-				}
-				e = errno;
-				free(line);
-				free(prev);
-				fclose(fp);
-				Rf_error("shm_read: %s: %s", path, strerror(e));
-			}
-			kind = "inline";
-			if (a.count == 0) {
-				/* perhaps a CSV header: kept as the item n */
-				free(prev);
-				line[r.eol] = '\0';
-				prev = strdup(line);
-				empty = n;
-			}
-			PROTECT(head);
-			PROTECT(nm = Rf_mkCharLen(line + r.field,
-			    (int)strnlen(line + r.field, r.fieldlen)));
-			PROTECT(v = Rf_allocVector(REALSXP, (R_xlen_t)a.count));
-			if (a.count > 0)
-				memcpy(REAL(v), a.data, a.count * sizeof(double));
-			shmids_array_free(&a);
-		}
-		if (n == room) {
-			room *= 2;
-			for (k = 0; k < 4; k++)
-				SET_VECTOR_ELT(hold, k, Rf_lengthgets(
-				    VECTOR_ELT(hold, k), room));
-		}
-		SET_STRING_ELT(VECTOR_ELT(hold, 0), n, nm);
-		SET_VECTOR_ELT(VECTOR_ELT(hold, 1), n, v);
-		SET_STRING_ELT(VECTOR_ELT(hold, 2), n, Rf_mkChar(kind));
-		SET_STRING_ELT(VECTOR_ELT(hold, 3), n, head);
-		n++;
-		UNPROTECT(3);
-		if (empty != n - 1) {
-			free(prev);
-			prev = NULL;
-		}
-	}
-	e = errno;
-	if (!feof(fp)) {
-		free(line);
-		free(prev);
-		fclose(fp);
-		Rf_error("shm_read: %s: %s", path, strerror(e ? e : EIO));
-	}
-	free(line);
-	fclose(fp);
-	free(prev);
-	PROTECT(ans = Rf_allocVector(VECSXP, 4));
-	for (k = 0; k < 4; k++)
-		SET_VECTOR_ELT(ans, k, Rf_lengthgets(VECTOR_ELT(hold, k), n));
-	UNPROTECT(2);
-	return ans;
-}
-#endif
-
-/* Whether shm_read() reads through the library's classifier. */
-SEXP
-shmr_classifier(void)
-{
-#ifdef SHMIDS_LINE_PART
-	return Rf_ScalarLogical(TRUE);
-#else
-	return Rf_ScalarLogical(FALSE);
-#endif
 }

@@ -11,7 +11,6 @@
 #define CALL(f, n)	{ #f, (DL_FUNC)(void (*)(void))f, n }
 
 static const R_CallMethodDef calls[] = {
-	CALL(shmr_classifier, 0),
 	CALL(shmr_attach, 3),
 	CALL(shmr_zeros, 4),
 	CALL(shmr_seal, 1),

@@ -24,13 +24,8 @@ struct lsacc {
 	int		 err;
 };
 
-#ifdef SHMIDS_COLMAJOR
 #define SCAN_SHAPE	shmids_scan_dims
-#define SHAPE_T		struct shmids_dims	/* as meant: 1.4 */
-#else
-#define SCAN_SHAPE	shmids_scan_shape
-#define SHAPE_T		struct shmids_shape
-#endif
+#define SHAPE_T		struct shmids_dims	/* as meant */
 
 static int
 ls_one(const struct shmids_info *si, const SHAPE_T *sh, void *arg)
@@ -60,11 +55,7 @@ ls_one(const struct shmids_info *si, const SHAPE_T *sh, void *arg)
 	    shmids_type_name(si->type) ? shmids_type_name(si->type) : "");
 	snprintf(r->state, sizeof r->state, "%s", si->state == 'r' ? "ready" :
 	    si->state == 'w' ? "filling" : "dead");
-#ifdef SHMIDS_COLMAJOR
 	r->order[0] = sh->order == SHMIDS_COLMAJOR ? 'F' : 'C';
-#else
-	r->order[0] = 'C';
-#endif
 	if (sh->ndim == 2)
 		snprintf(r->shape, sizeof r->shape, "%zux%zu", sh->rows,
 		    sh->cols);

@@ -13,6 +13,10 @@
 #define SHMIDS_R_H
 
 #include <shmids.h>
+/* column-major tables and the classifier of lines: libshmids 1.4 */
+#if SHMIDS_VERSION_MAJOR == 1 && SHMIDS_VERSION_MINOR < 4
+#error "the R package needs libshmids 1.4 or later"
+#endif
 
 #define R_NO_REMAP
 #include <R.h>
@@ -63,6 +67,5 @@ SEXP	shmr_create(SEXP, SEXP, SEXP);
 SEXP	shmr_ls(SEXP);				/* list.c */
 SEXP	shmr_remove(SEXP);
 SEXP	shmr_read(SEXP);			/* files.c */
-SEXP	shmr_classifier(void);
 
 #endif

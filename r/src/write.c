@@ -46,12 +46,8 @@ shmr_zeros(SEXP name, SEXP dim, SEXP type, SEXP mode)
 	if (nd == 1)
 		shm = shmids_create_array(nm, m, t, (size_t)r);
 	else {
-#ifdef SHMIDS_COLMAJOR
 		shm = shmids_create_matrix(nm, m, t, (size_t)r, (size_t)c,
 		    SHMIDS_COLMAJOR);
-#else
-		Rf_error("shm_zeros: a matrix needs a libshmids with column-major tables (1.4)");
-#endif
 	}
 	if (shm == NULL)
 		error_explained("shm_zeros", NULL, errno);
@@ -109,53 +105,12 @@ shmr_detach(SEXP x)
  * shm_create(name, x): one copy of x into a new sealed segment;
  * returns its label.  A matrix becomes a column-major table.
  */
-#ifndef SHMIDS_COLMAJOR
-/*
- * A library without column-major tables (before 1.4): the matrix is
- * written row by row (a version-2 table), transposed on the copy, so
- * that shm-expand and numpy still see the matrix R meant.
- */
-static SEXP
-create_rowmajor(SEXP name, SEXP x, SEXP mode)
-{
-	const char *nm = str1(name, "shm_create");
-	SEXP dim = Rf_getAttrib(x, R_DimSymbol);
-	size_t r = (size_t)INTEGER(dim)[0], c = (size_t)INTEGER(dim)[1];
-	size_t es = elsize(x), i, j;
-	int t = TYPEOF(x) == REALSXP ? SHMIDS_F64 : TYPEOF(x) == INTSXP ?
-	    SHMIDS_I32 : SHMIDS_RAW;
-	struct shmids_array a;
-	const char *src = DATAPTR_RO(x);
-	char lab[SHMIDS_LABEL_MAX + 1];
-	void *shm;
-
-	if (c == 0)
-		Rf_error("shm_create: dim: a table has 1 column or more (format-spec.md 2.7)");
-	shm = shmids_create_table(nm, Rf_asInteger(mode), t, r, c);
-	if (shm == NULL)
-		error_explained("shm_create", NULL, errno);
-	shmids_array(shm, &a);
-	for (i = 0; i < r; i++)
-		for (j = 0; j < c; j++)
-			memcpy((char *)a.data + (i * c + j) * es,
-			    src + (j * r + i) * es, es);
-	snprintf(lab, sizeof lab, "%s", shmids_label(shm));
-	shmids_seal(shm);
-	shmids_close(shm);
-	return Rf_mkString(lab);
-}
-#endif
-
 SEXP
 shmr_create(SEXP name, SEXP x, SEXP mode)
 {
 	SEXP w, lab;
 	struct seg *s;
 
-#ifndef SHMIDS_COLMAJOR
-	if (Rf_isMatrix(x))
-		return create_rowmajor(name, x, mode);
-#endif
 	PROTECT(w = shmr_zeros(name, Rf_isMatrix(x) ?
 	    Rf_getAttrib(x, R_DimSymbol) : Rf_ScalarReal((double)XLENGTH(x)),
 	    Rf_mkString(TYPEOF(x) == REALSXP ? "f64" : TYPEOF(x) == INTSXP ?

@@ -100,7 +100,6 @@ test_that("5, 6.1: shm_read(): a CSV table under its header is a data frame of t
 })
 
 test_that("6.1: shm_read(): table rows left as text are a matrix, under a CSV header a data frame", {
-  skip_if_not(shmids:::classifier(), "the library has no classifier of lines yet (1.4)")
   f <- tempfile()
   writeLines(c("# two tables", '"a","b"', "1.5,2", "NA,4", "", "1 2 3", "4 5 6"), f)
   r <- shm_read(f)
