@@ -259,6 +259,26 @@ line_values(struct shmids_lines *rd, struct shmids_values *v, const char *s,
 }
 
 /*
+ * Row c of line s: does it begin a table block (6.1)?  Its width and
+ * separator say; a block's first row says whether its rows are
+ * tab-separated (sep '\t'), and its others' sep is the block's.
+ */
+static int
+block(struct shmids_lines *rd, const char *s, struct shmids_line *c, int e)
+{
+	c->first = rd->rowcols != c->count ||
+	    (rd->rowsep == ',') != (c->sep == ',');
+	if (c->first && c->sep == ' ' && c->count >= 2 && tabbed(s, c->end))
+		c->sep = '\t';
+	if (!c->first && c->sep != ',')
+		c->sep = rd->rowsep;
+	rd->rowcols = c->count;
+	rd->rowsep = c->sep;
+	errno = e;
+	return 0;
+}
+
+/*
  * The next row of a table block (rd->rowcols > 0): 1 with c filled,
  * -1 (ENOMEM, EINVAL), or 0 if line s[0..len) is no row of v->type.
  */
@@ -288,35 +308,8 @@ next_row(struct shmids_lines *rd, const char *s, size_t len,
 	c->more = c->bad = c->cut = 0;
 	c->why = NULL;
 	c->label[0] = '\0';
-	c->first = rd->rowcols != c->count ||
-	    (rd->rowsep == ',') != (c->sep == ',');
-	if (c->first && c->sep == ' ' && c->count >= 2 && tabbed(s, c->end))
-		c->sep = '\t';
-	if (!c->first && c->sep != ',')
-		c->sep = rd->rowsep;
-	rd->rowcols = c->count;
-	rd->rowsep = c->sep;
+	(void)block(rd, s, c, errno);
 	return 1;
-}
-
-/*
- * Row c of line s: does it begin a table block (6.1)?  Its width and
- * separator say; a block's first row says whether its rows are
- * tab-separated (sep '\t'), and its others' sep is the block's.
- */
-static int
-block(struct shmids_lines *rd, const char *s, struct shmids_line *c, int e)
-{
-	c->first = rd->rowcols != c->count ||
-	    (rd->rowsep == ',') != (c->sep == ',');
-	if (c->first && c->sep == ' ' && c->count >= 2 && tabbed(s, c->end))
-		c->sep = '\t';
-	if (!c->first && c->sep != ',')
-		c->sep = rd->rowsep;
-	rd->rowcols = c->count;
-	rd->rowsep = c->sep;
-	errno = e;
-	return 0;
 }
 
 /* The contract is in shmids.h. */
