@@ -42,7 +42,10 @@ CPPFLAGS += -D_XOPEN_SOURCE=700 -Ilib
 ALL_CFLAGS = $(WFLAGS) $(CFLAGS) -pthread -fPIC -fvisibility=hidden
 
 B	= build
-LIBSRC	= $(wildcard lib/*.c)
+# The library's two layers, lib/seg/ and lib/text/, and what both use in
+# lib/ itself (lib/README).
+LIBSRC	= $(wildcard lib/*.c lib/seg/*.c lib/text/*.c)
+LIBHDR	= $(wildcard lib/*.h lib/seg/*.h lib/text/*.h)
 LIBOBJ	= $(LIBSRC:lib/%.c=$(B)/lib/%.o)
 CMDS	= shm-ls shm-expand shm-rm shm-import
 BINS	= $(CMDS:%=$(B)/bin/%)
@@ -67,7 +70,7 @@ HDRS	= lib/shmids.h lib/shmids_paper.h
 
 all: $(B)/libshmids.a $(B)/libshmids.so $(BINS) $(EXBINS) fortran-maybe
 
-$(B)/lib/%.o: lib/%.c lib/*.h
+$(B)/lib/%.o: lib/%.c $(LIBHDR)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -279,8 +282,9 @@ check: all $(UNITS) $(TTOOLS) $(PROGS) $(PRELOADS) fuzz-maybe
 # The suite again, built with AddressSanitizer and UBSan in build-asan/.
 SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all \
 	   -fno-omit-frame-pointer
+ASAN_B	= build-asan
 check-asan:
-	$(MAKE) B=build-asan CFLAGS="-O1 -g $(SANFLAGS)" \
+	$(MAKE) B=$(ASAN_B) CFLAGS="-O1 -g $(SANFLAGS)" \
 	    LDFLAGS="$(SANFLAGS)" SHMIDS_FUZZ_SECONDS=0 check
 
 # The unit tests built by clang with UBSan, which aborts at its first
@@ -288,14 +292,16 @@ check-asan:
 # build-ubsan/ (issue 32: NULL + 0 in span.c passed gcc's UBSan).
 UBSANFLAGS = -fsanitize=undefined -fno-sanitize-recover=all \
 	     -fno-omit-frame-pointer
+UBSAN_B	= build-ubsan
 check-ubsan:
-	$(MAKE) B=build-ubsan CC=clang CFLAGS="-O1 -g $(UBSANFLAGS)" \
+	$(MAKE) B=$(UBSAN_B) CC=clang CFLAGS="-O1 -g $(UBSANFLAGS)" \
 	    LDFLAGS="$(UBSANFLAGS)" SHMIDS_SUITES=none check
 
 # The unit tests and the threads' suites built with ThreadSanitizer in
 # build-tsan/ (the rest of the suite runs no threads of ours; slow).
+TSAN_B	= build-tsan
 check-tsan:
-	$(MAKE) B=build-tsan CFLAGS="-O1 -g -fsanitize=thread" \
+	$(MAKE) B=$(TSAN_B) CFLAGS="-O1 -g -fsanitize=thread" \
 	    LDFLAGS="-fsanitize=thread" SHMIDS_FUZZ_SECONDS=0 \
 	    SHMIDS_SUITES="threads-import threads-expand" check
 
@@ -319,7 +325,7 @@ bench: all $(BENCHES) $(PROGS) numcmp-maybe
 # $(B)/bench/numcmp.skip says what is missing, and bench/run prints it.
 # The library itself stays C and libc only.
 CXXFLAGS ?= -O2 -g
-$(B)/bench/numcmp: bench/numcmp.cc lib/number.h $(B)/libshmids.a
+$(B)/bench/numcmp: bench/numcmp.cc lib/text/number.h $(B)/libshmids.a
 	@mkdir -p $(@D)
 	$(CXX) -std=c++17 $(CPPFLAGS) -Wall -Wextra $(CXXFLAGS) $(LDFLAGS) \
 	    -o $@ bench/numcmp.cc $(B)/libshmids.a -lfmt -pthread
@@ -426,8 +432,9 @@ uninstall-systemd:
 	rm -f $(DESTDIR)$(SYSTEMDDIR)/shmids-clean.service \
 	    $(DESTDIR)$(SYSTEMDDIR)/shmids-clean.timer
 
-# Every build directory: the default, and each check-* target's.
-BUILDDIRS = build build-asan build-tsan
+# Every build directory: the default, and each check-* target's (a new
+# one is named by a variable above, and listed here).
+BUILDDIRS = build $(ASAN_B) $(UBSAN_B) $(TSAN_B)
 clean:
 	rm -rf $(B) $(BUILDDIRS)
 

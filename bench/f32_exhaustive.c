@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "number.h"
+#include "text/number.h"
 
 /* 0 if b survives; else 1, with what came back in *r and buf. */
 static int

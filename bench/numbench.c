@@ -1,6 +1,6 @@
 /*
- * numbench: throughput of the number conversions of lib/dtoa.c and
- * lib/strtod.c against libc (snprintf "%.17g"/"%.9g", strtod/strtof),
+ * numbench: throughput of the number conversions of lib/text/dtoa.c and
+ * lib/text/strtod.c against libc (snprintf "%.17g"/"%.9g", strtod/strtof),
  * over 10^6 random finite values: uniform bit patterns and uniform in
  * [0,1).  Each figure is the median of 5 runs, in millions of values per
  * second of CPU time (so that a busy machine disturbs it less); ours and
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "number.h"
+#include "text/number.h"
 
 #define N	1000000
 #define RUNS	5

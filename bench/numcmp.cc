@@ -1,5 +1,6 @@
 /*
- * numcmp: the number conversions of lib/dtoa.c and lib/strtod.c against
+ * numcmp: the number conversions of lib/text/dtoa.c and
+ * lib/text/strtod.c against
  * the fastest C++ libraries: formatting against std::to_chars (libstdc++,
  * Ryu) and {fmt} (Dragonbox, FMT_COMPILE("{}")), parsing against
  * fast_float::from_chars and std::from_chars.  The only C++ program
@@ -38,7 +39,7 @@
 #include <fmt/format.h>
 
 extern "C" {
-#include "number.h"
+#include "text/number.h"
 #include "shmids.h"
 }
 

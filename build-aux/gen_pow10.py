@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Write lib/pow10_table.h: the power-of-ten tables of dtoa.c and strtod.c.
+"""Write lib/text/pow10_table.h: the power-of-ten tables of dtoa.c and strtod.c.
 
 Run from the top of the source tree:
 
-    python3 build-aux/gen_pow10.py > lib/pow10_table.h
+    python3 build-aux/gen_pow10.py > lib/text/pow10_table.h
 
 All values are computed with Python's exact integers, so the header can be
 regenerated and compared at any time; it is never edited by hand.

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "seg/seg.h"
 
 /* The text so far: snprintf(3)'s contract, append by append. */
 struct out {

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "common.h"
 
 /* The CPUs this process may run on (taskset, cgroup cpusets): at least 1. */
 static int

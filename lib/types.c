@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "internal.h"
+#include "shmids.h"
 
 static const struct {
 	const char	*name;

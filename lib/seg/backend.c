@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "seg.h"
 
 /* System V first: shmids_scan() reports in this order. */
 const struct shmids_backend *const shmids_stores[SHMIDS_NSTORES + 1] = {
@@ -148,7 +148,7 @@ shmids_populate(const struct att *a, int rdonly)
 #define RUN_MIN		16	/* pages; shorter runs fault on demand */
 #define LOOK		512	/* pages mincore(2) looks at in one call */
 
-/* shmids_populate_run: the contract is in internal.h. */
+/* shmids_populate_run: the contract is in seg.h. */
 void
 shmids_populate_run(const struct att *a, size_t off, size_t len)
 {

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "seg.h"
 
 #ifndef O_NOATIME
 #define O_NOATIME	0
@@ -438,7 +438,7 @@ short_alloc(int fd, size_t len)
 	return have;
 }
 
-/* shmids_file_alloc: the contract is in internal.h. */
+/* shmids_file_alloc: the contract is in seg.h. */
 long long
 shmids_file_alloc(const char *id, size_t len)
 {

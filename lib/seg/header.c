@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "seg.h"
 
 /*
  * "shmids" and the version: 1, 2 for a table, 3 for a column-major

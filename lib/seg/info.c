@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "seg.h"
 
 /*
  * The header is copied (peek), never read through a mapping: a file its
@@ -97,7 +97,7 @@ fill_header(const struct shmids_backend *be, struct shmids_info *si,
 		si->state = 'd';
 }
 
-/* shmids_made_by_owner: the contract is in internal.h. */
+/* shmids_made_by_owner: the contract is in seg.h. */
 int
 shmids_made_by_owner(const struct shmids_info *si)
 {

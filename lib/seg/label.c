@@ -5,7 +5,7 @@
 #include <limits.h>
 #include <string.h>
 
-#include "internal.h"
+#include "seg.h"
 
 /* Names are 1..64 printable ASCII bytes other than space. */
 int

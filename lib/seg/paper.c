@@ -4,8 +4,8 @@
  */
 #include <errno.h>
 
-#include "shmids_paper.h"
-#include "internal.h"
+#include "../shmids_paper.h"
+#include "seg.h"
 
 char *
 shmids_paper_create(const char *name, int mode, int nbytes)

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "seg.h"
 
 static struct seg *segs;
 static size_t nsegs, capsegs;

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "seg.h"
 
 /*
  * madvise(2) on [p, e) rounded to pages of pg bytes: outward for

@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "seg.h"
 
 /* Undo a half-made segment without losing the errno that caused it. */
 static void *

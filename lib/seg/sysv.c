@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "seg.h"
 
 #ifndef SHM_DEST
 #define SHM_DEST 01000

@@ -17,7 +17,7 @@
 #include <sys/syscall.h>
 #endif
 
-#include "internal.h"
+#include "seg.h"
 
 /* 32-bit systems with a 64-bit time_t have their own call. */
 #if defined(SYS_futex_time64)

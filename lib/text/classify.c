@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "internal.h"
+#include "text.h"
 #include "number.h"
 
 /*

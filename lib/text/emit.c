@@ -6,7 +6,7 @@
  * not one stdio call per value, and no static state (thread-safe); each
  * value is formatted straight into it (a copy of every value cost
  * shm-expand a tenth of its time).  An array of SHMIDS_PAR_MIN bytes or
- * more is formatted on several threads (lib/fmtpar.c, format-spec.md
+ * more is formatted on several threads (fmtpar.c, format-spec.md
  * 6.2) and laid out here, in order, from the lengths of its values,
  * which is all a layout depends on: the same bytes as on one thread.
  */
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "text.h"
 
 #define OUTBUF	65536
 

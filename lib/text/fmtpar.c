@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "internal.h"
+#include "text.h"
 
 #define CHUNK	8192		/* values a chunk, at most */
 #define RING	(32u << 20)	/* bytes of all slots' text, at most */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "text.h"
 #include "number.h"
 
 #define SMALL	4096	/* bytes of a token or row copied on the stack */

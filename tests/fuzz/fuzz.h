@@ -11,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "number.h"
+#include "seg/seg.h"
+#include "text/text.h"
+#include "text/number.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

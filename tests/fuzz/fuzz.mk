@@ -24,14 +24,16 @@ FUZZ_CPPFLAGS	= -std=c99 -D_XOPEN_SOURCE=700 -Ilib
 FUZZ_B		= $(B)/fuzz
 FUZZ_NAMES	= $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS	= $(FUZZ_NAMES:%=$(FUZZ_B)/%)
-FUZZ_OBJS	= $(patsubst lib/%.c,$(FUZZ_B)/lib/%.o,$(wildcard lib/*.c))
+FUZZ_OBJS	= $(patsubst lib/%.c,$(FUZZ_B)/lib/%.o,\
+		    $(wildcard lib/*.c lib/seg/*.c lib/text/*.c))
+FUZZ_LIBHDR	= $(wildcard lib/*.h lib/seg/*.h lib/text/*.h)
 
-$(FUZZ_B)/lib/%.o: lib/%.c lib/*.h
+$(FUZZ_B)/lib/%.o: lib/%.c $(FUZZ_LIBHDR)
 	@mkdir -p $(@D)
 	$(FUZZCC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) $(FUZZ_SAN) \
 	    -fsanitize=fuzzer-no-link -c -o $@ $<
 
-$(FUZZ_BINS): $(FUZZ_B)/%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h lib/*.h \
+$(FUZZ_BINS): $(FUZZ_B)/%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_LIBHDR) \
     $(FUZZ_OBJS)
 	$(FUZZCC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) $(FUZZ_SAN) \
 	    -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) -lm

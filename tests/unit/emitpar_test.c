@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "text/text.h"
 
 static int	ntest, nfail;
 static uint64_t	x = 88172645463325252ull;

@@ -1,6 +1,7 @@
 /*
- * num_test: the exact number conversions of lib/dtoa.c and lib/strtod.c
- * (format-spec.md section 6), checked against themselves, against libc
+ * num_test: the exact number conversions of lib/text/dtoa.c and
+ * lib/text/strtod.c (format-spec.md section 6), checked against
+ * themselves, against libc
  * (glibc's printf and strtod are exact) and against exact decimals of
  * ties computed here with a small bignum.  TAP output.
  */
@@ -13,7 +14,7 @@
 #include <string.h>
 
 #include "shmids.h"
-#include "number.h"
+#include "text/number.h"
 
 #define NRANDOM		2000000	/* random bit patterns per width */
 #define NSAMPLE		80000	/* random values checked against printf */

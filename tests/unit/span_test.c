@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "text/text.h"
 
 static int	ntest, nfail;
 
