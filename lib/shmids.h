@@ -62,6 +62,14 @@ extern "C" {
 #define SHMIDS_COLS_MAX		9999999	/* columns of a table (format-spec.md 2.7) */
 
 /*
+ * ---------------------------------------------------------------------
+ * Element types (format-spec.md section 4; lib/types.c): both layers
+ * use them, the header to record an array's type, the text to read
+ * and write its values.
+ * ---------------------------------------------------------------------
+ */
+
+/*
  * Element types (format-spec.md section 4): the values 0 to 4 are the ABI
  * (bindings pass them); sizes in bytes, shmids_type_size(): 1, 8, 4, 8, 4.
  */
@@ -73,18 +81,23 @@ enum shmids_type {
 	SHMIDS_I32		/* int32_t */
 };
 
-/* ASCII styles for shmids_format() (format-spec.md section 6). */
-enum shmids_style {
-	SHMIDS_SHORT = 0,	/* shortest round-trip decimal; decimal for integers */
-	SHMIDS_EXP,		/* %.16e / %.8e; floats only */
-	SHMIDS_HEX		/* %a for floats, 0x two's complement for integers */
-};
 /*
- * Or'ed into a float style: every NaN as "nan" or "-nan" (R's NA and
- * payloads lost: not exact), for readers such as numpy's loadtxt that
- * read no other NaN.  Without it R's NA is "NA" and payloads are kept.
+ * Type helpers: shmids_type_size() gives the element size in bytes (0 for
+ * an unknown type); shmids_type_name() the name ("f64", ...; NULL for an
+ * unknown type); shmids_type_parse() the type for a name, or -1 with
+ * EINVAL.
  */
-#define SHMIDS_NANPLAIN	0x100
+size_t	 shmids_type_size(int type);
+const char *shmids_type_name(int type);
+int	 shmids_type_parse(const char *name);
+
+/*
+ * ---------------------------------------------------------------------
+ * Segments (format-spec.md sections 1, 2 and 7; lib/seg/): labels,
+ * making, opening, sealing and closing, what a segment holds, what the
+ * system says of it, removal.
+ * ---------------------------------------------------------------------
+ */
 
 /*
  * A typed view of an array, filled by shmids_array() or shmids_get().
@@ -398,93 +411,6 @@ int	 shmids_shape(const void *shm, struct shmids_shape *sh);
 int	 shmids_dims(const void *shm, struct shmids_dims *d);
 
 /*
- * shmids_put: write one array field to fp, either inline (name NULL; the
- * ASCII form of format-spec.md section 6, wrapped at 80 columns) or as a
- * reference line "field shmids <label>" after copying the data into a new
- * sealed segment called name with mode, which is then detached.
- * data holds count elements of type.  Returns 0, or -1 with errno from
- * shmids_create_array() or from writing fp (on a write error after the
- * segment was made, the segment is removed).  Inline, it is
- * shmids_emit() with shmids_layout_init(field)'s layout.  Thread-safe
- * for distinct fp (it keeps no static buffer); creating a segment is not
- * (see the conventions at the top).
- */
-int	 shmids_put(FILE *fp, const char *field, int type, const void *data,
-	    size_t count, const char *name, int mode);
-
-/*
- * shmids_get: read one array field in either form.  line is the field's
- * line (as read by getline(3), newline optional); if it is a reference line
- * the segment is opened and a->data points into it (no copy); otherwise the
- * values after the field are parsed, continuation lines ("/" at the end)
- * being read from fp (which may be NULL), into a malloc'd buffer.  type is
- * the element type wanted: a segment must have that type, or be raw with a
- * size that is a multiple of it.  A table reference line ("shmids id
- * name", format-spec.md 5) gives its table's rows x cols elements in
- * the payload's order (row by row; column by column for a column-major
- * table), as a reference line does (the shape and order: shmids_open()
- * its label and shmids_dims()).  A number is never a field (format-spec.md 6.1): a
- * line whose first token reads as a value (shmids_isnumber()) is EINVAL,
- * and nothing is read from fp.  Release with shmids_array_free().
- * Errors: those of shmids_open(), EINVAL (malformed line or value, a
- * number as a field), ERANGE (value out of range), EPROTOTYPE (segment
- * of another type), ENOMEM, and read errors from fp.
- */
-int	 shmids_get(const char *line, FILE *fp, int type,
-	    struct shmids_array *a);
-
-/* shmids_array_free: release what shmids_get() acquired; a is zeroed. */
-void	 shmids_array_free(struct shmids_array *a);
-
-/*
- * shmids_format: write one element (at elem, native order) as ASCII in
- * style to buf, which holds at least SHMIDS_NUM_MAX bytes; returns the
- * length, NUL excluded.  Exact: shmids_parse() gives the same bits back
- * (R's NA, bits 7ff00000000007a2 or f32 7f8007a2, is "NA"), but for a
- * NaN with a payload under SHMIDS_NANPLAIN.  The C locale's form in any
- * locale (radix '.', format-spec.md 6), as shmids_parse() reads it.
- * Returns 0 with EINVAL for an unknown type or a style the type lacks
- * (SHMIDS_NANPLAIN: floats only).
- */
-size_t	 shmids_format(char *buf, int type, const void *elem, int style);
-
-/*
- * shmids_parse: read one value of type from s into elem (native order).
- * The value ends at the first blank, CR, LF or NUL; *end (if end is not
- * NULL) is set there.  "NA" is R's NA for f64 and f32, and no value of
- * the other types.  Returns 0, or -1 with EINVAL (not a value of the
- * type) or ERANGE (integer out of range, or a finite decimal too large
- * for the float type).  On ERANGE of f64 or f32, elem holds the infinity
- * of the value's sign and *end is set, as strtod(3) does; on any other
- * error neither is touched.
- */
-int	 shmids_parse(const char *s, const char **end, int type, void *elem);
-
-/*
- * shmids_parsen: shmids_parse() of a value in a buffer of len bytes,
- * which need not be NUL-terminated: only s[0..len) is read, never
- * s[len].  The value ends at the first blank, CR, LF or NUL, or at s +
- * len; *end (if end is not NULL) is set there.  elem receives
- * shmids_type_size(type) bytes, native order, any alignment.  The same
- * bits, return and errno as shmids_parse() on a copy of s[0..len) with a
- * NUL after it, but without the copy, and faster: knowing the end, the
- * digits are read 8 at a time.  len 0 (s may then be NULL) is EINVAL.
- * Thread-safe; errno is left alone on success.
- */
-int	 shmids_parsen(const char *s, size_t len, const char **end, int type,
-	    void *elem);
-
-/*
- * Type helpers: shmids_type_size() gives the element size in bytes (0 for
- * an unknown type); shmids_type_name() the name ("f64", ...; NULL for an
- * unknown type); shmids_type_parse() the type for a name, or -1 with
- * EINVAL.
- */
-size_t	 shmids_type_size(int type);
-const char *shmids_type_name(int type);
-int	 shmids_type_parse(const char *name);
-
-/*
  * shmids_stat: system data for the segment id names (a shmid in decimal,
  * or a file segment's path: a label's first token) into si; unless flags
  * has SHMIDS_NOHDR, the header of a segment of 128 bytes or more is read
@@ -573,18 +499,77 @@ int	 shmids_scan_dims(int (*fn)(const struct shmids_info *,
 	    const struct shmids_dims *, void *), void *arg, int flags);
 
 /*
- * The ASCII side: what any filter needs to read and write the lines of
- * format-spec.md sections 5 and 6, as shm-expand and shm-import do.
- * None of these functions touches a segment, except shmids_remove_id();
- * all are thread-safe (no static state) and never print.
+ * shmids_dir: where file segments live: SHMIDS_DIR as the environment
+ * holds it (not resolved), or NULL when it is unset or empty, when new
+ * segments are System V ones and shmids_scan() reads no directory
+ * (format-spec.md 2.6).  The one place that rule is decided.  The string
+ * is getenv(3)'s: valid until the environment changes; not thread-safe
+ * against setenv(3).
  */
+const char *shmids_dir(void);
 
 /*
- * shmids_isblank: 1 if c is a blank of the ASCII form (space or tab, the
- * only token separators: format-spec.md 5, 6), else 0.  A token also ends
- * at CR, LF and NUL; a value does (shmids_parse()).
+ * Checks of a label's parts (format-spec.md 1), on s[0..len) (no NUL
+ * needed).  Each returns 0, or -1 with errno.
+ * shmids_name_check: 1 to 64 printable ASCII bytes other than space;
+ * EINVAL (empty, or another byte), ENAMETOOLONG (longer).
+ * shmids_id_check: a shmid (decimal, no sign, no leading zero, at most
+ * INT_MAX) or a file segment's absolute path ".../shmids.<uid>.XXXXXX"
+ * (or the old form ".../shmids.XXXXXX" of shmids 1.3) short enough for
+ * a label to hold it beside a name (73 bytes at most); *shmid (if shmid
+ * is not NULL) is the shmid, or -1 for a path; EINVAL.
+ * shmids_label_check: "id SP name", at most 75 bytes; EINVAL (a part
+ * malformed, no space), ENAMETOOLONG (too long).
  */
-int	 shmids_isblank(int c);
+int	 shmids_name_check(const char *s, size_t len);
+int	 shmids_id_check(const char *s, size_t len, int *shmid);
+
+/*
+ * shmids_id_uid: the uid a file segment's id (a NUL-terminated shmid or
+ * path, as shmids_id_check() takes them) names its maker by
+ * (format-spec.md 2.6): 1 and *uid for ".../shmids.<uid>.XXXXXX", whose
+ * file every reader refuses unless that uid owns it; 0 for the old form
+ * ".../shmids.XXXXXX" (shmids 1.3 and before: no maker to check) and
+ * for a System V shmid (the kernel keeps its owner); -1 with EINVAL if
+ * id is neither.  Looks at the string only.
+ */
+int	 shmids_id_uid(const char *id, unsigned long *uid);
+int	 shmids_label_check(const char *s, size_t len);
+
+/*
+ * shmids_remove_id: remove the segment id names (a shmid, or a file
+ * segment's path: a label's first token, NUL-terminated) at once,
+ * without reading its header: whatever it is, the system decides
+ * whether the caller may (the segment's owner or creator for System V,
+ * the directory's permissions for a file).  For what a label or a
+ * header was checked against, use shmids_remove() or
+ * shmids_remove_info().  Errors: EINVAL (id malformed), ENOENT (no such
+ * segment), EPERM, EACCES, and those of shmctl(2) IPC_RMID or unlink(2).
+ */
+int	 shmids_remove_id(const char *id);
+
+/*
+ * shmids_advise_huge: advise transparent huge pages (madvise(2)
+ * MADV_HUGEPAGE) for the malloc'd buffer p of len bytes that a filter
+ * grows by doubling to many MiB (shmids_values_parse() does it for its
+ * values; shm-import for its read buffer, which holds an array's text
+ * read from a pipe): 512 times fewer page
+ * faults where the system gives huge pages on request (THP "madvise").
+ * The advice covers the buffer's whole pages, which for a buffer this
+ * big is the whole mapping malloc made: advice on part of it would
+ * split the mapping, and realloc(3) could no longer move it with
+ * mremap(2) but would copy.  Nothing below 4 MiB, with SHMIDS_NOTUNE set
+ * in the environment, or where the system lacks MADV_HUGEPAGE.  Never
+ * fails; errno is left unchanged.
+ */
+void	 shmids_advise_huge(void *p, size_t len);
+
+/*
+ * ---------------------------------------------------------------------
+ * Threads (format-spec.md 6.2; lib/threads.c): both layers run on them,
+ * segments to populate their pages, text to convert big arrays.
+ * ---------------------------------------------------------------------
+ */
 
 /*
  * shmids_threads: the threads a conversion of a big array may use: the
@@ -616,14 +601,111 @@ size_t	 shmids_par(size_t n, int nthreads, void (*fn)(void *, size_t),
 	    void *arg);
 
 /*
- * shmids_dir: where file segments live: SHMIDS_DIR as the environment
- * holds it (not resolved), or NULL when it is unset or empty, when new
- * segments are System V ones and shmids_scan() reads no directory
- * (format-spec.md 2.6).  The one place that rule is decided.  The string
- * is getenv(3)'s: valid until the environment changes; not thread-safe
- * against setenv(3).
+ * ---------------------------------------------------------------------
+ * The ASCII text (format-spec.md sections 5 and 6; lib/text/): what any
+ * filter needs to read and write the lines, as shm-expand and shm-import
+ * do.  shmids_put() and shmids_get() make and open segments; the other
+ * functions of this section touch no segment, are thread-safe (no
+ * static state) and never print.
+ * ---------------------------------------------------------------------
  */
-const char *shmids_dir(void);
+
+/* ASCII styles for shmids_format() (format-spec.md section 6). */
+enum shmids_style {
+	SHMIDS_SHORT = 0,	/* shortest round-trip decimal; decimal for integers */
+	SHMIDS_EXP,		/* %.16e / %.8e; floats only */
+	SHMIDS_HEX		/* %a for floats, 0x two's complement for integers */
+};
+/*
+ * Or'ed into a float style: every NaN as "nan" or "-nan" (R's NA and
+ * payloads lost: not exact), for readers such as numpy's loadtxt that
+ * read no other NaN.  Without it R's NA is "NA" and payloads are kept.
+ */
+#define SHMIDS_NANPLAIN	0x100
+
+/*
+ * shmids_put: write one array field to fp, either inline (name NULL; the
+ * ASCII form of format-spec.md section 6, wrapped at 80 columns) or as a
+ * reference line "field shmids <label>" after copying the data into a new
+ * sealed segment called name with mode, which is then detached.
+ * data holds count elements of type.  Returns 0, or -1 with errno from
+ * shmids_create_array() or from writing fp (on a write error after the
+ * segment was made, the segment is removed).  Inline, it is
+ * shmids_emit() with shmids_layout_init(field)'s layout.  Thread-safe
+ * for distinct fp (it keeps no static buffer); creating a segment is not
+ * (see the conventions at the top).
+ */
+int	 shmids_put(FILE *fp, const char *field, int type, const void *data,
+	    size_t count, const char *name, int mode);
+
+/*
+ * shmids_get: read one array field in either form.  line is the field's
+ * line (as read by getline(3), newline optional); if it is a reference line
+ * the segment is opened and a->data points into it (no copy); otherwise the
+ * values after the field are parsed, continuation lines ("/" at the end)
+ * being read from fp (which may be NULL), into a malloc'd buffer.  type is
+ * the element type wanted: a segment must have that type, or be raw with a
+ * size that is a multiple of it.  A table reference line ("shmids id
+ * name", format-spec.md 5) gives its table's rows x cols elements in
+ * the payload's order (row by row; column by column for a column-major
+ * table), as a reference line does (the shape and order: shmids_open()
+ * its label and shmids_dims()).  A number is never a field (format-spec.md 6.1): a
+ * line whose first token reads as a value (shmids_isnumber()) is EINVAL,
+ * and nothing is read from fp.  Release with shmids_array_free().
+ * Errors: those of shmids_open(), EINVAL (malformed line or value, a
+ * number as a field), ERANGE (value out of range), EPROTOTYPE (segment
+ * of another type), ENOMEM, and read errors from fp.
+ */
+int	 shmids_get(const char *line, FILE *fp, int type,
+	    struct shmids_array *a);
+
+/* shmids_array_free: release what shmids_get() acquired; a is zeroed. */
+void	 shmids_array_free(struct shmids_array *a);
+
+/*
+ * shmids_format: write one element (at elem, native order) as ASCII in
+ * style to buf, which holds at least SHMIDS_NUM_MAX bytes; returns the
+ * length, NUL excluded.  Exact: shmids_parse() gives the same bits back
+ * (R's NA, bits 7ff00000000007a2 or f32 7f8007a2, is "NA"), but for a
+ * NaN with a payload under SHMIDS_NANPLAIN.  The C locale's form in any
+ * locale (radix '.', format-spec.md 6), as shmids_parse() reads it.
+ * Returns 0 with EINVAL for an unknown type or a style the type lacks
+ * (SHMIDS_NANPLAIN: floats only).
+ */
+size_t	 shmids_format(char *buf, int type, const void *elem, int style);
+
+/*
+ * shmids_parse: read one value of type from s into elem (native order).
+ * The value ends at the first blank, CR, LF or NUL; *end (if end is not
+ * NULL) is set there.  "NA" is R's NA for f64 and f32, and no value of
+ * the other types.  Returns 0, or -1 with EINVAL (not a value of the
+ * type) or ERANGE (integer out of range, or a finite decimal too large
+ * for the float type).  On ERANGE of f64 or f32, elem holds the infinity
+ * of the value's sign and *end is set, as strtod(3) does; on any other
+ * error neither is touched.
+ */
+int	 shmids_parse(const char *s, const char **end, int type, void *elem);
+
+/*
+ * shmids_parsen: shmids_parse() of a value in a buffer of len bytes,
+ * which need not be NUL-terminated: only s[0..len) is read, never
+ * s[len].  The value ends at the first blank, CR, LF or NUL, or at s +
+ * len; *end (if end is not NULL) is set there.  elem receives
+ * shmids_type_size(type) bytes, native order, any alignment.  The same
+ * bits, return and errno as shmids_parse() on a copy of s[0..len) with a
+ * NUL after it, but without the copy, and faster: knowing the end, the
+ * digits are read 8 at a time.  len 0 (s may then be NULL) is EINVAL.
+ * Thread-safe; errno is left alone on success.
+ */
+int	 shmids_parsen(const char *s, size_t len, const char **end, int type,
+	    void *elem);
+
+/*
+ * shmids_isblank: 1 if c is a blank of the ASCII form (space or tab, the
+ * only token separators: format-spec.md 5, 6), else 0.  A token also ends
+ * at CR, LF and NUL; a value does (shmids_parse()).
+ */
+int	 shmids_isblank(int c);
 
 /*
  * What a line is (format-spec.md 5, 6 and 6.1), decided in one place for
@@ -1021,22 +1103,6 @@ int	 shmids_emit_matrix(FILE *fp, const struct shmids_layout *l, int type,
 	    const void *data, size_t rows, size_t cols, int sep, int order);
 
 /*
- * shmids_advise_huge: advise transparent huge pages (madvise(2)
- * MADV_HUGEPAGE) for the malloc'd buffer p of len bytes that a filter
- * grows by doubling to many MiB (shmids_values_parse() does it for its
- * values; shm-import for its read buffer, which holds an array's text
- * read from a pipe): 512 times fewer page
- * faults where the system gives huge pages on request (THP "madvise").
- * The advice covers the buffer's whole pages, which for a buffer this
- * big is the whole mapping malloc made: advice on part of it would
- * split the mapping, and realloc(3) could no longer move it with
- * mremap(2) but would copy.  Nothing below 4 MiB, with SHMIDS_NOTUNE set
- * in the environment, or where the system lacks MADV_HUGEPAGE.  Never
- * fails; errno is left unchanged.
- */
-void	 shmids_advise_huge(void *p, size_t len);
-
-/*
  * shmids_continued: 1 if line s[0..len), CRs and LF at its end ignored,
  * ends with the blank-separated token "/" (more values on the next line,
  * format-spec.md 6), else 0.  The rule shmids_values_parse() applies; a
@@ -1045,44 +1111,11 @@ void	 shmids_advise_huge(void *p, size_t len);
 int	 shmids_continued(const char *s, size_t len);
 
 /*
- * Checks of a label's parts (format-spec.md 1), on s[0..len) (no NUL
- * needed).  Each returns 0, or -1 with errno.
- * shmids_name_check: 1 to 64 printable ASCII bytes other than space;
- * EINVAL (empty, or another byte), ENAMETOOLONG (longer).
- * shmids_id_check: a shmid (decimal, no sign, no leading zero, at most
- * INT_MAX) or a file segment's absolute path ".../shmids.<uid>.XXXXXX"
- * (or the old form ".../shmids.XXXXXX" of shmids 1.3) short enough for
- * a label to hold it beside a name (73 bytes at most); *shmid (if shmid
- * is not NULL) is the shmid, or -1 for a path; EINVAL.
- * shmids_label_check: "id SP name", at most 75 bytes; EINVAL (a part
- * malformed, no space), ENAMETOOLONG (too long).
+ * ---------------------------------------------------------------------
+ * Errors in the user's terms (lib/explain.c), over both layers: a
+ * label may be given as a reference line.
+ * ---------------------------------------------------------------------
  */
-int	 shmids_name_check(const char *s, size_t len);
-int	 shmids_id_check(const char *s, size_t len, int *shmid);
-
-/*
- * shmids_id_uid: the uid a file segment's id (a NUL-terminated shmid or
- * path, as shmids_id_check() takes them) names its maker by
- * (format-spec.md 2.6): 1 and *uid for ".../shmids.<uid>.XXXXXX", whose
- * file every reader refuses unless that uid owns it; 0 for the old form
- * ".../shmids.XXXXXX" (shmids 1.3 and before: no maker to check) and
- * for a System V shmid (the kernel keeps its owner); -1 with EINVAL if
- * id is neither.  Looks at the string only.
- */
-int	 shmids_id_uid(const char *id, unsigned long *uid);
-int	 shmids_label_check(const char *s, size_t len);
-
-/*
- * shmids_remove_id: remove the segment id names (a shmid, or a file
- * segment's path: a label's first token, NUL-terminated) at once,
- * without reading its header: whatever it is, the system decides
- * whether the caller may (the segment's owner or creator for System V,
- * the directory's permissions for a file).  For what a label or a
- * header was checked against, use shmids_remove() or
- * shmids_remove_info().  Errors: EINVAL (id malformed), ENOENT (no such
- * segment), EPERM, EACCES, and those of shmctl(2) IPC_RMID or unlink(2).
- */
-int	 shmids_remove_id(const char *id);
 
 /*
  * shmids_explain: the text a program needs to report that a call failed
