@@ -204,6 +204,21 @@ man_names() {
 	is "$output" "" "cmd/ files naming a library-internal header"
 }
 
+# The library's layers (lib/README): lib/text/ may call lib/seg/, through
+# shmids.h; lib/seg/ never calls lib/text/.  By includes, and by symbols:
+# no object of lib/seg/ needs a symbol that an object of lib/text/ defines.
+@test "7: install: lib/seg/ neither includes nor calls lib/text/; lib/text/ includes no seg.h" {
+	local b=$TOP/${SHMIDS_BUILD:-build}/lib
+	run grep -lwE '(text|number|pow10_table)\.h' "$TOP"/lib/seg/*.[ch]
+	is "$output" "" "lib/seg/ files including a header of lib/text/"
+	run grep -lw 'seg\.h' "$TOP"/lib/text/*.[ch]
+	is "$output" "" "lib/text/ files including seg.h"
+	ls "$b"/seg/*.o "$b"/text/*.o > /dev/null
+	is "$(comm -12 <(nm -u "$b"/seg/*.o | awk 'NF == 2 { print $2 }' |
+	    sort -u) <(nm --defined-only "$b"/text/*.o |
+	    awk 'NF == 3 { print $3 }' | sort -u))" "" "lib/seg/ calling lib/text/"
+}
+
 @test "7: install: libshmids.so exports every library function the tools call" {
 	local so=$TOP/${SHMIDS_BUILD:-build}/libshmids.so f missing
 	[ -f "$so" ] || { echo "no $so: run make" >&2; false; }
