@@ -11,7 +11,8 @@
 
 #include "fmt.h"
 #include "lscol.h"
-#include "util.h"
+#include "opts.h"
+#include "user.h"
 
 static const struct {
 	const char	*head, *key;
@@ -104,7 +105,7 @@ bad_column(const char *name, size_t len)
 	char buf[LSCOL_CELL];
 
 	snprintf(buf, sizeof(buf), "%.*s", (int)len, name);
-	util_invalid("column", buf, "a list of %s, or +list", lscol_names());
+	opts_invalid("column", buf, "a list of %s, or +list", lscol_names());
 }
 
 void
@@ -287,14 +288,14 @@ lscol_cell(enum lscol col, const struct shmids_info *si,
 		    "-");
 		break;
 	case COL_OWNER:
-		fmt_text(util_dbname(0, (unsigned long)si->uid), LSCOL_NAMEW,
+		fmt_text(user_dbname(0, (unsigned long)si->uid), LSCOL_NAMEW,
 		    buf, len);
 		break;
 	case COL_UID:
 		snprintf(buf, len, "%lu", (unsigned long)si->uid);
 		break;
 	case COL_GROUP:
-		fmt_text(util_dbname(1, (unsigned long)si->gid), LSCOL_NAMEW,
+		fmt_text(user_dbname(1, (unsigned long)si->gid), LSCOL_NAMEW,
 		    buf, len);
 		break;
 	case COL_GID:
@@ -425,13 +426,13 @@ lscol_json(enum lscol col, const struct shmids_info *si,
 		json_str(key, ours ? si->name : NULL);
 		break;
 	case COL_OWNER:
-		json_str(key, util_dbname(0, (unsigned long)si->uid));
+		json_str(key, user_dbname(0, (unsigned long)si->uid));
 		break;
 	case COL_UID:
 		json_num(key, 1, (long long)si->uid);
 		break;
 	case COL_GROUP:
-		json_str(key, util_dbname(1, (unsigned long)si->gid));
+		json_str(key, user_dbname(1, (unsigned long)si->gid));
 		break;
 	case COL_GID:
 		json_num(key, 1, (long long)si->gid);

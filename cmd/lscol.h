@@ -35,7 +35,7 @@ void	 lscol_default(struct lscols *c, int json);
  * that begins with '+' adds to the defaults (lscol_default(json)),
  * before the label, which stays last.  A column named twice is kept
  * once.  A name that is no column is a usage
- * error (util_invalid(), exit 2).
+ * error (opts_invalid(), exit 2).
  */
 void	 lscol_parse(struct lscols *c, const char *list, int json);
 /* Every column's name for -o, "ID, SHMID, ...", in a static buffer. */

@@ -15,7 +15,7 @@
 
 #include "shmids.h"
 #include "neartab.h"
-#include "util.h"
+#include "msg.h"
 
 #define SAMPLE		40	/* bytes of a field quoted in the message */
 
@@ -163,7 +163,7 @@ header_name(struct run *r, size_t col)
 			if (len >= 2 && tok[0] == '"' && tok[len - 1] == '"')
 				tok++, len -= 2;
 			snprintf(r->colname, sizeof(r->colname), "%s",
-			    util_quote(tok, len < SAMPLE ? len : SAMPLE));
+			    msg_quote(tok, len < SAMPLE ? len : SAMPLE));
 		}
 	/* R: write.table's header has no name over the row names, write.csv's "" */
 	if (col == 1 && (k + 1 == r->cols || (k == r->cols &&
@@ -271,7 +271,7 @@ neartab_text(unsigned long lineno, const char *s, size_t n)
 		cur.bad = 1;
 	if (dtok != NULL && cur.decline == 0) {
 		cur.decline = lineno;
-		snprintf(cur.dec, sizeof(cur.dec), "\"%s\"", util_quote(dtok,
+		snprintf(cur.dec, sizeof(cur.dec), "\"%s\"", msg_quote(dtok,
 		    dlen < SAMPLE ? dlen : SAMPLE));
 	}
 	if (ttok != NULL && cur.textline == 0) {
@@ -279,7 +279,7 @@ neartab_text(unsigned long lineno, const char *s, size_t n)
 		cur.textcol = tcol;
 		cur.textquoted = tquoted;
 		snprintf(cur.text, sizeof(cur.text), tquoted ? "%s" : "\"%s\"",
-		    util_quote(ttok, tlen < SAMPLE ? tlen : SAMPLE));
+		    msg_quote(ttok, tlen < SAMPLE ? tlen : SAMPLE));
 		header_name(&cur, tcol);
 	}
 	if (odd > 0) {
@@ -289,7 +289,7 @@ neartab_text(unsigned long lineno, const char *s, size_t n)
 			cur.emptyline = lineno;
 			i = strspn(s, " \t");
 			snprintf(cur.emptyrow, sizeof(cur.emptyrow), "\"%s%s\"",
-			    util_quote(s + i, n - i < SAMPLE ? n - i : SAMPLE),
+			    msg_quote(s + i, n - i < SAMPLE ? n - i : SAMPLE),
 			    n - i > SAMPLE ? "..." : "");
 		}
 	}

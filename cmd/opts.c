@@ -5,6 +5,8 @@
  * change with the libc.
  */
 #include <err.h>
+#include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -12,14 +14,15 @@
 #include <string.h>
 
 #include "shmids.h"
-#include "util.h"
+#include "msg.h"
+#include "opts.h"
 
 #define NOPTS	40	/* options of a tool, --help and --version too */
 
 static const char	*progname;
 static const struct opt	*table;
 static void		(*usagefn)(FILE *, int);
-static const char	*helptail;	/* util_help_tail() */
+static const char	*helptail;	/* opts_help_tail() */
 static struct option	 longopts[NOPTS + 1];
 static char		 shortopts[2 * NOPTS + 2];
 
@@ -41,7 +44,7 @@ static const struct {
 };
 
 void
-util_args(char *argv[], const char *prog, const struct opt *opts,
+opts_args(char *argv[], const char *prog, const struct opt *opts,
     void (*usage)(FILE *, int))
 {
 	char *s = shortopts;
@@ -118,8 +121,8 @@ unknown_long(const char *arg)
 		}
 	if (n > 1)
 		bad("option '%s' is ambiguous; possibilities:%s",
-		    util_quote(arg, len + 2), list);
-	bad("unrecognized option '%s'", util_quote(arg, strlen(arg)));
+		    msg_quote(arg, len + 2), list);
+	bad("unrecognized option '%s'", msg_quote(arg, strlen(arg)));
 }
 
 /*
@@ -140,9 +143,9 @@ refused(int ch, char *argv[])
 		bad(ch == ':' ? "option '--%s' requires an argument" :
 		    "option '--%s' doesn't allow an argument", o->name);
 	if (ch == ':')
-		bad("option requires an argument -- '%s'", util_quote(&c, 1));
+		bad("option requires an argument -- '%s'", msg_quote(&c, 1));
 	moved_letter(optopt);
-	bad("invalid option -- '%s'", util_quote(&c, 1));
+	bad("invalid option -- '%s'", msg_quote(&c, 1));
 }
 
 /*
@@ -166,12 +169,12 @@ check_exact(int li, char *argv[])
 	for (i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
 		if (strcmp(name, exact[i].name) == 0 && strcmp(typed, name) != 0)
 			bad("option '--%s' is short for '--%s' (%s): spell it "
-			    "out", util_quote(typed, strlen(typed)), name,
+			    "out", msg_quote(typed, strlen(typed)), name,
 			    exact[i].meaning);
 }
 
 int
-util_getopt(int argc, char *argv[])
+opts_getopt(int argc, char *argv[])
 {
 	int ch, li = -1;
 
@@ -186,7 +189,7 @@ util_getopt(int argc, char *argv[])
 		break;
 	case OPT_VERSION:
 		printf("%s (shmids) %s\n", progname, SHMIDS_VERSION);
-		exit(util_close_stdout() == -1);
+		exit(msg_close_stdout() == -1);
 	}
 	return ch;
 }
@@ -203,7 +206,7 @@ print_opt(FILE *fp, const struct opt *o)
 }
 
 void
-util_usage_end(FILE *fp, int status)
+opts_usage_end(FILE *fp, int status)
 {
 	const struct opt *o;
 	int n;
@@ -219,25 +222,25 @@ util_usage_end(FILE *fp, int status)
 		if (helptail != NULL)
 			fprintf(fp, "\n%s\n", helptail);
 	}
-	if (fp == stdout && util_close_stdout() == -1)
+	if (fp == stdout && msg_close_stdout() == -1)
 		exit(1);
 	exit(status);
 }
 
 void
-util_help_tail(const char *text)
+opts_help_tail(const char *text)
 {
 	helptail = text;
 }
 
 void
-util_misuse(const char *msg)
+opts_misuse(const char *msg)
 {
 	bad("%s", msg);
 }
 
 void
-util_invalid(const char *what, const char *value, const char *form, ...)
+opts_invalid(const char *what, const char *value, const char *form, ...)
 {
 	char buf[256];
 	va_list ap;
@@ -246,16 +249,97 @@ util_invalid(const char *what, const char *value, const char *form, ...)
 	vsnprintf(buf, sizeof(buf), form, ap);
 	va_end(ap);
 	bad("invalid %s '%s' (expected %s)", what,
-	    util_quote(value, strlen(value)), buf);
+	    msg_quote(value, strlen(value)), buf);
 }
 
 void
-util_threads_check(void)
+opts_threads_check(void)
 {
 	const char *e = getenv("SHMIDS_THREADS");
 
 	if (shmids_threads() == -1)
-		util_invalid("SHMIDS_THREADS", e != NULL ? e : "",
+		opts_invalid("SHMIDS_THREADS", e != NULL ? e : "",
 		    "a number of threads from 1 to %d, or unset for every CPU",
 		    SHMIDS_THREADS_MAX);
+}
+
+int
+opts_ulong(const char *s, unsigned long max, unsigned long *out)
+{
+	unsigned long v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		goto bad;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (*end != '\0')
+		goto bad;
+	if (errno != 0 || v > max) {
+		errno = ERANGE;
+		return -1;
+	}
+	*out = v;
+	return 0;
+bad:
+	errno = EINVAL;
+	return -1;
+}
+
+/*
+ * A bare number is refused: tmpreaper's habit (hours) or find's (days)
+ * read as seconds would clean nearly everything (issue 19).  0 is the
+ * same in every unit and needs none.
+ */
+int
+opts_age(const char *s, time_t *secs)
+{
+	static const struct {
+		char		 unit;
+		unsigned long	 mul;
+	} units[] = { { 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 } };
+	char buf[32];
+	unsigned long v, mul = 0;
+	size_t n = strlen(s), i;
+
+	if (n == 0 || n >= sizeof(buf)) {
+		i = strspn(s, "0123456789");
+		errno = i > 0 && i == n - 1 && strchr("smhd", s[i]) != NULL ?
+		    ERANGE : EINVAL;
+		return -1;
+	}
+	memcpy(buf, s, n + 1);
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (buf[n - 1] == units[i].unit) {
+			mul = units[i].mul;
+			buf[--n] = '\0';
+			break;
+		}
+	if (mul == 0) {
+		if (strcmp(buf, "0") != 0) {
+			errno = EINVAL;
+			return -1;
+		}
+		mul = 1;
+	}
+	if (opts_ulong(buf, LONG_MAX / mul, &v) == -1)
+		return -1;
+	*secs = (time_t)(v * mul);
+	return 0;
+}
+
+int
+opts_mode(const char *s, int *mode)
+{
+	unsigned long v;
+	char *end;
+
+	if (*s < '0' || *s > '7')
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 8);
+	if (errno != 0 || *end != '\0' || v > 0777)
+		return -1;
+	*mode = (int)v;
+	return 0;
 }

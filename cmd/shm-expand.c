@@ -16,7 +16,9 @@
 
 #include "shmids.h"
 #include "magic.h"
-#include "util.h"
+#include "filter.h"
+#include "msg.h"
+#include "opts.h"
 
 static int	 rflag;		/* values only: no other line, no field */
 static int	 dflag;		/* remove each segment once written */
@@ -113,7 +115,7 @@ usage(FILE *fp, int status)
 	fprintf(fp, "usage: shm-expand [-dr] [-c cols] [-f fields] "
 	    "[-F type=style] [-t type]\n"
 	    "                  [-w seconds] [file ...]\n");
-	util_usage_end(fp, status);
+	opts_usage_end(fp, status);
 }
 
 /* The file segment being written out, for onbus(): path, bytes declared. */
@@ -446,7 +448,7 @@ open_view(const char *fname, unsigned long lineno,
 	nrefs++;
 	if ((h = open_wait(r->label)) == NULL) {
 		warnx("%s:%lu: %s: %s%s", fname, lineno, r->label,
-		    util_why(r->label, errno), errno == EAGAIN ? waited() : "");
+		    msg_why(r->label, errno), errno == EAGAIN ? waited() : "");
 		return NULL;
 	}
 	note_old_form(r->label);
@@ -457,7 +459,7 @@ open_view(const char *fname, unsigned long lineno,
 			    shmids_type_name(rawtype));
 		else
 			warnx("%s:%lu: %s: %s", fname, lineno, r->label,
-			    util_why(r->label, errno));
+			    msg_why(r->label, errno));
 		shmids_close(h);
 		return NULL;
 	}
@@ -499,7 +501,7 @@ written(void *h, const char *label, const struct shmids_array *a,
 		    "copy", fname, lineno, label);
 		rval = 1;
 	} else if (dflag)
-		util_labels_add(&done, label);
+		filter_labels_add(&done, label);
 	shmids_close(h);
 }
 
@@ -639,7 +641,7 @@ keep(const char *label, const char *fname, unsigned long lineno)
 	if (refs.n == refs.cap) {
 		refs.cap = refs.cap ? refs.cap * 2 : 16;
 		if ((v = realloc(refs.v, refs.cap * sizeof(*refs.v))) == NULL)
-			util_nomem();
+			msg_nomem();
 		refs.v = v;
 	}
 	strcpy(refs.v[refs.n].id, label);
@@ -736,7 +738,7 @@ inline_row(const struct line *l)
 	memset(&v, 0, sizeof(v));
 	v.type = SHMIDS_F64;
 	if ((k = shmids_row_parse(&v, l->buf, l->n, &sep, &n)) == -1)
-		util_nomem();
+		msg_nomem();
 	shmids_values_free(&v);
 	return k;
 }
@@ -761,9 +763,9 @@ expand_line(const char *fname, unsigned long lineno, const struct line *l)
 	if (k == -1 && copied)
 		keep_malformed(l->buf, l->n, fname, lineno, 3);
 	if (fields != NULL && !l->longfield)
-		util_fields_note(&want, l->buf + r.field, r.fieldlen, k != 0);
+		filter_fields_note(&want, l->buf + r.field, r.fieldlen, k != 0);
 	if (k != 0 && fields != NULL && (l->longfield ||
-	    !util_fields_has(&want, l->buf + r.field, r.fieldlen))) {
+	    !filter_fields_has(&want, l->buf + r.field, r.fieldlen))) {
 		if (k == 1 && copied)
 			keep(r.label, fname, lineno);
 		k = 0;
@@ -778,7 +780,7 @@ expand_line(const char *fname, unsigned long lineno, const struct line *l)
 		warnx("%s:%lu: malformed reference: %s: shm-import 1.1 made "
 		    "this of a row: %s, then the values of segment '%s' "
 		    "(echo 'x shmids %s' | shm-expand writes them)", fname,
-		    lineno, r.why, util_quote(l->buf + r.field, r.fieldlen),
+		    lineno, r.why, msg_quote(l->buf + r.field, r.fieldlen),
 		    r.label, r.label);
 	else if (k == -1)
 		warnx("%s:%lu: malformed reference: %s", fname, lineno, r.why);
@@ -930,7 +932,7 @@ unheld(const char *fname, unsigned long lineno, struct line *l)
 	char c = (char)l->lost;
 
 	warnx("%s:%lu: cannot hold this line: %s: copied unexpanded", fname,
-	    lineno, UTIL_NOMEM);
+	    lineno, MSG_NOMEM);
 	inputbad = "a line that may name a segment was not held";
 	rval = 1;
 	put(l->buf + l->fake, l->n - l->fake);
@@ -951,7 +953,7 @@ note_plain(const struct line *l)
 		return;
 	(void)shmids_ref_parse(l->buf + l->fake, l->n - l->fake, &r);
 	if (r.fieldlen > 0)
-		util_fields_note(&want, l->buf + l->fake + r.field,
+		filter_fields_note(&want, l->buf + l->fake + r.field,
 		    r.fieldlen, 0);
 }
 
@@ -979,7 +981,7 @@ expand_file(FILE *fp, const char *fname)
 			break;
 	}
 	if (k == -1) {
-		util_read_error(fname, lineno + (l.plain ? 0 : 1));
+		msg_read_error(fname, lineno + (l.plain ? 0 : 1));
 		inputbad = "the input was not read in full";
 		rval = 1;
 	}
@@ -1019,7 +1021,7 @@ remove_done(void)
 			warnx("-d: no segment removed, as %s", inputbad);
 		return;
 	}
-	util_labels_sort(&done);
+	filter_labels_sort(&done);
 	if (refs.n > 0)
 		qsort(refs.v, refs.n, sizeof(*refs.v), keepcmp);
 	for (i = 0; i < done.n; i++) {
@@ -1036,7 +1038,7 @@ remove_done(void)
 			rval = 1;
 		} else if (shmids_remove(done.v[i]) == -1 && errno != ENOENT) {
 			warnx("%s: not removed: %s", done.v[i],
-			    util_why(done.v[i], errno));
+			    msg_why(done.v[i], errno));
 			rval = 1;
 		}
 	}
@@ -1052,7 +1054,7 @@ matched_nothing(void)
 {
 	if (inputbad != NULL)
 		return;
-	if (fields != NULL && util_fields_report(&want,
+	if (fields != NULL && filter_fields_report(&want,
 	    "no reference line has this field") != 0)
 		rval = 1;
 	/* -r wrote nothing of such an input: data.txt for data.shm? */
@@ -1079,9 +1081,9 @@ set_wait(const char *arg)
 	int bare = n > 0 && arg[n - 1] >= '0' && arg[n - 1] <= '9';
 	time_t t;
 
-	if (bare ? util_ulong(arg, 86400 * 365, &waitsecs) == -1 :
-	    util_age(arg, &t) == -1 || t > 86400 * 365)
-		util_invalid("wait", arg, "seconds, or a number and a unit: "
+	if (bare ? opts_ulong(arg, 86400 * 365, &waitsecs) == -1 :
+	    opts_age(arg, &t) == -1 || t > 86400 * 365)
+		opts_invalid("wait", arg, "seconds, or a number and a unit: "
 		    "30s, 5m, 1h; at most a year");	/* exits */
 	if (!bare)
 		waitsecs = (unsigned long)t;
@@ -1093,15 +1095,15 @@ main(int argc, char *argv[])
 	unsigned long v;
 	int ch;
 
-	util_args(argv, "shm-expand", opts, usage);
-	while ((ch = util_getopt(argc, argv)) != -1)
+	opts_args(argv, "shm-expand", opts, usage);
+	while ((ch = opts_getopt(argc, argv)) != -1)
 		switch (ch) {
 		case 'r':
 			rflag = 1;
 			break;
 		case 'c':
-			if (util_ulong(optarg, 1000000, &v) == -1)
-				util_invalid("width", optarg,
+			if (opts_ulong(optarg, 1000000, &v) == -1)
+				opts_invalid("width", optarg,
 				    "0 to 1000000 columns, 0 for no wrapping");
 			cols = v;
 			break;
@@ -1110,13 +1112,13 @@ main(int argc, char *argv[])
 			break;
 		case 'F':
 			if (set_style(optarg) == -1)
-				util_invalid("style", optarg, "f64 or f32="
+				opts_invalid("style", optarg, "f64 or f32="
 				    "short, exp or hex; i64, i32 or raw=dec or hex;"
 				    " nan=NA or nan");
 			break;
 		case 'f':
 			fields = optarg;
-			util_fields(&want, fields);
+			filter_fields(&want, fields);
 			hold = HOLD + strlen(optarg);
 			break;
 		case 'h':
@@ -1124,7 +1126,7 @@ main(int argc, char *argv[])
 			break;
 		case 't':
 			if ((rawtype = shmids_type_parse(optarg)) == -1)
-				util_invalid("type", optarg,
+				opts_invalid("type", optarg,
 				    "f64, f32, i64, i32 or raw");
 			break;
 		case 'w':
@@ -1135,12 +1137,12 @@ main(int argc, char *argv[])
 		}
 	argc -= optind;
 	argv += optind;
-	util_threads_check();
+	opts_threads_check();
 	catch_bus();
-	if (util_each_file(argc, argv, expand_file) != 0)
+	if (filter_each_file(argc, argv, expand_file) != 0)
 		inputbad = "the input was not read in full", rval = 1;
 	matched_nothing();
-	if (util_close_stdout() == -1)
+	if (msg_close_stdout() == -1)
 		return 1;
 	remove_done();
 	return rval;

@@ -20,7 +20,9 @@
 #include "magic.h"
 #include "neartab.h"
 #include "syscheck.h"
-#include "util.h"
+#include "filter.h"
+#include "msg.h"
+#include "opts.h"
 
 static const char *fields;	/* -f list, NULL for "by -k" */
 static struct fields want;	/* -f, and what the input had of it */
@@ -106,7 +108,7 @@ usage(FILE *fp, int status)
 	fprintf(fp, "usage: shm-import [-f fields] [-k min] [-m mode] "
 	    "[-P prefix]\n"
 	    "                  [-t [field=]type] [file ...]\n");
-	util_usage_end(fp, status);
+	opts_usage_end(fp, status);
 }
 
 /* A prefix that no field can complete into a name is a usage error. */
@@ -116,7 +118,7 @@ check_prefix(const char *p)
 	size_t n = strlen(p);
 
 	if (n > 0 && (n >= SHMIDS_NAME_MAX || shmids_name_check(p, n) == -1))
-		util_invalid("prefix", p, "at most %d printable ASCII "
+		opts_invalid("prefix", p, "at most %d printable ASCII "
 		    "characters other than space", SHMIDS_NAME_MAX - 1);
 }
 
@@ -136,11 +138,11 @@ add_type(const char *arg)
 
 	if ((t = shmids_type_parse(eq ? eq + 1 : arg)) == -1 ||
 	    (eq != NULL && len == 0))
-		util_invalid("type", arg, TYPE_FORM);
-	util_not_number("-t", arg, len);
+		opts_invalid("type", arg, TYPE_FORM);
+	filter_not_number("-t", arg, len);
 	if (eq == NULL) {
 		if (deftype != -1)
-			util_invalid("type", arg, "one -t without a field: "
+			opts_invalid("type", arg, "one -t without a field: "
 			    "field=type gives a field its own");
 		deftype = t;
 		return;
@@ -148,10 +150,10 @@ add_type(const char *arg)
 	for (i = 0; i < nftypes; i++)
 		if (ftypes[i].len == len && memcmp(ftypes[i].field, arg,
 		    len) == 0)
-			util_invalid("type", arg, "type or field=type, "
+			opts_invalid("type", arg, "type or field=type, "
 			    "each field once");
 	if ((n = realloc(ftypes, (nftypes + 1) * sizeof(*n))) == NULL)
-		util_nomem();
+		msg_nomem();
 	ftypes = n;
 	ftypes[nftypes].field = arg;
 	ftypes[nftypes].len = len;
@@ -312,7 +314,7 @@ fail_input(const char *fname, unsigned long lineno)
 
 	check_stop();
 	errno = e;
-	util_read_error(fname, lineno);
+	msg_read_error(fname, lineno);
 	undo_all();
 	exit(1);
 }
@@ -374,7 +376,7 @@ store(const char *fname, unsigned long lineno, const char *first,
 	if (h == NULL && seg_name(name, sizeof(name), first, r, &toolong) ==
 	    -1) {
 		warnx("%s:%lu: %s: %s", fname, lineno,
-		    util_quote(first + r->field, r->fieldlen),
+		    msg_quote(first + r->field, r->fieldlen),
 		    toolong ? "segment name too long: the prefix (-P) and "
 		    "the field make more than 64 bytes" : "the field cannot "
 		    "be a segment name (printable ASCII only)");
@@ -382,12 +384,12 @@ store(const char *fname, unsigned long lineno, const char *first,
 		return -1;
 	}
 	/* The name is good: EINVAL now means the kernel's size limit. */
-	if (h == NULL && (util_labels_room(&made) == -1 ||
+	if (h == NULL && (filter_labels_room(&made) == -1 ||
 	    (h = shmids_create_array(name, mode, v->type, v->count)) ==
 	    NULL)) {
 		warnx("%s:%lu: %s: %s", fname, lineno,
-		    util_quote(first + r->field, r->fieldlen),
-		    util_create_error(errno));
+		    msg_quote(first + r->field, r->fieldlen),
+		    msg_create_error(errno));
 		rval = 1;
 		return -1;
 	}
@@ -395,7 +397,7 @@ store(const char *fname, unsigned long lineno, const char *first,
 		if (v->count > 0)
 			memcpy(h + SHMIDS_HEADER, v->data,
 			    v->count * shmids_type_size(v->type));
-		util_labels_add(&made, h);
+		filter_labels_add(&made, h);
 	}
 	/*
 	 * Sealed and detached before the reference line is written: output
@@ -480,7 +482,7 @@ report_fortran(void)
 		    fortran_miss.n);
 	warnx("%s: %s is %s, no value: %s left as text (write the values "
 	    "out)%s", fortran_miss.where,
-	    util_quote(fortran_miss.tok, strlen(fortran_miss.tok)),
+	    msg_quote(fortran_miss.tok, strlen(fortran_miss.tok)),
 	    fortran_miss.why, fortran_miss.what, more);
 }
 
@@ -620,8 +622,8 @@ report_missed(void)
 			    memcmp(ftypes[i].field, t, ftypes[i].len) == 0)
 				break;
 		warnx("no array converted: %s (%s) holds values that are not "
-		    "%s (-t %s%s%s)", util_quote(t, strlen(t)), type_miss.where,
-		    tname, i < nftypes ? util_quote(t, strlen(t)) : "",
+		    "%s (-t %s%s%s)", msg_quote(t, strlen(t)), type_miss.where,
+		    tname, i < nftypes ? msg_quote(t, strlen(t)) : "",
 		    i < nftypes ? "=" : "", tname);
 		return;
 	}
@@ -633,9 +635,9 @@ report_missed(void)
 		return;
 	warnx("no array converted: the longest, %s (%s), has %zu values, "
 	    "fewer than -k %lu; -k %zu or -f %s converts it",
-	    util_quote(f, strlen(f)), longest_miss.where,
+	    msg_quote(f, strlen(f)), longest_miss.where,
 	    longest_miss.count, minvals, longest_miss.count,
-	    util_quote(f, strlen(f)));
+	    msg_quote(f, strlen(f)));
 }
 
 /*
@@ -686,8 +688,8 @@ bad_value(const char *fname, unsigned long lineno, const struct text *f,
 
 	/* A token that a NUL byte ends at once is shown as that byte. */
 	warnx("%s:%lu: %s: bad value \"%s\"", fname, lineno,
-	    util_quote(f->buf + r->field, r->fieldlen),
-	    util_quote(bad, n > 0 ? n : 1));
+	    msg_quote(f->buf + r->field, r->fieldlen),
+	    msg_quote(bad, n > 0 ? n : 1));
 }
 
 /*
@@ -701,7 +703,7 @@ early_changed(const char *fname, unsigned long first, const struct text *f,
 {
 	warnx("%s:%lu: %s: the file changed while it was read: its values "
 	    "are not those counted", fname, first,
-	    util_quote(f->buf + r->field, r->fieldlen));
+	    msg_quote(f->buf + r->field, r->fieldlen));
 	undo_all();
 	exit(1);
 }
@@ -806,11 +808,11 @@ early_new(const char *first, const struct shmids_ref *r,
 	if (rest > (size_t)-1 - v->count ||
 	    (!sel && (fields != NULL || v->count + rest < minvals)) ||
 	    seg_name(name, sizeof(name), first, r, &toolong) == -1 ||
-	    util_labels_room(&made) == -1 ||
+	    filter_labels_room(&made) == -1 ||
 	    (early.h = shmids_create_array(name, mode, v->type,
 	    v->count + rest)) == NULL)
 		return -1;
-	util_labels_add(&made, early.h);
+	filter_labels_add(&made, early.h);
 	early.count = v->count + rest;
 	early.at = 0;
 	return 0;
@@ -1043,8 +1045,8 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 	if (k == -1 && bad == NULL) {
 		/* No room for the values: no array may be cut short. */
 		warnx("%s:%lu: %s: no room for the values: %s", fname,
-		    first, util_quote(f.buf + r->field, r->fieldlen),
-		    UTIL_NOMEM);
+		    first, msg_quote(f.buf + r->field, r->fieldlen),
+		    MSG_NOMEM);
 		undo_all();
 		exit(1);
 	}
@@ -1221,16 +1223,16 @@ store_table(const struct block *b, const struct shmids_values *v)
 		rval = 1;
 		return -1;
 	}
-	if (util_labels_room(&made) == -1 || (h = shmids_create_table(name,
+	if (filter_labels_room(&made) == -1 || (h = shmids_create_table(name,
 	    mode, v->type, b->rows, b->cols)) == NULL) {
 		warnx("%s:%lu: %s: %s", b->fname, b->first, name,
-		    util_create_error(errno));
+		    msg_create_error(errno));
 		rval = 1;
 		return -1;
 	}
 	memcpy(h + SHMIDS_HEADER, v->data, v->count *
 	    shmids_type_size(v->type));
-	util_labels_add(&made, h);
+	filter_labels_add(&made, h);
 	shmids_close(h);	/* before the output: see store() */
 	h = made.v[made.n - 1];
 	nconverted++;
@@ -1299,7 +1301,7 @@ static void
 table_nomem(const struct block *b)
 {
 	warnx("%s:%lu: no room for the values of a table, %s: its rows "
-	    "pass through unconverted", b->fname, b->first, UTIL_NOMEM);
+	    "pass through unconverted", b->fname, b->first, MSG_NOMEM);
 	rval = 1;
 }
 
@@ -1445,9 +1447,9 @@ import_line(struct lines *l, const char *fname, unsigned long *lineno,
 	r.eol = c.end;
 	r.why = c.why;
 	sel = k == 0 && r.fieldlen > 0 && fields != NULL &&
-	    util_fields_has(&want, s + r.field, r.fieldlen);
+	    filter_fields_has(&want, s + r.field, r.fieldlen);
 	if (fields != NULL && r.fieldlen > 0)
-		util_fields_note(&want, s + r.field, r.fieldlen, sel);
+		filter_fields_note(&want, s + r.field, r.fieldlen, sel);
 	if (k == 0 && r.fieldlen > 0 && (fields == NULL || sel)) {
 		import_array(l, fname, lineno, s, n, &r, sel);
 		return;
@@ -1502,23 +1504,23 @@ main(int argc, char *argv[])
 {
 	int ch;
 
-	util_args(argv, "shm-import", opts, usage);
-	while ((ch = util_getopt(argc, argv)) != -1)
+	opts_args(argv, "shm-import", opts, usage);
+	while ((ch = opts_getopt(argc, argv)) != -1)
 		switch (ch) {
 		case 'f':
 			fields = optarg;
-			util_fields(&want, fields);
+			filter_fields(&want, fields);
 			break;
 		case 'h':
 			usage(stdout, 0);
 			break;
 		case 'm':
-			if (util_mode(optarg, &mode) == -1)
-				util_invalid("mode", optarg, "octal 0 to 0777");
+			if (opts_mode(optarg, &mode) == -1)
+				opts_invalid("mode", optarg, "octal 0 to 0777");
 			break;
 		case 'k':
-			if (util_ulong(optarg, ULONG_MAX, &minvals) == -1)
-				util_invalid("count", optarg,
+			if (opts_ulong(optarg, ULONG_MAX, &minvals) == -1)
+				opts_invalid("count", optarg,
 				    "0 or more values");
 			break;
 		case 'P':
@@ -1533,19 +1535,19 @@ main(int argc, char *argv[])
 		}
 	argc -= optind;
 	argv += optind;
-	util_threads_check();
+	opts_threads_check();
 	nthreads = shmids_threads();
 	syscheck_warn();
 	catch_signals();
-	if (util_each_file(argc, argv, import_file) != 0)
+	if (filter_each_file(argc, argv, import_file) != 0)
 		rval = 1;
 	check_stop();
 	report_fortran();
 	report_missed();
-	if (fields != NULL && util_fields_report(&want,
+	if (fields != NULL && filter_fields_report(&want,
 	    "no inline array has this field (a reference line already?)"))
 		rval = 1;
-	if (util_close_stdout() == -1) {
+	if (msg_close_stdout() == -1) {
 		undo_all();
 		return 1;
 	}

@@ -17,7 +17,10 @@
 #include "fmt.h"
 #include "lscol.h"
 #include "syscheck.h"
-#include "util.h"
+#include "msg.h"
+#include "operand.h"
+#include "opts.h"
+#include "user.h"
 
 /* --noheadings has no letter (-n is a 1.0 letter that moved). */
 #define NOHEADINGS	OPT_LONG
@@ -66,7 +69,7 @@ usage(FILE *fp, int status)
 {
 	fprintf(fp, "usage: shm-ls [-abHJlpT] [-N pattern] [-o list] "
 	    "[-u user] [label | id ...]\n");
-	util_usage_end(fp, status);
+	opts_usage_end(fp, status);
 }
 
 /*
@@ -109,7 +112,7 @@ add_row(const struct shmids_info *si, const struct shmids_dims *sh)
 		rowcap = rowcap ? rowcap * 2 : 64;
 		if ((n = realloc(cells, rowcap * lc.n * sizeof(*cells))) ==
 		    NULL)
-			util_nomem();
+			msg_nomem();
 		cells = n;
 	}
 	for (i = 0; i < lc.n; i++)
@@ -201,15 +204,15 @@ show(const struct shmids_info *si, const struct shmids_dims *sh, void *arg)
 {
 	(void)arg;
 	if (si->ours == -2) {
-		util_store_error(si);
+		operand_store_error(si);
 		rval = 1;
 		return 0;
 	}
 	if (uflag && si->uid != uid)
 		return 0;
 	/* Listed with "?", but not without a word: it may be one sought. */
-	if (util_unreadable(si) != NULL) {
-		warnx("%s: %s", si->id, util_unreadable(si));
+	if (operand_unreadable(si) != NULL) {
+		warnx("%s: %s", si->id, operand_unreadable(si));
 		rval = 1;
 	}
 	if (pattern != NULL && (si->name == NULL ||
@@ -235,19 +238,19 @@ show_operand(const char *arg)
 	char id[SHMIDS_LABEL_MAX + 1], label[SHMIDS_LABEL_MAX + 1];
 	int k;
 
-	if ((k = util_operand(arg, id, label)) == -1) {
-		util_bad_operand(arg);
+	if ((k = operand_parse(arg, id, label)) == -1) {
+		operand_bad(arg);
 		rval = 1;
 		return;
 	}
 	if (shmids_stat_dims(id, &si, &sh, 0) == -1) {
-		warnx("%s: %s", arg, util_why(arg, errno));
+		warnx("%s: %s", arg, msg_why(arg, errno));
 		rval = 1;
 		return;
 	}
 	/* An unreadable segment cannot be checked: listed with "?". */
-	if (k == 1 && util_stale(&si, label)) {
-		warnx("%s: %s", arg, util_why(arg, ESTALE));
+	if (k == 1 && operand_stale(&si, label)) {
+		warnx("%s: %s", arg, msg_why(arg, ESTALE));
 		rval = 1;
 		return;
 	}
@@ -258,8 +261,8 @@ static void
 set_user(const char *arg)
 {
 	uflag = 1;
-	if (util_user(arg, &uid) == -1)
-		util_bad_user(arg);
+	if (user_parse(arg, &uid) == -1)
+		user_bad(arg);
 }
 
 /*
@@ -270,27 +273,27 @@ static void
 check_flags(int argc)
 {
 	if (lflag && Jflag)
-		util_misuse("-l has no JSON form: give -l alone");
+		opts_misuse("-l has no JSON form: give -l alone");
 	if (lflag && (aflag || bflag || Hflag || nohead || pflag || Tflag ||
 	    pattern != NULL || olist != NULL || uflag || argc > 0))
-		util_misuse("-l reports the system, not segments: give it "
+		opts_misuse("-l reports the system, not segments: give it "
 		    "alone");
 	if (pflag && Jflag)
-		util_misuse("-p and -J are two formats: give one");
+		opts_misuse("-p and -J are two formats: give one");
 	if (pflag && Tflag)
-		util_misuse("-T has no -p form: use -J with -T, or sum the "
+		opts_misuse("-T has no -p form: use -J with -T, or sum the "
 		    "-p lines");
 	if (pflag && olist != NULL)
-		util_misuse("-o does not change -p, the 1.0 format: use -o "
+		opts_misuse("-o does not change -p, the 1.0 format: use -o "
 		    "with the long format or -J");
 	if (bflag && Hflag)
-		util_misuse("-b and -H are two forms of size: give one");
+		opts_misuse("-b and -H are two forms of size: give one");
 	if ((pflag || Jflag) && (bflag || Hflag))
-		util_misuse(bflag ? "-b is for the long format: -p and -J "
+		opts_misuse(bflag ? "-b is for the long format: -p and -J "
 		    "write bytes" : "-H is for the long format: -p and -J "
 		    "write bytes");
 	if ((pflag || Jflag) && nohead)
-		util_misuse("--noheadings is for the long format: -p and -J "
+		opts_misuse("--noheadings is for the long format: -p and -J "
 		    "have no header row");
 }
 
@@ -321,10 +324,10 @@ main(int argc, char *argv[])
 	static char coltail[300];
 	int ch, i;
 
-	util_args(argv, "shm-ls", opts, usage);
+	opts_args(argv, "shm-ls", opts, usage);
 	help_columns(coltail, sizeof(coltail));
-	util_help_tail(coltail);
-	while ((ch = util_getopt(argc, argv)) != -1)
+	opts_help_tail(coltail);
+	while ((ch = opts_getopt(argc, argv)) != -1)
 		switch (ch) {
 		case 'a':
 			aflag = 1;
@@ -375,7 +378,7 @@ main(int argc, char *argv[])
 	if (hflag && (aflag || bflag || Hflag || Jflag || lflag || nohead ||
 	    pflag || Tflag || pattern != NULL || olist != NULL || uflag ||
 	    argc > 0))
-		util_misuse("-h is the help, alone: sizes are for people "
+		opts_misuse("-h is the help, alone: sizes are for people "
 		    "(as ls -h) by default, -b writes bytes, and -l reports "
 		    "the limits and the system, not a long listing");
 	if (hflag)
@@ -383,7 +386,7 @@ main(int argc, char *argv[])
 	check_flags(argc);
 	if (lflag) {
 		syscheck_report();
-		return util_close_stdout() == -1;
+		return msg_close_stdout() == -1;
 	}
 	if (olist != NULL)
 		lscol_parse(&lc, olist, Jflag);
@@ -405,7 +408,7 @@ main(int argc, char *argv[])
 		if (Tflag)
 			print_totals();
 	}
-	if (util_close_stdout() == -1)
+	if (msg_close_stdout() == -1)
 		rval = 1;
 	return rval;
 }

@@ -16,7 +16,10 @@
 #include <unistd.h>
 
 #include "shmids.h"
-#include "util.h"
+#include "msg.h"
+#include "operand.h"
+#include "opts.h"
+#include "user.h"
 
 #define AGE_FORM	"a number and a unit: 30s, 90m, 24h or 7d"
 #define DEAD		OPT_LONG	/* --dead: no letter */
@@ -54,7 +57,7 @@ usage(FILE *fp, int status)
 {
 	fprintf(fp, "usage: shm-rm [-fnUv] [-N pattern] [-s age] [-u user] "
 	    "[label | id ...]\n");
-	util_usage_end(fp, status);
+	opts_usage_end(fp, status);
 }
 
 /*
@@ -96,7 +99,7 @@ tell(const char *what, const struct shmids_info *si)
 	}
 	printf("%s '%s'", nflag ? "would remove" : "removed", what);
 	if (si != NULL)
-		printf(" (owner %s, age %s)", util_username(si->uid),
+		printf(" (owner %s, age %s)", user_name(si->uid),
 		    age(now - si->ctime));
 	putchar('\n');
 }
@@ -111,7 +114,7 @@ forced_failed(const char *what)
 {
 	if (errno == ENOENT)
 		return;
-	warnx("%s: %s", what, util_why(what, errno));
+	warnx("%s: %s", what, msg_why(what, errno));
 	rval = 1;
 }
 
@@ -149,7 +152,7 @@ rm_info(const struct shmids_info *si, int flags, int quiet)
 	if (shmids_remove_info(si, flags) == -1) {
 		if (!quiet || (errno != ENOENT && errno != EBUSY &&
 		    errno != ESTALE)) {
-			warnx("%s: %s", what, util_why(what, errno));
+			warnx("%s: %s", what, msg_why(what, errno));
 			rval = 1;
 		}
 		return;
@@ -188,9 +191,9 @@ not_yours(const struct shmids_info *si)
 	const char *who;
 
 	if (geteuid() != 0 && geteuid() != si->cuid)
-		return util_why(si->id, EPERM);
-	/* util_username() gives the number where there is no account. */
-	who = util_username(si->uid);
+		return msg_why(si->id, EPERM);
+	/* user_name() gives the number where there is no account. */
+	who = user_name(si->uid);
 	if (getpwuid(si->uid) != NULL)
 		snprintf(buf, sizeof(buf), "segment %.64s is %s's, not "
 		    "yours: -f removes it all the same", si->id, who);
@@ -208,11 +211,11 @@ notours(const struct shmids_info *si)
 	const char *why;
 
 	if (si->removed)
-		return util_why(si->id, ENOENT);
-	if ((why = util_unreadable(si)) != NULL)
+		return msg_why(si->id, ENOENT);
+	if ((why = operand_unreadable(si)) != NULL)
 		return why;
 	if (si->ours == 0 || (si->ours != 2 && si->label[0] == '\0'))
-		return si->err == EACCES ? util_why(si->id, EACCES) :
+		return si->err == EACCES ? msg_why(si->id, EACCES) :
 		    "not a shmids segment";
 	return NULL;
 }
@@ -245,8 +248,8 @@ rm_operand(const char *arg)
 	const char *why;
 	int k;
 
-	if ((k = util_operand(arg, id, label)) == -1) {
-		util_bad_operand(arg);
+	if ((k = operand_parse(arg, id, label)) == -1) {
+		operand_bad(arg);
 		rval = 1;
 		return;
 	}
@@ -258,10 +261,10 @@ rm_operand(const char *arg)
 		return;
 	}
 	if (shmids_stat(id, &si, 0) == -1) {
-		warnx("%s: %s", arg, util_why(arg, errno));
+		warnx("%s: %s", arg, msg_why(arg, errno));
 		rval = 1;
-	} else if (k == 1 && util_stale(&si, label)) {
-		warnx("%s: %s", arg, util_why(arg, ESTALE));
+	} else if (k == 1 && operand_stale(&si, label)) {
+		warnx("%s: %s", arg, msg_why(arg, ESTALE));
 		rval = 1;
 	} else if ((why = refuse(&si)) != NULL) {
 		warnx("%s: %s", arg, why);
@@ -293,7 +296,7 @@ rm_stale(const struct shmids_info *si, void *arg)
 {
 	(void)arg;
 	if (si->ours == -2) {
-		util_store_error(si);
+		operand_store_error(si);
 		rval = 1;
 		return 0;
 	}
@@ -303,8 +306,8 @@ rm_stale(const struct shmids_info *si, void *arg)
 		return 0;
 	}
 	/* One of those asked for that cannot be judged is not skipped silently. */
-	if (selected(si) && util_unreadable(si) != NULL) {
-		warnx("%s: %s", si->id, util_unreadable(si));
+	if (selected(si) && operand_unreadable(si) != NULL) {
+		warnx("%s: %s", si->id, operand_unreadable(si));
 		rval = 1;
 		return 0;
 	}
@@ -328,26 +331,26 @@ static void
 check_args(int sflag, int nops)
 {
 	if (deadflag && nops > 0)
-		util_misuse("operands are not allowed with --dead");
+		opts_misuse("operands are not allowed with --dead");
 	if (deadflag && fflag)
-		util_misuse("-f is not allowed with --dead");
+		opts_misuse("-f is not allowed with --dead");
 	if (sflag && nops > 0)
-		util_misuse("operands are not allowed with -s");
+		opts_misuse("operands are not allowed with -s");
 	if (sflag && fflag)
-		util_misuse("-f is not allowed with -s");
+		opts_misuse("-f is not allowed with -s");
 	/* --dead cleans as -s does, by state instead of age */
 	sflag |= deadflag;
 	if (pattern != NULL && !sflag)
-		util_misuse("-N is not allowed without -s "
+		opts_misuse("-N is not allowed without -s "
 		    "(-s 0: of any age) or --dead");
 	if (user != NULL && allflag)
-		util_misuse("-u is not allowed with -U");
+		opts_misuse("-u is not allowed with -U");
 	if (user != NULL && !sflag)
-		util_misuse("-u is not allowed without -s");
+		opts_misuse("-u is not allowed without -s");
 	if (allflag && !sflag)
-		util_misuse("-U is not allowed without -s");
+		opts_misuse("-U is not allowed without -s");
 	if (!sflag && nops == 0)
-		util_misuse("nothing to remove: give labels or ids, or -s age");
+		opts_misuse("nothing to remove: give labels or ids, or -s age");
 }
 
 /*
@@ -366,7 +369,7 @@ check_privilege(void)
 		errx(1, "-U: only root may clean other users' segments; "
 		    "without -U, -s cleans your own");
 	errx(1, "-u %s: only root may clean other users' segments; "
-	    "without -u, -s cleans your own", util_quote(user, strlen(user)));
+	    "without -u, -s cleans your own", msg_quote(user, strlen(user)));
 }
 
 int
@@ -374,8 +377,8 @@ main(int argc, char *argv[])
 {
 	int ch, sflag = 0, i;
 
-	util_args(argv, "shm-rm", opts, usage);
-	while ((ch = util_getopt(argc, argv)) != -1)
+	opts_args(argv, "shm-rm", opts, usage);
+	while ((ch = opts_getopt(argc, argv)) != -1)
 		switch (ch) {
 		case 'f':
 			fflag = 1;
@@ -390,16 +393,16 @@ main(int argc, char *argv[])
 			nflag = 1;
 			break;
 		case 's':
-			if (util_age(optarg, &minage) == -1)
-				util_invalid("age", optarg, errno == ERANGE ?
+			if (opts_age(optarg, &minage) == -1)
+				opts_invalid("age", optarg, errno == ERANGE ?
 				    AGE_FORM ", at most %lds" : AGE_FORM,
 				    LONG_MAX);
 			sflag = 1;
 			break;
 		case 'u':
 			user = optarg;
-			if (util_user(optarg, &owner) == -1)
-				util_bad_user(optarg);
+			if (user_parse(optarg, &owner) == -1)
+				user_bad(optarg);
 			break;
 		case 'U':
 			allflag = 1;
@@ -425,7 +428,7 @@ main(int argc, char *argv[])
 		err(1, "segment table");
 	for (i = 0; i < argc; i++)
 		rm_operand(argv[i]);
-	if (util_close_stdout() == -1)
+	if (msg_close_stdout() == -1)
 		rval = 1;
 	return rval;
 }

@@ -1,0 +1,71 @@
+/*
+ * What the two filters, shm-expand and shm-import, share: each file
+ * operand read in turn, the fields of -f, and the labels a run made or
+ * met.
+ */
+#ifndef SHMIDS_FILTER_H
+#define SHMIDS_FILTER_H
+
+#include <stdio.h>
+
+#include "shmids.h"
+
+/*
+ * Run fn on each file operand ("-" or none: stdin), as a filter does;
+ * a file that cannot be opened, or that is stdout with bytes left to
+ * read (cat's "input file is output file"), is reported and skipped.
+ * Returns 0, or 1 if any was.
+ */
+int	 filter_each_file(int argc, char *argv[],
+	    void (*fn)(FILE *fp, const char *fname));
+
+/*
+ * The fields of a -f list, and what the input had of each: a request
+ * that matched nothing is reported, not passed over in silence.
+ */
+struct fields {
+	struct field {
+		const char	*name;	/* in the list, not NUL-terminated */
+		size_t		 len;
+		int		 seen;	/* first token of some line */
+		int		 used;	/* of a line the tool acted on */
+	}		*v;
+	size_t		 n;
+};
+/*
+ * Split list (a -f argument); exits after a diagnostic on ENOMEM, and
+ * as opts_invalid() (exit 2) if the list has a blank.
+ */
+void	 filter_fields(struct fields *f, const char *list);
+/*
+ * A number is never a field (format-spec.md 6.1): a usage error naming
+ * opt if field[0..len) reads as a value.
+ */
+void	 filter_not_number(const char *opt, const char *field, size_t len);
+/* Is tok[0..len) one of f's fields? */
+int	 filter_fields_has(const struct fields *f, const char *tok, size_t len);
+/* Note a line whose field is tok[0..len), used or only seen. */
+void	 filter_fields_note(struct fields *f, const char *tok, size_t len,
+	    int used);
+/*
+ * Report each field no line used: "no such field in the input", or,
+ * when lines had it, unused (the tool's reason).  1 if any, else 0.
+ */
+int	 filter_fields_report(const struct fields *f, const char *unused);
+
+/* A growing list of labels. */
+struct labels {
+	char		(*v)[SHMIDS_LABEL_MAX + 1];
+	size_t		 n, cap;
+};
+/*
+ * Room for one more label: 0, or -1 (ENOMEM).  A program that records
+ * what it makes asks first, so that the adding cannot fail after.
+ */
+int	 filter_labels_room(struct labels *l);
+/* Append label; exits after a diagnostic on ENOMEM. */
+void	 filter_labels_add(struct labels *l, const char *label);
+/* Sort the list and drop duplicates. */
+void	 filter_labels_sort(struct labels *l);
+
+#endif /* SHMIDS_FILTER_H */
