@@ -94,15 +94,29 @@ $(B)/libshmids.so: $(LIBOBJ)
 # The objects' link flags are kept in $(B)/cmd/ldflags, so that make
 # install links them as they were built (a sanitizer build's need
 # -fsanitize) whatever flags it is given itself.
-# Every file of cmd/ that is no tool is a helper every tool links.
-CMDOBJ	= $(patsubst cmd/%.c,$(B)/cmd/%.o,\
-	    $(filter-out $(CMDS:%=cmd/%.c),$(wildcard cmd/*.c)))
-CMDLINK	= $(CC) $$(cat $(B)/cmd/ldflags) -o $@ $< $(CMDOBJ) -L$(B) -lshmids
+# Each tool links the helpers of cmd/ it uses, and no other (a helper
+# is a .c and its .h; one group of functions a file):
+#	opts	options, usage errors, option arguments
+#	msg	what the tools say; the final check of stdout
+#	operand	segments named as operands, what a stat or scan says
+#	user	users as -u takes them, names from the databases
+#	filter	shm-expand's and shm-import's: file operands, -f, labels
+#	fmt	the listings' formats; lscol: shm-ls's columns
+#	syscheck, magic, ftoken, lines, fvalues, neartab: see each .h
+shm-ls_USES	= opts msg operand user fmt lscol syscheck
+shm-rm_USES	= opts msg operand user fmt
+shm-expand_USES	= opts msg filter magic
+shm-import_USES	= opts msg filter magic ftoken lines fvalues neartab syscheck
+CMDOBJ	= $(sort $(foreach c,$(CMDS),$($(c)_USES:%=$(B)/cmd/%.o)))
+CMDLINK	= $(CC) $$(cat $(B)/cmd/ldflags) -o $@ $(filter %.o,$^) -L$(B) -lshmids
+# The helpers' objects of tool $*, in a rule's second expansion.
+CMDUSES	= $(patsubst %,$(B)/cmd/%.o,$($*_USES))
 $(B)/cmd/%.o: cmd/%.c cmd/*.h lib/shmids.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Icmd $(WFLAGS) $(CFLAGS) -c -o $@ $<
 	@echo '$(WFLAGS) $(CFLAGS) $(LDFLAGS)' > $(B)/cmd/ldflags
-$(B)/bin/%: $(B)/cmd/%.o $(CMDOBJ) $(B)/libshmids.so
+.SECONDEXPANSION:
+$(B)/bin/%: $(B)/cmd/%.o $$(CMDUSES) $(B)/libshmids.so
 	@mkdir -p $(@D)
 	$(CMDLINK) -Wl,-rpath,'$$ORIGIN/..'
 
@@ -114,7 +128,7 @@ MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
 SYSLIBDIRS = /lib /lib64 /usr/lib /usr/lib64 \
 	     $(if $(MULTIARCH),/lib/$(MULTIARCH) /usr/lib/$(MULTIARCH))
 INSTALL_RPATH ?= $(if $(filter $(SYSLIBDIRS),$(LIBDIR)),,$(LIBDIR))
-$(B)/inst/%: $(B)/cmd/%.o $(CMDOBJ) $(B)/libshmids.so FORCE
+$(B)/inst/%: $(B)/cmd/%.o $$(CMDUSES) $(B)/libshmids.so FORCE
 	@mkdir -p $(@D)
 	$(CMDLINK) $(if $(INSTALL_RPATH),-Wl$(comma)-rpath$(comma)$(INSTALL_RPATH))
 comma	:= ,
