@@ -1,12 +1,11 @@
 /*
  * numcmp: the number conversions of lib/text/dtoa.c and
- * lib/text/strtod.c against
- * the fastest C++ libraries: formatting against std::to_chars (libstdc++,
- * Ryu) and {fmt} (Dragonbox, FMT_COMPILE("{}")), parsing against
- * fast_float::from_chars and std::from_chars.  The only C++ program
- * here: make bench builds it where a C++17 compiler, libfmt-dev and
- * libfast-float-dev are present; the library itself stays C and libc
- * only.
+ * lib/text/strtod.c against the fastest C++ libraries: formatting
+ * against std::to_chars (libstdc++, Ryu) and {fmt} (Dragonbox,
+ * FMT_COMPILE("{}")), parsing against fast_float::from_chars and
+ * std::from_chars.  The only C++ program here: make bench builds it
+ * where a C++17 compiler, libfmt-dev and libfast-float-dev are
+ * present; the library itself stays C and libc only.
  *
  * Inputs as in numbench.c: random finite values, uniform bit patterns
  * and uniform in [0,1); the parsers read our shortest output, "%.17g"

@@ -1,9 +1,9 @@
 /*
  * num_test: the exact number conversions of lib/text/dtoa.c and
  * lib/text/strtod.c (format-spec.md section 6), checked against
- * themselves, against libc
- * (glibc's printf and strtod are exact) and against exact decimals of
- * ties computed here with a small bignum.  TAP output.
+ * themselves, against libc (glibc's printf and strtod are exact) and
+ * against exact decimals of ties computed here with a small bignum.
+ * TAP output.
  */
 #include <errno.h>
 #include <math.h>
