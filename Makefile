@@ -450,7 +450,7 @@ uninstall-systemd:
 # one is named by a variable above, and listed here).
 BUILDDIRS = build $(ASAN_B) $(UBSAN_B) $(TSAN_B)
 clean:
-	rm -rf $(B) $(BUILDDIRS)
+	rm -rf $(sort $(B) $(BUILDDIRS))
 
 include tests/fuzz/fuzz.mk
 
