@@ -1542,6 +1542,12 @@ class _Reader:
                 attach(c.label)
         elif c.kind == _TREF:   # a table's key: its segment's name
             self.out[_str(c.label.split(b" ", 1)[1])] = attach(c.label)
+        elif c.kind == _TEXT and c.fieldlen > 0:
+            # a line that begins with a Fortran form that is no value
+            # ("3*0.0 1 2": the classifier's text, shmids(5) 6)
+            field = _str(line[c.field:c.field + c.fieldlen])
+            if not field.startswith("#"):
+                self.out[field] = _text([line[c.field + c.fieldlen:]])
         return i + 1
 
 
