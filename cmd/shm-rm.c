@@ -257,7 +257,7 @@ rm_operand(const char *arg)
 			rm_forced(arg);
 		return;
 	}
-	if (shmids_stat(id, &si, 0) == -1) {
+	if (shmids_stat_dims(id, &si, NULL, 0) == -1) {
 		warnx("%s: %s", arg, util_why(arg, errno));
 		rval = 1;
 	} else if (k == 1 && util_stale(&si, label)) {

@@ -4,7 +4,7 @@
  * alone; shmids_line_next() reads it in its file (continuations, table
  * blocks) with its values.  shm-import, shm-expand, shmids_get() and the
  * bindings all ask here; shmids_ref_parse() and shmids_tref_parse() are
- * their 1.1 and 1.2 answers.
+ * their 1.1 and 1.2 answers, kept for 1.x programs as wrappers.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -294,18 +294,16 @@ static int
 line_values(struct shmids_lines *rd, struct shmids_values *v, const char *s,
     size_t n, int *more)
 {
-	size_t count0 = v->count, used, lines;
-	const char *bad = NULL;
-	int r;
+	size_t count0 = v->count;
+	struct shmids_span sp;
+	int r, many = rd->nthreads > 1 && n >= LONG_LINE;
 
-	if (rd->nthreads > 1 && n >= LONG_LINE)
-		r = shmids_values_lines(v, s, n, rd->nthreads, &used, &lines,
-		    more, &bad);
-	else
-		r = shmids_values_parse(v, s, n, more, &bad);
+	r = shmids_values_read(v, s, n, many ? rd->nthreads : 1,
+	    many ? 0 : SHMIDS_VALUES_LINE, &sp);
+	*more = sp.more;
 	if (r == 0)
 		return 0;
-	if (bad == NULL)
+	if (sp.bad == NULL)
 		return -1;
 	v->count = count0;
 	return 1;

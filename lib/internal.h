@@ -286,6 +286,13 @@ SHMIDS_HIDDEN int	shmids_parse_lim(const char *s, const char *lim,
  * else; s[len] readable as for shmids_values_parse()) to v; -1 with
  * errno and *bad as shmids_values_parse(), the values before *bad kept.
  */
+/*
+ * values.c: one line's values appended to v, as shmids_values_read()
+ * with SHMIDS_VALUES_LINE says (no sp: *more, and *bad at a bad value).
+ */
+SHMIDS_HIDDEN int	shmids_values_line(struct shmids_values *v,
+			    const char *s, size_t len, int *more,
+			    const char **bad);
 SHMIDS_HIDDEN int	shmids_values_each(struct shmids_values *v,
 			    const char *s, size_t len, const char **bad);
 
