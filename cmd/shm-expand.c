@@ -410,6 +410,7 @@ note_old_form(const char *label)
 {
 	static int said;
 	struct shmids_info si;
+	struct shmids_dims d;
 	char id[SHMIDS_LABEL_MAX + 1];
 	unsigned long uid;
 	size_t n = strcspn(label, " ");
@@ -420,7 +421,7 @@ note_old_form(const char *label)
 	id[n] = '\0';
 	if (shmids_id_uid(id, &uid) != 0)
 		return;
-	if (shmids_stat_dims(id, &si, NULL, SHMIDS_NOHDR) == -1) {
+	if (shmids_stat_dims(id, &si, &d, SHMIDS_NOHDR) == -1) {
 		said = 1;
 		warnx("%s: made before shmids 1.4 and gone as it was read: its "
 		    "owner and maker are not checked (shmids(5) 2.6)", id);

@@ -1226,7 +1226,7 @@ def _remove_damaged(b):
     si = _Info()
     label = b[:-1] if b.endswith(b"\n") else b
     if _lib.shmids_stat_dims(label.split(b" ", 1)[0], ctypes.byref(si),
-                             None, 0) == -1:
+                             ctypes.byref(_Dims()), 0) == -1:
         return False
     if si.label != label or si.removed or si.uid != os.geteuid():
         return False

@@ -74,34 +74,32 @@ by_info(const struct shmids_info *si, void *arg)
 	return 0;
 }
 
+/* One more sighting of s->id, with its dimensions. */
+static int
+saw(struct seen *s, const struct shmids_info *si, int ndim, size_t rows,
+    size_t cols)
+{
+	if (si->ours == 1 && strcmp(si->id, s->id) == 0) {
+		s->n++;
+		s->ndim = ndim;
+		s->rows = rows;
+		s->cols = cols;
+	}
+	return 0;
+}
+
 static int
 by_shape(const struct shmids_info *si, const struct shmids_shape *sh,
     void *arg)
 {
-	struct seen *s = arg;
-
-	if (si->ours == 1 && strcmp(si->id, s->id) == 0) {
-		s->n++;
-		s->ndim = sh->ndim;
-		s->rows = sh->rows;
-		s->cols = sh->cols;
-	}
-	return 0;
+	return saw(arg, si, sh->ndim, sh->rows, sh->cols);
 }
 
 static int
 by_dims(const struct shmids_info *si, const struct shmids_dims *d,
     void *arg)
 {
-	struct seen *s = arg;
-
-	if (si->ours == 1 && strcmp(si->id, s->id) == 0) {
-		s->n++;
-		s->ndim = d->ndim;
-		s->rows = d->rows;
-		s->cols = d->cols;
-	}
-	return 0;
+	return saw(arg, si, d->ndim, d->rows, d->cols);
 }
 
 /* A column-major 3 x 5 table: the wrappers see its transpose. */
