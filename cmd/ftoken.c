@@ -1,50 +1,26 @@
 /*
- * Fortran's forms that are no value, told apart by their shape alone:
- * shm-import asks only of a line it leaves as text, so no line it
- * converts pays for this.
+ * Fortran's forms that are no value, found in a line shm-import left as
+ * text, for its note: which token, and why (the classifier's words).
+ * Asked only of such a line, so no line it converts pays for this.
  */
 #include <string.h>
 
 #include "ftoken.h"
 #include "shmids.h"
 
-static int
-digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-/* Why t[0..n) is a Fortran form that is no value, or NULL. */
+/*
+ * Why t[0..n) (one token: no blank, comma, CR, LF or NUL) is a Fortran
+ * form that is no value, or NULL.  The classifier holds the rule
+ * (format-spec.md 6): alone on a line, such a token is the one token
+ * that makes the line text; any other is a row's value or a field.
+ */
 static const char *
 why(const char *t, size_t n)
 {
-	size_t i = 0, d;
+	struct shmids_line c;
 
-	while (i < n && digit(t[i]))
-		i++;
-	/* r*c, r*: r a positive count, c a value or nothing */
-	if (i > 0 && i < n && t[i] == '*') {
-		if (t[0] == '0')
-			return NULL;
-		if (i + 1 == n)
-			return "a list-directed null value (Fortran's r*)";
-		return shmids_isnumber(t + i + 1, n - i - 1) ?
-		    "a list-directed repeat count (Fortran's r*c)" : NULL;
-	}
-	/* [sign] digits [. digits] sign digits: Ew.d's 3-digit exponent */
-	i = t[0] == '-' || t[0] == '+';
-	d = i;
-	while (i < n && digit(t[i]))
-		i++;
-	if (i < n && t[i] == '.')
-		for (i++; i < n && digit(t[i]); i++)
-			;
-	if (i == d || i == n || (t[i] != '+' && t[i] != '-') || i + 1 == n)
-		return NULL;
-	for (i++; i < n && digit(t[i]); i++)
-		;
-	return i == n ? "a Fortran exponent without its letter (E, D)" :
-	    NULL;
+	shmids_line_kind(t, n, 0, &c);
+	return c.kind == SHMIDS_LINE_TEXT ? c.why : NULL;
 }
 
 const char *

@@ -19,6 +19,7 @@
 
 #include "shmids.h"
 #include "fvalues.h"
+#include "par.h"
 
 #define BLOCK	((size_t)1 << 20)	/* bytes a thread takes at a time */
 #define SLACK	((size_t)64 << 10)	/* the longest line read this way */
@@ -169,7 +170,7 @@ count_round(struct fvalues *fv, size_t base, size_t n, size_t *last)
 	size_t i;
 
 	fv->base = base;
-	shmids_par(n, fv->nthreads, count_job, fv);
+	par_run(n, fv->nthreads, count_job, fv);
 	if (fv->quit || *fv->stop)
 		return -1;
 	for (i = base; i < base + n; i++) {
@@ -271,7 +272,7 @@ fvalues_parse(struct fvalues *fv, void *dst)
 	size_t i;
 
 	fv->dst = dst;
-	shmids_par(fv->nb, fv->nthreads, parse_job, fv);
+	par_run(fv->nb, fv->nthreads, parse_job, fv);
 	if (fv->quit || *fv->stop)
 		return -1;
 	/* the first in the file's order says */

@@ -284,7 +284,7 @@ open_wait(const char *label)
 {
 	if (!in.reg)
 		flush_out();
-	return shmids_open_wait(label, (double)waitsecs);
+	return shmids_open_flags(label, 0, (double)waitsecs);
 }
 
 /* After the library's "still being written by pid N": how long. */
@@ -412,6 +412,7 @@ note_old_form(const char *label)
 {
 	static int said;
 	struct shmids_info si;
+	struct shmids_dims d;
 	char id[SHMIDS_LABEL_MAX + 1];
 	unsigned long uid;
 	size_t n = strcspn(label, " ");
@@ -422,7 +423,7 @@ note_old_form(const char *label)
 	id[n] = '\0';
 	if (shmids_id_uid(id, &uid) != 0)
 		return;
-	if (shmids_stat(id, &si, SHMIDS_NOHDR) == -1) {
+	if (shmids_stat_dims(id, &si, &d, SHMIDS_NOHDR) == -1) {
 		said = 1;
 		warnx("%s: made before shmids 1.4 and gone as it was read: its "
 		    "owner and maker are not checked (shmids(5) 2.6)", id);
@@ -941,20 +942,23 @@ unheld(const char *fname, unsigned long lineno, struct line *l)
 }
 
 /*
- * -f: the field of a line known not to be a reference line, as
- * shmids_ref_parse() tokenizes a line for every tool.
+ * -f: the field of a line known not to be a reference line, its first
+ * token as the classifier reads it (a row's first value included).
  */
 static void
 note_plain(const struct line *l)
 {
-	struct shmids_ref r;
+	struct shmids_line c;
+	size_t f, i;
 
 	if (fields == NULL || l->longfield)
 		return;
-	(void)shmids_ref_parse(l->buf + l->fake, l->n - l->fake, &r);
-	if (r.fieldlen > 0)
-		filter_fields_note(&want, l->buf + l->fake + r.field,
-		    r.fieldlen, 0);
+	shmids_line_kind(l->buf + l->fake, l->n - l->fake, 0, &c);
+	for (f = c.lead, i = f; i < c.end && !shmids_isblank(
+	    l->buf[l->fake + i]); i++)
+		;
+	if (i > f)
+		filter_fields_note(&want, l->buf + l->fake + f, i - f, 0);
 }
 
 static void

@@ -1405,8 +1405,6 @@ import_line(struct lines *l, const char *fname, unsigned long *lineno,
 {
 	struct shmids_line c;
 	struct shmids_ref r;
-	const char *t;
-	size_t i, tl;
 	int k, sel, more;
 
 	/* what the line is: format-spec.md 5, 6, 6.1 (the library's) */
@@ -1426,18 +1424,21 @@ import_line(struct lines *l, const char *fname, unsigned long *lineno,
 	    (s[strspn(s, " \t")] == '"' || memchr(s, ',', n) != NULL ||
 	    memchr(s, ';', n) != NULL))
 		neartab_text(*lineno, s, n);
-	/* "3*0.0 1 2" is a row of Fortran's, never an array "3*0.0" */
-	for (i = 0; i < n && (s[i] == ' ' || s[i] == '\t'); i++)
-		;
-	for (tl = 0; i + tl < n && strchr(" \t,\r\n", s[i + tl]) == NULL;
-	    tl++)
-		;
-	if (fields == NULL && tl > 0 && ftoken_find(s + i, tl, &t, &tl) !=
-	    NULL) {
-		fortran_note(fname, *lineno, s, n, "the row");
+	/*
+	 * Text: a blank line, or one that begins with a Fortran form that
+	 * is no value ("3*0.0 1 2": a row of Fortran's, the classifier
+	 * says, never an array "3*0.0"; format-spec.md 6), which we name.
+	 */
+	if (c.kind == SHMIDS_LINE_TEXT) {
+		if (fields == NULL)
+			fortran_note(fname, *lineno, s, n, "the row");
 		out(s, n);
 		return;
 	}
+	/* passed through as given, but said (format-spec.md 5, 7) */
+	if (c.kind == SHMIDS_LINE_MALFORMED)
+		warnx("%s:%lu: malformed reference: %s", fname, *lineno,
+		    c.why);
 	/* references of either form, valid or not, pass through */
 	k = c.kind == SHMIDS_LINE_ARRAY ? 0 : c.kind == SHMIDS_LINE_TEXT ?
 	    0 : c.kind == SHMIDS_LINE_REF ? 1 : -1;

@@ -244,6 +244,7 @@ static void
 rm_operand(const char *arg)
 {
 	struct shmids_info si;
+	struct shmids_dims d;
 	char id[SHMIDS_LABEL_MAX + 1], label[SHMIDS_LABEL_MAX + 1];
 	const char *why;
 	int k;
@@ -260,7 +261,7 @@ rm_operand(const char *arg)
 			rm_forced(arg);
 		return;
 	}
-	if (shmids_stat(id, &si, 0) == -1) {
+	if (shmids_stat_dims(id, &si, &d, 0) == -1) {
 		warnx("%s: %s", arg, msg_why(arg, errno));
 		rval = 1;
 	} else if (k == 1 && operand_stale(&si, label)) {

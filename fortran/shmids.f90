@@ -104,9 +104,11 @@ module shmids
       integer(c_size_t), value :: rows, cols
       type(c_ptr) :: c_create_matrix
     end function c_create_matrix
-    function c_open_wait(label, seconds) bind(C, name='shmids_open_wait')
-      import :: c_ptr, c_char, c_double
+    function c_open_wait(label, flags, seconds) &
+        bind(C, name='shmids_open_flags')
+      import :: c_ptr, c_char, c_int, c_double
       character(kind=c_char), intent(in) :: label(*)
+      integer(c_int), value :: flags
       real(c_double), value :: seconds
       type(c_ptr) :: c_open_wait
     end function c_open_wait
@@ -360,7 +362,7 @@ contains
     tr = .false.
     t = 0
     if (present(timeout)) t = real(timeout, c_double)
-    seg%shm = c_open_wait(cstr(label), t)
+    seg%shm = c_open_wait(cstr(label), 0_c_int, t)
     if (.not. c_associated(seg%shm)) then
       e = c_errno()
       call fail(e, 'shmids_open', trim(label), &

@@ -518,7 +518,7 @@ explain_seg(struct out *o, const char *id, const char *label, int errnum)
 		add_strerror(o, errnum);
 		return;
 	}
-	if (shmids_stat(id, &si, 0) == -1) {
+	if (shmids_stat_dims(id, &si, NULL, 0) == -1) {
 		if ((e = errno) == ENOENT)
 			explain_gone(o, id);
 		else if (e == ESTALE)

@@ -29,6 +29,30 @@
  *    populates its pages on such threads too (format-spec.md 2.5): they
  *    touch only that segment's pages.  shmids_par() alone runs the
  *    caller's own function on such threads, as it is asked to.
+ *
+ * The designed calls (shmids 1.5), one a concern; new code calls these:
+ *  - make: shmids_create_matrix() (shmids_create_array() for 1-D);
+ *    seal, close: shmids_seal(), shmids_close();
+ *  - open: shmids_open_flags() (flags and a timeout in one call);
+ *  - an attached segment: shmids_label(), shmids_array(), shmids_dims();
+ *  - a segment by id, and all of them: shmids_stat_dims(),
+ *    shmids_scan_dims() (the info, and the dimensions and order);
+ *  - what a line is, a reference of either form included:
+ *    shmids_line_kind(), shmids_line_next() (struct shmids_line says
+ *    REF or TREF, with the label);
+ *  - an array's values: shmids_values_read() (one line, many lines on
+ *    threads, into the caller's memory, or a count: by its flags);
+ *  - writing: shmids_emit(), shmids_emit_matrix(), shmids_put().
+ * The calls that 1.x grew one at a time are kept, each a thin wrapper
+ * over its designed call ("Kept for 1.x programs; new code calls X"),
+ * so that no program built against 1.x breaks (SONAME 1):
+ * shmids_open(), shmids_open_wait(), shmids_stat(), shmids_stat_shape(),
+ * shmids_scan(), shmids_scan_shape(), shmids_shape(), shmids_ref_parse(),
+ * shmids_tref_parse(), shmids_values_parse(), shmids_values_lines(),
+ * shmids_values_count(), shmids_values_into().  shmids_par() and
+ * shmids_advise_huge() are kept for 1.x programs too, but are no part
+ * of the designed set: a thread pool and a huge-page advice for one
+ * tool's buffers are that tool's (shm-import has its own).
  */
 #ifndef SHMIDS_H
 #define SHMIDS_H
@@ -294,6 +318,8 @@ int	 shmids_seal(void *shm);
  * (header corrupt or claims more than the segment holds), EAGAIN (writer
  * still filling), EOWNERDEAD (writer died before sealing), ENOMEM, EXDEV
  * (the path is a mount point, whose file system is never asked).
+ * Kept for 1.x programs; new code calls shmids_open_flags(label, 0, 0),
+ * which this is.
  */
 void	*shmids_open(const char *label);
 
@@ -308,11 +334,15 @@ void	*shmids_open(const char *label);
  * Errors: those of shmids_open(), where EAGAIN means the writer was
  * still filling when the time was up and EOWNERDEAD that it died before
  * sealing, meanwhile or before; EINVAL also for seconds negative or NaN.
+ * Kept for 1.x programs; new code calls shmids_open_flags(label, 0,
+ * seconds), which this is.
  */
 void	*shmids_open_wait(const char *label, double seconds);
 
 /*
- * shmids_open_flags: shmids_open_wait() with flags, 0 or SHMIDS_LAZY:
+ * shmids_open_flags: the one open call (the designed API: shmids_open()
+ * and shmids_open_wait() are it with flags 0): shmids_open_wait() with
+ * flags, 0 or SHMIDS_LAZY:
  * attach without populating any page of the payload (format-spec.md
  * 2.5), for a caller that reads part of it, or reads it over time;
  * each page is mapped when first read, a page fault each (on System V
@@ -397,12 +427,14 @@ int	 shmids_array(const void *shm, struct shmids_array *a);
  * 9), so that a program written for 1.3 reads it right, transposed;
  * shmids_dims() gives the dimensions meant and the order.  Returns
  * sh->ndim (1 or 2), or -1 with EINVAL (shm not attached by this
- * library).
+ * library).  Kept for 1.x programs; new code calls shmids_dims(), of
+ * which this is the transpose for a column-major table.
  */
 int	 shmids_shape(const void *shm, struct shmids_shape *sh);
 
 /*
- * shmids_dims: fill d with the dimensions of an attached segment as its
+ * shmids_dims: the designed call for an attached segment's shape: fill d
+ * with the dimensions of an attached segment as its
  * writer meant them, and the order of its payload (format-spec.md 2.7),
  * from the same snapshot as shmids_array().  A 1-D segment is ndim 1,
  * rows the count, cols 1, SHMIDS_ROWMAJOR.  Returns d->ndim (1 or 2), or
@@ -419,7 +451,8 @@ int	 shmids_dims(const void *shm, struct shmids_dims *d);
  * malformed), ENOENT (no such segment, or one marked for removal, as
  * shmids_open() says), EACCES (for the system data; header errors go in
  * si->err with si->ours -1), ESTALE (a path that is not a regular file),
- * EXDEV (a mount point).
+ * EXDEV (a mount point).  Kept for 1.x programs; new code calls
+ * shmids_stat_dims(id, si, NULL, flags), which this is.
  */
 int	 shmids_stat(const char *id, struct shmids_info *si, int flags);
 
@@ -428,16 +461,22 @@ int	 shmids_stat(const char *id, struct shmids_info *si, int flags);
  * from the same header copy (no second attach): ndim 1 or 2 when
  * si->ours is 1, else 0; a column-major table's transposed, as
  * shmids_shape() gives it.  shmids_info keeps its 1.1 size, so the
- * shape comes beside it.  Returns and errors as shmids_stat().
+ * shape comes beside it.  Returns and errors as shmids_stat().  Kept for
+ * 1.x programs; new code calls shmids_stat_dims() (this is it, the
+ * dimensions turned into the 1.3 shape).
  */
 int	 shmids_stat_shape(const char *id, struct shmids_info *si,
 	    struct shmids_shape *sh, int flags);
 
 /*
- * shmids_stat_dims: shmids_stat(), and the segment's dimensions as meant
- * and its order in d, as shmids_dims() gives them (ndim 0 and order 0
- * unless si->ours is 1).  Returns and errors as shmids_stat().
- * Library 1.4.
+ * shmids_stat_dims: the one stat call (the designed API): system data
+ * and header of the segment id names into si, as shmids_stat() says
+ * (units, flags, errors), and the segment's dimensions as meant and
+ * its order in d, as shmids_dims() gives them (ndim 0 and order 0
+ * unless si->ours is 1), read from the same header copy; d may be
+ * NULL (library 1.5; 1.4 needs it).  si and d are the caller's.
+ * Returns 0, or -1 with errno as shmids_stat() (format-spec.md 2.3,
+ * 2.7).  Library 1.4.
  */
 int	 shmids_stat_dims(const char *id, struct shmids_info *si,
 	    struct shmids_dims *d, int flags);
@@ -476,7 +515,8 @@ int	 shmids_remove_info(const struct shmids_info *si, int flags);
  * for SHMIDS_DIR and 0 for the System V table, and nothing else set, as
  * nftw(3) reports a directory it cannot read.  fn returns 0 to go on, or
  * a positive value that stops the scan and is returned.  Returns 0, that
- * value, or -1 with ENOMEM (nothing reported).
+ * value, or -1 with ENOMEM (nothing reported).  Kept for 1.x programs;
+ * new code calls shmids_scan_dims(), over which this is a wrapper.
  */
 int	 shmids_scan(int (*fn)(const struct shmids_info *, void *), void *arg,
 	    int flags);
@@ -485,12 +525,16 @@ int	 shmids_scan(int (*fn)(const struct shmids_info *, void *), void *arg,
  * shmids_scan_shape: shmids_scan(), fn also given each segment's shape
  * (as shmids_stat_shape(); ndim 0 where si->ours is not 1, and for the
  * unreadable stores' infos).  sh, like si, is valid during the call.
+ * Kept for 1.x programs; new code calls shmids_scan_dims() (this is
+ * it, each segment's dimensions turned into the 1.3 shape).
  */
 int	 shmids_scan_shape(int (*fn)(const struct shmids_info *,
 	    const struct shmids_shape *, void *), void *arg, int flags);
 
 /*
- * shmids_scan_dims: shmids_scan(), fn also given each segment's
+ * shmids_scan_dims: the one scan call (the designed API): shmids_scan()
+ * (order, flags, stores, errors as said there), fn also given each
+ * segment's
  * dimensions and order (as shmids_stat_dims(); ndim 0 and order 0 where
  * si->ours is not 1, and for the unreadable stores' infos).  d, like si,
  * is valid during the call.  Library 1.4.
@@ -560,7 +604,9 @@ int	 shmids_remove_id(const char *id);
  * split the mapping, and realloc(3) could no longer move it with
  * mremap(2) but would copy.  Nothing below 4 MiB, with SHMIDS_NOTUNE set
  * in the environment, or where the system lacks MADV_HUGEPAGE.  Never
- * fails; errno is left unchanged.
+ * fails; errno is left unchanged.  Kept for 1.x programs; no part of the
+ * designed API: a program advises its own buffers (madvise(2); shm-import
+ * does), and the library its own.
  */
 void	 shmids_advise_huge(void *p, size_t len);
 
@@ -595,7 +641,10 @@ int	 shmids_threads(void);
  * thread, whose handlers run as before (a job on it may see EINTR);
  * fn must be safe to run on several threads at once.  Where a thread
  * cannot be made, fewer do the work.  Returns the threads used, 1 or
- * more; errno is left unchanged.
+ * more; errno is left unchanged.  Kept for 1.x programs; no part of the
+ * designed API: a program's own work goes on its own threads
+ * (shm-import has a pool of its own); the library runs its
+ * conversions on threads it makes (shmids_values_read(), shmids_emit()).
  */
 size_t	 shmids_par(size_t n, int nthreads, void (*fn)(void *, size_t),
 	    void *arg);
@@ -763,7 +812,8 @@ struct shmids_line {
 };
 
 /*
- * shmids_line_kind: what line[0..len) is by its tokens, alone in its
+ * shmids_line_kind: the classifier, and the one reference parser (the
+ * designed API): what line[0..len) is by its tokens, alone in its
  * file (the line ends at its first LF, or at len; a CR before that is
  * the end of line, format-spec.md 5).  In this order: a blank line is
  * TEXT; a line whose second token is "shmids" is REF, or MALFORMED
@@ -772,7 +822,10 @@ struct shmids_line {
  * "shmids," and second begins with a digit or "/" is TREF (sep as its
  * rows are written), or MALFORMED; one whose first token reads as a
  * value (shmids_isnumber()) is ROW, a row if its values are
- * (shmids_line_next() tells); any other is ARRAY, an array if its
+ * (shmids_line_next() tells); one whose first token, up to a comma, is
+ * one of Fortran's forms that are no value ("3*0.0", "3*", "0.1+101":
+ * format-spec.md 6) is TEXT, why the form's words ("a list-directed
+ * repeat count (Fortran's r*c)", ...); any other is ARRAY, an array if its
  * tokens after the field are values, text if not (shmids_line_next()
  * tells).  c is filled: kind, lead, field, fieldlen, values, end, eol,
  * sep, why and label as above; lineno, count, more, bad, cut, first 0.
@@ -853,7 +906,9 @@ struct shmids_ref {
  * a line whose second token is "shmids" but which is no valid reference
  * (errno EINVAL, r->why a static English phrase such as "bad name";
  * field, fieldlen and eol filled).  r is the caller's; nothing is
- * allocated.
+ * allocated.  Kept for 1.x programs; new code calls shmids_line_kind()
+ * (this is its REF half, with 1.1's answers kept: a table reference is
+ * another line, "1 shmids 5 x" a reference).
  */
 int	 shmids_ref_parse(const char *line, size_t len, struct shmids_ref *r);
 
@@ -940,6 +995,78 @@ struct shmids_values {
 };
 
 /*
+ * What shmids_values_read() read: the caller's, filled by the call
+ * (zeroed first), valid after it.
+ */
+struct shmids_span {
+	size_t		 count;		/* elements appended, written or counted */
+	size_t		 used;		/* bytes of the lines read */
+	size_t		 lines;		/* lines read */
+	int		 more;		/* the last of them ends with "/" */
+	const char	*bad;		/* the first bad value in s, or NULL */
+};
+
+/* Flags for shmids_values_read(): at most one. */
+#define SHMIDS_VALUES_LINE	0x1	/* one line; its end as below */
+#define SHMIDS_VALUES_FIXED	0x2	/* v->data is the caller's: no growth */
+#define SHMIDS_VALUES_COUNT	0x4	/* count the values, parse none */
+
+/*
+ * shmids_values_read: the one values parser (the designed API; library
+ * 1.5): the values of an inline array's lines s[0..len) (format-spec.md
+ * 6, 6.2), of type v->type, on up to nthreads threads (1 or less: the
+ * caller's alone; SHMIDS_THREADS_MAX at most; shmids_threads() tells
+ * how many to ask for).  Sizes in elements but used, in bytes.
+ *  - flags 0: whole lines, each with its LF but the last, which may end
+ *    at len; the first may begin anywhere a token may (after a first
+ *    line's field, say).  Read through the first line not continued
+ *    ("/"), its values appended to v, v->data malloc'd and grown by the
+ *    library (the caller owns it: shmids_values_free()).  What
+ *    shmids_values_lines() does, and its threads.
+ *  - SHMIDS_VALUES_LINE: s[0..len) is one line; s[len] must be NUL,
+ *    blank, CR or LF (a line from getline(3) is fine).  Its CRs and LF
+ *    at its end are ignored; sp->more is 1 if its last token is "/" and
+ *    every value before it was read.  Values appended to v as for 0;
+ *    sp->used is len and sp->lines 1 on success.  One thread.  What
+ *    shmids_values_parse() does.
+ *  - SHMIDS_VALUES_FIXED: as 0, into the caller's memory: v->data has
+ *    room for v->cap elements of v->type (aligned for it, as a
+ *    segment's payload is), none written past it; values go from
+ *    element v->count on, and v->count grows by sp->count.  The library
+ *    never frees or grows v->data: do not pass v to shmids_values_free().
+ *    One more error, E2BIG: more values than room (sp->bad points at
+ *    the first with no room; the values before it are written).  On
+ *    one thread (nthreads 1 or less) it counts nothing first, so that a
+ *    program may run it on threads of its own, one block of lines each
+ *    (shm-import, format-spec.md 7).  What shmids_values_into() does.
+ *  - SHMIDS_VALUES_COUNT: the values flags 0 would read, were every
+ *    token a value (tokens are not read as values: a bad one counts as
+ *    one), into sp->count; v is neither read nor written (it may be
+ *    NULL), and s[len] need not be readable.  A program that makes a
+ *    segment of the count before it parses checks that it parsed as
+ *    many (format-spec.md 6.2).  What shmids_values_count() does.
+ * sp (the caller's, required) says what was read: sp->count the values
+ * appended, written or counted, sp->used the bytes and sp->lines the
+ * lines (through the first line not continued, or the one holding the
+ * bad value, else len and all of them), sp->more 1 if the last of them
+ * ends with "/" (the array goes on after s), sp->bad NULL or the bad
+ * value.  Returns 0, or -1 with errno: EINVAL or ERANGE for the first
+ * bad value in s's order (as shmids_parse(); sp->bad points at it, v
+ * keeps the values before it, sp->used and sp->lines count through its
+ * line, sp->more 0), ENOMEM (v unchanged, sp all 0), E2BIG (FIXED,
+ * above), EINVAL also for an unknown v->type, more than one flag, an
+ * unknown one, or v->count over v->cap with SHMIDS_VALUES_FIXED.  Same
+ * values, bad value and errno whatever nthreads is.  Thread use: the
+ * threads read s and write their own part of v->data, nothing else (no
+ * callback, no global state); they block every signal but the faults,
+ * so that a signal reaches the caller's thread, which sees it on
+ * return.  Not async-signal-safe; distinct v and s may be read from
+ * several threads at once.  errno is left unchanged on success.
+ */
+int	 shmids_values_read(struct shmids_values *v, const char *s,
+	    size_t len, int nthreads, int flags, struct shmids_span *sp);
+
+/*
  * shmids_values_parse: append the values of s[0..len) to v.  s[len] must
  * be NUL, blank, CR or LF (a line from getline(3) is fine): a value may
  * be read up to its end.  The line's CRs and LF at its end are ignored;
@@ -947,7 +1074,8 @@ struct shmids_values {
  * every value before it was read, else 0.  Returns 0, or -1: EINVAL or
  * ERANGE (as shmids_parse(); *bad points at the value in s, v keeps the
  * values before it), ENOMEM (*bad untouched, v unchanged), EINVAL also
- * for an unknown v->type.
+ * for an unknown v->type.  Kept for 1.x programs; new code calls
+ * shmids_values_read() with SHMIDS_VALUES_LINE, which this is.
  */
 int	 shmids_values_parse(struct shmids_values *v, const char *s,
 	    size_t len, int *more, const char **bad);
@@ -976,7 +1104,9 @@ int	 shmids_values_parse(struct shmids_values *v, const char *s,
  * s and write their own part of v->data, nothing else (no callback, no
  * global state); they block every signal, so that a signal reaches the
  * caller's thread, which sees it on return.  Not async-signal-safe;
- * distinct v and s may be read from several threads at once.
+ * distinct v and s may be read from several threads at once.  Kept for
+ * 1.x programs; new code calls shmids_values_read() with flags 0, which
+ * this is.
  */
 int	 shmids_values_lines(struct shmids_values *v, const char *s,
 	    size_t len, int nthreads, size_t *used, size_t *lines, int *more,
@@ -996,7 +1126,8 @@ int	 shmids_values_lines(struct shmids_values *v, const char *s,
  * how many, *more 1 if the last of them ends with "/" (the array goes
  * on after s).  On up to nthreads threads (SHMIDS_THREADS_MAX at most),
  * as shmids_values_lines(): they read s, nothing else.  Returns 0, or -1
- * with ENOMEM (all outputs 0).
+ * with ENOMEM (all outputs 0).  Kept for 1.x programs; new code calls
+ * shmids_values_read() with SHMIDS_VALUES_COUNT, which this is.
  */
 int	 shmids_values_count(const char *s, size_t len, int nthreads,
 	    size_t *count, size_t *used, size_t *lines, int *more);
@@ -1015,7 +1146,9 @@ int	 shmids_values_count(const char *s, size_t len, int nthreads,
  * place them; on one (nthreads 1 or less: the caller's thread alone) it
  * counts nothing, so that a program may run it on threads of its own,
  * one block of lines each (shm-import, format-spec.md 7).  Threads
- * otherwise as shmids_values_lines().
+ * otherwise as shmids_values_lines().  Kept for 1.x programs; new code
+ * calls shmids_values_read() with SHMIDS_VALUES_FIXED (v->data dst,
+ * v->cap cap, v->count 0), which this is.
  */
 int	 shmids_values_into(void *dst, size_t cap, int type, const char *s,
 	    size_t len, int nthreads, size_t *count, size_t *used,
@@ -1068,6 +1201,9 @@ int	 shmids_row_parse(struct shmids_values *v, const char *s, size_t len,
  * reference ("shmids", then a token that begins with a digit or "/")
  * but is no valid one (errno EINVAL, r->why set).  shmids_ref_parse() keeps its
  * 1.1 answers: it takes every table reference line for another line.
+ * Kept for 1.x programs; new code calls shmids_line_kind(), whose one
+ * struct says which form a reference is (SHMIDS_LINE_REF,
+ * SHMIDS_LINE_TREF) and why one is malformed: this is its TREF half.
  */
 int	 shmids_tref_parse(const char *line, size_t len, struct shmids_ref *r,
 	    int *sep);

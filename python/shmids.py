@@ -249,7 +249,8 @@ def _load_library():
         "shmids_values_free": (None, [ctypes.POINTER(_Values)]),
         "shmids_explain": (i, [cp, sz, cp, i]),
         "shmids_dir": (cp, []),
-        "shmids_stat": (i, [cp, ctypes.POINTER(_Info), i]),
+        "shmids_stat_dims": (i, [cp, ctypes.POINTER(_Info),
+                                 ctypes.POINTER(_Dims), i]),
         "shmids_remove_info": (i, [ctypes.POINTER(_Info), i]),
     }
     for name, (res, args) in protos.items():
@@ -1204,7 +1205,7 @@ def remove(label):
     that label (shmids(5) 2.3); arrays attached to it stay valid
     until they go (as with shm-rm).  A segment of one's own whose
     header is damaged (EBADMSG) but still carries that label is removed
-    as shm-rm removes it (shmids_stat(), then shmids_remove_info()).
+    as shm-rm removes it (shmids_stat_dims(), then shmids_remove_info()).
     Raises OSError as attach() does, but never EAGAIN or EOWNERDEAD, and
     PermissionError (EPERM) for a segment of another owner.
     """
@@ -1224,7 +1225,8 @@ def _remove_damaged(b):
     caller's and not removed yet.  True if removed."""
     si = _Info()
     label = b[:-1] if b.endswith(b"\n") else b
-    if _lib.shmids_stat(label.split(b" ", 1)[0], ctypes.byref(si), 0) == -1:
+    if _lib.shmids_stat_dims(label.split(b" ", 1)[0], ctypes.byref(si),
+                             ctypes.byref(_Dims()), 0) == -1:
         return False
     if si.label != label or si.removed or si.uid != os.geteuid():
         return False
@@ -1542,6 +1544,12 @@ class _Reader:
                 attach(c.label)
         elif c.kind == _TREF:   # a table's key: its segment's name
             self.out[_str(c.label.split(b" ", 1)[1])] = attach(c.label)
+        elif c.kind == _TEXT and c.fieldlen > 0:
+            # a line that begins with a Fortran form that is no value
+            # ("3*0.0 1 2": the classifier's text, shmids(5) 6)
+            field = _str(line[c.field:c.field + c.fieldlen])
+            if not field.startswith("#"):
+                self.out[field] = _text([line[c.field + c.fieldlen:]])
         return i + 1
 
 

@@ -740,3 +740,35 @@ bigarray() {
 	grep -q 'two versions' said
 	grep -q 'read from a pipe' said
 }
+
+@test "5, 7: shm-import passes a malformed reference line through unchanged and warns file:line: reason, exit status unchanged; valid ones pass in silence" {
+	local line why fails=
+	while IFS='|' read -r line why; do
+		printf 'a b\n%s\nc d\n' "$line" > in
+		runio in shm_import -P "$P"
+		[ "$status" = 0 ] || fails+="[$line: exit $status] "
+		cmp -s in out || fails+="[$line: changed] "
+		if [ -n "$why" ]; then
+			[ "$(cat err)" = "shm-import: stdin:2: malformed reference: $why" ] ||
+			    fails+="[$line: stderr '$(cat err)'] "
+		else
+			[ ! -s err ] || fails+="[$line: stderr '$(cat err)'] "
+		fi
+	done <<-'TABLE'
+	coeff shmids 12x y|bad shmid or path
+	coeff shmids 402|no name after shmid
+	coeff shmids 402 a b|text after the label
+	shmids 12 segments made|text after the label
+	0.43 shmids 4 0.43|a number is not a field
+	coeff shmids 402 simdat|
+	shmids 402 volcano|
+	note shmid is fast|
+	TABLE
+	[ -z "$fails" ] || { echo "$fails"; return 1; }
+	# a file's name in the message, and -f changes nothing
+	printf 'coeff shmids 12x y\n' > bad.txt
+	run --separate-stderr shm_import -f coeff -P "$P" bad.txt
+	status_is 1
+	is "$output" "coeff shmids 12x y"
+	like "$stderr" "shm-import: bad.txt:1: malformed reference: bad shmid or path*"
+}

@@ -138,9 +138,7 @@ look(struct shmids_info *si, int unreadable, int flags, int scan,
 int
 shmids_stat(const char *id, struct shmids_info *si, int flags)
 {
-	struct shmids_dims d;
-
-	return shmids_stat_dims(id, si, &d, flags);
+	return shmids_stat_dims(id, si, NULL, flags);
 }
 
 int
@@ -159,7 +157,11 @@ int
 shmids_stat_dims(const char *id, struct shmids_info *si,
     struct shmids_dims *d, int flags)
 {
+	struct shmids_dims none;
 	int shmid, k;
+
+	if (d == NULL)
+		d = &none;
 
 	if (id == NULL || strlen(id) > SHMIDS_LABEL_MAX ||
 	    shmids_id_check(id, strlen(id), &shmid) == -1) {

@@ -20,7 +20,7 @@ shmids_paper_create(const char *name, int mode, int nbytes)
 char *
 shmids_paper_open(const char *label)
 {
-	return shmids_open(label);
+	return shmids_open_flags(label, 0, 0);
 }
 
 int

@@ -262,14 +262,7 @@ hand_out(const struct shmids_backend *be, const struct shmids_info *si,
 void *
 shmids_open(const char *label)
 {
-	const struct shmids_backend *be;
-	struct shmids_info si;
-	struct hdr hd;
-	struct att a;
-
-	if ((be = attach_label(label, 1, &si, &hd, &a)) == NULL)
-		return NULL;
-	return hand_out(be, &si, &hd, &a, NULL, 0);
+	return shmids_open_flags(label, 0, 0);
 }
 
 /* One try, as shmids_open(), holding a segment still filling. */

@@ -4,7 +4,7 @@
  * alone; shmids_line_next() reads it in its file (continuations, table
  * blocks) with its values.  shm-import, shm-expand, shmids_get() and the
  * bindings all ask here; shmids_ref_parse() and shmids_tref_parse() are
- * their 1.1 and 1.2 answers.
+ * their 1.1 and 1.2 answers, kept for 1.x programs as wrappers.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -97,6 +97,47 @@ label_rest(const char *line, size_t end, size_t pos, struct shmids_line *c,
 	c->label[idlen + 1 + namelen] = '\0';
 	c->kind = kind;
 	return 1;
+}
+
+static int
+digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/*
+ * Why t[0..n) is one of Fortran's forms that are no value (format-spec.md
+ * 6), or NULL: a list-directed repeat count r*c or null value r* (r a
+ * positive count), or an E edit descriptor's exponent without its letter
+ * ([sign] digits [. digits] sign digits).
+ */
+static const char *
+fortran_form(const char *t, size_t n)
+{
+	size_t i = 0, d;
+
+	while (i < n && digit(t[i]))
+		i++;
+	if (i > 0 && i < n && t[i] == '*') {
+		if (t[0] == '0')
+			return NULL;
+		if (i + 1 == n)
+			return "a list-directed null value (Fortran's r*)";
+		return shmids_isnumber(t + i + 1, n - i - 1) ?
+		    "a list-directed repeat count (Fortran's r*c)" : NULL;
+	}
+	i = t[0] == '-' || t[0] == '+';
+	d = i;
+	while (i < n && digit(t[i]))
+		i++;
+	if (i < n && t[i] == '.')
+		for (i++; i < n && digit(t[i]); i++)
+			;
+	if (i == d || i == n || (t[i] != '+' && t[i] != '-') || i + 1 == n)
+		return NULL;
+	for (i++; i < n && digit(t[i]); i++)
+		;
+	return i == n ? "a Fortran exponent without its letter (E, D)" : NULL;
 }
 
 /* Is t[0..n) "shmids" or "shmids,", a table reference's first token? */
@@ -208,6 +249,18 @@ shmids_line_kind(const char *line, size_t len, int flags,
 		c->fieldlen = 0;
 		return 1;
 	}
+	/*
+	 * 6: a line that begins with one of Fortran's forms that are no
+	 * value ("3*0.0 1 2", "0.1+101 2") is a row of Fortran's, text,
+	 * never an array whose field is "3*0.0".  The form ends at a comma
+	 * too, as a row's value does.
+	 */
+	for (k = 0; k < c->fieldlen && line[c->field + k] != ','; k++)
+		;
+	if (k > 0 && (c->why = fortran_form(line + c->field, k)) != NULL) {
+		c->kind = SHMIDS_LINE_TEXT;
+		return 1;
+	}
 	c->kind = SHMIDS_LINE_ARRAY;
 	c->values = c->field + c->fieldlen;
 	return 1;
@@ -241,18 +294,16 @@ static int
 line_values(struct shmids_lines *rd, struct shmids_values *v, const char *s,
     size_t n, int *more)
 {
-	size_t count0 = v->count, used, lines;
-	const char *bad = NULL;
-	int r;
+	size_t count0 = v->count;
+	struct shmids_span sp;
+	int r, many = rd->nthreads > 1 && n >= LONG_LINE;
 
-	if (rd->nthreads > 1 && n >= LONG_LINE)
-		r = shmids_values_lines(v, s, n, rd->nthreads, &used, &lines,
-		    more, &bad);
-	else
-		r = shmids_values_parse(v, s, n, more, &bad);
+	r = shmids_values_read(v, s, n, many ? rd->nthreads : 1,
+	    many ? 0 : SHMIDS_VALUES_LINE, &sp);
+	*more = sp.more;
 	if (r == 0)
 		return 0;
-	if (bad == NULL)
+	if (sp.bad == NULL)
 		return -1;
 	v->count = count0;
 	return 1;

@@ -69,7 +69,7 @@ get_ref(const char *label, int type, struct shmids_array *a)
 	void *h;
 	int e;
 
-	if ((h = shmids_open(label)) == NULL)
+	if ((h = shmids_open_flags(label, 0, 0)) == NULL)
 		return -1;
 	if (shmids_array(h, a) == -1)
 		goto fail;

@@ -465,8 +465,9 @@ span_free(struct span *sp)
 	errno = e;
 }
 
-int
-shmids_values_lines(struct shmids_values *v, const char *s, size_t len,
+/* Lines appended to v, grown (shmids_values_read(), flags 0). */
+static int
+lines_read(struct shmids_values *v, const char *s, size_t len,
     int nthreads, size_t *used, size_t *lines, int *more, const char **bad)
 {
 	struct span sp;
@@ -490,8 +491,9 @@ shmids_values_lines(struct shmids_values *v, const char *s, size_t len,
 	return r;
 }
 
-int
-shmids_values_count(const char *s, size_t len, int nthreads, size_t *count,
+/* The values counted (SHMIDS_VALUES_COUNT). */
+static int
+count_read(const char *s, size_t len, int nthreads, size_t *count,
     size_t *used, size_t *lines, int *more)
 {
 	struct span sp;
@@ -512,8 +514,9 @@ shmids_values_count(const char *s, size_t len, int nthreads, size_t *count,
 	return 0;
 }
 
-int
-shmids_values_into(void *dst, size_t cap, int type, const char *s,
+/* Into the caller's cap elements at dst (SHMIDS_VALUES_FIXED). */
+static int
+into_read(void *dst, size_t cap, int type, const char *s,
     size_t len, int nthreads, size_t *count, size_t *used, size_t *lines,
     int *more, const char **bad)
 {
@@ -550,5 +553,117 @@ shmids_values_into(void *dst, size_t cap, int type, const char *s,
 	if (r == 0)
 		*count = total;
 	span_free(&sp);
+	return r;
+}
+
+/* The contract is in shmids.h. */
+int
+shmids_values_read(struct shmids_values *v, const char *s, size_t len,
+    int nthreads, int flags, struct shmids_span *sp)
+{
+	size_t count0, esz;
+	char *dst;
+	int e = errno, r;
+
+	memset(sp, 0, sizeof(*sp));
+	switch (flags) {
+	case 0:
+		count0 = v->count;
+		r = lines_read(v, s, len, nthreads, &sp->used, &sp->lines,
+		    &sp->more, &sp->bad);
+		sp->count = v->count - count0;
+		break;
+	case SHMIDS_VALUES_LINE:
+		count0 = v->count;
+		if ((r = shmids_values_line(v, s, len, &sp->more, &sp->bad)) ==
+		    0) {
+			sp->used = len;
+			sp->lines = 1;
+		}
+		sp->count = v->count - count0;
+		break;
+	case SHMIDS_VALUES_FIXED:
+		if ((esz = shmids_type_size(v->type)) == 0 ||
+		    v->count > v->cap) {
+			errno = EINVAL;
+			return -1;
+		}
+		dst = v->data != NULL ? (char *)v->data + v->count * esz :
+		    NULL;
+		r = into_read(dst, v->cap - v->count, v->type, s, len,
+		    nthreads, &sp->count, &sp->used, &sp->lines, &sp->more,
+		    &sp->bad);
+		v->count += sp->count;
+		break;
+	case SHMIDS_VALUES_COUNT:
+		r = count_read(s, len, nthreads, &sp->count, &sp->used,
+		    &sp->lines, &sp->more);
+		break;
+	default:
+		errno = EINVAL;
+		return -1;
+	}
+	if (r == 0)
+		errno = e;
+	return r;
+}
+
+/*
+ * The calls of 1.x, kept as wrappers of shmids_values_read(): their
+ * outputs as they were, *bad only where a value was bad.
+ */
+int
+shmids_values_lines(struct shmids_values *v, const char *s, size_t len,
+    int nthreads, size_t *used, size_t *lines, int *more, const char **bad)
+{
+	struct shmids_span sp;
+	int r;
+
+	r = shmids_values_read(v, s, len, nthreads, 0, &sp);
+	*used = sp.used;
+	*lines = sp.lines;
+	*more = sp.more;
+	if (sp.bad != NULL)
+		*bad = sp.bad;
+	return r;
+}
+
+int
+shmids_values_count(const char *s, size_t len, int nthreads, size_t *count,
+    size_t *used, size_t *lines, int *more)
+{
+	struct shmids_span sp;
+	int r;
+
+	r = shmids_values_read(NULL, s, len, nthreads, SHMIDS_VALUES_COUNT,
+	    &sp);
+	*count = sp.count;
+	*used = sp.used;
+	*lines = sp.lines;
+	*more = sp.more;
+	return r;
+}
+
+int
+shmids_values_into(void *dst, size_t cap, int type, const char *s,
+    size_t len, int nthreads, size_t *count, size_t *used, size_t *lines,
+    int *more, const char **bad)
+{
+	struct shmids_values v;
+	struct shmids_span sp;
+	int r;
+
+	v.data = dst;
+	v.count = 0;
+	v.cap = cap;
+	v.type = type;
+	r = shmids_values_read(&v, s, len, nthreads, SHMIDS_VALUES_FIXED,
+	    &sp);
+	*count = sp.count;
+	*used = sp.used;
+	*lines = sp.lines;
+	*more = sp.more;
+	if (sp.bad != NULL)
+		*bad = sp.bad;
 	return r;
 }

@@ -31,6 +31,14 @@ SHMIDS_HIDDEN int	shmids_values_each(struct shmids_values *v,
 			    const char *s, size_t len, const char **bad);
 
 /*
+ * values.c: one line's values appended to v, as shmids_values_read()
+ * with SHMIDS_VALUES_LINE says (no sp: *more, and *bad at a bad value).
+ */
+SHMIDS_HIDDEN int	shmids_values_line(struct shmids_values *v,
+			    const char *s, size_t len, int *more,
+			    const char **bad);
+
+/*
  * values.c: room in v for want elements in all (at least); 0, or -1
  * with ENOMEM, v unchanged.
  */

@@ -75,8 +75,9 @@ each(struct shmids_values *v, const char *s, size_t len, size_t esz,
 	}
 }
 
+/* One line's values appended to v (SHMIDS_VALUES_LINE). */
 int
-shmids_values_parse(struct shmids_values *v, const char *s, size_t len,
+shmids_values_line(struct shmids_values *v, const char *s, size_t len,
     int *more, const char **bad)
 {
 	size_t esz = shmids_type_size(v->type);
@@ -98,6 +99,21 @@ shmids_values_parse(struct shmids_values *v, const char *s, size_t len,
 		return -1;
 	*more = cont;	/* only once every value is read */
 	return 0;
+}
+
+/* Kept for 1.x programs: shmids_values_read(), SHMIDS_VALUES_LINE. */
+int
+shmids_values_parse(struct shmids_values *v, const char *s, size_t len,
+    int *more, const char **bad)
+{
+	struct shmids_span sp;
+	int r;
+
+	r = shmids_values_read(v, s, len, 1, SHMIDS_VALUES_LINE, &sp);
+	*more = sp.more;
+	if (sp.bad != NULL)
+		*bad = sp.bad;
+	return r;
 }
 
 void

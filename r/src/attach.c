@@ -79,7 +79,7 @@ shmr_attach(SEXP label, SEXP timeout, SEXP direct)
 
 	if (ISNAN(t) || t < 0)
 		Rf_error("shm_attach: timeout: a number of seconds, 0 or more, is wanted");
-	shm = shmids_open_wait(l, t);
+	shm = shmids_open_flags(l, 0, t);
 	if (shm == NULL)
 		error_explained("shm_attach", l, errno);
 	if (shmids_array(shm, &a) == -1 ||

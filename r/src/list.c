@@ -9,7 +9,7 @@
 
 #include "shmids_r.h"
 
-/* shm_ls(): the columns of shm-ls -J, gathered by shmids_scan_shape(). */
+/* shm_ls(): the columns of shm-ls -J, gathered by shmids_scan_dims(). */
 struct lsrow {
 	char	 id[SHMIDS_LABEL_MAX + 1], label[SHMIDS_LABEL_MAX + 1];
 	char	 name[SHMIDS_NAME_MAX + 1], type[8], state[16], shape[48];

@@ -10,6 +10,9 @@
  * values before a bad one.  And shmids_values_into() on 1 to 7 threads
  * with room for as many values, more, and fewer (E2BIG).  And
  * shmids_par(), its threads, asked for more threads than it may make.
+ * And shmids_values_read(), the designed call the four are wrappers of
+ * (shmids 1.5): with flags 0, SHMIDS_VALUES_FIXED and
+ * SHMIDS_VALUES_COUNT as the reference reads, its bad flags EINVAL.
  * TAP.
  */
 #include <errno.h>
@@ -194,6 +197,103 @@ into_same(const char *s, size_t len, int type, int nthreads, size_t cap,
 	return good;
 }
 
+/*
+ * shmids_values_read() of s with flags on nthreads threads against a:
+ * flags 0 as a, whole; SHMIDS_VALUES_FIXED after 3 values already in
+ * the caller's buffer, room for a's values exactly; SHMIDS_VALUES_COUNT
+ * (v NULL) as shmids_values_count() says (count_same()).  errno is
+ * unchanged where it succeeds.
+ */
+static int
+read_same(const char *s, size_t len, int type, int nthreads, int flags,
+    const struct res *a)
+{
+	size_t esz = shmids_type_size(type), n = a->v.count;
+	struct shmids_values v;
+	struct shmids_span sp;
+	int r, e, good;
+
+	memset(&v, 0, sizeof(v));
+	v.type = type;
+	if (flags == SHMIDS_VALUES_FIXED) {
+		if ((v.data = calloc(n + 4, esz)) == NULL)
+			return 0;
+		v.count = 3;
+		v.cap = n + 3;
+	}
+	errno = 12345;
+	r = shmids_values_read(flags == SHMIDS_VALUES_COUNT ? NULL : &v, s,
+	    len, nthreads, flags, &sp);
+	e = errno;
+	if (flags == SHMIDS_VALUES_COUNT) {
+		if (a->r == -1)
+			return r == 0 && sp.count > n;
+		return r == 0 && e == 12345 && sp.count == n &&
+		    sp.used == a->used && sp.lines == a->lines &&
+		    sp.more == a->more && sp.bad == NULL;
+	}
+	good = r == a->r && (r == 0 ? e == 12345 : e == a->err) &&
+	    sp.bad == a->bad && sp.used == a->used && sp.lines == a->lines &&
+	    sp.more == a->more && sp.count == n;
+	if (flags == SHMIDS_VALUES_FIXED)
+		good = good && v.count == n + 3 && (n == 0 ||
+		    memcmp((char *)v.data + 3 * esz, a->v.data, n * esz) == 0);
+	else
+		good = good && v.count == n && (n == 0 ||
+		    memcmp(v.data, a->v.data, n * esz) == 0);
+	free(v.data);
+	return good;
+}
+
+/* shmids_values_read()'s own cases: one line, its flags' errors. */
+static void
+read_cases(void)
+{
+	struct shmids_values v;
+	struct shmids_span sp;
+	double d[4];
+	int r;
+
+	memset(&v, 0, sizeof(v));
+	v.type = SHMIDS_F64;
+	r = shmids_values_read(&v, "1 2 /\r\n", 7, 1, SHMIDS_VALUES_LINE, &sp);
+	ok(r == 0 && v.count == 2 && sp.count == 2 && sp.more == 1 &&
+	    sp.used == 7 && sp.lines == 1 && sp.bad == NULL,
+	    "6: values_read SHMIDS_VALUES_LINE: one line, its \"/\"");
+	r = shmids_values_read(&v, "3 x 4\n", 6, 1, SHMIDS_VALUES_LINE, &sp);
+	ok(r == -1 && errno == EINVAL && v.count == 3 && sp.count == 1 &&
+	    sp.bad != NULL && *sp.bad == 'x' && sp.more == 0,
+	    "6: values_read SHMIDS_VALUES_LINE: a bad value, those before it "
+	    "kept");
+	shmids_values_free(&v);
+	errno = 0;
+	ok(shmids_values_read(&v, "1\n", 2, 1, SHMIDS_VALUES_LINE |
+	    SHMIDS_VALUES_COUNT, &sp) == -1 && errno == EINVAL &&
+	    sp.count == 0, "6: values_read: two flags are EINVAL");
+	errno = 0;
+	ok(shmids_values_read(&v, "1\n", 2, 1, 0x40, &sp) == -1 &&
+	    errno == EINVAL, "6: values_read: an unknown flag is EINVAL");
+	v.data = d;
+	v.cap = 2;
+	v.count = 3;
+	errno = 0;
+	ok(shmids_values_read(&v, "1\n", 2, 1, SHMIDS_VALUES_FIXED, &sp) ==
+	    -1 && errno == EINVAL && v.count == 3,
+	    "6: values_read SHMIDS_VALUES_FIXED: count over cap is EINVAL");
+	v.count = 1;
+	v.cap = 3;
+	errno = 0;
+	r = shmids_values_read(&v, "5 6 7\n", 6, 1, SHMIDS_VALUES_FIXED, &sp);
+	ok(r == -1 && errno == E2BIG && v.count == 3 && sp.count == 2 &&
+	    d[1] == 5 && d[2] == 6 && sp.bad != NULL && *sp.bad == '7',
+	    "6: values_read SHMIDS_VALUES_FIXED: E2BIG past the room, the "
+	    "values before it written after v->count");
+	v.type = 99;
+	errno = 0;
+	ok(shmids_values_read(&v, "1\n", 2, 1, SHMIDS_VALUES_FIXED, &sp) ==
+	    -1 && errno == EINVAL, "6: values_read: an unknown type is EINVAL");
+}
+
 /* A job of jobs(): mark job i done once more. */
 static void
 job(void *arg, size_t i)
@@ -235,7 +335,7 @@ main(void)
 	size_t size = (size_t)3 << 20, len;
 	char *b = malloc(size + 1), what[160];
 	struct res a, o;
-	int round, t, k, good_all, good_count, good_into;
+	int round, t, k, good_all, good_count, good_into, good_read;
 
 	if (b == NULL)
 		return 1;
@@ -246,8 +346,13 @@ main(void)
 		    round % 3 == 1, round % 2 ? 3 : 0, round % 5 == 2, t,
 		    round % 4 == 1 ? 20000 : 250000);
 		by_line(b, len, t, &a);
-		good_all = good_count = good_into = 1;
+		good_all = good_count = good_into = good_read = 1;
 		for (k = 0; k < 4; k++) {
+			good_read &= read_same(b, len, t, threads[k], 0, &a);
+			good_read &= read_same(b, len, t, threads[k],
+			    SHMIDS_VALUES_FIXED, &a);
+			good_read &= read_same(b, len, t, threads[k],
+			    SHMIDS_VALUES_COUNT, &a);
 			good_count &= count_same(b, len, threads[k], &a);
 			good_into &= into_same(b, len, t, threads[k],
 			    a.v.count, &a);
@@ -273,6 +378,10 @@ main(void)
 		    "on 1, 2, 3, 7 threads, room for all, more, a third",
 		    round);
 		ok(good_into, what);
+		snprintf(what, sizeof(what), "6.2: round %d: "
+		    "shmids_values_read() flags 0, FIXED, COUNT on 1, 2, 3, 7 "
+		    "threads as the 1.x calls it replaces", round);
+		ok(good_read, what);
 		shmids_values_free(&a.v);
 	}
 	/* a first line's values alone, cut inside the line */
@@ -314,6 +423,7 @@ main(void)
 	ok(shmids_values_lines(&o.v, "1\n", 2, 2, &o.used, &o.lines,
 	    &o.more, &o.bad) == -1 && errno == EINVAL, "unknown type: EINVAL");
 	free(b);
+	read_cases();
 	jobs();
 	printf("1..%d\n", ntest);
 	return nfail != 0;
