@@ -537,8 +537,8 @@ mount_line(char *line, struct mnt *m, unsigned *maj, unsigned *mnr)
  * The file system dir is on, from /proc/self/mountinfo: the mount of
  * its device (every mount of one device shares its options), else the
  * longest mount point above its real path (btrfs subvolumes report
- * another device).  -1 with errno if dir cannot be looked at or is in
- * no mount.
+ * another device).  0, 1 if dir is in no mount there, -1 with errno if
+ * dir cannot be looked at.
  */
 static int
 mount_of(const char *dir, struct mnt *m)
@@ -572,9 +572,7 @@ mount_of(const char *dir, struct mnt *m)
 	}
 	free(line);
 	fclose(fp);
-	if (!found)
-		errno = ENOENT;
-	return found ? 0 : -1;
+	return !found;
 }
 
 #define HUGEDIR		"/run/shmids"
@@ -589,9 +587,11 @@ dir_pages(const char *dir, char *why, size_t len)
 {
 	char mode[32];
 	struct mnt m;
+	int r;
 
-	if (mount_of(dir, &m) == -1) {
-		snprintf(why, len, "%s", strerror(errno));
+	if ((r = mount_of(dir, &m)) != 0) {
+		snprintf(why, len, "%s", r == 1 ? "in no mount of "
+		    "/proc/self/mountinfo" : strerror(errno));
 		return -1;
 	}
 	thp_mode(mode, sizeof(mode));
