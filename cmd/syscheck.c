@@ -10,7 +10,9 @@
  */
 #include <sys/types.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
+#ifdef __linux__
+#include <sys/sysmacros.h>	/* major(), minor() */
+#endif
 
 #include <err.h>
 #include <errno.h>
@@ -507,7 +509,10 @@ unescape(char *s)
 	return s;
 }
 
-/* One line of mountinfo into m; its device in *dev; -1 if malformed. */
+/*
+ * One line of mountinfo (proc(5)) into m, its device's numbers in *maj
+ * and *mnr; -1 if malformed.
+ */
 static int
 mount_line(char *line, struct mnt *m, unsigned *maj, unsigned *mnr)
 {
@@ -520,8 +525,11 @@ mount_line(char *line, struct mnt *m, unsigned *maj, unsigned *mnr)
 		f[n++] = t;
 	for (i = 6; i < n && strcmp(f[i], "-") != 0; i++)
 		;
-	if (n < 5 || i + 3 >= n + 1 || i + 1 >= n ||
-	    sscanf(f[2], "%u:%u", maj, mnr) != 2)
+	/*
+	 * Fields: id, parent, major:minor, root, mount point, options,
+	 * optional fields up to "-", file system type, source, options.
+	 */
+	if (i + 1 >= n || sscanf(f[2], "%u:%u", maj, mnr) != 2)
 		return -1;
 	snprintf(m->point, sizeof(m->point), "%s", unescape(f[4]));
 	snprintf(m->fstype, sizeof(m->fstype), "%s", f[i + 1]);
@@ -554,7 +562,11 @@ mount_of(const char *dir, struct mnt *m)
 
 	if (stat(dir, &st) == -1 || realpath(dir, real) == NULL)
 		return -1;
-	if (mi == NULL || (fp = fopen(mi, "r")) == NULL)
+	if (mi == NULL) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if ((fp = fopen(mi, "r")) == NULL)
 		return -1;
 	while (found != 2 && getline(&line, &cap, fp) != -1) {
 		if (mount_line(line, &cur, &maj, &mnr) == -1)
