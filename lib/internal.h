@@ -182,7 +182,7 @@ SHMIDS_HIDDEN void	shmids_populate_run(const struct att *a, size_t off,
  * if it is HUGE_GRAIN bytes or more, header included, and SHMIDS_NOTUNE
  * is not set (format-spec.md 2.5, Page size).  Never fails; errno kept.
  */
-SHMIDS_HIDDEN void	shmids_huge_advise(const struct att *a);
+SHMIDS_HIDDEN void	shmids_seg_huge(const struct att *a);
 
 /*
  * info.c: d for count elements, a table of cols columns (0: 1-D) stored

@@ -179,7 +179,7 @@ sysv_create(size_t size, size_t namelen, char id[SHMIDS_LABEL_MAX + 1],
 		errno = e;
 		return -1;
 	}
-	shmids_huge_advise(a);
+	shmids_seg_huge(a);
 	snprintf(id, SHMIDS_LABEL_MAX + 1, "%d", shmid);
 	return 0;
 }

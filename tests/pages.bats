@@ -17,7 +17,9 @@ huge() {
 	local e=$1
 	shift
 	: > "$T/log"
-	env LD_PRELOAD="$PRELOAD/hugetlb.so" SHMIDS_HUGELOG="$T/log" \
+	# An ASan build wants its runtime first; the shim comes before.
+	env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+	    LD_PRELOAD="$PRELOAD/hugetlb.so" SHMIDS_HUGELOG="$T/log" \
 	    SHMIDS_HUGEERR="$e" "$@"
 }
 
