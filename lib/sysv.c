@@ -36,7 +36,6 @@
 #define PERM_KEY(p)	((p).key)
 #endif
 
-
 /*
  * The bytes of segment id resident now, from the rss column of
  * /proc/sysvipc/shm (Linux 2.6.29); -1 where that cannot be read.
