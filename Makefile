@@ -9,6 +9,9 @@ PKGDIR	?= $(LIBDIR)/pkgconfig
 # make install-systemd: systemd reads /usr/local/lib/systemd/system and
 # /usr/lib/systemd/system; for another PREFIX, SYSTEMDDIR=/etc/systemd/system.
 SYSTEMDDIR ?= $(PREFIX)/lib/systemd/system
+# Files that do nothing until an administrator uses them (the
+# tmpfiles.d line that sets shmem_enabled: shmids(5) HUGE PAGES).
+DATADIR	?= $(PREFIX)/share/shmids
 # Where systemd looks for system units (systemd.unit(5), without
 # systemctl): units elsewhere are never loaded.
 UNITDIRS = /etc/systemd/system /run/systemd/system \
@@ -433,10 +436,16 @@ install-systemd:
 	mkdir -p $(DESTDIR)$(SYSTEMDDIR)
 	sed 's|@BINDIR@|$(BINDIR)|' systemd/shmids-clean.service.in \
 	    > $(DESTDIR)$(SYSTEMDDIR)/shmids-clean.service
-	cp systemd/shmids-clean.timer $(DESTDIR)$(SYSTEMDDIR)/
+	cp systemd/shmids-clean.timer systemd/run-shmids.mount \
+	    $(DESTDIR)$(SYSTEMDDIR)/
+	mkdir -p $(DESTDIR)$(DATADIR)
+	sed 's|@DATADIR@|$(DATADIR)|' systemd/shmids-thp.conf.in \
+	    > $(DESTDIR)$(DATADIR)/shmids-thp.conf
 	@case " $(UNITDIRS) " in \
 	*" $(SYSTEMDDIR) "*) echo "install-systemd: to start it:" \
-	    "systemctl daemon-reload; systemctl enable --now shmids-clean.timer" ;; \
+	    "systemctl daemon-reload; systemctl enable --now shmids-clean.timer"; \
+	    echo "install-systemd: for a shared SHMIDS_DIR in 2 MiB pages:" \
+	    "systemctl enable --now run-shmids.mount" ;; \
 	*) echo "install-systemd: warning: systemd does not look in" \
 	    "$(SYSTEMDDIR): install with SYSTEMDDIR=/etc/systemd/system," \
 	    "or link the units there" >&2 ;; \
@@ -444,7 +453,9 @@ install-systemd:
 
 uninstall-systemd:
 	rm -f $(DESTDIR)$(SYSTEMDDIR)/shmids-clean.service \
-	    $(DESTDIR)$(SYSTEMDDIR)/shmids-clean.timer
+	    $(DESTDIR)$(SYSTEMDDIR)/shmids-clean.timer \
+	    $(DESTDIR)$(SYSTEMDDIR)/run-shmids.mount \
+	    $(DESTDIR)$(DATADIR)/shmids-thp.conf
 
 # Every build directory: the default, and each check-* target's (a new
 # one is named by a variable above, and listed here).

@@ -15,7 +15,7 @@ default = {
  "tables": "6.1", "threads-expand": "6.2", "threads-import": "6.2",
  "trust": "2.4", "version": "9", "conformance": "5",
  "fortran": "6", "r": "6", "order": "2.7", "live": "7", "input": "7",
- "format": "2.1",
+ "format": "2.1", "pages": "2.5",
 }
 # keyword rules, first match wins; applied where the file's default is a
 # broad one (7, 2, 6)

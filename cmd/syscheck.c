@@ -5,11 +5,17 @@
  * shmem transparent huge pages).  Linux paths; on other systems the
  * files are missing and nothing is said.  systemd's files are read under
  * SHMIDS_SYSTEMD_ROOT where it is set, so that tests choose what logind
- * does (format-spec.md 7, shm-import).
+ * does (format-spec.md 7, shm-import); the kernel's files that decide
+ * the page size under SHMIDS_KERNEL_ROOT (format-spec.md 2.5).
  */
+#include <sys/types.h>
 #include <sys/stat.h>
+#ifdef __linux__
+#include <sys/sysmacros.h>	/* major(), minor() */
+#endif
 
 #include <err.h>
+#include <errno.h>
 #include <glob.h>
 #include <limits.h>
 #include <pwd.h>
@@ -25,19 +31,27 @@
 #define SYS_UID_MAX	999	/* logind spares system users */
 
 /*
- * path under SHMIDS_SYSTEMD_ROOT (set and not empty) in buf, or path
- * itself; NULL if too long, which the callers take as a missing file.
+ * path under the directory the variable var names (set and not empty)
+ * in buf, or path itself; NULL if too long, which the callers take as
+ * a missing file.
  */
 static const char *
-sdpath(char *buf, size_t len, const char *path)
+rooted(const char *var, char *buf, size_t len, const char *path)
 {
-	const char *root = getenv("SHMIDS_SYSTEMD_ROOT");
+	const char *root = getenv(var);
 
 	if (root == NULL || *root == '\0')
 		return path;
 	if ((size_t)snprintf(buf, len, "%s%s", root, path) >= len)
 		return NULL;
 	return buf;
+}
+
+/* A systemd path, under SHMIDS_SYSTEMD_ROOT. */
+static const char *
+sdpath(char *buf, size_t len, const char *path)
+{
+	return rooted("SHMIDS_SYSTEMD_ROOT", buf, len, path);
 }
 
 /* access(2) F_OK of a systemd path, under SHMIDS_SYSTEMD_ROOT. */
@@ -57,7 +71,7 @@ readline(const char *path, char *buf, size_t len)
 	FILE *fp;
 
 	buf[0] = '\0';
-	if ((fp = fopen(path, "r")) == NULL)
+	if (path == NULL || (fp = fopen(path, "r")) == NULL)
 		return buf;
 	if (fgets(buf, (int)len, fp) == NULL)
 		buf[0] = '\0';
@@ -352,25 +366,310 @@ page_reporting(void)
 	return on;
 }
 
+/* A file of the kernel's (/proc, /sys), under SHMIDS_KERNEL_ROOT. */
+static const char *
+kpath(char *buf, size_t len, const char *path)
+{
+	return rooted("SHMIDS_KERNEL_ROOT", buf, len, path);
+}
+
+/* The first line of a kernel file; "" if unreadable. */
+static const char *
+kreadline(const char *path, char *buf, size_t len)
+{
+	char p[PATH_MAX];
+
+	return readline(kpath(p, sizeof(p), path), buf, len);
+}
+
+/* A kernel file's number, or -1. */
+static long
+knumber(const char *path)
+{
+	char buf[64], *end;
+	long n;
+
+	errno = 0;
+	n = strtol(kreadline(path, buf, sizeof(buf)), &end, 10);
+	return end == buf || *end != '\0' || errno != 0 || n < 0 ? -1 : n;
+}
+
+#define THP	"/sys/kernel/mm/transparent_hugepage/shmem_enabled"
+#define POOL	"/sys/kernel/mm/hugepages/hugepages-2048kB/"
+
+/*
+ * shmem_enabled's choice, the word in brackets: what System V segments
+ * get, and what overrides tmpfs's huge= (deny, force); "" where the
+ * kernel has no transparent huge pages.
+ */
+static const char *
+thp_mode(char *mode, size_t len)
+{
+	char buf[128], *o, *c;
+
+	mode[0] = '\0';
+	kreadline(THP, buf, sizeof(buf));
+	if ((o = strchr(buf, '[')) != NULL && (c = strchr(o, ']')) != NULL &&
+	    (size_t)(c - o) <= len) {
+		memcpy(mode, o + 1, (size_t)(c - o - 1));
+		mode[c - o - 1] = '\0';
+	}
+	return mode;
+}
+
+/* May the caller have reserved huge pages (vm.hugetlb_shm_group)? */
+static int
+hugetlb_mine(void)
+{
+	gid_t g[256];
+	long grp = knumber("/proc/sys/vm/hugetlb_shm_group");
+	int n, i;
+
+	if (geteuid() == 0)
+		return 1;	/* CAP_IPC_LOCK, near enough */
+	if (grp < 0)
+		return 0;
+	if ((gid_t)grp == getegid())
+		return 1;
+	n = getgroups(sizeof(g) / sizeof(g[0]), g);
+	for (i = 0; i < n; i++)
+		if (g[i] == (gid_t)grp)
+			return 1;
+	return 0;
+}
+
+#define PAGES_FMT	"%-24s "
+
+/*
+ * Will a System V segment of 2 MiB or more get 2 MiB pages, and if not,
+ * what to change (format-spec.md 2.5, Page size): the library asks for
+ * reserved huge pages of 2 MiB first, then advises transparent ones.
+ */
+static void
+sysv_pages(void)
+{
+	char mode[32];
+	long freep = knumber(POOL "free_hugepages");
+	long resv = knumber(POOL "resv_hugepages");
+	int notune = getenv("SHMIDS_NOTUNE") != NULL;
+	int given, mine = hugetlb_mine();
+
+	thp_mode(mode, sizeof(mode));
+	freep = freep > 0 && resv >= 0 && resv < freep ? freep - resv : 0;
+	given = strcmp(mode, "always") == 0 ||
+	    strcmp(mode, "within_size") == 0 || strcmp(mode, "force") == 0;
+	printf(PAGES_FMT, "System V pages");
+	if (!notune && freep > 0 && mine)
+		printf("2 MiB (reserved huge pages: %ld free, a segment of "
+		    "up to %ld MiB)\n", freep, 2 * freep);
+	else if (given)
+		printf("2 MiB where memory allows (shmem THP %s)\n", mode);
+	else if (strcmp(mode, "advise") == 0 && !notune)
+		printf("2 MiB where memory allows (shmem THP advise: the "
+		    "library asks)\n");
+	else if (notune) {
+		printf("4 KiB (SHMIDS_NOTUNE is set: none asked for)\n");
+		printf("hint: unset SHMIDS_NOTUNE\n");
+	} else {
+		printf("4 KiB (%s%s%s)\n", *mode ? "shmem THP " : "no "
+		    "transparent huge pages", mode, freep > 0 ?
+		    "; reserved huge pages not yours: vm.hugetlb_shm_group" :
+		    "; no huge pages of 2 MiB free");
+		if (*mode)
+			printf("hint: as root, 'echo advise > " THP "'\n  or "
+			    "reserve huge pages of 2 MiB (shmids(5) HUGE "
+			    "PAGES)\n");
+		else
+			printf("hint: as root, reserve huge pages of 2 MiB "
+			    "(shmids(5) HUGE PAGES)\n");
+	}
+}
+
+struct mnt {
+	char	 fstype[64];
+	char	 huge[32];	/* tmpfs's huge= option, "" for none */
+	char	 point[PATH_MAX];
+};
+
+/* A mountinfo field in place, its \ooo escapes undone. */
+static char *
+unescape(char *s)
+{
+	char *r = s, *w = s;
+
+	for (; *r != '\0'; r++)
+		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' &&
+		    r[2] >= '0' && r[2] <= '7' && r[3] >= '0' && r[3] <= '7') {
+			*w++ = (char)((r[1] - '0') << 6 | (r[2] - '0') << 3 |
+			    (r[3] - '0'));
+			r += 3;
+		} else
+			*w++ = *r;
+	*w = '\0';
+	return s;
+}
+
+/*
+ * One line of mountinfo (proc(5)) into m, its device's numbers in *maj
+ * and *mnr; -1 if malformed.
+ */
+static int
+mount_line(char *line, struct mnt *m, unsigned *maj, unsigned *mnr)
+{
+	char *f[32], *save = NULL, *t, *o;
+	int n = 0, i;
+
+	line[strcspn(line, "\n")] = '\0';
+	for (t = strtok_r(line, " ", &save); t != NULL && n < 32;
+	    t = strtok_r(NULL, " ", &save))
+		f[n++] = t;
+	for (i = 6; i < n && strcmp(f[i], "-") != 0; i++)
+		;
+	/*
+	 * Fields: id, parent, major:minor, root, mount point, options,
+	 * optional fields up to "-", file system type, source, options.
+	 */
+	if (i + 1 >= n || sscanf(f[2], "%u:%u", maj, mnr) != 2)
+		return -1;
+	snprintf(m->point, sizeof(m->point), "%s", unescape(f[4]));
+	snprintf(m->fstype, sizeof(m->fstype), "%s", f[i + 1]);
+	m->huge[0] = '\0';
+	for (o = i + 3 < n ? strtok_r(f[i + 3], ",", &save) : NULL; o != NULL;
+	    o = strtok_r(NULL, ",", &save))
+		if (strncmp(o, "huge=", 5) == 0)
+			snprintf(m->huge, sizeof(m->huge), "%s", o + 5);
+	return 0;
+}
+
+/*
+ * The file system dir is on, from /proc/self/mountinfo: the mount of
+ * its device (every mount of one device shares its options), else the
+ * longest mount point above its real path (btrfs subvolumes report
+ * another device).  0, 1 if dir is in no mount there, -1 with errno if
+ * dir cannot be looked at.
+ */
+static int
+mount_of(const char *dir, struct mnt *m)
+{
+	char p[PATH_MAX], real[PATH_MAX], *line = NULL;
+	const char *mi = kpath(p, sizeof(p), "/proc/self/mountinfo");
+	struct mnt cur;
+	struct stat st;
+	size_t cap = 0, best = 0, n;
+	unsigned maj, mnr;
+	int found = 0;
+	FILE *fp;
+
+	if (stat(dir, &st) == -1 || realpath(dir, real) == NULL)
+		return -1;
+	if (mi == NULL) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if ((fp = fopen(mi, "r")) == NULL)
+		return -1;
+	while (found != 2 && getline(&line, &cap, fp) != -1) {
+		if (mount_line(line, &cur, &maj, &mnr) == -1)
+			continue;
+		n = strlen(cur.point);
+		if (maj == major(st.st_dev) && mnr == minor(st.st_dev)) {
+			*m = cur;
+			found = 2;
+		} else if (strncmp(real, cur.point, n) == 0 && n >= best &&
+		    (real[n] == '/' || real[n] == '\0' || n == 1)) {
+			*m = cur;
+			best = n;
+			found = 1;
+		}
+	}
+	free(line);
+	fclose(fp);
+	return !found;
+}
+
+#define HUGEDIR		"/run/shmids"
+
+/*
+ * Will a file segment of 2 MiB or more in dir get 2 MiB pages
+ * (format-spec.md 2.5, Page size)?  1 yes, 0 no, with why; -1 where
+ * dir cannot be looked at.
+ */
+static int
+dir_pages(const char *dir, char *why, size_t len)
+{
+	char mode[32];
+	struct mnt m;
+	int r;
+
+	if ((r = mount_of(dir, &m)) != 0) {
+		snprintf(why, len, "%s", r == 1 ? "in no mount of "
+		    "/proc/self/mountinfo" : strerror(errno));
+		return -1;
+	}
+	thp_mode(mode, sizeof(mode));
+	if (strcmp(m.fstype, "tmpfs") != 0) {
+		snprintf(why, len, "%s", m.fstype);
+		return 0;
+	}
+	if (strcmp(mode, "deny") == 0 || strcmp(mode, "force") == 0) {
+		snprintf(why, len, "shmem THP %s, whatever tmpfs says", mode);
+		return mode[0] == 'f';
+	}
+	if (m.huge[0] == '\0' || strcmp(m.huge, "never") == 0)
+		snprintf(why, len, "tmpfs without huge=");
+	else if (strcmp(m.huge, "advise") == 0)
+		snprintf(why, len, "tmpfs huge=advise: a file segment is "
+		    "allocated before any advice");
+	else
+		snprintf(why, len, "tmpfs huge=%s", m.huge);
+	return strcmp(m.huge, "always") == 0 ||
+	    strcmp(m.huge, "within_size") == 0;
+}
+
+static void
+hugedir_hint(int fpr)
+{
+	printf("hint: for file segments in 2 MiB pages, as root,\n"
+	    "  'systemctl enable --now run-shmids.mount' (make install-systemd)"
+	    " or\n  'mount -t tmpfs -o huge=within_size,mode=1777 tmpfs "
+	    HUGEDIR "';\n  then 'export SHMIDS_DIR=" HUGEDIR "' "
+	    "(shmids(5) HUGE PAGES)%s\n", fpr ? ";\n  with free page "
+	    "reporting, a writer after an idle spell pays twice for them" :
+	    "");
+}
+
 /* The second backend needs no administrator: only a directory. */
 static void
 filesetting(void)
 {
 	const char *dir = shmids_dir();
-	int fpr = page_reporting();
+	char why[256];
+	int fpr = page_reporting(), r;
 
 	printf("%-24s %s\n", "free page reporting", fpr ?
 	    "on (virtio balloon: idle memory goes back to the host)" : "off");
-	if (dir != NULL) {
-		printf("%-24s %s (file segments)\n", "SHMIDS_DIR", dir);
+	if (dir == NULL) {
+		printf("%-24s unset (System V segments)\n", "SHMIDS_DIR");
+		if (dir_pages(HUGEDIR, why, sizeof(why)) == 1)
+			printf("hint: " HUGEDIR " is a %s: 'export SHMIDS_DIR="
+			    HUGEDIR "'\n  gives file segments in 2 MiB pages\n",
+			    why);
+		else
+			hugedir_hint(fpr);
 		return;
 	}
-	printf("%-24s unset (System V segments)\n", "SHMIDS_DIR");
-	printf("hint: file segments on a local disk file system fault in "
-	    "large folios:\n  'export SHMIDS_DIR=/var/tmp' (see shmids(5))%s\n",
-	    fpr ? ";\n  with free page reporting that pays only for "
-	    "back-to-back hand-overs,\n  while reserved huge pages (above) pay "
-	    "every time" : "");
+	printf("%-24s %s (file segments)\n", "SHMIDS_DIR", dir);
+	printf(PAGES_FMT, "SHMIDS_DIR pages");
+	if ((r = dir_pages(dir, why, sizeof(why))) == 1)
+		printf("2 MiB where memory allows (%s)\n", why);
+	else if (r == 0 && strncmp(why, "tmpfs", 5) != 0 &&
+	    strncmp(why, "shmem", 5) != 0)
+		printf("as %s's page cache decides (large folios, or 4 KiB)\n",
+		    why);
+	else
+		printf("%s (%s)\n", r == 0 ? "4 KiB" : "?", why);
+	if (r == 0)
+		hugedir_hint(fpr);
 }
 
 static void
@@ -378,7 +677,7 @@ setting(const char *name, const char *path, const char *unit)
 {
 	char buf[64];
 
-	if (*readline(path, buf, sizeof(buf)) == '\0')
+	if (*kreadline(path, buf, sizeof(buf)) == '\0')
 		printf("%-24s ?\n", name);
 	else
 		printf("%-24s %s%s\n", name, buf, unit);
@@ -387,7 +686,7 @@ setting(const char *name, const char *path, const char *unit)
 void
 syscheck_report(void)
 {
-	char buf[64], thp[128];
+	char thp[128];
 	int set, on;
 
 	setting("kernel.shmmax", "/proc/sys/kernel/shmmax", " bytes");
@@ -407,16 +706,8 @@ syscheck_report(void)
 	timer_report();
 	setting("vm.nr_hugepages", "/proc/sys/vm/nr_hugepages", " pages");
 	setting("vm.hugetlb_shm_group", "/proc/sys/vm/hugetlb_shm_group", "");
-	readline("/sys/kernel/mm/transparent_hugepage/shmem_enabled", thp,
-	    sizeof(thp));
+	kreadline(THP, thp, sizeof(thp));
 	printf("%-24s %s\n", "shmem THP", *thp ? thp : "?");
-	if (strcmp(readline("/proc/sys/vm/nr_hugepages", buf, sizeof(buf)),
-	    "0") == 0)
-		printf("hint: no huge pages reserved; as root, "
-		    "'sysctl vm.nr_hugepages=N' reserves N\n  (and "
-		    "vm.hugetlb_shm_group lets a group use them)\n");
-	if (strstr(thp, "[never]") != NULL || strstr(thp, "[deny]") != NULL)
-		printf("hint: shmem THP off; as root,\n  'echo advise > "
-		    "/sys/kernel/mm/transparent_hugepage/shmem_enabled'\n");
+	sysv_pages();
 	filesetting();
 }

@@ -47,7 +47,7 @@ fi
 # (env -u SHMIDS_NOWARN), with the settings it chooses
 # (SHMIDS_SYSTEMD_ROOT for logind's files), to test them.
 export SHMIDS_NOWARN=1
-unset SHMIDS_SYSTEMD_ROOT
+unset SHMIDS_SYSTEMD_ROOT SHMIDS_KERNEL_ROOT
 
 setup() {
 	P="t$$.${BATS_TEST_NUMBER}."

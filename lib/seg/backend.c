@@ -197,6 +197,28 @@ shmids_populate_resident(const struct att *a)
 	errno = e;
 }
 
+/*
+ * shmids_seg_huge: the contract is in internal.h.  The advice must
+ * come before the first byte is written: a page faulted in 4 KiB keeps
+ * its 2 MiB range in 4 KiB pages.  Where shmem_enabled is "advise" it
+ * is what gives the segment 2 MiB pages; "always", "within_size" and
+ * "force" need none, "never" and "deny" ignore it, and a SHM_HUGETLB
+ * segment has its pages already (EINVAL, ignored).
+ */
+void
+shmids_seg_huge(const struct att *a)
+{
+#ifdef MADV_HUGEPAGE
+	int e = errno;
+
+	if (shmids_tuned(a->size, HUGE_GRAIN))
+		(void)madvise(a->addr, a->size, MADV_HUGEPAGE);
+	errno = e;
+#else
+	(void)a;
+#endif
+}
+
 /* shmids_advise_huge: the contract is in shmids.h. */
 void
 shmids_advise_huge(void *p, size_t len)

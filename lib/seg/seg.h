@@ -171,6 +171,13 @@ SHMIDS_HIDDEN void	shmids_populate_resident(const struct att *a);
 SHMIDS_HIDDEN void	shmids_populate_run(const struct att *a, size_t off,
 			    size_t len);
 #define HUGE_GRAIN	((size_t)2 << 20)	/* a transparent huge page */
+/*
+ * backend.c: a writer's new System V segment a, attached and not yet
+ * written, asks for transparent huge pages (madvise(2) MADV_HUGEPAGE)
+ * if it is HUGE_GRAIN bytes or more, header included, and SHMIDS_NOTUNE
+ * is not set (format-spec.md 2.5, Page size).  Never fails; errno kept.
+ */
+SHMIDS_HIDDEN void	shmids_seg_huge(const struct att *a);
 
 /*
  * info.c: d for count elements, a table of cols columns (0: 1-D) stored

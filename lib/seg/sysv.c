@@ -23,6 +23,9 @@
 #ifndef SHM_DEST
 #define SHM_DEST 01000
 #endif
+#if defined(SHM_HUGETLB) && !defined(SHM_HUGE_2MB)
+#define SHM_HUGE_2MB	(21 << 26)	/* <linux/shm.h>: log2 of the size */
+#endif
 
 /* struct ipc_perm names its key differently in each libc. */
 #if defined(__GLIBC__)
@@ -32,9 +35,6 @@
 #else
 #define PERM_KEY(p)	((p).key)
 #endif
-
-/* Huge pages for big segments when the administrator reserved some. */
-#define HUGE_MIN	(2u << 20)
 
 /*
  * The bytes of segment id resident now, from the rss column of
@@ -84,10 +84,6 @@ sysv_prefault(const struct att *a, int rdonly)
 
 	if (!shmids_tuned(a->size, TUNE_MIN))
 		return 0;
-#ifdef MADV_HUGEPAGE
-	if (!rdonly)
-		madvise(a->addr, a->size, MADV_HUGEPAGE);
-#endif
 	if (!rdonly)
 		shmids_populate(a, 0);
 	else if (worth_walking(a))
@@ -131,9 +127,14 @@ get(size_t size)
 		key_t key = (key_t)(KEY_PREFIX | rnd16());
 
 #ifdef SHM_HUGETLB
-		/* No pool, no permission: fall back without a word. */
-		if (shmids_tuned(size, HUGE_MIN) &&
-		    (id = shmget(key, size, flags | SHM_HUGETLB)) != -1)
+		/*
+		 * Reserved huge pages of 2 MiB (not the default size, which
+		 * may be 1 GiB), if enough are free and the caller may have
+		 * them; else (ENOMEM, EPERM, EINVAL: anything) ordinary pages
+		 * without a word (format-spec.md 2.5, Page size).
+		 */
+		if (shmids_tuned(size, HUGE_GRAIN) && (id = shmget(key, size,
+		    flags | SHM_HUGETLB | SHM_HUGE_2MB)) != -1)
 			return id;
 #endif
 		if ((id = shmget(key, size, flags)) != -1)
@@ -177,6 +178,7 @@ sysv_create(size_t size, size_t namelen, char id[SHMIDS_LABEL_MAX + 1],
 		errno = e;
 		return -1;
 	}
+	shmids_seg_huge(a);
 	snprintf(id, SHMIDS_LABEL_MAX + 1, "%d", shmid);
 	return 0;
 }
