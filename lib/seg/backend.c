@@ -198,7 +198,7 @@ shmids_populate_resident(const struct att *a)
 }
 
 /*
- * shmids_seg_huge: the contract is in internal.h.  The advice must
+ * shmids_seg_huge: the contract is in seg.h.  The advice must
  * come before the first byte is written: a page faulted in 4 KiB keeps
  * its 2 MiB range in 4 KiB pages.  Where shmem_enabled is "advise" it
  * is what gives the segment 2 MiB pages; "always", "within_size" and
