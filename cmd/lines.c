@@ -112,7 +112,9 @@ lines_next(struct lines *l, const char **line)
 {
 	char *nl;
 	size_t n;
+	int whole = l->nopart || !l->reg || l->partok == NULL;
 
+	l->part = 0;
 	for (;;) {
 		nl = memchr(l->buf + l->scan, '\n', l->end - l->scan);
 		if (nl != NULL) {
@@ -125,9 +127,18 @@ lines_next(struct lines *l, const char **line)
 				return 0;
 			break;
 		}
+		if (!whole && l->end - l->pos >= LINES_PART) {
+			if (l->partok(l->buf + l->pos, l->end - l->pos)) {
+				n = l->end - l->pos;
+				l->part = 1;
+				break;
+			}
+			whole = 1;
+		}
 		if (fill(l) == -1)
 			return -1;
 	}
+	l->nopart = 0;
 	*line = l->buf + l->pos;
 	l->pos += n;
 	l->scan = l->pos;

@@ -32,6 +32,9 @@ struct lines {
 	off_t		 lf;		/* lines_run: input offset past a LF, */
 	off_t		 lfend;		/* the last before this offset */
 	int		(*waiting)(int);	/* before a read that would block */
+	int		(*partok)(const char *, size_t);	/* see lines_next() */
+	int		 part;		/* the line returned is a beginning */
+	int		 nopart;	/* the next line is returned whole */
 };
 
 /*
@@ -50,6 +53,15 @@ int	 lines_init(struct lines *l, int fd);
  * retried: the caller may have a signal to act on, then call again.
  */
 ssize_t	 lines_next(struct lines *l, const char **line);
+/*
+ * A regular file's line of LINES_PART bytes or more, whose first bytes
+ * l->partok (when set) accepts, is returned by those bytes alone (1 MiB
+ * or more, with no LF), l->part set: the caller reads the rest by
+ * offset (shm-import's engine) and goes on with lines_seek().  So a
+ * long line is never held whole.  l->nopart set, the next line is
+ * returned whole (and l->nopart cleared).
+ */
+#define LINES_PART	((size_t)1 << 20)
 /*
  * The whole lines from the next one on, at least want bytes of them
  * where the input holds that many, else as many as it holds (0: the
