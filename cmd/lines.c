@@ -17,6 +17,49 @@
 
 #define BLOCK	((size_t)256 << 10)	/* bytes per read(2); L2-sized */
 #define CHUNK	((size_t)64 << 10)	/* kept text read again, per pread */
+#define SPILL	((size_t)16 << 20)	/* kept text of a pipe held at most */
+
+/*
+ * A pipe's kept text past SPILL bytes goes to a file of its own in
+ * TMPDIR (/tmp), unlinked at once, as sort(1) spills, so that a long
+ * array through a pipe is never held whole: buf[mark..pos) follows it.
+ * Where no such file can be had or written, the text stays in memory.
+ * 0, or -1 (nothing changed).
+ */
+static int
+spill(struct lines *l)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	size_t n = l->pos - l->mark, done = 0;
+	ssize_t w;
+
+	if (l->spillfd == -1) {
+		if (dir == NULL || *dir == '\0')
+			dir = "/tmp";
+		if ((size_t)snprintf(path, sizeof(path), "%s/shm-import.XXXXXX",
+		    dir) >= sizeof(path) || (l->spillfd = mkstemp(path)) == -1) {
+			l->spillfd = -1;
+			return -1;
+		}
+		(void)unlink(path);
+	}
+	while (done < n) {
+		if ((w = write(l->spillfd, l->buf + l->mark + done, n - done)) ==
+		    -1 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			/* what was written is written again: undo it */
+			(void)ftruncate(l->spillfd, l->spilled);
+			(void)lseek(l->spillfd, l->spilled, SEEK_SET);
+			return -1;
+		}
+		done += (size_t)w;
+	}
+	l->spilled += (off_t)n;
+	l->mark = l->pos;
+	return 0;
+}
 
 int
 lines_init(struct lines *l, int fd)
@@ -25,6 +68,7 @@ lines_init(struct lines *l, int fd)
 
 	memset(l, 0, sizeof(*l));
 	l->fd = fd;
+	l->spillfd = -1;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
 	    (l->off = lseek(fd, 0, SEEK_CUR)) != -1)
 		l->reg = 1;
@@ -41,8 +85,14 @@ lines_init(struct lines *l, int fd)
 static int
 room(struct lines *l)
 {
-	size_t from = l->keeping && !l->reg ? l->mark : l->pos, cap;
+	size_t from, cap;
 	char *b;
+	int e = errno;
+
+	if (l->keeping && !l->reg && l->pos - l->mark >= SPILL &&
+	    spill(l) == -1)
+		errno = e;	/* held in memory, then */
+	from = l->keeping && !l->reg ? l->mark : l->pos;
 
 	if (from > 0 && l->cap - 1 - l->end < BLOCK) {
 		memmove(l->buf, l->buf + from, l->end - from);
@@ -246,8 +296,8 @@ lines_keep(struct lines *l, const char *line)
 
 /* A regular file's kept text that has left the buffer: read it again. */
 static int
-reread(struct lines *l, off_t from, off_t to, void (*fn)(const char *,
-    size_t))
+reread(int fd, off_t from, off_t to,
+    void (*fn)(const char *, size_t))
 {
 	char *chunk;
 	ssize_t n;
@@ -255,7 +305,7 @@ reread(struct lines *l, off_t from, off_t to, void (*fn)(const char *,
 	if ((chunk = malloc(CHUNK)) == NULL)
 		return -1;
 	while (from < to) {
-		n = pread(l->fd, chunk, to - from < (off_t)CHUNK ?
+		n = pread(fd, chunk, to - from < (off_t)CHUNK ?
 		    (size_t)(to - from) : CHUNK, from);
 		if (n == -1 && errno == EINTR)
 			continue;
@@ -278,12 +328,15 @@ lines_kept(struct lines *l, void (*fn)(const char *, size_t))
 	off_t start = l->off - (off_t)l->end;	/* offset of buf[0] */
 	off_t to = l->off - (off_t)(l->end - l->pos);
 
+	if (!l->reg && l->spilled > 0 && reread(l->spillfd, 0, l->spilled,
+	    fn) == -1)
+		return -1;
 	if (!l->reg)
 		fn(l->buf + l->mark, l->pos - l->mark);
 	else if (l->markoff >= start)
 		fn(l->buf + (l->markoff - start), (size_t)(to - l->markoff));
 	else
-		return reread(l, l->markoff, to, fn);
+		return reread(l->fd, l->markoff, to, fn);
 	return 0;
 }
 
@@ -291,6 +344,11 @@ void
 lines_release(struct lines *l)
 {
 	l->keeping = 0;
+	if (l->spilled > 0) {
+		(void)ftruncate(l->spillfd, 0);
+		(void)lseek(l->spillfd, 0, SEEK_SET);
+		l->spilled = 0;
+	}
 }
 
 void
@@ -301,4 +359,7 @@ lines_end(struct lines *l)
 		    SEEK_SET);
 	free(l->buf);
 	l->buf = NULL;
+	if (l->spillfd != -1)
+		(void)close(l->spillfd);
+	l->spillfd = -1;
 }

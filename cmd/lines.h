@@ -9,7 +9,10 @@
  * lines_release()) is, for a regular file, read again by offset when it
  * is asked for (pread(2)): memory holds the line at hand, not a whole
  * array's text.  Other input (a pipe, a terminal) cannot be read again:
- * its kept text stays in the buffer, which grows to hold it.
+ * its kept text stays in the buffer up to 16 MiB; past that it goes to
+ * an unlinked file in TMPDIR (/tmp), as sort(1) spills, so that a long
+ * array is never held whole (where no such file can be written, it
+ * stays in the buffer, which grows to hold it).
  */
 #ifndef SHMIDS_LINES_H
 #define SHMIDS_LINES_H
@@ -35,6 +38,8 @@ struct lines {
 	int		(*partok)(const char *, size_t);	/* see lines_next() */
 	int		 part;		/* the line returned is a beginning */
 	int		 nopart;	/* the next line is returned whole */
+	int		 spillfd;	/* !reg: kept text past SPILL, or -1 */
+	off_t		 spilled;	/* bytes in it, before buf[mark] */
 };
 
 /*
