@@ -148,6 +148,17 @@ cutfrom(const char *buf, size_t lo, size_t j, size_t got)
 	return got;
 }
 
+size_t
+eng_cut(const char *s, size_t len)
+{
+	size_t j, lo = len > LOOK ? len - LOOK : 0;
+
+	for (j = len; j-- > lo + 1;)
+		if (cutok(s, lo, j))
+			return j;
+	return 0;
+}
+
 /*
  * Block i read: its text's bounds in *buf (read from at, grown as far
  * as SLACKMAX past the block for a long token), or -1 (errno).

@@ -74,5 +74,12 @@ int	 eng_count(struct engine *e, int fd, off_t from, int type,
 #define ENG_CHANGED	2
 int	 eng_parse(struct engine *e, void *dst);
 void	 eng_free(struct engine *e);
+/*
+ * The last place in s[0..len) (no LF in it) where a block may begin:
+ * a token's start after a blank, the token before not "/" alone, so
+ * that s[0..cut) reads as values as the line would (a pipe's long line
+ * parsed in pieces, shm-import.c); 0 if none in its last 4 KiB.
+ */
+size_t	 eng_cut(const char *s, size_t len);
 
 #endif

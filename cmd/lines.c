@@ -162,7 +162,7 @@ lines_next(struct lines *l, const char **line)
 {
 	char *nl;
 	size_t n;
-	int whole = l->nopart || !l->reg || l->partok == NULL;
+	int whole = l->nopart || l->partok == NULL;
 
 	l->part = 0;
 	for (;;) {
@@ -240,6 +240,31 @@ lines_run(struct lines *l, const char **run, size_t want)
 	l->lfend = l->off;
 	return l->lf > base + (off_t)l->pos ?
 	    (ssize_t)(l->lf - base - (off_t)l->pos) : 0;
+}
+
+ssize_t
+lines_more(struct lines *l, const char **s, size_t want, int *eol)
+{
+	char *nl;
+
+	if (l->scan < l->pos)
+		l->scan = l->pos;
+	for (;;) {
+		if ((nl = memchr(l->buf + l->scan, '\n', l->end - l->scan)) !=
+		    NULL) {
+			*eol = 1;
+			*s = l->buf + l->pos;
+			return (ssize_t)(nl + 1 - *s);
+		}
+		l->scan = l->end;
+		if (l->eof || l->end - l->pos >= want) {
+			*eol = l->eof;
+			*s = l->buf + l->pos;
+			return (ssize_t)(l->end - l->pos);
+		}
+		if (fill(l) == -1)
+			return -1;
+	}
 }
 
 void

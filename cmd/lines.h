@@ -59,11 +59,12 @@ int	 lines_init(struct lines *l, int fd);
  */
 ssize_t	 lines_next(struct lines *l, const char **line);
 /*
- * A regular file's line of LINES_PART bytes or more, whose first bytes
- * l->partok (when set) accepts, is returned by those bytes alone (1 MiB
- * or more, with no LF), l->part set: the caller reads the rest by
- * offset (shm-import's engine) and goes on with lines_seek().  So a
- * long line is never held whole.  l->nopart set, the next line is
+ * A line of LINES_PART bytes or more, whose first bytes l->partok (when
+ * set) accepts, is returned by those bytes alone (1 MiB or more, with
+ * no LF), l->part set: the caller reads the rest, of a regular file by
+ * offset (shm-import's engine, then lines_seek()), of other input with
+ * lines_unread() of what it did not use, lines_more() and lines_skip().
+ * So a long line is never held whole.  l->nopart set, the next line is
  * returned whole (and l->nopart cleared).
  */
 #define LINES_PART	((size_t)1 << 20)
@@ -77,7 +78,17 @@ ssize_t	 lines_next(struct lines *l, const char **line);
  * as lines_next().  The buffer grows to hold want bytes and a block.
  */
 ssize_t	 lines_run(struct lines *l, const char **run, size_t want);
-/* Pass over n bytes of whole lines from the next one (lines_run()). */
+/*
+ * The rest of a line returned in part (l->part), from the next byte on:
+ * through its LF, or the input's end (*eol 1), where those come within
+ * want bytes, else want bytes or more of it (*eol 0).  The next byte
+ * stays the next one until lines_skip().  Errors as lines_next().
+ */
+ssize_t	 lines_more(struct lines *l, const char **s, size_t want, int *eol);
+/*
+ * Pass over n bytes from the next one: whole lines (lines_run()), or
+ * of a line returned in part (lines_more()).
+ */
 void	 lines_skip(struct lines *l, size_t n);
 /*
  * A regular file's buffer back to its first size, what it held past

@@ -950,6 +950,65 @@ file_array(struct lines *l, const char *fname, unsigned long first,
 }
 
 /*
+ * A pipe's long first line of an array, of which s[0..n) are the first
+ * bytes (l->part) and s[vals..n) values: its values parsed piece by
+ * piece, each cut where a token begins (eng_cut()), on threads for a
+ * long one, so that the line is never held whole (its text is kept as
+ * read, lines.h).  k, *more and *bad as first_values() on the whole
+ * line; messages as for it; *read its bytes; its end (CR LF, LF, CR or
+ * nothing) appended to f, and *eol where it begins there.
+ */
+static int
+pipe_line(struct lines *l, const char *fname, unsigned long first,
+    struct text *f, const struct shmids_ref *r, int sel,
+    struct shmids_values *v, const char *s, size_t n, size_t vals,
+    int *more, const char **bad, size_t *read, size_t *eol)
+{
+	const char *p = s + vals, *q;
+	size_t len = n - vals, c, e;
+	ssize_t got;
+	int k = 0, end = 0;
+
+	*read = vals;
+	*more = 0;
+	for (;;) {
+		c = end ? len : eng_cut(p, len);
+		if (k == 0 && c > 0) {
+			k = first_values(v, p, c, more, bad);
+			if (k == -1 && *bad != NULL && sel)
+				bad_value(fname, first, f, r, *bad);
+			if (k == -1 && *bad != NULL)
+				bad_note(fname, first, *bad);
+			if (k == -1 && *bad == NULL)
+				return -1;	/* no room: said by the caller */
+		}
+		*read += c;
+		if (end)
+			break;
+		lines_unread(l, p + c);
+		/* the rest of the line: 4 MiB at a time, or to its LF */
+		check_stop();
+		while ((got = lines_more(l, &p, RUN_MAX, &end)) == -1) {
+			if (errno != EINTR)
+				fail_input(fname, first);
+			check_stop();
+		}
+		len = (size_t)got;
+		lines_skip(l, len);
+	}
+	/* the line's end, for the reference line */
+	for (e = len, q = p; e > 0 && (q[e - 1] == '\n' || q[e - 1] == '\r');
+	    e--)
+		;
+	*eol = f->len;
+	text_add(f, p + e, len - e, fname, first);
+	l->part = 0;
+	if (k == -1)
+		*more = 0;	/* a first line that is text continues nothing */
+	return k;
+}
+
+/*
  * One array line s[0..n) (first, kept in f) and its continuations:
  * converted, or passed through as read.  An array -f does not name is
  * copied line by line, unparsed.  s[0..n) may be a long line's first
@@ -963,8 +1022,9 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 	struct shmids_values v;
 	const char *bad = NULL;
 	unsigned long first = *lineno;
-	size_t read = n, count, vals = r->field + r->fieldlen;
+	size_t read = n, count, vals = r->field + r->fieldlen, eol = 0;
 	off_t at = lines_at(l) - (off_t)n;	/* reg: the line's offset */
+	struct shmids_ref rr;
 	int more, k, tried = 0;
 
 	f.len = 0;
@@ -976,21 +1036,30 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 	if (tried && file_array(l, fname, first, lineno, &f, r, sel, &v,
 	    at + (off_t)vals, 1))
 		return;
-	if (l->part) {
+	k = 0;
+	if (l->part && !l->reg) {
+		k = pipe_line(l, fname, first, &f, r, sel, &v, s, n, vals,
+		    &more, &bad, &read, &eol);
+		rr = *r;
+		rr.eol = eol;
+		r = &rr;
+	} else {
 		/* the engine could not: the line is read whole after all */
-		lines_seek(l, at);
-		l->nopart = 1;
-		n = (size_t)next(l, &s, fname, first);
-		read = n;
-		f.len = 0;
-		text_add(&f, s, n, fname, first);
-		lines_keep(l, s);
+		if (l->part) {
+			lines_seek(l, at);
+			l->nopart = 1;
+			n = (size_t)next(l, &s, fname, first);
+			read = n;
+			f.len = 0;
+			text_add(&f, s, n, fname, first);
+			lines_keep(l, s);
+		}
+		k = first_values(&v, s + vals, n - vals, &more, &bad);
+		if (k == -1 && bad != NULL && sel)
+			bad_value(fname, first, &f, r, bad);
+		if (k == -1 && bad != NULL)
+			bad_note(fname, first, bad);
 	}
-	k = first_values(&v, s + vals, n - vals, &more, &bad);
-	if (k == -1 && bad != NULL && sel)
-		bad_value(fname, first, &f, r, bad);
-	if (k == -1 && bad != NULL)
-		bad_note(fname, first, bad);
 	/*
 	 * Section 6: a first line that is not values is text, and its "/"
 	 * continues nothing (more is 0).  A bad value on a continuation
