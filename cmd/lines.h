@@ -100,7 +100,7 @@ void	 lines_trim(struct lines *l);
 off_t	 lines_at(const struct lines *l);
 /*
  * A regular file read on from off, a line's start, past what was
- * read (fvalues.c read it by offset): lines returned are no longer
+ * read (engine.c read it by offset, or a line's rest): lines returned are no longer
  * valid.  Kept text stays kept (it is read again by offset).
  */
 void	 lines_seek(struct lines *l, off_t off);
