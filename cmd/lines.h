@@ -99,9 +99,10 @@ void	 lines_trim(struct lines *l);
 /* A regular file's offset of the next line. */
 off_t	 lines_at(const struct lines *l);
 /*
- * A regular file read on from off, a line's start, past what was
- * read (engine.c read it by offset, or a line's rest): lines returned are no longer
- * valid.  Kept text stays kept (it is read again by offset).
+ * A regular file read on from off, past what was read (engine.c read
+ * it by offset): a line's start, or where a line returned in part
+ * (l->part) begins again.  Lines returned are no longer valid.  Kept
+ * text stays kept (it is read again by offset).
  */
 void	 lines_seek(struct lines *l, off_t off);
 /*

@@ -869,9 +869,10 @@ first_eol(int fd, off_t end, char eol[2])
  * from offset from on is read by the engine: from is inside line
  * *lineno (fromfirst 1: its first line's values), or after it, and the
  * values of the lines before from are in v.  1: done, converted or
- * passed through, l past the array and *lineno at its last line.  0: nothing consumed, no segment made: the
- * lines are read as from a pipe (a token over 1 MiB, no memory, a read
- * error, which that reading finds and says).
+ * passed through, l past the array and *lineno at its last line.  0:
+ * nothing consumed, no segment made: the lines are read as from a pipe
+ * (a token over 1 MiB, no memory, a read error, which that reading
+ * finds and says).
  */
 static int
 file_array(struct lines *l, const char *fname, unsigned long first,
