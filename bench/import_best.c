@@ -11,7 +11,9 @@
  *
  * Without -s the values go to a malloc'd buffer of room for the most
  * the file could hold (pages never touched cost nothing); with -s they
- * are counted first, then parsed into a new System V or file segment
+ * are counted first (shmids_values_count(), the library's vector
+ * count: runs of bytes above the space, less the "/"s that end lines),
+ * then parsed into a new System V or file segment
  * (shmids_create_array(), named "import-best"), which is removed again
  * before exit.  Prints the count on stdout.  Exit 0, or 1.
  */
@@ -67,7 +69,8 @@ int
 main(int argc, char *argv[])
 {
 	struct stat st;
-	size_t count, esz;
+	size_t count, esz, used, lines;
+	int more;
 	char *text, *buf, *h = NULL;
 	int fd, ch, seg = 0, type = SHMIDS_F64;
 	char label[SHMIDS_LABEL_MAX + 1];
@@ -100,7 +103,11 @@ main(int argc, char *argv[])
 		err(1, "mmap");
 	(void)posix_madvise(text, (size_t)st.st_size, POSIX_MADV_SEQUENTIAL);
 	if (seg) {
-		count = values(text, (size_t)st.st_size, type, NULL);
+		/* the library's count, vector code (as shm-import's) */
+		if (shmids_values_count(text, (size_t)st.st_size, 1, &count,
+		    &used, &lines, &more) == -1)
+			err(1, "shmids_values_count");
+		count--;	/* the field */
 		if ((h = shmids_create_array("import-best", 0600, type,
 		    count)) == NULL)
 			err(1, "shmids_create_array");

@@ -685,8 +685,25 @@ static ssize_t
 next(struct lines *l, const char **s, const char *fname,
     unsigned long lineno)
 {
+	const char *p;
 	ssize_t n;
+	int eol = 0;
 
+	/*
+	 * A long line handed over by its first bytes (long_ok()) that
+	 * import_array() did not read on: its rest is text, after them.
+	 */
+	while (l->part && !eol) {
+		check_stop();
+		if ((n = lines_more(l, &p, 4 * LINES_PART, &eol)) == -1) {
+			if (errno != EINTR)
+				fail_input(fname, lineno - 1);
+			continue;
+		}
+		out(p, (size_t)n);
+		lines_skip(l, (size_t)n);
+	}
+	l->part = 0;
 	check_stop();
 	while ((n = lines_next(l, s)) == -1) {
 		if (errno != EINTR)
@@ -884,7 +901,7 @@ file_array(struct lines *l, const char *fname, unsigned long first,
 	struct engine e;
 	struct why w;
 	char *h = NULL, eol[2];
-	int k, keep;
+	int k, keep, part = l->part;
 
 	if (eng_count(&e, l->fd, from, v->type, nthreads, &stop) == -1) {
 		check_stop();
@@ -928,9 +945,10 @@ file_array(struct lines *l, const char *fname, unsigned long first,
 			rval = 1;
 	}
 	lines_seek(l, e.end);
+	l->part = 0;	/* read to its end */
 	*lineno = last;
 	if (k == 0 && keep && h != NULL) {
-		if (l->part)
+		if (part)
 			refline(f->buf, r, eol, first_eol(l->fd, e.first_end,
 			    eol));
 		else
@@ -1048,6 +1066,7 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 		/* the engine could not: the line is read whole after all */
 		if (l->part) {
 			lines_seek(l, at);
+			l->part = 0;
 			l->nopart = 1;
 			n = (size_t)next(l, &s, fname, first);
 			read = n;
