@@ -20,6 +20,49 @@
 
 #define BLOCK	((size_t)256 << 10)	/* bytes per read(2); L2-sized */
 #define CHUNK	((size_t)64 << 10)	/* kept text read again, per pread */
+#define SPILL	((size_t)16 << 20)	/* kept text of a pipe held at most */
+
+/*
+ * A pipe's kept text past SPILL bytes goes to a file of its own in
+ * TMPDIR (/tmp), unlinked at once, as sort(1) spills, so that a long
+ * array through a pipe is never held whole: buf[mark..pos) follows it.
+ * Where no such file can be had or written, the text stays in memory.
+ * 0, or -1 (nothing changed).
+ */
+static int
+spill(struct lines *l)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	size_t n = l->pos - l->mark, done = 0;
+	ssize_t w;
+
+	if (l->spillfd == -1) {
+		if (dir == NULL || *dir == '\0')
+			dir = "/tmp";
+		if ((size_t)snprintf(path, sizeof(path), "%s/shm-import.XXXXXX",
+		    dir) >= sizeof(path) || (l->spillfd = mkstemp(path)) == -1) {
+			l->spillfd = -1;
+			return -1;
+		}
+		(void)unlink(path);
+	}
+	while (done < n) {
+		if ((w = write(l->spillfd, l->buf + l->mark + done, n - done)) ==
+		    -1 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			/* what was written is written again: undo it */
+			(void)ftruncate(l->spillfd, l->spilled);
+			(void)lseek(l->spillfd, l->spilled, SEEK_SET);
+			return -1;
+		}
+		done += (size_t)w;
+	}
+	l->spilled += (off_t)n;
+	l->mark = l->pos;
+	return 0;
+}
 
 int
 lines_init(struct lines *l, int fd)
@@ -28,6 +71,7 @@ lines_init(struct lines *l, int fd)
 
 	memset(l, 0, sizeof(*l));
 	l->fd = fd;
+	l->spillfd = -1;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
 	    (l->off = lseek(fd, 0, SEEK_CUR)) != -1)
 		l->reg = 1;
@@ -71,8 +115,14 @@ advise_huge(char *b, size_t cap)
 static int
 room(struct lines *l)
 {
-	size_t from = l->keeping && !l->reg ? l->mark : l->pos, cap;
+	size_t from, cap;
 	char *b;
+	int e = errno;
+
+	if (l->keeping && !l->reg && l->pos - l->mark >= SPILL &&
+	    spill(l) == -1)
+		errno = e;	/* held in memory, then */
+	from = l->keeping && !l->reg ? l->mark : l->pos;
 
 	if (from > 0 && l->cap - 1 - l->end < BLOCK) {
 		memmove(l->buf, l->buf + from, l->end - from);
@@ -142,7 +192,9 @@ lines_next(struct lines *l, const char **line)
 {
 	char *nl;
 	size_t n;
+	int whole = l->nopart || l->partok == NULL;
 
+	l->part = 0;
 	for (;;) {
 		nl = memchr(l->buf + l->scan, '\n', l->end - l->scan);
 		if (nl != NULL) {
@@ -155,9 +207,18 @@ lines_next(struct lines *l, const char **line)
 				return 0;
 			break;
 		}
+		if (!whole && l->end - l->pos >= LINES_PART) {
+			if (l->partok(l->buf + l->pos, l->end - l->pos)) {
+				n = l->end - l->pos;
+				l->part = 1;
+				break;
+			}
+			whole = 1;
+		}
 		if (fill(l) == -1)
 			return -1;
 	}
+	l->nopart = 0;
 	*line = l->buf + l->pos;
 	l->pos += n;
 	l->scan = l->pos;
@@ -209,6 +270,31 @@ lines_run(struct lines *l, const char **run, size_t want)
 	l->lfend = l->off;
 	return l->lf > base + (off_t)l->pos ?
 	    (ssize_t)(l->lf - base - (off_t)l->pos) : 0;
+}
+
+ssize_t
+lines_more(struct lines *l, const char **s, size_t want, int *eol)
+{
+	char *nl;
+
+	if (l->scan < l->pos)
+		l->scan = l->pos;
+	for (;;) {
+		if ((nl = memchr(l->buf + l->scan, '\n', l->end - l->scan)) !=
+		    NULL) {
+			*eol = 1;
+			*s = l->buf + l->pos;
+			return (ssize_t)(nl + 1 - *s);
+		}
+		l->scan = l->end;
+		if (l->eof || l->end - l->pos >= want) {
+			*eol = l->eof;
+			*s = l->buf + l->pos;
+			return (ssize_t)(l->end - l->pos);
+		}
+		if (fill(l) == -1)
+			return -1;
+	}
 }
 
 void
@@ -265,8 +351,8 @@ lines_keep(struct lines *l, const char *line)
 
 /* A regular file's kept text that has left the buffer: read it again. */
 static int
-reread(struct lines *l, off_t from, off_t to, void (*fn)(const char *,
-    size_t))
+reread(int fd, off_t from, off_t to,
+    void (*fn)(const char *, size_t))
 {
 	char *chunk;
 	ssize_t n;
@@ -274,7 +360,7 @@ reread(struct lines *l, off_t from, off_t to, void (*fn)(const char *,
 	if ((chunk = malloc(CHUNK)) == NULL)
 		return -1;
 	while (from < to) {
-		n = pread(l->fd, chunk, to - from < (off_t)CHUNK ?
+		n = pread(fd, chunk, to - from < (off_t)CHUNK ?
 		    (size_t)(to - from) : CHUNK, from);
 		if (n == -1 && errno == EINTR)
 			continue;
@@ -297,12 +383,15 @@ lines_kept(struct lines *l, void (*fn)(const char *, size_t))
 	off_t start = l->off - (off_t)l->end;	/* offset of buf[0] */
 	off_t to = l->off - (off_t)(l->end - l->pos);
 
+	if (!l->reg && l->spilled > 0 && reread(l->spillfd, 0, l->spilled,
+	    fn) == -1)
+		return -1;
 	if (!l->reg)
 		fn(l->buf + l->mark, l->pos - l->mark);
 	else if (l->markoff >= start)
 		fn(l->buf + (l->markoff - start), (size_t)(to - l->markoff));
 	else
-		return reread(l, l->markoff, to, fn);
+		return reread(l->fd, l->markoff, to, fn);
 	return 0;
 }
 
@@ -310,6 +399,11 @@ void
 lines_release(struct lines *l)
 {
 	l->keeping = 0;
+	if (l->spilled > 0) {
+		(void)ftruncate(l->spillfd, 0);
+		(void)lseek(l->spillfd, 0, SEEK_SET);
+		l->spilled = 0;
+	}
 }
 
 void
@@ -320,4 +414,7 @@ lines_end(struct lines *l)
 		    SEEK_SET);
 	free(l->buf);
 	l->buf = NULL;
+	if (l->spillfd != -1)
+		(void)close(l->spillfd);
+	l->spillfd = -1;
 }

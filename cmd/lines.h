@@ -9,7 +9,10 @@
  * lines_release()) is, for a regular file, read again by offset when it
  * is asked for (pread(2)): memory holds the line at hand, not a whole
  * array's text.  Other input (a pipe, a terminal) cannot be read again:
- * its kept text stays in the buffer, which grows to hold it.
+ * its kept text stays in the buffer up to 16 MiB; past that it goes to
+ * an unlinked file in TMPDIR (/tmp), as sort(1) spills, so that a long
+ * array is never held whole (where no such file can be written, it
+ * stays in the buffer, which grows to hold it).
  */
 #ifndef SHMIDS_LINES_H
 #define SHMIDS_LINES_H
@@ -32,6 +35,11 @@ struct lines {
 	off_t		 lf;		/* lines_run: input offset past a LF, */
 	off_t		 lfend;		/* the last before this offset */
 	int		(*waiting)(int);	/* before a read that would block */
+	int		(*partok)(const char *, size_t);	/* see lines_next() */
+	int		 part;		/* the line returned is a beginning */
+	int		 nopart;	/* the next line is returned whole */
+	int		 spillfd;	/* !reg: kept text past SPILL, or -1 */
+	off_t		 spilled;	/* bytes in it, before buf[mark] */
 };
 
 /*
@@ -51,6 +59,16 @@ int	 lines_init(struct lines *l, int fd);
  */
 ssize_t	 lines_next(struct lines *l, const char **line);
 /*
+ * A line of LINES_PART bytes or more, whose first bytes l->partok (when
+ * set) accepts, is returned by those bytes alone (1 MiB or more, with
+ * no LF), l->part set: the caller reads the rest, of a regular file by
+ * offset (shm-import's engine, then lines_seek()), of other input with
+ * lines_unread() of what it did not use, lines_more() and lines_skip().
+ * So a long line is never held whole.  l->nopart set, the next line is
+ * returned whole (and l->nopart cleared).
+ */
+#define LINES_PART	((size_t)1 << 20)
+/*
  * The whole lines from the next one on, at least want bytes of them
  * where the input holds that many, else as many as it holds (0: the
  * end, or a line longer than want: read it by lines_next()); from a
@@ -60,7 +78,17 @@ ssize_t	 lines_next(struct lines *l, const char **line);
  * as lines_next().  The buffer grows to hold want bytes and a block.
  */
 ssize_t	 lines_run(struct lines *l, const char **run, size_t want);
-/* Pass over n bytes of whole lines from the next one (lines_run()). */
+/*
+ * The rest of a line returned in part (l->part), from the next byte on:
+ * through its LF, or the input's end (*eol 1), where those come within
+ * want bytes, else want bytes or more of it (*eol 0).  The next byte
+ * stays the next one until lines_skip().  Errors as lines_next().
+ */
+ssize_t	 lines_more(struct lines *l, const char **s, size_t want, int *eol);
+/*
+ * Pass over n bytes from the next one: whole lines (lines_run()), or
+ * of a line returned in part (lines_more()).
+ */
 void	 lines_skip(struct lines *l, size_t n);
 /*
  * A regular file's buffer back to its first size, what it held past
@@ -71,9 +99,10 @@ void	 lines_trim(struct lines *l);
 /* A regular file's offset of the next line. */
 off_t	 lines_at(const struct lines *l);
 /*
- * A regular file read on from off, a line's start, past what was
- * read (fvalues.c read it by offset): lines returned are no longer
- * valid.  Kept text stays kept (it is read again by offset).
+ * A regular file read on from off, past what was read (engine.c read
+ * it by offset): a line's start, or where a line returned in part
+ * (l->part) begins again.  Lines returned are no longer valid.  Kept
+ * text stays kept (it is read again by offset).
  */
 void	 lines_seek(struct lines *l, off_t off);
 /*

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "shmids.h"
-#include "fvalues.h"
+#include "engine.h"
 #include "ftoken.h"
 #include "lines.h"
 #include "magic.h"
@@ -174,12 +174,11 @@ type_of(const char *f, size_t len)
 }
 
 /*
- * A long array's segment, made before its values are parsed into it
- * (early_make()): NULL while an array's values stay in its own buffer.
+ * The segment of the array at hand, made before its values are parsed
+ * into it (file_array()): NULL while none is.
  */
 static struct {
 	char	*h;
-	size_t	 count, at;	/* elements: made, filled */
 } early;
 
 /*
@@ -360,59 +359,97 @@ seg_name(char *name, size_t size, const char *first,
 }
 
 
+/* Why an array's segment was not made (make()), for unmade(). */
+struct why {
+	int	 name, toolong;	/* no name: the field, or too long */
+	int	 err;		/* else shmids_create_array()'s errno */
+};
+
 /*
- * Make the segment for v (or take the one made early, already filled)
- * and write the reference line for first.
+ * The segment of count elements of type for the array whose first line
+ * is first, made and remembered (made, early.h); NULL, nothing said,
+ * and w says why not.
  */
-static int
-store(const char *fname, unsigned long lineno, const char *first,
-    size_t firstlen, const struct shmids_ref *r, const struct shmids_values *v)
+static char *
+make(const char *first, const struct shmids_ref *r, int type, size_t count,
+    struct why *w)
 {
 	char name[SHMIDS_NAME_MAX + 2];
-	char *h = early.h;
-	int toolong, made_early = h != NULL;
+	char *h;
 
-	early.h = NULL;
-	if (h == NULL && seg_name(name, sizeof(name), first, r, &toolong) ==
-	    -1) {
-		warnx("%s:%lu: %s: %s", fname, lineno,
-		    msg_quote(first + r->field, r->fieldlen),
-		    toolong ? "segment name too long: the prefix (-P) and "
-		    "the field make more than 64 bytes" : "the field cannot "
-		    "be a segment name (printable ASCII only)");
-		rval = 1;
-		return -1;
+	memset(w, 0, sizeof(*w));
+	if (seg_name(name, sizeof(name), first, r, &w->toolong) == -1) {
+		w->name = 1;
+		return NULL;
 	}
 	/* The name is good: EINVAL now means the kernel's size limit. */
-	if (h == NULL && (filter_labels_room(&made) == -1 ||
-	    (h = shmids_create_array(name, mode, v->type, v->count)) ==
-	    NULL)) {
-		warnx("%s:%lu: %s: %s", fname, lineno,
-		    msg_quote(first + r->field, r->fieldlen),
-		    msg_create_error(errno));
-		rval = 1;
-		return -1;
+	if (filter_labels_room(&made) == -1 ||
+	    (h = shmids_create_array(name, mode, type, count)) == NULL) {
+		w->err = errno;
+		return NULL;
 	}
-	if (!made_early) {
-		if (v->count > 0)
-			memcpy(h + SHMIDS_HEADER, v->data,
-			    v->count * shmids_type_size(v->type));
-		filter_labels_add(&made, h);
-	}
-	/*
-	 * Sealed and detached before the reference line is written: output
-	 * that fails removes it (undo_all()), by a header read of its own
-	 * that a short address space (ulimit -v) has no room for while the
-	 * segment is still mapped.  made holds its label.
-	 */
-	shmids_close(h);
+	filter_labels_add(&made, h);
+	early.h = h;
+	return h;
+}
+
+/* The segment of the array at lineno was not made: why, said. */
+static void
+unmade(const char *fname, unsigned long lineno, const char *first,
+    const struct shmids_ref *r, const struct why *w)
+{
+	warnx("%s:%lu: %s: %s", fname, lineno,
+	    msg_quote(first + r->field, r->fieldlen),
+	    !w->name ? msg_create_error(w->err) : w->toolong ?
+	    "segment name too long: the prefix (-P) and the field make more "
+	    "than 64 bytes" : "the field cannot be a segment name (printable "
+	    "ASCII only)");
+	rval = 1;
+}
+
+/*
+ * The segment made (early.h), filled: sealed and detached before the
+ * reference line is written, which takes the place of the array's
+ * lines.  Output that fails removes it (undo_all()), by a header read of
+ * its own that a short address space (ulimit -v) has no room for while
+ * the segment is still mapped.  made holds its label.  eol: the first
+ * line's end, its continuations are replaced too.
+ */
+static void
+refline(const char *first, const struct shmids_ref *r, const char *eol,
+    size_t eollen)
+{
+	const char *h;
+
+	shmids_close(early.h);
+	early.h = NULL;
 	h = made.v[made.n - 1];
 	nconverted++;
 	out(first, r->field + r->fieldlen);
 	out(" shmids ", 8);
 	out(h, strlen(h));
-	/* The first line's end only: its continuations are replaced too. */
-	out(first + r->eol, firstlen - r->eol);
+	out(eol, eollen);
+}
+
+/*
+ * Make the segment for v and write the reference line for first; 0, or
+ * -1 where it cannot be made (said).
+ */
+static int
+store(const char *fname, unsigned long lineno, const char *first,
+    size_t firstlen, const struct shmids_ref *r, const struct shmids_values *v)
+{
+	struct why w;
+	char *h;
+
+	if ((h = make(first, r, v->type, v->count, &w)) == NULL) {
+		unmade(fname, lineno, first, r, &w);
+		return -1;
+	}
+	if (v->count > 0)
+		memcpy(h + SHMIDS_HEADER, v->data,
+		    v->count * shmids_type_size(v->type));
+	refline(first, r, first + r->eol, firstlen - r->eol);
 	return 0;
 }
 
@@ -650,8 +687,25 @@ static ssize_t
 next(struct lines *l, const char **s, const char *fname,
     unsigned long lineno)
 {
+	const char *p;
 	ssize_t n;
+	int eol = 0;
 
+	/*
+	 * A long line handed over by its first bytes (long_ok()) that
+	 * import_array() did not read on: its rest is text, after them.
+	 */
+	while (l->part && !eol) {
+		check_stop();
+		if ((n = lines_more(l, &p, 4 * LINES_PART, &eol)) == -1) {
+			if (errno != EINTR)
+				fail_input(fname, lineno - 1);
+			continue;
+		}
+		out(p, (size_t)n);
+		lines_skip(l, (size_t)n);
+	}
+	l->part = 0;
 	check_stop();
 	while ((n = lines_next(l, s)) == -1) {
 		if (errno != EINTR)
@@ -709,12 +763,17 @@ early_changed(const char *fname, unsigned long first, const struct text *f,
 }
 
 /*
- * Long arrays are read on several threads (format-spec.md 6.2): once an
- * array's lines came to RUN_MIN bytes, the lines after them are taken
- * in runs as long as what came before, RUN_MAX at most (a run may hold
- * text after the array, counted for nothing); a first line that long
- * is read so at once.  Shorter arrays, and SHMIDS_THREADS=1, go line by
- * line.  A signal is acted on between runs.
+ * Long arrays (format-spec.md 6.2).  A regular file's are read by the
+ * engine (engine.h): once an array is continued, or its first line
+ * comes to RUN_MIN bytes, its text from there is counted, its segment
+ * made, and its values parsed straight into it, on every thread.  A
+ * pipe's, which cannot be read twice, are read in runs: once its lines
+ * came to RUN_MIN bytes, the lines after them are taken in runs as long
+ * as what came before, RUN_MAX at most (a run may hold text after the
+ * array, counted for nothing), and each run's values are parsed on
+ * threads; a first line that long is parsed so at once.  Shorter
+ * arrays, and SHMIDS_THREADS=1, go line by line.  A signal is acted on
+ * between runs, and within the engine's reading.
  */
 #define RUN_MIN		((size_t)512 << 10)
 #define RUN_MAX		((size_t)4 << 20)
@@ -737,127 +796,9 @@ run(struct lines *l, const char **s, size_t size, const char *fname,
 }
 
 /*
- * The values of an array's lines from the run s[0..n) in l's buffer on,
- * through the first line not continued, counted on threads
- * (shmids_values_count()): the run's, then those of a regular file's
- * lines after what l has read, read ahead by offset (l reads them again
- * when it comes to them).  0 and *count, or -1 where that cannot say (a
- * line longer than a run, the end of the file before the array's end, a
- * read error: the array is then read as before, its values kept until
- * it ends).  A signal is acted on between reads.
- */
-static int
-count_rest(const struct lines *l, const char *s, size_t n, size_t *count)
-{
-	static char *buf;
-	size_t have, len, c, used, nl;
-	off_t at = l->off;
-	ssize_t got;
-	int more;
-
-	if (shmids_values_count(s, n, nthreads, count, &used, &nl, &more) ==
-	    -1)
-		return -1;
-	if (!more)
-		return 0;
-	if (buf == NULL && (buf = malloc(RUN_MAX)) == NULL)
-		return -1;
-	/* the line after the run, as far as l has it */
-	if ((have = (size_t)(l->buf + l->end - (s + n))) >= RUN_MAX)
-		return -1;
-	memcpy(buf, s + n, have);
-	while (more) {
-		check_stop();
-		if ((got = pread(l->fd, buf + have, RUN_MAX - have, at)) ==
-		    -1 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			return -1;
-		have += (size_t)got;
-		at += got;
-		for (len = have; len > 0 && buf[len - 1] != '\n'; len--)
-			;
-		/* no whole line yet: read on (its end, or the file's) */
-		if (len == 0 && have == RUN_MAX)
-			return -1;
-		if (len == 0)
-			continue;
-		if (shmids_values_count(buf, len, nthreads, &c, &used, &nl,
-		    &more) == -1)
-			return -1;
-		*count += c;
-		memmove(buf, buf + len, have - len);
-		have -= len;
-	}
-	return 0;
-}
-
-/*
- * The early segment of an array of v's values and rest more, empty
- * (early.at 0): 0, or -1 where it is not made now (an array no -f names
- * that will not be stored, a name the segment cannot have, no room),
- * and nothing is said: store() makes it at the end, or says why not.
- */
-static int
-early_new(const char *first, const struct shmids_ref *r,
-    const struct shmids_values *v, size_t rest, int sel)
-{
-	char name[SHMIDS_NAME_MAX + 2];
-	int toolong;
-
-	if (rest > (size_t)-1 - v->count ||
-	    (!sel && (fields != NULL || v->count + rest < minvals)) ||
-	    seg_name(name, sizeof(name), first, r, &toolong) == -1 ||
-	    filter_labels_room(&made) == -1 ||
-	    (early.h = shmids_create_array(name, mode, v->type,
-	    v->count + rest)) == NULL)
-		return -1;
-	filter_labels_add(&made, early.h);
-	early.count = v->count + rest;
-	early.at = 0;
-	return 0;
-}
-
-/*
- * A long array of a regular file, about to be read in runs on threads
- * (format-spec.md 6.2): its lines are counted first, read again by
- * offset, and its segment made now, so that each run's values go to
- * their place in it (early_fill()) and memory never holds them twice
- * (where early_new() can).
- */
-static void
-early_make(const struct lines *l, const char *s, size_t n, const char *first,
-    const struct shmids_ref *r, const struct shmids_values *v, int sel)
-{
-	size_t rest;
-
-	if (l->reg && count_rest(l, s, n, &rest) == 0)
-		(void)early_new(first, r, v, rest, sel);
-}
-
-/*
- * The values v holds go to their place in the early segment, and v is
- * empty again.  More values than were counted: the file changed.
- */
-static void
-early_fill(struct shmids_values *v, const char *fname, unsigned long first,
-    const struct text *f, const struct shmids_ref *r)
-{
-	size_t esz = shmids_type_size(v->type);
-
-	if (early.h == NULL || v->count == 0)
-		return;
-	if (v->count > early.count - early.at)
-		early_changed(fname, first, f, r);
-	memcpy(early.h + SHMIDS_HEADER + early.at * esz, v->data,
-	    v->count * esz);
-	early.at += v->count;
-	v->count = 0;
-}
-
-/*
- * The array is no array after all (a bad value): no segment for it.  It
- * is the last made, removed once detached (see undo_all()).
+ * The array is no array after all (a bad value), or its values are not
+ * to be had: no segment for it.  It is the last made, removed once
+ * detached (see undo_all()).
  */
 static void
 early_drop(void)
@@ -887,15 +828,13 @@ first_values(struct shmids_values *v, const char *s, size_t n, int *more,
  * An array's continuation lines from the next one, in runs on several
  * threads while they come to RUN_MIN or more: 0 when the array goes on
  * line by line (*k and *more as they are then), else as the run left
- * them.  *read: the array's bytes so far.  Before the first run
- * (*tried 0) a regular file's array gets its segment (early_make()),
- * and each run's values go there.
+ * them.  *read: the array's bytes so far.
  */
 static int
 run_values(struct lines *l, const char *fname, unsigned long *lineno,
     struct shmids_values *v, int *k, int *more, const char **bad,
     size_t *read, const struct text *f, const struct shmids_ref *r, int sel,
-    unsigned long first, int *tried)
+    unsigned long first)
 {
 	const char *s, *p;
 	size_t used, nl;
@@ -905,17 +844,10 @@ run_values(struct lines *l, const char *fname, unsigned long *lineno,
 	    (n = run(l, &s, *read < RUN_MAX ? *read : RUN_MAX, fname,
 	    *lineno + 1)) < (ssize_t)RUN_MIN)
 		return 0;
-	if (!*tried) {
-		*tried = 1;
-		early_make(l, s, (size_t)n, f->buf, r, v, sel);
-		early_fill(v, fname, first, f, r);
-	}
 	*k = shmids_values_lines(v, s, (size_t)n, nthreads, &used, &nl, more,
 	    bad);
 	if (*k == -1 && *bad == NULL)
 		return 1;	/* no room: said by the caller */
-	if (*k == 0)
-		early_fill(v, fname, first, f, r);
 	lines_skip(l, used);
 	*lineno += nl;
 	*read += used;
@@ -932,56 +864,176 @@ run_values(struct lines *l, const char *fname, unsigned long *lineno,
 }
 
 /*
- * A regular file's long array from the line after those read: counted,
- * then parsed straight into its segment in blocks on threads
- * (fvalues.c), after the values v holds.  1: done, the array whole in
- * the early segment, l past it and *lineno at its last line.  0: nothing
- * consumed and no segment left: the lines are read as before, which
- * finds and reports whatever stopped this (a bad value, a file that
- * changed).
+ * The end of the first line of a long array, which ends at offset end
+ * of fd (LF, CR LF, the file's end, a last CR), into eol: its length.
+ */
+static size_t
+first_eol(int fd, off_t end, char eol[2])
+{
+	char b[2];
+	size_t n = end >= 2 ? 2 : (size_t)end;
+
+	if (n == 0 || pread(fd, b + 2 - n, n, end - (off_t)n) != (ssize_t)n)
+		return 0;
+	if (b[1] == '\n' && n == 2 && b[0] == '\r') {
+		memcpy(eol, "\r\n", 2);
+		return 2;
+	}
+	eol[0] = b[1];
+	return b[1] == '\n' || b[1] == '\r';
+}
+
+/*
+ * A regular file's array (its first line first, kept in f) whose text
+ * from offset from on is read by the engine: from is inside line
+ * *lineno (fromfirst 1: its first line's values), or after it, and the
+ * values of the lines before from are in v.  1: done, converted or
+ * passed through, l past the array and *lineno at its last line.  0:
+ * nothing consumed, no segment made: the lines are read as from a pipe
+ * (a token over 1 MiB, no memory, a read error, which that reading
+ * finds and says).
  */
 static int
-fast_values(struct lines *l, unsigned long *lineno, struct shmids_values *v,
-    const struct text *f, const struct shmids_ref *r, int sel,
-    const char *fname, unsigned long first)
+file_array(struct lines *l, const char *fname, unsigned long first,
+    unsigned long *lineno, const struct text *f, const struct shmids_ref *r,
+    int sel, struct shmids_values *v, off_t from, int fromfirst)
 {
-	size_t esz = shmids_type_size(v->type);
-	struct fvalues fv;
-	int k;
+	size_t esz = shmids_type_size(v->type), total;
+	unsigned long last, line;
+	struct engine e;
+	struct why w;
+	char *h = NULL, eol[2];
+	int k, keep, part = l->part;
 
-	if (!l->reg || (!sel && fields != NULL))
-		return 0;
-	if (fvalues_count(&fv, l->fd, lines_at(l), v->type, nthreads,
-	    &stop) == -1) {
+	if (eng_count(&e, l->fd, from, v->type, nthreads, &stop) == -1) {
 		check_stop();
 		return 0;
 	}
-	if (early_new(f->buf, r, v, fv.count, sel) == -1) {
-		fvalues_free(&fv);
+	if (e.count > (size_t)-1 - v->count) {
+		eng_free(&e);
 		return 0;
 	}
-	/* after v's values, which stay v's until the rest is in */
-	if ((k = fvalues_parse(&fv, early.h + SHMIDS_HEADER +
-	    v->count * esz)) != 0) {
-		fvalues_free(&fv);
+	total = v->count + e.count;
+	/* A field alone is a word, not an array, unless -f names it. */
+	keep = sel || (fields == NULL && total >= minvals && total > 0);
+	if (keep && (h = make(f->buf, r, v->type, total, &w)) != NULL &&
+	    v->count > 0)
+		memcpy(h + SHMIDS_HEADER, v->data, v->count * esz);
+	k = eng_parse(&e, h != NULL ? h + SHMIDS_HEADER + v->count * esz :
+	    NULL);
+	if (k == -1) {
 		check_stop();
-		if (k == FV_CHANGED)
-			early_changed(fname, first, f, r);
 		early_drop();
+		eng_free(&e);
 		return 0;
 	}
-	early_fill(v, fname, first, f, r);
-	early.at += fv.count;
-	lines_seek(l, fv.end);
-	*lineno += fv.lines;
-	fvalues_free(&fv);
+	if (k == ENG_CHANGED)
+		early_changed(fname, first, f, r);
+	last = *lineno + e.lines - (fromfirst && e.lines > 0);
+	if (k == ENG_BAD) {
+		early_drop();
+		line = *lineno + !fromfirst + e.badlf;
+		if (sel)
+			bad_value(fname, line, f, r, e.bad);
+		bad_note(fname, first, e.bad);
+		/* on the first line, the line is text and continues nothing */
+		if (fromfirst && e.badlf == 0) {
+			e.end = e.first_end;
+			last = first;
+		}
+		if (fields == NULL)
+			type_missed(fname, first, f, r, v->type);
+		if (sel)
+			rval = 1;
+	}
+	lines_seek(l, e.end);
+	l->part = 0;	/* read to its end */
+	*lineno = last;
+	if (k == 0 && keep && h != NULL) {
+		if (part)
+			refline(f->buf, r, eol, first_eol(l->fd, e.first_end,
+			    eol));
+		else
+			refline(f->buf, r, f->buf + r->eol, f->len - r->eol);
+		eng_free(&e);
+		lines_release(l);
+		return 1;
+	}
+	if (k == 0 && keep)
+		unmade(fname, first, f->buf, r, &w);
+	if (k == 0 && fields == NULL && total < minvals)
+		missed(fname, first, f->buf + r->field, r->fieldlen, total,
+		    (int)(last - first + 1));
+	eng_free(&e);
+	pass_kept(l, fname, first);
+	lines_release(l);
 	return 1;
+}
+
+/*
+ * A pipe's long first line of an array, of which s[0..n) are the first
+ * bytes (l->part) and s[vals..n) values: its values parsed piece by
+ * piece, each cut where a token begins (eng_cut()), on threads for a
+ * long one, so that the line is never held whole (its text is kept as
+ * read, lines.h).  k, *more and *bad as first_values() on the whole
+ * line; messages as for it; *read its bytes; its end (CR LF, LF, CR or
+ * nothing) appended to f, and *eol where it begins there.
+ */
+static int
+pipe_line(struct lines *l, const char *fname, unsigned long first,
+    struct text *f, const struct shmids_ref *r, int sel,
+    struct shmids_values *v, const char *s, size_t n, size_t vals,
+    int *more, const char **bad, size_t *read, size_t *eol)
+{
+	const char *p = s + vals, *q;
+	size_t len = n - vals, c, e;
+	ssize_t got;
+	int k = 0, end = 0;
+
+	*read = vals;
+	*more = 0;
+	for (;;) {
+		c = end ? len : eng_cut(p, len);
+		if (k == 0 && c > 0) {
+			k = first_values(v, p, c, more, bad);
+			if (k == -1 && *bad != NULL && sel)
+				bad_value(fname, first, f, r, *bad);
+			if (k == -1 && *bad != NULL)
+				bad_note(fname, first, *bad);
+			if (k == -1 && *bad == NULL)
+				return -1;	/* no room: said by the caller */
+		}
+		*read += c;
+		if (end)
+			break;
+		lines_unread(l, p + c);
+		/* the rest of the line: 4 MiB at a time, or to its LF */
+		check_stop();
+		while ((got = lines_more(l, &p, RUN_MAX, &end)) == -1) {
+			if (errno != EINTR)
+				fail_input(fname, first);
+			check_stop();
+		}
+		len = (size_t)got;
+		lines_skip(l, len);
+	}
+	/* the line's end, for the reference line */
+	for (e = len, q = p; e > 0 && (q[e - 1] == '\n' || q[e - 1] == '\r');
+	    e--)
+		;
+	*eol = f->len;
+	text_add(f, p + e, len - e, fname, first);
+	l->part = 0;
+	if (k == -1)
+		*more = 0;	/* a first line that is text continues nothing */
+	return k;
 }
 
 /*
  * One array line s[0..n) (first, kept in f) and its continuations:
  * converted, or passed through as read.  An array -f does not name is
- * copied line by line, unparsed.
+ * copied line by line, unparsed.  s[0..n) may be a long line's first
+ * bytes (l->part, lines.h): the engine reads it from its values on.
  */
 static void
 import_array(struct lines *l, const char *fname, unsigned long *lineno,
@@ -991,36 +1043,62 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 	struct shmids_values v;
 	const char *bad = NULL;
 	unsigned long first = *lineno;
-	size_t read = n, count;
-	int more, k, tried = 0, fast = 0;
+	size_t read = n, count, vals = r->field + r->fieldlen, eol = 0;
+	off_t at = lines_at(l) - (off_t)n;	/* reg: the line's offset */
+	struct shmids_ref rr;
+	int more, k, tried = 0;
 
 	f.len = 0;
 	text_add(&f, s, n, fname, first);
 	lines_keep(l, s);
 	memset(&v, 0, sizeof(v));
 	v.type = type_of(s + r->field, r->fieldlen);
-	k = first_values(&v, s + r->field + r->fieldlen,
-	    n - r->field - r->fieldlen, &more, &bad);
-	if (k == -1 && bad != NULL && sel)
-		bad_value(fname, first, &f, r, bad);
-	if (k == -1 && bad != NULL)
-		bad_note(fname, first, bad);
+	tried = l->reg && n >= RUN_MIN;
+	if (tried && file_array(l, fname, first, lineno, &f, r, sel, &v,
+	    at + (off_t)vals, 1))
+		return;
+	k = 0;
+	if (l->part && !l->reg) {
+		k = pipe_line(l, fname, first, &f, r, sel, &v, s, n, vals,
+		    &more, &bad, &read, &eol);
+		rr = *r;
+		rr.eol = eol;
+		r = &rr;
+	} else {
+		/* the engine could not: the line is read whole after all */
+		if (l->part) {
+			lines_seek(l, at);
+			l->part = 0;
+			l->nopart = 1;
+			n = (size_t)next(l, &s, fname, first);
+			read = n;
+			f.len = 0;
+			text_add(&f, s, n, fname, first);
+			lines_keep(l, s);
+		}
+		k = first_values(&v, s + vals, n - vals, &more, &bad);
+		if (k == -1 && bad != NULL && sel)
+			bad_value(fname, first, &f, r, bad);
+		if (k == -1 && bad != NULL)
+			bad_note(fname, first, bad);
+	}
 	/*
 	 * Section 6: a first line that is not values is text, and its "/"
 	 * continues nothing (more is 0).  A bad value on a continuation
 	 * line does not end the array: the rest is no array of its own.
 	 */
 	while (more) {
-		if (k == 0 && !fast && nthreads > 1 && read >= RUN_MIN) {
-			fast = 1;
-			if (fast_values(l, lineno, &v, &f, r, sel, fname,
-			    first)) {
-				more = 0;
-				break;
+		/* a regular file's long array: the rest by the engine */
+		if (k == 0 && !tried && l->reg && read >= RUN_MIN) {
+			tried = 1;
+			if (file_array(l, fname, first, lineno, &f, r, sel, &v,
+			    lines_at(l), 0)) {
+				shmids_values_free(&v);
+				return;
 			}
 		}
 		if (k == 0 && run_values(l, fname, lineno, &v, &k, &more, &bad,
-		    &read, &f, r, sel, first, &tried)) {
+		    &read, &f, r, sel, first)) {
 			if (k == -1 && bad == NULL)
 				break;
 			continue;
@@ -1050,13 +1128,7 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 		undo_all();
 		exit(1);
 	}
-	if (k == 0)
-		early_fill(&v, fname, first, &f, r);
-	if (k == 0 && early.h != NULL && early.at != early.count)
-		early_changed(fname, first, &f, r);
-	if (k == -1)
-		early_drop();
-	count = early.h != NULL ? early.at : v.count;
+	count = v.count;
 	/* A field alone is a word, not an array, unless -f names it. */
 	if (k == 0 && (sel || (fields == NULL && count >= minvals &&
 	    count > 0)) &&
@@ -1472,6 +1544,37 @@ import_line(struct lines *l, const char *fname, unsigned long *lineno,
 	}
 }
 
+/*
+ * May a long line of a regular file come to import_line() by its first
+ * bytes s[0..n) alone (lines.h)?  Only one that import_line() hands to
+ * import_array(), whose engine reads the rest by offset: the first line
+ * of an inline array, of a field that -f names (any without -f), not
+ * one of R's row names ("1") nor a Fortran form (import_line()'s
+ * tests, made on the same first bytes).  Any other is read whole.
+ */
+static int
+long_ok(const char *s, size_t n)
+{
+	struct shmids_line c;
+	const char *t;
+	size_t i, tl;
+
+	if (shmids_line_kind(s, n, SHMIDS_LINE_PART, &c) != 1 ||
+	    c.kind != SHMIDS_LINE_ARRAY || c.fieldlen == 0 ||
+	    c.field + c.fieldlen >= n || s[strspn(s, " \t")] == '"')
+		return 0;
+	for (i = 0; i < n && (s[i] == ' ' || s[i] == '\t'); i++)
+		;
+	for (tl = 0; i + tl < n && strchr(" \t,\r\n", s[i + tl]) == NULL;
+	    tl++)
+		;
+	if (i + tl == n || (tl > 0 && ftoken_find(s + i, tl, &t, &tl) !=
+	    NULL))
+		return 0;
+	return fields == NULL || filter_fields_has(&want, s + c.field,
+	    c.fieldlen);
+}
+
 static void
 import_file(FILE *fp, const char *fname)
 {
@@ -1483,6 +1586,7 @@ import_file(FILE *fp, const char *fname)
 	if (lines_init(&l, fileno(fp)) == -1)
 		fail_input(fname, 0);
 	l.waiting = flush_out;
+	l.partok = long_ok;
 	neartab_start(fname);
 	if ((n = next(&l, &s, fname, lineno + 1)) > 0 &&
 	    (how = magic_compressed(s, (size_t)n)) != NULL) {

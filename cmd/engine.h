@@ -1,0 +1,85 @@
+/*
+ * The one reader of shm-import's long arrays in a regular file
+ * (format-spec.md 6, 6.2, 7): from an offset inside an array (a first
+ * line's values, or the line after it) through its last continuation
+ * line, the values are counted, then, once the caller has made the
+ * segment of that count, read again and parsed straight into it.  Both
+ * passes read the file by offset in blocks of about 1 MiB, one block a
+ * thread at a time, on 1 to SHMIDS_THREADS threads: a block begins where
+ * a line or a token begins, so that one long line (Fortran's print *)
+ * is cut at its blanks and read on every thread, and memory holds the
+ * segment and a block a thread, never the array's text or its values
+ * twice.
+ *
+ * The caller reads everything else (short arrays, pipes); a pipe's text
+ * cannot be read twice, so a pipe's long arrays are read in runs
+ * (shm-import.c).  What this cannot do (a token longer than 1 MiB, a
+ * read error, a signal, no memory) is "cannot" (-1) before anything is
+ * consumed; errno says which.
+ */
+#ifndef SHMIDS_ENGINE_H
+#define SHMIDS_ENGINE_H
+
+#include <sys/types.h>
+
+#include <pthread.h>
+#include <signal.h>
+#include <stddef.h>
+
+struct eblock;
+
+struct engine {
+	int		 fd, type, nthreads;
+	off_t		 from;		/* where the array's text begins */
+	const volatile sig_atomic_t *stop;	/* a signal: leave off */
+	pthread_t	 caller;	/* the thread a handler sets stop on */
+	pthread_mutex_t	 mu;		/* for quit and stopat */
+	int		 quit;		/* stop seen: every thread leaves off */
+	size_t		 stopat;	/* counting: the first block that ended */
+	size_t		 base;		/* counting: the round's first block */
+	struct eblock	*b;
+	size_t		 nb;		/* blocks, through the array's end */
+	char		*dst;		/* parsing: where the values go; NULL:
+					   checked, not kept */
+	/* eng_count() */
+	size_t		 count;		/* values */
+	size_t		 lines;		/* lines from `from`, the last one
+					   whether it ends in LF or not */
+	off_t		 end;		/* the offset after the array's last line */
+	off_t		 first_end;	/* after the first LF from `from` (or end) */
+	/* eng_parse() == ENG_BAD: the first bad value in the file's order */
+	char		*bad;		/* its token, NUL-terminated (malloc'd) */
+	size_t		 badlf;		/* the LFs between from and it */
+	int		 baderr;	/* EINVAL or ERANGE */
+};
+
+/*
+ * Count the values of the text of fd from offset from (where a token may
+ * begin) through the first line not continued, or the file's end, on
+ * nthreads threads.  0, with count, lines, end and first_end set; -1:
+ * cannot (errno: EINTR for a signal, ENOMEM, EIO-like read errors, E2BIG
+ * for a token or a run of blanks longer than a block's slack).
+ */
+int	 eng_count(struct engine *e, int fd, off_t from, int type,
+	    int nthreads, const volatile sig_atomic_t *stop);
+/*
+ * Parse the counted values into dst (room for count elements of the
+ * type), or only check them (dst NULL).  0; ENG_BAD: a token that is no
+ * value (bad, badlf, baderr set; values before it may be written);
+ * ENG_CHANGED: the file is not the text counted (shorter, more or fewer
+ * values or lines); -1: cannot (errno as eng_count()).  Where several
+ * blocks fail, the first in the file's order says.
+ */
+#define ENG_BAD		1
+#define ENG_CHANGED	2
+int	 eng_parse(struct engine *e, void *dst);
+void	 eng_free(struct engine *e);
+/*
+ * The last place in s[0..len) (no LF in it) where a block may begin:
+ * a token's start after a blank, the token before not "/" alone, so
+ * that s[0..cut) reads as values as the line would (a pipe's long line
+ * parsed in pieces, shm-import.c); 0 if none in its last 4 KiB.
+ */
+size_t	 eng_cut(const char *s, size_t len);
+
+#endif
