@@ -4,7 +4,15 @@
  * text, to /dev/null) and shm-import (that text, from a file, -k 1):
  * M values/s of CPU time (user + system of the child), median of the
  * runs, interleaved; the table's rate against the 1-D array's (target:
- * within 10%, 0.9x or more).
+ * within 10%, 0.9x or more).  The table is written as CSV ("shmids, "),
+ * and each run also reads that CSV with data.table::fread(nThread = 1)
+ * in R, the CPU time of the call alone (R's start is not counted), where
+ * Rscript and data.table are installed.  Issue 31.3's targets: the
+ * table's import at most 1.1x the 1-D array's time, at most 1.0x
+ * fread's, medians of the runs:
+ *
+ *	target table-1d: <ratio>x (limit 1.1x) met|not met
+ *	target table-fread: <ratio>x (limit 1.0x) met|not met
  *
  *	tables [-q] [bindir]	-q: 10^3 x 10^3, 3 runs; else 10^4 x 10^3, 5
  *
@@ -25,6 +33,12 @@
 #include "shmids.h"
 
 #define RUNS	5
+
+/* fread's CPU seconds, the call alone, printed by R; file: argument 1 */
+#define FREAD_R	"suppressMessages(library(data.table)); " \
+	"f <- commandArgs(TRUE)[1]; t <- proc.time(); " \
+	"x <- fread(f, nThread = 1L, header = FALSE); d <- proc.time() - t; " \
+	"stopifnot(nrow(x) > 0); cat(sprintf('%.6f\\n', d[[1]] + d[[2]]))"
 
 static char	 prefix[24];	/* bench-<pid>- */
 static const char *bindir = "build/bin";
@@ -92,6 +106,51 @@ run(const char *prog, const char *arg, const char *in, const char *out)
 	return cpu(&r1) - cpu(&r0);
 }
 
+/*
+ * data.table::fread(file, nThread = 1) in Rscript: the CPU seconds of
+ * the call, or -1 if R or data.table is missing or it failed (the
+ * reason in *why).
+ */
+static double
+fread_cpu(const char *file, const char *out, const char **why)
+{
+	char line[64];
+	double t = -1;
+	int st, fd;
+	pid_t pid;
+	FILE *fp;
+
+	if ((pid = fork()) == -1)
+		err(1, "fork");
+	if (pid == 0) {
+		if ((fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600)) ==
+		    -1 || dup2(fd, 1) == -1)
+			_exit(127);
+		if ((fd = open("/dev/null", O_WRONLY)) != -1)
+			dup2(fd, 2);
+		execlp("Rscript", "Rscript", "-e", FREAD_R, file,
+		    (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) == -1)
+		err(1, "waitpid");
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		*why = WIFEXITED(st) && WEXITSTATUS(st) == 127 ?
+		    "Rscript not found" : "R or data.table failed (Debian: "
+		    "r-cran-data.table)";
+		return -1;
+	}
+	if ((fp = fopen(out, "r")) != NULL) {
+		if (fgets(line, sizeof(line), fp) == NULL ||
+		    sscanf(line, "%lf", &t) != 1)
+			t = -1;
+		fclose(fp);
+	}
+	if (t < 0)
+		*why = "R printed no time";
+	return t;
+}
+
 /* The segments shm-import made: the labels of its reference line. */
 static void
 unimport(const char *ref)
@@ -138,7 +197,8 @@ main(int argc, char *argv[])
 {
 	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 	size_t rows = 10000, cols = 1000;
-	double t[2][2][RUNS], m[2][2];
+	double t[2][2][RUNS], m[2][2], fr[RUNS], frm = -1, r1d, rfr;
+	const char *why = NULL;
 	char in[2][512], pre[80];
 	int runs = RUNS, k, j, i;
 	FILE *fp;
@@ -167,7 +227,7 @@ main(int argc, char *argv[])
 		snprintf(refs[k], sizeof(refs[k]), "%s/%sbf-tab-imp%d", tmp,
 		    prefix, k);
 		if ((fp = fopen(in[k], "w")) == NULL ||
-		    fprintf(fp, "%s %s\n", k ? "x shmids" : "shmids",
+		    fprintf(fp, "%s %s\n", k ? "x shmids" : "shmids,",
 		    made[k]) < 0 || fclose(fp) == EOF)
 			err(1, "%s", in[k]);
 	}
@@ -176,7 +236,13 @@ main(int argc, char *argv[])
 			t[k][0][i] = run("shm-expand", NULL, in[k], text[k]);
 			t[k][1][i] = run("shm-import", pre, text[k], refs[k]);
 			unimport(refs[k]);
+			if (k == 0 && why == NULL)
+				fr[i] = fread_cpu(text[k], refs[k], &why);
 		}
+	if (why == NULL) {
+		qsort(fr, (size_t)runs, sizeof(double), cmp);
+		frm = fr[runs / 2];
+	}
 	for (k = 0; k < 2; k++) {
 		unlink(in[k]);
 		for (j = 0; j < 2; j++) {
@@ -196,5 +262,22 @@ main(int argc, char *argv[])
 	    "shm-expand %.2fx, shm-import %.2fx (>= 0.90): %s\n", rows * cols,
 	    m[0][0] / m[1][0], m[0][1] / m[1][1], m[0][0] / m[1][0] >= 0.9 &&
 	    m[0][1] / m[1][1] >= 0.9 ? "met" : "not met");
+	/* issue 31.3: time ratios, the table's import over its anchor's */
+	r1d = t[0][1][runs / 2] / t[1][1][runs / 2];
+	printf("shm-import of the CSV table: %.3f s CPU, the 1-D array %.3f s"
+	    ", fread(nThread = 1) ", t[0][1][runs / 2], t[1][1][runs / 2]);
+	if (why != NULL)
+		printf("not run: %s\n", why);
+	else
+		printf("%.3f s (the call alone)\n", frm);
+	printf("target table-1d: %.2fx (limit 1.1x) %s\n", r1d,
+	    r1d <= 1.1 ? "met" : "not met");
+	if (why != NULL)
+		printf("target table-fread: not measured (%s) not met\n", why);
+	else {
+		rfr = t[0][1][runs / 2] / frm;
+		printf("target table-fread: %.2fx (limit 1.0x) %s\n", rfr,
+		    rfr <= 1.0 ? "met" : "not met");
+	}
 	return 0;
 }

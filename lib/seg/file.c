@@ -411,24 +411,22 @@ fail:
 #define ALLOC_SLACK	((long long)64 << 10)	/* bytes: inline data, tails */
 
 /*
- * The bytes fd's file has allocated (st_blocks), if fewer than len less
+ * The bytes fd's file has allocated (st_blocks of its fstat st), if
+ * fewer than len less
  * ALLOC_SLACK; else -1: allocated, or it cannot be told (ZFS, which
  * stores blocks of zeros its writer wrote as holes; format-spec.md 2.6,
  * Holes).  Space allocated beyond the end (fallocate -n) counts: it was
  * paid for.
  */
 static long long
-short_alloc(int fd, size_t len)
+short_alloc(int fd, const struct stat *st, size_t len)
 {
-	struct stat st;
 	long long have;
 #ifdef __linux__
 	struct statfs sf;
 #endif
 
-	if (fstat(fd, &st) == -1)
-		return -1;
-	have = (long long)st.st_blocks * 512;
+	have = (long long)st->st_blocks * 512;
 	if (have + ALLOC_SLACK >= (long long)len)
 		return -1;
 #ifdef __linux__
@@ -450,7 +448,7 @@ shmids_file_alloc(const char *id, size_t len)
 		errno = e;
 		return -1;
 	}
-	h = short_alloc(fd, len);
+	h = short_alloc(fd, &st, len);
 	close(fd);
 	errno = e;
 	return h;
@@ -461,14 +459,24 @@ shmids_file_alloc(const char *id, size_t len)
  * have shrunk meanwhile, which only its owner can do (format-spec.md
  * 2.6, Caveats).  Fewer bytes allocated than those was made by no
  * writer of ours, and the holes would cost memory (tmpfs: SIGBUS once
- * full) to read: EBADMSG.
+ * full) to read: EBADMSG.  Called only with the reader's lock granted
+ * (file_ready): a file unlinked by then, by a cleaner between our open
+ * and our lock, is ENOENT, told here from the same fstat, which a
+ * waiting reader's wake pays once, not twice.
  */
 static int
 file_narrow(struct att *a, size_t len)
 {
+	struct stat st;
 	void *p;
+	int known;
 
-	if (short_alloc(a->fd, len) != -1) {
+	/* a file that cannot be told passes, as it always did */
+	if ((known = fstat(a->fd, &st) == 0) && st.st_nlink == 0) {
+		errno = ENOENT;
+		return -1;
+	}
+	if (known && short_alloc(a->fd, &st, len) != -1) {
 		errno = EBADMSG;
 		return -1;
 	}
@@ -566,6 +574,7 @@ file_relock(struct att *a)
 /*
  * A reader holding its read lock knows no writer holds a write lock.  One
  * that only looks asks who holds what: a write lock means a live writer.
+ * A ready one's unlink is told by file_narrow(), which comes next.
  */
 static int
 file_ready(const struct shmids_info *si, const struct att *a, int state)
@@ -576,10 +585,12 @@ file_ready(const struct shmids_info *si, const struct att *a, int state)
 	if (a != NULL && a->fd >= 0) {
 		if (!a->locked)
 			return EAGAIN;	/* writer filling, or a cleaner */
+		if (state == 'r')
+			return 0;
 		/* A cleaner unlinked it between our open and our lock. */
 		if (fstat(a->fd, &st) == 0 && st.st_nlink == 0)
 			return ENOENT;
-		return state == 'r' ? 0 : EOWNERDEAD;
+		return EOWNERDEAD;
 	}
 	if (state == 'r')
 		return 0;

@@ -83,7 +83,9 @@ struct shmids_backend {
 	 * A reader keeps the first len bytes only (the header and the
 	 * payload it declares; len <= a->size): map them where attach did
 	 * not, and make them a->size, so that nothing past them is ever
-	 * populated or handed out.  On failure a is unchanged.
+	 * populated or handed out.  On failure a is unchanged; ENOENT: the
+	 * segment was removed as it was attached (files tell it here, not
+	 * in ready(), when ready() said 0: one fstat for both).
 	 */
 	int	(*narrow)(struct att *a, size_t len);
 	/*
