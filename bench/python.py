@@ -13,6 +13,19 @@ System V attach's.  N is BENCH_PY_N (default 10^7; 10^6 with
 BENCH_QUICK).  The segment and files are named $BENCH_PREFIX...;
 removed at the end, whatever happens.
 
+Then issue 31's readers, each against its anchor in the same run,
+contenders interleaved, CPU time, medians of BENCH_RUNS: reading all
+of an attached array (attach(populate=True), then one sum) against
+numpy.load of a .npy of it in the page cache and one sum (target
+py-read-all, at most 1.2x; lazy attach()es, System V and file, beside
+it), and shmids.load() against numpy.loadtxt of the same ASCII file
+(BENCH_PY_LOADN values, default 10^6: one a line, and 8 a row; target
+py-load, the worse of the two, at most 1.0x).  attach() alone against
+SharedMemory(name) (and numpy.ndarray over its buffer) is target
+py-attach (at most 1.1x), from issue 21's attach rows below (P2).
+Each prints "target <name>: <ratio>x (limit <x>x) met" (or "not
+met").
+
 Then shmids.zeros() against multiprocessing.shared_memory (issue 21):
 making a segment and filling it with N doubles (2 * u, written in
 place), attaching it, and a 3-stage pipeline of processes (writer, x2
@@ -115,15 +128,17 @@ def main():
 
 
 def interleaved(rows, runs):
-    """Median seconds of each (name, fn) of rows, the rows run in turn
-    in each of runs rounds (contenders interleaved: a slow moment of the
-    machine falls on all of them)."""
+    """Median CPU seconds (this process's, all its threads: the
+    library's populate threads count) of each (name, fn) of rows, the
+    rows run in turn in each of runs rounds (contenders interleaved: a
+    slow moment of the machine falls on all of them; CPU time, not
+    wall, on a machine shared with other work)."""
     times = {name: [] for name, _ in rows}
     for _ in range(runs):
         for name, fn in rows:
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             fn()
-            times[name].append(time.perf_counter() - t0)
+            times[name].append(time.process_time() - t0)
     return {name: statistics.median(t) for name, t in times.items()}
 
 
@@ -159,10 +174,10 @@ def readers(u, label, flabel, npyf, txtf, tabf, runs):
     assert (shmids.load(tabf)[tkey] == numpy.loadtxt(tabf)).all()
     assert (numpy.load(npyf) == shmids.attach(label, populate=True)).all()
     page = os.sysconf("SC_PAGE_SIZE")
-    print("Python: issue 31's readers, %d doubles (%.0f MiB), %d KiB "
-          "pages (System V; no 2 MiB pages for it here unless shm-ls -l "
-          "says so), median of %d interleaved runs"
-          % (u.size, u.nbytes / 2**20, page >> 10, runs))
+    print("Python: issue 31's readers, %d doubles (%.0f MiB), CPU "
+          "time, median of %d interleaved runs; System V segments in %d "
+          "KiB pages (shm-ls -l says whether 2 MiB ones can be had)"
+          % (u.size, u.nbytes / 2**20, runs, page >> 10))
     t = interleaved([
         ("numpy.load+sum", lambda: numpy.load(npyf).sum()),
         ("attach(populate=True)+sum",
@@ -182,6 +197,8 @@ def readers(u, label, flabel, npyf, txtf, tabf, runs):
     for name, x in tl.items():
         anchor = "numpy.loadtxt, " + name.split(", ")[1]
         print("  %-28s %8.4f s %6.2f" % (name, x, x / tl[anchor]))
+    print("  (a file segment: the lazy attach's faults map 16 pages each "
+          "on tmpfs, fault-around)")
     say_target("py-read-all", t["attach(populate=True)+sum"] / t["numpy.load+sum"], 1.2)
     say_target("py-load", max(
                    tl["shmids.load, 1 column"] /
@@ -333,13 +350,14 @@ ATTACHES = 50      # attaches timed a run, each alone: medians of them
 
 
 def attach_time(how, name, u, what):
-    """Seconds to attach (and sum, for attach+sum) the segment name."""
+    """CPU seconds to attach (and sum, for attach+sum) the segment name
+    (CPU time: some 20 us each, on a machine shared with other work)."""
     n = u.size
-    t1 = time.perf_counter()
+    t1 = time.process_time()
     a, keep = attach_one(how, name, n)
     if what == "attach+sum":
         a.sum()
-    t2 = time.perf_counter()
+    t2 = time.process_time()
     assert a[n - 1] == 2 * u[n - 1]
     del a
     if keep is not None:

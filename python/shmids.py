@@ -501,6 +501,7 @@ class _Memory:
 
     _exiting = False    # set at the interpreter's exit (_at_exit())
     _label = None
+    cell = ()           # until __init__ sets it (a signal may come first)
 
     @property
     def label(self):
@@ -995,7 +996,11 @@ def attach(label, timeout=None, populate=False, shape=None):
     the size), a page fault each; populate=True maps every written page at
     the attach instead, as the tools do, which costs less in all for a
     caller about to read the whole array at once (a System V segment's pages
-    fault one by one: shmids(3), shmids_open_flags).  release() drops pages
+    fault one by one: shmids(3), shmids_open_flags): a reader that reads
+    everything (a sum, a copy, numpy.array(a)) passes populate=True, and
+    pays on 4 KiB pages no more than numpy.load of the same array from a
+    .npy file (bench/python.py); a file segment's faults, or a segment's
+    in 2 MiB pages, map many pages each, where lazy loses little.  release() drops pages
     read from this process's memory again.  The segment stays attached while
     the array, or any view or array made from it or its base, lives, and is
     detached when the last is collected (not at the interpreter's exit: the
