@@ -13,6 +13,19 @@ System V attach's.  N is BENCH_PY_N (default 10^7; 10^6 with
 BENCH_QUICK).  The segment and files are named $BENCH_PREFIX...;
 removed at the end, whatever happens.
 
+Then issue 31's readers, each against its anchor in the same run,
+contenders interleaved, CPU time, medians of BENCH_RUNS: reading all
+of an attached array (attach(populate=True), then one sum) against
+numpy.load of a .npy of it in the page cache and one sum (target
+py-read-all, at most 1.2x; lazy attach()es, System V and file, beside
+it), and shmids.load() against numpy.loadtxt of the same ASCII file
+(BENCH_PY_LOADN values, default 10^6: one a line, and 8 a row; target
+py-load, the worse of the two, at most 1.0x).  attach() alone against
+SharedMemory(name) (and numpy.ndarray over its buffer) is target
+py-attach (at most 1.1x), from issue 21's attach rows below (P2).
+Each prints "target <name>: <ratio>x (limit <x>x) met" (or "not
+met").
+
 Then shmids.zeros() against multiprocessing.shared_memory (issue 21):
 making a segment and filling it with N doubles (2 * u, written in
 place), attaching it, and a 3-stage pipeline of processes (writer, x2
@@ -69,6 +82,8 @@ def main():
     fdir = os.path.join(tmp, prefix + "pydir")
     binf = os.path.join(tmp, prefix + "py-bin")
     txtf = os.path.join(tmp, prefix + "py-txt")
+    npyf = os.path.join(tmp, prefix + "py.npy")
+    tabf = os.path.join(tmp, prefix + "py-tab")
     try:
         label = shmids.create(prefix + "py", u)
         os.mkdir(fdir)
@@ -99,9 +114,10 @@ def main():
             base = base or (hand, total)
             print("  %-16s %8.4f s %8.1f %10.4f s %8.1f"
                   % (name, hand, hand / base[0], total, total / base[1]))
+        readers(u, label, flabel, npyf, txtf, tabf, runs)
         targets(*zeros_rows(u, prefix, runs))
     finally:
-        for p in (binf, txtf):
+        for p in (binf, txtf, npyf, tabf):
             if os.path.exists(p):
                 os.unlink(p)
         for lb in (label, flabel):
@@ -109,6 +125,86 @@ def main():
                 shmids.remove(lb)
         if os.path.isdir(fdir):
             os.rmdir(fdir)
+
+
+def interleaved(rows, runs):
+    """Median CPU seconds (this process's, all its threads: the
+    library's populate threads count) of each (name, fn) of rows, the
+    rows run in turn in each of runs rounds (contenders interleaved: a
+    slow moment of the machine falls on all of them; CPU time, not
+    wall, on a machine shared with other work)."""
+    times = {name: [] for name, _ in rows}
+    for _ in range(runs):
+        for name, fn in rows:
+            t0 = time.process_time()
+            fn()
+            times[name].append(time.process_time() - t0)
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
+def say_target(name, got, limit):
+    """One target line as bench/run gathers it (issue 31)."""
+    print("target %s: %.2fx (limit %.1fx) %s" % (
+        name, got, limit, "met" if got <= limit else "not met"))
+
+
+def readers(u, label, flabel, npyf, txtf, tabf, runs):
+    """Issue 31's Python readers against their anchors, interleaved:
+    reading all of an attached array (attach, then one sum) against
+    numpy.load of the same array from a .npy in the page cache, and
+    shmids.load() of ASCII against numpy.loadtxt of the same file (one
+    value a line: BENCH_PY_LOADN values, default 10^6; and 8 columns
+    a row, as many values)."""
+    numpy.save(npyf, u)
+    nl = int(float(os.environ.get("BENCH_PY_LOADN", "1e5" if os.environ.get(
+        "BENCH_QUICK") else "1e6")))
+    v = u[:nl]
+    with open(txtf, "w") as f:  # shortest round-trip digits, as before
+        f.write("\n".join(map(repr, v.tolist())))
+        f.write("\n")
+    w = v[:nl - nl % 8].reshape(-1, 8)
+    with open(tabf, "w") as f:
+        f.write("\n".join(" ".join(map(repr, r)) for r in w.tolist()))
+        f.write("\n")
+    for p in (npyf, txtf, tabf):    # into the page cache
+        with open(p, "rb") as f:
+            f.read()
+    key, tkey = os.path.basename(txtf) + ":1", os.path.basename(tabf) + ":1"
+    assert shmids.load(txtf)[key].tobytes() == v.tobytes()
+    assert (shmids.load(tabf)[tkey] == numpy.loadtxt(tabf)).all()
+    assert (numpy.load(npyf) == shmids.attach(label, populate=True)).all()
+    page = os.sysconf("SC_PAGE_SIZE")
+    print("Python: issue 31's readers, %d doubles (%.0f MiB), CPU "
+          "time, median of %d interleaved runs; System V segments in %d "
+          "KiB pages (shm-ls -l says whether 2 MiB ones can be had)"
+          % (u.size, u.nbytes / 2**20, runs, page >> 10))
+    t = interleaved([
+        ("numpy.load+sum", lambda: numpy.load(npyf).sum()),
+        ("attach(populate=True)+sum",
+         lambda: shmids.attach(label, populate=True).sum()),
+        ("attach()+sum", lambda: shmids.attach(label).sum()),
+        ("attach()+sum, file", lambda: shmids.attach(flabel).sum()),
+    ], runs)
+    for name, x in t.items():
+        print("  %-28s %8.4f s %6.2f" % (name, x, x / t["numpy.load+sum"]))
+    tl = interleaved([
+        ("numpy.loadtxt, 1 column", lambda: numpy.loadtxt(txtf)),
+        ("shmids.load, 1 column", lambda: shmids.load(txtf)),
+        ("numpy.loadtxt, 8 columns", lambda: numpy.loadtxt(tabf)),
+        ("shmids.load, 8 columns", lambda: shmids.load(tabf)),
+    ], runs)
+    print("  %d values of ASCII, shortest digits:" % nl)
+    for name, x in tl.items():
+        anchor = "numpy.loadtxt, " + name.split(", ")[1]
+        print("  %-28s %8.4f s %6.2f" % (name, x, x / tl[anchor]))
+    print("  (a file segment: the lazy attach's faults map 16 pages each "
+          "on tmpfs, fault-around)")
+    say_target("py-read-all", t["attach(populate=True)+sum"] / t["numpy.load+sum"], 1.2)
+    say_target("py-load", max(
+                   tl["shmids.load, 1 column"] /
+                   tl["numpy.loadtxt, 1 column"],
+                   tl["shmids.load, 8 columns"] /
+                   tl["numpy.loadtxt, 8 columns"]), 1.0)
 
 
 def _shm(name=None, size=0):
@@ -254,13 +350,14 @@ ATTACHES = 50      # attaches timed a run, each alone: medians of them
 
 
 def attach_time(how, name, u, what):
-    """Seconds to attach (and sum, for attach+sum) the segment name."""
+    """CPU seconds to attach (and sum, for attach+sum) the segment name
+    (CPU time: some 20 us each, on a machine shared with other work)."""
     n = u.size
-    t1 = time.perf_counter()
+    t1 = time.process_time()
     a, keep = attach_one(how, name, n)
     if what == "attach+sum":
         a.sum()
-    t2 = time.perf_counter()
+    t2 = time.process_time()
     assert a[n - 1] == 2 * u[n - 1]
     del a
     if keep is not None:
@@ -277,22 +374,26 @@ def zeros_rows(u, prefix, runs):
     for what in ("make+fill", "attach", "attach+sum"):
         hows = ("shared_memory", "shmids") + (
             ("shmids populate",) if what == "attach+sum" else ())
-        for how in hows:
-            times = []
-            for i in range(runs):
+        # contenders interleaved, run by run; a run's figure is the
+        # median of its ATTACHES attaches (an attach alone is some 20
+        # us), the row's the median of the runs'
+        times = {how: [] for how in hows}
+        for i in range(runs):
+            for how in hows:
                 t0 = time.perf_counter()
                 name = make_fill(u, how.split()[0], prefix, i)
                 t1 = time.perf_counter()
                 try:
                     if what == "make+fill":
-                        times.append(t1 - t0)
-                    # an attach alone is some 50 us: ATTACHES of them
-                    for _ in range(ATTACHES if what == "attach" else 1):
-                        if what != "make+fill":
-                            times.append(attach_time(how, name, u, what))
+                        times[how].append(t1 - t0)
+                    else:
+                        times[how].append(statistics.median(
+                            attach_time(how, name, u, what) for _ in
+                            range(ATTACHES if what == "attach" else 1)))
                 finally:
                     drop(how.split()[0], name)
-            t = base[what, how] = statistics.median(times)
+        for how in hows:
+            t = base[what, how] = statistics.median(times[how])
             print("  %-10s %-16s %11.6f s %7.2f" % (
                 what, how, t, t / base[what, "shared_memory"]))
     want = 2.0 * (n - 1) * n / 2
@@ -339,6 +440,7 @@ def targets(base, piped):
         ("P4", "filter stage's peak RSS, windows released, over the array",
          piped["wfilter", "shmids"][1], 1.2, "x"),
     ]
+    say_target("py-attach", ratio("attach"), 1.1)
     for tag, what, got, limit, unit in rows:
         print("target %s: %s: %.2f%s (<= %.1f%s): %s" % (
             tag, what, got, unit, limit, unit,

@@ -885,6 +885,31 @@ int	 shmids_line_next(struct shmids_lines *rd, const char *s, size_t len,
 	    struct shmids_values *v, struct shmids_line *c);
 
 /*
+ * shmids_line_run: shmids_line_next() on the lines of s[0..len) in
+ * turn (each ends with its LF, the last may end at len; s[len]
+ * readable as for shmids_values_parse()) for as long as each goes on
+ * with what the line before it began: a continuation line of an array
+ * (rd->more set before it; the run ends after the first that does not
+ * continue) or the next row of a table block (ROW, not first:
+ * format-spec.md 6, 6.1).  The first line that does neither (a
+ * reference line after a "/", a row of another width, text) is left
+ * unread: rd and v are as before it, for the caller to read it with
+ * shmids_line_next().  Nothing is read when rd is at neither (rd->more
+ * 0, rd->rowcols 0).  For a reader for which one call a line costs
+ * more than the parse (a binding): a block of a million rows is one
+ * call.  *used is the bytes of the lines read, *lines how many; c is
+ * filled for the last of them (untouched when none).  A CONT line's
+ * bad token shows in rd->bad and c->bad as with shmids_line_next().
+ * Returns 0, or -1 with errno as shmids_line_next() (ENOMEM: *used
+ * and *lines count the lines before the one it failed on, v and rd as
+ * before that line).  errno is left unchanged on success;
+ * thread-safe for distinct rd and v.  Library 1.5.
+ */
+int	 shmids_line_run(struct shmids_lines *rd, const char *s, size_t len,
+	    struct shmids_values *v, struct shmids_line *c, size_t *used,
+	    size_t *lines);
+
+/*
  * Reference lines (format-spec.md 5): "field shmids id name".  Offsets
  * and lengths are in bytes from the start of the line handed to
  * shmids_ref_parse(); nothing points into it but why.

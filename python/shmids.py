@@ -59,7 +59,6 @@ source tree); else the loader's search for libshmids.so.1.
 """
 
 import atexit
-import bisect
 import collections
 import ctypes
 import ctypes.util
@@ -67,7 +66,6 @@ import errno as _errno
 import functools
 import gc
 import io
-import itertools
 import numbers
 import operator
 import os
@@ -238,6 +236,10 @@ def _load_library():
         "shmids_line_next": (i, [ctypes.POINTER(_Lines), cp, sz,
                                  ctypes.POINTER(_Values),
                                  ctypes.POINTER(_Line)]),
+        "shmids_line_run": (i, [ctypes.POINTER(_Lines), vp, sz,
+                                ctypes.POINTER(_Values),
+                                ctypes.POINTER(_Line), ctypes.POINTER(sz),
+                                ctypes.POINTER(sz)]),
         "shmids_values_parse": (i, [ctypes.POINTER(_Values), cp, sz,
                                     ctypes.POINTER(i),
                                     ctypes.POINTER(cp)]),
@@ -265,6 +267,15 @@ def _load_library():
 
 
 _lib, _libc = _load_library()
+# attach()'s calls, looked up once, and the structs they fill (used
+# with _lock held: _Memory())
+_shmids_open_flags, _shmids_array, _shmids_dims, _shmids_label = \
+    _lib.shmids_open_flags, _lib.shmids_array, _lib.shmids_dims, \
+    _lib.shmids_label
+_scratch_array, _scratch_dims = _Array(), _Dims()
+_scratch_aref, _scratch_dref = ctypes.byref(_scratch_array), \
+    ctypes.byref(_scratch_dims)
+_get_errno = ctypes.get_errno
 _lock = threading.RLock()
 _SHMIDS_ALL = 0x1
 _SHMIDS_LAZY = 0x10     # shmids_open_flags(): populate nothing at attach
@@ -473,24 +484,43 @@ class _Memory:
     address in, emptied by whoever detaches first (_detach())."""
 
     def __init__(self, cell, writable):
+        # Called with the lock held: the scratch structs are the lock's
+        # (attach() is hot: no struct made, no byref() a call).
         shm = cell[0]
-        a, d = _Array(), _Dims()
-        _lib.shmids_array(shm, ctypes.byref(a))
-        _lib.shmids_dims(shm, ctypes.byref(d))
+        a, d = _scratch_array, _scratch_dims
+        _shmids_array(shm, _scratch_aref)
+        _shmids_dims(shm, _scratch_dref)
         self.shm, self.addr = shm, a.data or shm + HEADER
-        self.label = _str(_lib.shmids_label(shm))
-        self.dtype = _BY_ENUM[a.type]
+        self.dtype = dtype = _BY_ENUM[a.type]
         self.shape = (d.rows, d.cols) if d.ndim == 2 else (a.count,)
         # a column-major table (shmids(5) 2.7): numpy's order "F"
         self.fortran = d.ndim == 2 and d.order == _COLMAJOR
-        self.nbytes = a.count * _TYPES[self.dtype][3]
+        self.nbytes = a.count * _TYPES[dtype][3]
         self.ro = not writable
-        # Not at the interpreter's exit: atexit handlers and daemon
-        # threads may still read arrays.  The kernel detaches at exit,
-        # and the library's exit handler seals what a writer left
-        # (shmids(5) 2.2).
-        weakref.finalize(self, _detach, cell).atexit = False
+        self.cell = cell
         cell.append(True)   # held: a call interrupted leaves it to us
+
+    _exiting = False    # set at the interpreter's exit (_at_exit())
+    _label = None
+    cell = ()           # until __init__ sets it (a signal may come first)
+
+    @property
+    def label(self):
+        """The segment's label (str), asked of the library when first
+        wanted (attach() needs it only for its errors)."""
+        if self._label is None:
+            with _lock:
+                self._label = _str(_shmids_label(self.shm))
+        return self._label
+
+    def __del__(self):
+        # Not at the interpreter's exit (_exiting): atexit handlers and
+        # daemon threads may still read arrays.  The kernel detaches at
+        # exit, and the library's exit handler seals what a writer left
+        # (shmids(5) 2.2).  A __del__, not weakref.finalize(): attach()
+        # is hot, and a finalizer costs as much as the attach's calls.
+        if not self._exiting:
+            _detach(self.cell)
 
     def interface(self):
         """numpy's __array_interface__ over the payload, read-only once
@@ -640,6 +670,15 @@ class _Base(Segment):
 
     _closed = False
 
+    def __init__(self, mem):
+        # label, shape and dtype are mem's, asked when wanted: one is
+        # made for every array attach() returns
+        self._mem = mem
+
+    label = property(lambda self: self._mem.label)
+    shape = property(lambda self: self._mem.shape)
+    dtype = property(lambda self: self._mem.dtype)
+
     @property
     def __array_interface__(self):
         if self._closed:
@@ -788,6 +827,13 @@ def _remove_unsealed():
 atexit.register(_remove_unsealed)
 
 
+def _at_exit():
+    _Memory._exiting = True
+
+
+atexit.register(_at_exit)
+
+
 def _call(cell, fn, *args):
     """cell[:] = [fn(*args)], a library function that attaches: the
     address is in cell before any Python signal handler can run (they
@@ -899,19 +945,29 @@ def _attach(label, timeout, populate, shape=None):
     """The _Memory of the segment label names, attached read-only, of
     shape if given (_reshape())."""
     b = _cstr(label, label)
-    name = _str(b)
     cell = []
     try:
-        shm, e = _wait_open(b, timeout, populate, cell)
-        if shm:
+        if timeout is None:     # one try, one hold of the lock
             with _lock:
-                mem = _Memory(cell, False)
+                cell[:] = map(_shmids_open_flags, (b,), (
+                    0 if populate else _SHMIDS_LAZY,), (0.0,))
+                if cell[0]:
+                    mem = _Memory(cell, False)
+                else:
+                    e = _get_errno()
+        else:
+            shm, e = _wait_open(b, timeout, populate, cell)
+            if shm:
+                with _lock:
+                    mem = _Memory(cell, False)
+        if cell[0]:
             if shape is not None:
                 _reshape(mem, shape)
             return mem
     except BaseException:
         _drop(cell)
         raise
+    name = _str(b)
     err = OSError(e or _errno.EIO, _explain(e or _errno.EIO, b), name)
     if err.errno == _errno.EAGAIN and timeout:
         err.strerror += " (waited %g s)" % timeout
@@ -941,7 +997,11 @@ def attach(label, timeout=None, populate=False, shape=None):
     the size), a page fault each; populate=True maps every written page at
     the attach instead, as the tools do, which costs less in all for a
     caller about to read the whole array at once (a System V segment's pages
-    fault one by one: shmids(3), shmids_open_flags).  release() drops pages
+    fault one by one: shmids(3), shmids_open_flags): a reader that reads
+    everything (a sum, a copy, numpy.array(a)) passes populate=True, and
+    pays on 4 KiB pages no more than numpy.load of the same array from a
+    .npy file (bench/python.py); a file segment's faults, or a segment's
+    in 2 MiB pages, map many pages each, where lazy loses little.  release() drops pages
     read from this process's memory again.  The segment stays attached while
     the array, or any view or array made from it or its base, lives, and is
     detached when the last is collected (not at the interpreter's exit: the
@@ -1369,30 +1429,32 @@ def load(file, type="f64"):
     data, fname = _read_all(file)
     source = os.path.basename(fname.rstrip("/")) if not \
         fname.startswith("<") else "stdin"
-    lines = data.split(b"\n")
-    # where each line begins in data, for the long arrays' fast path
-    starts = list(itertools.accumulate((len(x) + 1 for x in lines),
-                                       initial=0))
-    if lines and lines[-1] == b"":
-        lines.pop()
-    return _Reader(lines, (data, starts), fname, source, type).read()
+    return _Reader(data, fname, source, type).read()
 
 
 class _Reader:
     """load()'s walk through a file's lines: what each is, the library's
     classifier says (shmids_line_kind(), shmids_line_next(): shmids(5)
-    5, 6, 6.1); this keeps what it hands out."""
+    5, 6, 6.1); this keeps what it hands out.  Lines are byte offsets
+    into the file's text, never split into Python objects: a table
+    block's rows after its first, and an array's continuation lines,
+    go to the library in one call (shmids_line_run(),
+    shmids_values_lines()), whose values parser fills the array."""
 
-    def __init__(self, lines, text, fname, source, type):
-        self.lines, self.text, self.fname = lines, text, fname
+    def __init__(self, data, fname, source, type):
+        self.data, self.n, self.fname = data, len(data), fname
         self.source, self.type = source, type
+        # data's own bytes (no copy): the text the library reads, with
+        # the NUL Python keeps after a bytes object's end
+        self.base = ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p).value
+        self.lineno = 0         # lines before the one at hand
         self.rd = _Lines(nthreads=max(_lib.shmids_threads(), 1))
         self.c = _Line()
         self.rdref, self.cref = ctypes.byref(self.rd), ctypes.byref(self.c)
         self.next = _lib.shmids_line_next
         self.out = {}
         self.v = None           # the values of the array or block at hand
-        self.item = None        # (kind, key, first line index, tname)
+        self.item = None        # (kind, key, first line's offset, tname)
         self.rows = 0
 
     def _tname(self, key):
@@ -1416,6 +1478,11 @@ class _Reader:
     def _take(self, count, tname, shape=None):
         """The first count values of v, as a new writable array."""
         nb = count * _TYPES[tname][3]
+        if _np is not None:
+            a = _np.empty(count, dtype=_TYPES[tname][2])
+            if nb:
+                ctypes.memmove(a.ctypes.data, self.v.data, nb)
+            return a.reshape(shape) if shape else a
         arr = bytearray(nb)
         if nb:
             ctypes.memmove((ctypes.c_char * nb).from_buffer(arr),
@@ -1427,79 +1494,100 @@ class _Reader:
                      self.cref) == -1:
             raise MemoryError("shmids: out of memory for the values")
 
+    def _run(self, pos):
+        """shmids_line_run() from pos: the offset after the lines it
+        read, counted in lineno."""
+        used, nlines = ctypes.c_size_t(), ctypes.c_size_t()
+        if _lib.shmids_line_run(self.rdref, self.base + pos, self.n - pos,
+                                self.vref, self.cref, ctypes.byref(used),
+                                ctypes.byref(nlines)) == -1:
+            raise MemoryError("shmids: out of memory for the values")
+        self.lineno += nlines.value
+        return pos + used.value, nlines.value
+
     def read(self):
         try:
-            i, lines = 0, self.lines
-            while i < len(lines):
-                i = self._line(i)
+            pos = 0
+            while pos < self.n:
+                pos = self._line(pos)
             self._end_item(None)
             return self.out
         finally:
             self._free()
 
+    def _group(self, first, j):
+        """The lines from offset first to j (None: the end), LF gone."""
+        chunk = self.data[first:j]
+        group = chunk.split(b"\n")
+        if chunk.endswith(b"\n"):
+            group.pop()
+        return group
+
     def _end_item(self, j, cut=False):
-        """The array or table block at hand ends before line j."""
+        """The array or table block at hand ends before offset j."""
         if self.item is None:
             return
         kind, key, first, tname = self.item
         self.item = None
         if key is None:         # a comment
             return
-        group = self.lines[first:j]
         if kind == _ROW:
-            cols = self.v.count // self.rows if self.rows else 0
-            self.out[key] = self._take(self.v.count, tname,
-                                       (self.rows, cols)) \
-                if self.rows >= 2 else _text(group)
+            if self.rows >= 2:
+                cols = self.v.count // self.rows
+                self.out[key] = self._take(self.v.count, tname,
+                                           (self.rows, cols))
+            else:
+                self.out[key] = _text(self._group(first, j))
         elif kind == _ARRAY and not self.bad and not cut:
             self.out[key] = self._take(self.v.count, tname)
         else:
+            group = self._group(first, j)
             c = _Line()
             _lib.shmids_line_kind(group[0], len(group[0]), 0,
                                   ctypes.byref(c))
             group[0] = group[0][c.field + c.fieldlen:]
             self.out[key] = _text(group)
 
-    def _line(self, i):
-        """Line i in its file: the index of the next line to read."""
-        line, lineno, c = self.lines[i], i + 1, self.c
+    def _line(self, pos):
+        """The line at offset pos: the offset of the next line to read."""
+        data = self.data
+        e = data.find(b"\n", pos)
+        if e < 0:
+            e = self.n
+        line, nxt, c = data[pos:e], e + 1, self.c
+        self.lineno += 1
+        lineno = self.lineno
         if self.item is not None and self.item[0] == _ARRAY and \
                 self.rd.more:
             self._next(line)                # CONT, or a reference (cut)
             if c.kind == _CONT:
                 self.bad |= c.bad
                 if not c.more:
-                    self._end_item(i + 1)
-                return i + 1
-            self._end_item(i, cut=True)
-            return self._other(i, line, lineno)
-        item = self.item
-        if item is not None and item[0] == _ROW:
-            # a block's next row: one call (the library's fast path)
-            count = self.v.count
-            if self.next(self.rdref, line, len(line), self.vref,
-                         self.cref) == -1:
-                raise MemoryError("shmids: out of memory for the values")
-            if c.kind == _ROW and not c.first:
-                self.rows += 1
-                return i + 1
-            self.v.count = count            # it is no row of the block
-            self._end_item(i)
-            self.rd.lineno -= 1             # read again, on its own
-            self.rd.rowcols = self.rd.more = self.rd.bad = 0
-            return self._line(i)
-        _lib.shmids_line_kind(line, len(line), 0, ctypes.byref(c))
-        self._end_item(i)
+                    self._end_item(nxt)
+                return nxt
+            self._end_item(pos, cut=True)
+            return self._other(nxt, line, lineno)
+        shmids_kind = _lib.shmids_line_kind
+        shmids_kind(line, len(line), 0, self.cref)
+        self._end_item(pos)
         if c.kind == _ROW:
             key = "%s:%d" % (self.source, lineno)
             tname = self._tname(key)
             self._new_values(tname)
             self._next(line)
-            if c.kind == _ROW:
-                self.item, self.rows = (_ROW, key, i, tname), 1
-            else:
+            if c.kind != _ROW:
                 self.out[key] = _text([line])
-            return i + 1
+                return nxt
+            # the block's other rows, in one call: its first line that
+            # is no row of it is left unread, to be read on its own
+            self.item, self.rows = (_ROW, key, pos, tname), 1
+            if nxt >= self.n:
+                return nxt
+            end, nrows = self._run(nxt)
+            self.rows += nrows
+            self._end_item(end)
+            self.rd.rowcols = self.rd.more = self.rd.bad = 0
+            return end
         if c.kind == _ARRAY:
             field = _str(line[c.field:c.field + c.fieldlen])
             tname = self._tname(field)
@@ -1509,30 +1597,31 @@ class _Reader:
                 # shmids-python(3): "#" lines are comments, skipped
                 if not field.startswith("#"):
                     self.out[field] = _text([line[c.values:]])
-                return i + 1
+                return nxt
             if field.startswith("#"):
                 # a comment of numbers ("# 1 2 3") is a comment too
-                self.item, self.bad = (_ARRAY, None, i, tname), 1
+                self.item, self.bad = (_ARRAY, None, pos, tname), 1
             else:
-                self.item, self.bad = (_ARRAY, field, i, tname), 0
+                self.item, self.bad = (_ARRAY, field, pos, tname), 0
             if not c.more:
-                self._end_item(i + 1)
-                return i + 1
-            if i + 1 < len(self.lines):
-                j = _continuation_lines(self.v, self.text, i + 1,
-                                        ctypes.c_int(1))
-                if j > i + 1:               # read at once, to their end
+                self._end_item(nxt)
+                return nxt
+            if nxt < self.n:
+                j, nlines = _continuation_lines(self.v, data, self.base,
+                                                nxt, ctypes.c_int(1))
+                if j > nxt:                 # read at once, to their end
                     self.rd.more = 0
-                    self.rd.lineno += j - (i + 1)
+                    self.rd.lineno += nlines
+                    self.lineno += nlines
                     self._end_item(j)
                     return j
-            return i + 1
+            return nxt
         if self.v is None:
             self._new_values("f64")
         self._next(line)
-        return self._other(i, line, lineno)
+        return self._other(nxt, line, lineno)
 
-    def _other(self, i, line, lineno):
+    def _other(self, nxt, line, lineno):
         """A line that is no array's nor row's, classified in c."""
         c = self.c
         where = "%s:%d" % (self.fname, lineno)
@@ -1550,7 +1639,7 @@ class _Reader:
             field = _str(line[c.field:c.field + c.fieldlen])
             if not field.startswith("#"):
                 self.out[field] = _text([line[c.field + c.fieldlen:]])
-        return i + 1
+        return nxt
 
 
 def _load_type(t):
@@ -1564,45 +1653,44 @@ def _load_type(t):
                          % (t,)) from None
 
 
-def _continuation_lines(v, text, i, more):
-    """An array's continuation lines from line i on, all at once with
-    shmids_values_lines() (on threads for a long array, as shm-import
-    reads it): the index of the line after them, more set.  Where it
-    finds a token that is not a value (a reference line ends an array
-    too, and its first token is never a value), v is as before and i is
-    returned, for the line by line reading to say which it is.  The
-    lines go in windows of whole lines, 4 KiB, then twice as many bytes
-    each time while the array goes on (threads from 512 KiB): the
-    library counts each chunk of what it is given to its first line not
-    continued, so that the whole rest of the file given for each array
-    had a long array's lines, after many short ones, counted for every
-    one, and threads made for each."""
-    data, starts = text
+def _continuation_lines(v, data, base, pos, more):
+    """An array's continuation lines from offset pos on, all at once
+    with shmids_values_lines() (on threads for a long array, as
+    shm-import reads it): (the offset after them, their number), more
+    set.  Where it finds a token that is not a value (a reference line
+    ends an array too, and its first token is never a value), v is as
+    before and (pos, 0) is returned, for the line by line reading to
+    say which it is.  The lines go in windows of whole lines, 4 KiB,
+    then twice as many bytes each time while the array goes on
+    (threads from 512 KiB): the library counts each chunk of what it is
+    given to its first line not continued, so that the whole rest of
+    the file given for each array had a long array's lines, after many
+    short ones, counted for every one, and threads made for each."""
     used, nlines, bad = ctypes.c_size_t(), ctypes.c_size_t(), \
         ctypes.c_char_p()
     before = v.count
-    base = ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p).value
+    n = len(data)
     nthreads = max(_lib.shmids_threads(), 1)
-    j, want = i, 4096
+    j, want, count = pos, 4096, 0
     while True:
-        # starts[-1] is one past the data: the last line has no LF
-        k = bisect.bisect_left(starts, starts[j] + want, j + 1)
-        end = min(starts[k] if k < len(starts) else len(data), len(data))
-        if _lib.shmids_values_lines(ctypes.byref(v), base + starts[j],
-                                    end - starts[j], nthreads,
-                                    ctypes.byref(used), ctypes.byref(nlines),
-                                    ctypes.byref(more),
+        # whole lines: to the first line that begins want bytes on
+        e = data.find(b"\n", j + want - 1) if j + want < n else -1
+        end = e + 1 if e >= 0 else n
+        if _lib.shmids_values_lines(ctypes.byref(v), base + j, end - j,
+                                    nthreads, ctypes.byref(used),
+                                    ctypes.byref(nlines), ctypes.byref(more),
                                     ctypes.byref(bad)) == -1:
             break
-        j += nlines.value
-        if not (more.value and end < len(data)):
-            return j
+        j += used.value
+        count += nlines.value
+        if not (more.value and end < n):
+            return j, count
         want *= 2
     if not bad:
         raise MemoryError("shmids: out of memory for the values")
     v.count = before
     more.value = 1
-    return i
+    return pos, 0
 
 
 def _text(group):

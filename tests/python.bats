@@ -885,6 +885,48 @@ assert list(s) == ["stdin:1"], s
 print("ok")'
 }
 
+@test "6.1: python: load reads a table block's rows after its first in one library call (shmids_line_run), and what ends the block as line by line would" {
+	need_python
+	both "$COMMON"'
+calls = {"next": 0, "run": 0}
+nxt, run = shmids._lib.shmids_line_next, shmids._lib.shmids_line_run
+def counted_next(*a):
+    calls["next"] += 1
+    return nxt(*a)
+def counted_run(*a):
+    calls["run"] += 1
+    return run(*a)
+shmids._lib.shmids_line_next = counted_next
+shmids._lib.shmids_line_run = counted_run
+n = 20000
+with open("rows.txt", "wb") as out:
+    out.write(b"".join(b"%d %d.5\n" % (k, k) for k in range(n)))
+    out.write(b"1 2 3\r\n4 5 6\r\n")         # a wider block ends the first
+    out.write(b"x some text\n")             # text ends the second
+    out.write(b"a 1 /\n2\n")                # an array, one continuation
+    out.write(b"7,8\n9,10")                 # comma rows, no LF at the end
+d = shmids.load("rows.txt")
+keys = ["rows.txt:1", "rows.txt:%d" % (n + 1), "x", "a", "rows.txt:%d" % (n + 6)]
+assert list(d) == keys, list(d)
+def rows(y):
+    return [list(y[i]) for i in range(y.shape[0])] if shmids.numpy else y.tolist()
+big = d["rows.txt:1"]
+assert tuple(big.shape) == (n, 2), big.shape
+assert rows(big)[n - 1] == [n - 1, n - 0.5] and rows(big)[0] == [0, 0.5]
+assert rows(d["rows.txt:%d" % (n + 1)]) == [[1, 2, 3], [4, 5, 6]], d
+assert d["x"] == "some text" and list(d["a"]) == [1, 2], d
+assert rows(d["rows.txt:%d" % (n + 6)]) == [[7, 8], [9, 10]], d
+# one call for each of the blocks rows after its first, a few a line
+# for the rest: never one a row
+assert calls["next"] < 20 and calls["run"] < 10, calls
+# a block that is a single row is text, as line by line
+with open("one.txt", "wb") as out:
+    out.write(b"1 2\n3 4 5\n")
+d = shmids.load("one.txt")
+assert d == {"one.txt:1": "1 2", "one.txt:2": "3 4 5"}, d
+print("ok")'
+}
+
 @test "5: python: load attaches table reference lines, 2-D, keyed by the segment's name; malformed ones raise EINVAL" {
 	need_python
 	run pyrun "$COMMON$TABLES"'

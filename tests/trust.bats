@@ -57,6 +57,21 @@ seg_rss() {
 	is "$output" 0
 }
 
+@test "2.5: a fully written System V segment (2 MiB): its reader populates it in one madvise, walking none of it with mincore" {
+	local l id
+	need_strace
+	l=$(mkrandom full f64 262144 1)
+	id=${l%% *}
+	[ -n "$(seg_rss "$id")" ] || skip "no rss column in /proc/sysvipc/shm"
+	printf 'x shmids %s\n' "$l" > ref
+	run bash -c 'strace -qq -f -o "$2" -e trace=mincore,madvise "$1" < ref |
+	    head -c 2 > /dev/null' - "$BIN/shm-expand" "$T/trace"
+	run grep -c mincore "$T/trace"
+	is "$output" 0
+	run grep -c MADV_POPULATE_READ "$T/trace"
+	is "$output" 1
+}
+
 # refused_sparse BYTES: shm-expand and the library refuse the file
 # segment l whose header declares BYTES, mostly holes (format-spec.md
 # 2.6, Holes): at once, in words, exit 1.

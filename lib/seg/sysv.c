@@ -69,12 +69,20 @@ resident(int id)
  * its pages fault on demand (format-spec.md 2.5).  The label's shmid
  * was checked against the segment's before this (2.3).
  */
-static int
-worth_walking(const struct att *a)
+static void
+reader_populate(const struct att *a)
 {
 	long long rss = resident(atoi(a->addr));
 
-	return rss == -1 || (unsigned long long)rss >= a->size / 2;
+	/*
+	 * Every page resident (a fully written segment, the common case;
+	 * rss is whole pages, so it reaches the size only when none is
+	 * missing): one run, and no walk to find it.
+	 */
+	if (rss != -1 && (unsigned long long)rss >= a->size)
+		shmids_populate_run(a, 0, a->size);
+	else if (rss == -1 || (unsigned long long)rss >= a->size / 2)
+		shmids_populate_resident(a);
 }
 
 static int
@@ -86,8 +94,8 @@ sysv_prefault(const struct att *a, int rdonly)
 		return 0;
 	if (!rdonly)
 		shmids_populate(a, 0);
-	else if (worth_walking(a))
-		shmids_populate_resident(a);
+	else
+		reader_populate(a);
 	errno = e;
 	return 0;
 }

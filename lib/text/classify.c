@@ -458,6 +458,50 @@ shmids_line_next(struct shmids_lines *rd, const char *s, size_t len,
 	return block(rd, s, c, e);
 }
 
+/* The contract is in shmids.h. */
+int
+shmids_line_run(struct shmids_lines *rd, const char *s, size_t len,
+    struct shmids_values *v, struct shmids_line *c, size_t *used,
+    size_t *lines)
+{
+	struct shmids_lines rd0;
+	struct shmids_line t[2];	/* the line at hand, the last read */
+	const char *nl;
+	size_t pos = 0, n, count0;
+	int k = 0, cont, r = 0;
+
+	*used = *lines = 0;
+	while (pos < len && (rd->more || rd->rowcols > 0)) {
+		nl = memchr(s + pos, '\n', len - pos);
+		n = nl != NULL ? (size_t)(nl - (s + pos)) + 1 : len - pos;
+		rd0 = *rd;
+		count0 = v->count;
+		cont = rd->more;
+		if (shmids_line_next(rd, s + pos, n, v, &t[k]) == -1) {
+			*rd = rd0;
+			v->count = count0;
+			r = -1;
+			break;
+		}
+		if (cont ? t[k].kind != SHMIDS_LINE_CONT :
+		    t[k].kind != SHMIDS_LINE_ROW || t[k].first) {
+			/* it begins something else: left for the caller */
+			*rd = rd0;
+			v->count = count0;
+			break;
+		}
+		pos += n;
+		++*lines;
+		k = !k;
+		if (cont && !t[!k].more)
+			break;
+	}
+	*used = pos;
+	if (*lines > 0)
+		*c = t[!k];
+	return r;
+}
+
 /* r's field, fieldlen and eol: the first token, a row's number too. */
 static void
 old_field(const char *line, const struct shmids_line *c,
