@@ -97,19 +97,23 @@ main(int argc, char *argv[])
 		errx(1, "%s: no values", argv[optind]);
 	if ((shm = shmids_create_array(name, 0600, SHMIDS_F64, n)) == NULL)
 		err(1, "create %s", name);
+	snprintf(label, sizeof(label), "%s", shm);
 	x = (double *)(void *)(shm + SHMIDS_HEADER);
 	for (i = 0; i < n; i++) {
 		p = skip(p, end);
 		if (shmids_parsen(p, (size_t)(end - p), &e, SHMIDS_F64,
-		    &x[i]) == -1 || e == p)
+		    &x[i]) == -1 || e == p) {
+			shmids_remove(label);
 			errx(1, "%s: value %zu: bad or missing", argv[optind],
 			    i + 1);
+		}
 		p = e;
 	}
-	if (skip(p, end) != end)
+	if (skip(p, end) != end) {
+		shmids_remove(label);
 		errx(1, "%s: more than %zu values", argv[optind], n);
+	}
 	munmap(text, len);
-	snprintf(label, sizeof(label), "%s", shm);
 	if (shmids_close(shm) == -1)
 		err(1, "close");
 	printf("x shmids %s\n", label);

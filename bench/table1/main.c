@@ -56,7 +56,8 @@
  * minutes), BENCH_RUNS (5),
  * BENCH_IDLE (the pause, 5 s), BENCH_STATE (0: no memory-state part),
  * BENCH_ROWS (the rows to run, e.g. "shmids,malloc"; default all),
- * BENCH_QUICK (small sizes, 3 runs, for smoke tests), BENCH_BIN (the
+ * BENCH_QUICK (small sizes, 3 runs, for smoke tests), BENCH_PIPE_N (the
+ * pipeline's count, 1e7; 1e6 quick), BENCH_HUGEDIR (pipeline.c), BENCH_BIN (the
  * tools, build/bin), BENCH_PREFIX (names of the segments made here, and
  * of the POSIX shm objects, temp files and directories: <prefix>mp-<pid>
  * and <prefix>dir in /dev/shm, <prefix>mf-<pid>, <prefix>bf-<pid> and

@@ -29,7 +29,10 @@
  * $TMPDIR/<prefix>mnt4k and <prefix>mnt2m, and at exit unmounts them
  * and removes the directories; nothing outside this process sees them,
  * and no machine-wide setting is read other than to say what it is.
- * As a plain user file-4k goes to /dev/shm and file-2m is not measured.
+ * As a plain user file-4k goes to /dev/shm and file-2m is not measured
+ * unless BENCH_HUGEDIR names a directory on a tmpfs mounted huge= (as
+ * /run/shmids, make install-systemd's run-shmids.mount), where it makes
+ * and removes <prefix>dir (as root too: then nothing is mounted for it).
  * System V gets 2 MiB pages only from machine-wide settings
  * (shmem_enabled, or a hugetlb pool); the sysv row says which it got
  * and the summary what it would need.
@@ -362,6 +365,8 @@ unmount_all(void)
 	int i;
 
 	for (i = PD_4K; i < PD_NONE; i++) {
+		if (pd[i].d.made && !pd[i].mounted)
+			fdir_remove(&pd[i].d);	/* in BENCH_HUGEDIR */
 		if (pd[i].d.made)
 			fdir_empty(&pd[i].d);
 		pd[i].d.made = 0;
@@ -403,11 +408,14 @@ mount_one(int i, const char *tag, const char *opts, size_t bytes)
 	if (realpath(pd[i].mnt, pd[i].d.path) == NULL)
 		err(1, "%s", pd[i].mnt);
 	pd[i].d.made = 1;
-	if (strlen(pd[i].d.path) + 14 + 1 + strlen(prefix) + 2 >
+	if (strlen(pd[i].d.path) + 14 + 11 + 1 + strlen(prefix) + 2 >
 	    SHMIDS_LABEL_MAX) {
 		snprintf(pd[i].why, sizeof(pd[i].why), "%.200s: labels in it "
 		    "would pass %d bytes", mnt, SHMIDS_LABEL_MAX);
 		pd[i].d.made = 0;
+		pd[i].d.path[0] = '\0';
+		if (umount2(mnt, MNT_DETACH) == 0)
+			pd[i].mounted = 0, rmdir(mnt);
 	}
 }
 
@@ -415,31 +423,44 @@ static void
 mounts_setup(size_t n)
 {
 	size_t bytes = 3 * (n * sizeof(double) + 4096) + (4 << 20);
+	const char *hd = getenv("BENCH_HUGEDIR");
 
 	atexit(unmount_all);
+	/* A directory on a tmpfs mounted huge= already: no mount for 2m. */
+	if (hd != NULL && *hd != '\0') {
+		if (fdir_make(&pd[PD_2M].d, hd, prefix, strlen(prefix) + 2) ==
+		    -1)
+			snprintf(pd[PD_2M].why, sizeof(pd[PD_2M].why),
+			    "BENCH_HUGEDIR %.200s: %s", hd, strerror(errno));
+		hd = "";
+	}
 	if (geteuid() != 0) {
-		snprintf(pd[PD_2M].why, sizeof(pd[PD_2M].why), "needs root "
-		    "for a private tmpfs mounted huge=within_size (unshare "
-		    "-m), or SHMIDS_DIR on such a tmpfs");
-		snprintf(pd[PD_4K].why, sizeof(pd[PD_4K].why), "%s",
-		    pd[PD_2M].why);
+		if (hd == NULL)
+			snprintf(pd[PD_2M].why, sizeof(pd[PD_2M].why), "needs "
+			    "root for a private tmpfs mounted huge=within_size "
+			    "(unshare -m), or BENCH_HUGEDIR, a directory on "
+			    "such a tmpfs (e.g. /run/shmids)");
 	} else if (unshare(CLONE_NEWNS) == -1 ||
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1) {
-		snprintf(pd[PD_2M].why, sizeof(pd[PD_2M].why), "a private "
-		    "mount namespace: %s", strerror(errno));
-		snprintf(pd[PD_4K].why, sizeof(pd[PD_4K].why), "%s",
-		    pd[PD_2M].why);
+		if (hd == NULL)
+			snprintf(pd[PD_2M].why, sizeof(pd[PD_2M].why), "needs "
+			    "a private mount namespace: %s", strerror(errno));
 	} else {
 		mount_one(PD_4K, "mnt4k", "huge=never", bytes);
-		mount_one(PD_2M, "mnt2m", "huge=within_size", bytes);
+		if (hd == NULL)
+			mount_one(PD_2M, "mnt2m", "huge=within_size", bytes);
 	}
-	/* As a plain user file-4k runs in /dev/shm as it is mounted. */
-	if (!pd[PD_4K].d.made && fdir_make(&fdirs[FD_SHM], SHMDIR, prefix,
-	    strlen(prefix) + 2) == 0) {
-		pd[PD_4K].d = fdirs[FD_SHM];
-		pd[PD_4K].d.made = 0;	/* fdirs[] owns it */
-		snprintf(pd[PD_4K].mnt, sizeof(pd[PD_4K].mnt), "%s", SHMDIR);
-		pd[PD_4K].why[0] = '\0';
+	/* Else file-4k runs in /dev/shm as it is mounted. */
+	if (!pd[PD_4K].d.made) {
+		if (fdir_make(&fdirs[FD_SHM], SHMDIR, prefix, strlen(prefix) +
+		    2) == 0) {
+			snprintf(pd[PD_4K].d.path, sizeof(pd[PD_4K].d.path),
+			    "%s", fdirs[FD_SHM].path);
+			pd[PD_4K].why[0] = '\0';	/* fdirs[] owns it */
+		} else {
+			snprintf(pd[PD_4K].why, sizeof(pd[PD_4K].why),
+			    "%s/%sdir: %s", SHMDIR, prefix, strerror(errno));
+		}
 	}
 }
 
@@ -504,9 +525,9 @@ run3(const struct prow *pr, size_t n, struct pmeas *m)
 		warnx("pipeline %s n=%zu failed", pr->name, n);
 		sweep(prefix, 0);
 		sweep_files(prefix);
-		if (kiddir != NULL)
-			fdir_empty(pr->dir == PD_4K ? &pd[PD_4K].d :
-			    &pd[PD_2M].d);
+		fdir_empty(&pd[PD_4K].d);
+		fdir_empty(&pd[PD_2M].d);
+		fdir_empty(&fdirs[FD_SHM]);
 	}
 	check_stop();
 }
@@ -654,9 +675,10 @@ pipeline(void)
 		    "not met");
 	else
 		printf("target 31.pipeline 3-stage pipeline in 2 MiB pages: "
-		    "not measured (needs %s)\n", huge == NULL ?
-		    (pd[PD_2M].why[0] ? pd[PD_2M].why : "a segment that got "
-		    "2 MiB pages: none did") : "a row in 4 KiB pages");
+		    "not measured (%s)\n", huge == NULL ?
+		    (pd[PD_2M].why[0] ? pd[PD_2M].why : "needs a segment "
+		    "that got 2 MiB pages: none did") : "needs a row in 4 KiB "
+		    "pages");
 	if (!isnan(c[0]) && !is2m(pages[0]))
 		printf("  System V in 2 MiB pages: not measured (%s)\n", needs);
 	fflush(stdout);
