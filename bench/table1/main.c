@@ -98,6 +98,7 @@ pid_t	 rowkids[3];		/* the current row's children */
 int	 sel[NROWS];		/* the rows BENCH_ROWS asks for */
 struct filedir fdirs[FD_N];	/* the file rows' SHMIDS_DIR */
 const char *kiddir;		/* SHMIDS_DIR of the current row */
+void	(*stop_hook)(void);	/* more to undo on a signal */
 
 static void
 usage(void)

@@ -426,6 +426,7 @@ mounts_setup(size_t n)
 	const char *hd = getenv("BENCH_HUGEDIR");
 
 	atexit(unmount_all);
+	stop_hook = unmount_all;	/* check_stop() exits by the signal */
 	/* A directory on a tmpfs mounted huge= already: no mount for 2m. */
 	if (hd != NULL && *hd != '\0') {
 		if (fdir_make(&pd[PD_2M].d, hd, prefix, strlen(prefix) + 2) ==

@@ -161,6 +161,8 @@ check_stop(void)
 		return;
 	sweep(prefix, 0);
 	sweep_files(prefix);
+	if (stop_hook != NULL)
+		stop_hook();
 	sweep_fdirs();
 	signal(sig, SIG_DFL);
 	raise(sig);

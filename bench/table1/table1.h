@@ -106,6 +106,7 @@ extern pid_t	 rowkids[3];		/* the current row's children */
 extern int	 sel[NROWS];		/* the rows BENCH_ROWS asks for */
 extern struct filedir fdirs[FD_N];	/* the file rows' SHMIDS_DIR */
 extern const char *kiddir;		/* SHMIDS_DIR of the current row */
+extern void	(*stop_hook)(void);	/* more to undo on a signal */
 
 /* util.c */
 double	 now(void);
