@@ -167,8 +167,26 @@ int	 memstate(size_t n, int runs, FILE *csv);
 const char *fstype(const char *dir, char *buf, size_t len);
 int	 table(const char *csvpath);
 
+/* The 3-stage pipeline's rows (pipeline.c): how each hands on its array
+ * (segments, text or binary through pipes, .npy files) and where its
+ * segments go (System V, or file segments on a tmpfs huge=never or
+ * huge=within_size). */
+enum pkind { PK_SEG, PK_TEXT, PK_BIN, PK_NPY };
+enum { PD_SYSV, PD_4K, PD_2M, PD_NONE };
+struct prow {
+	const char	*name;
+	int		 kind;
+	int		 dir;
+	const char	*what;
+};
+extern const struct prow prows[];
+#define NPROWS		6		/* pipeline.c checks */
+
 /* pipeline.c */
 int	 pipeline(void);
+const struct prow *findprow(const char *name);
+
+/* stage.c */
 int	 stage(const char *row, const char *what, size_t n);
 double	 hugeshare(const void *p, char *how, size_t len);
 
