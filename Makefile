@@ -293,7 +293,7 @@ demo: all
 	sh examples/demo.sh
 	B=$(B) sh examples/fortran-demo.sh
 
-check: all $(UNITS) $(TTOOLS) $(PROGS) $(PRELOADS) fuzz-maybe
+check: all $(UNITS) $(TTOOLS) $(PROGS) $(B)/bench/import_best $(PRELOADS) fuzz-maybe
 	SHMIDS_BUILD=$(B) sh tests/run
 
 # The suite again, built with AddressSanitizer and UBSan in build-asan/.

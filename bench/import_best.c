@@ -1,126 +1,123 @@
 /*
- * import_best: the hand-written best against which shm-import's
- * reading of one long array is measured (issue 31.2): a small importer
- * that maps the file and parses its values with shmids_parsen() straight
- * into their place, nothing else (no line kinds, no pass-through, no
- * diagnostics but the first bad value).  The file holds one inline
- * array: a field, then values, "/" continuations anywhere, as
- * shm-expand writes it or on one line.
+ * import_best: the hand-written best importer that issue 31 sets
+ * shm-import's one-thread CPU against (target 31.import-cpu, run by
+ * build/bench/table1 import).  It knows what shm-import must find out:
+ * the file holds one array of count doubles, "key v v ... /" lines as
+ * shm-expand writes them or all on one line.  So it maps the file, makes
+ * the segment of the right size, parses each value with shmids_parsen()
+ * straight into it, seals it and prints its reference line, as
+ * shm-import does: no counting pass, no buffer, no copy.
  *
- *	import_best [-s] [-t type] file
+ *	import_best -n count [-P prefix] file
  *
- * Without -s the values go to a malloc'd buffer of room for the most
- * the file could hold (pages never touched cost nothing); with -s they
- * are counted first (shmids_values_count(), the library's vector
- * count: runs of bytes above the space, less the "/"s that end lines),
- * then parsed into a new System V or file segment
- * (shmids_create_array(), named "import-best"), which is removed again
- * before exit.  Prints the count on stdout.  Exit 0, or 1.
+ * The segment is named <prefix>b (prefix: $BENCH_PREFIX, else
+ * "bench-<pid>-"); the caller removes it.
  */
+#define _DEFAULT_SOURCE
 #include <sys/mman.h>
 #include <sys/stat.h>
 
 #include <err.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "shmids.h"
+#include <shmids.h>
 
-/* The next token of p[0..end): its start, *n its length; NULL at the end. */
-static const char *
-token(const char *p, const char *end, size_t *n)
+static void
+usage(void)
 {
-	const char *q;
-
-	while (p < end && (unsigned char)*p <= ' ')
-		p++;
-	if (p == end)
-		return NULL;
-	for (q = p; q < end && (unsigned char)*q > ' '; q++)
-		;
-	*n = (size_t)(q - p);
-	return p;
+	fprintf(stderr, "usage: import_best -n count [-P prefix] file\n");
+	exit(2);
 }
 
-/* Parse (or with dst NULL count) the values of s[0..len) after its field. */
-static size_t
-values(const char *s, size_t len, int type, char *dst)
+/* Blanks, newlines and the " /" of a continuation, between values. */
+static const char *
+skip(const char *p, const char *end)
 {
-	const char *p, *end = s + len, *e;
-	size_t n, count = 0, esz = shmids_type_size(type);
-
-	if ((p = token(s, end, &n)) == NULL)
-		return 0;
-	for (p += n; (p = token(p, end, &n)) != NULL; p += n) {
-		if (n == 1 && *p == '/')
-			continue;
-		if (dst != NULL && (shmids_parsen(p, n, &e, type,
-		    dst + count * esz) == -1 || e != p + n))
-			errx(1, "bad value at byte %zu", (size_t)(p - s));
-		count++;
-	}
-	return count;
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' ||
+	    *p == '\r' || *p == '/'))
+		p++;
+	return p;
 }
 
 int
 main(int argc, char *argv[])
 {
+	char name[SHMIDS_NAME_MAX + 1], label[SHMIDS_LABEL_MAX + 1];
+	const char *pfx = getenv("BENCH_PREFIX"), *p, *end, *e;
+	unsigned long long v;
+	size_t n = 0, i, len;
 	struct stat st;
-	size_t count, esz, used, lines;
-	int more;
-	char *text, *buf, *h = NULL;
-	int fd, ch, seg = 0, type = SHMIDS_F64;
-	char label[SHMIDS_LABEL_MAX + 1];
+	double *x;
+	char *text, *shm, *ep;
+	int c, fd;
 
-	while ((ch = getopt(argc, argv, "st:")) != -1)
-		switch (ch) {
-		case 's':
-			seg = 1;
+	while ((c = getopt(argc, argv, "n:P:")) != -1) {
+		switch (c) {
+		case 'n':
+			errno = 0;
+			v = strtoull(optarg, &ep, 10);
+			if (*optarg == '\0' || *ep != '\0' || errno != 0 ||
+			    v == 0 || v > SIZE_MAX / sizeof(double))
+				errx(2, "%s: bad count", optarg);
+			n = (size_t)v;
 			break;
-		case 't':
-			if ((type = shmids_type_parse(optarg)) == -1)
-				errx(2, "%s: no type", optarg);
+		case 'P':
+			pfx = optarg;
 			break;
 		default:
-			fprintf(stderr, "usage: import_best [-s] [-t type] "
-			    "file\n");
-			return 2;
+			usage();
 		}
-	if (optind + 1 != argc) {
-		fprintf(stderr, "usage: import_best [-s] [-t type] file\n");
-		return 2;
 	}
-	esz = shmids_type_size(type);
+	if (n == 0 || optind != argc - 1)
+		usage();
+	if (pfx != NULL && *pfx != '\0')
+		snprintf(name, sizeof(name), "%sb", pfx);
+	else
+		snprintf(name, sizeof(name), "bench-%ld-b", (long)getpid());
 	if ((fd = open(argv[optind], O_RDONLY)) == -1 || fstat(fd, &st) == -1)
 		err(1, "%s", argv[optind]);
-	if (st.st_size == 0)
+	if (st.st_size <= 0)
 		errx(1, "%s: empty", argv[optind]);
-	text = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (text == MAP_FAILED)
-		err(1, "mmap");
-	(void)posix_madvise(text, (size_t)st.st_size, POSIX_MADV_SEQUENTIAL);
-	if (seg) {
-		/* the library's count, vector code (as shm-import's) */
-		if (shmids_values_count(text, (size_t)st.st_size, 1, &count,
-		    &used, &lines, &more) == -1)
-			err(1, "shmids_values_count");
-		count--;	/* the field */
-		if ((h = shmids_create_array("import-best", 0600, type,
-		    count)) == NULL)
-			err(1, "shmids_create_array");
-		buf = h + SHMIDS_HEADER;
-	} else if ((buf = malloc(((size_t)st.st_size / 2 + 1) * esz)) == NULL)
-		err(1, "malloc");
-	count = values(text, (size_t)st.st_size, type, buf);
-	if (seg) {
-		snprintf(label, sizeof(label), "%s", shmids_label(h));
-		shmids_close(h);
-		if (shmids_remove(label) == -1)
-			err(1, "%s", label);
+	len = (size_t)st.st_size;
+	if ((text = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0)) ==
+	    MAP_FAILED)
+		err(1, "mmap %s", argv[optind]);
+	(void)madvise(text, len, MADV_SEQUENTIAL);
+	close(fd);
+	end = text + len;
+	/* The key, then the values. */
+	p = memchr(text, ' ', len);
+	if (p == NULL)
+		errx(1, "%s: no values", argv[optind]);
+	if ((shm = shmids_create_array(name, 0600, SHMIDS_F64, n)) == NULL)
+		err(1, "create %s", name);
+	snprintf(label, sizeof(label), "%s", shm);
+	x = (double *)(void *)(shm + SHMIDS_HEADER);
+	for (i = 0; i < n; i++) {
+		p = skip(p, end);
+		if (shmids_parsen(p, (size_t)(end - p), &e, SHMIDS_F64,
+		    &x[i]) == -1 || e == p) {
+			shmids_remove(label);
+			errx(1, "%s: value %zu: bad or missing", argv[optind],
+			    i + 1);
+		}
+		p = e;
 	}
-	printf("%zu\n", count);
+	if (skip(p, end) != end) {
+		shmids_remove(label);
+		errx(1, "%s: more than %zu values", argv[optind], n);
+	}
+	munmap(text, len);
+	if (shmids_close(shm) == -1)
+		err(1, "close");
+	printf("x shmids %s\n", label);
+	if (fflush(stdout) == EOF || ferror(stdout))
+		err(1, "stdout");
 	return 0;
 }

@@ -17,7 +17,7 @@
 #define HANDBUF	(4 << 20)
 #define COLS	80
 
-static char *
+char *
 make_seg(size_t n, int thirds, char *label)
 {
 	char name[SHMIDS_NAME_MAX + 1];
@@ -44,9 +44,9 @@ make_seg(size_t n, int thirds, char *label)
  * pipe) and stdout to out (-1: a pipe whose bytes are counted, the
  * first sizeof keep - 1 kept); seconds, and bytes out and peak RSS (KiB).
  */
-static double	 lastcpu;	/* the last run_once's child: user + system */
+double	 lastcpu;	/* the last run_once's child: user + system */
 
-static double
+double
 run_once(const char *const *v, int in, int out, const char *label,
     size_t *bytes, long *rss, char *keep, size_t keeplen)
 {
@@ -100,7 +100,7 @@ run_once(const char *const *v, int in, int out, const char *label,
 }
 
 /* shm-expand's text of label into path, for shm-import. */
-static void
+void
 save_text(const char *label, const char *path)
 {
 	char tool[4096];

@@ -9,19 +9,28 @@
  */
 #include "table1.h"
 
-/* "shmids." and 6 letters or digits: what mkstemp(3) makes for us. */
+/*
+ * "shmids.", maybe a uid of 1 to 10 digits and ".", and 6 letters or
+ * digits: what the library's mkstemp(3) makes for us (format-spec.md
+ * 2.6; the uid since 1.4).
+ */
 static int
 fdir_segname(const char *s)
 {
-	int i;
+	int i, k = 0;
 
 	if (strncmp(s, "shmids.", 7) != 0)
 		return 0;
-	for (i = 7; i < 13; i++)
+	s += 7;
+	while (k < 10 && s[k] >= '0' && s[k] <= '9')
+		k++;
+	if (k > 0 && s[k] == '.')
+		s += k + 1;
+	for (i = 0; i < 6; i++)
 		if (!((s[i] >= '0' && s[i] <= '9') ||
 		    (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z')))
 			return 0;
-	return s[13] == '\0';
+	return s[6] == '\0';
 }
 
 /* Unlink the segment files in d; how many there were. */
@@ -108,8 +117,8 @@ fdir_make(struct filedir *d, const char *parent, const char *pfx,
 	}
 	d->made = 1;
 	fdir_empty(d);
-	/* "<dir>/shmids.XXXXXX <name>" */
-	if (strlen(d->path) + 14 + 1 + namelen > SHMIDS_LABEL_MAX) {
+	/* "<dir>/shmids.<uid>.XXXXXX <name>", the uid up to 10 digits */
+	if (strlen(d->path) + 14 + 11 + 1 + namelen > SHMIDS_LABEL_MAX) {
 		fdir_remove(d);
 		errno = ENAMETOOLONG;
 		return -1;

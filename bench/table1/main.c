@@ -14,6 +14,12 @@
  *	table1 expand			shm-expand and shm-import (expand.c)
  *	table1 faults			what one page fault costs now
  *	table1 handexpand label		expand.c's hand-written best
+ *	table1 pipeline			the 3-stage pipeline in 4 KiB and
+ *					2 MiB pages, against pipes and .npy
+ *					(pipeline.c; issue 31)
+ *	table1 stage row n w|f|r	one stage of it
+ *	table1 import			shm-import against its anchors
+ *					(import.c; issue 31)
  *
  * Writer and reader columns are the time inside each process, from the
  * start of its work to after its detach or free(); the total is the wall
@@ -46,10 +52,12 @@
  * rows after an idle pause and back-to-back (memstate(): the memory a
  * VM hands back to its host while idle costs large folios most).
  *
- * Environment: BENCH_SIZES ("200000 1e6 1e7 1e8"), BENCH_RUNS (5),
+ * Environment: BENCH_SIZES ("200000 1e6 1e7"; 1e8 adds some 10
+ * minutes), BENCH_RUNS (5),
  * BENCH_IDLE (the pause, 5 s), BENCH_STATE (0: no memory-state part),
  * BENCH_ROWS (the rows to run, e.g. "shmids,malloc"; default all),
- * BENCH_QUICK (small sizes, 3 runs, for smoke tests), BENCH_BIN (the
+ * BENCH_QUICK (small sizes, 3 runs, for smoke tests), BENCH_PIPE_N (the
+ * pipeline's count, 1e7; 1e6 quick), BENCH_HUGEDIR (pipeline.c), BENCH_BIN (the
  * tools, build/bin), BENCH_PREFIX (names of the segments made here, and
  * of the POSIX shm objects, temp files and directories: <prefix>mp-<pid>
  * and <prefix>dir in /dev/shm, <prefix>mf-<pid>, <prefix>bf-<pid> and
@@ -85,11 +93,12 @@ char	 prefix[48];		/* of every segment name made here */
 const char *bindir;
 int	 quick;
 volatile sig_atomic_t stop;
-volatile pid_t kids[2];	/* running now, for the signal handler */
-pid_t	 rowkids[2];		/* the current row's children */
+volatile pid_t kids[3];	/* running now, for the signal handler */
+pid_t	 rowkids[3];		/* the current row's children */
 int	 sel[NROWS];		/* the rows BENCH_ROWS asks for */
 struct filedir fdirs[FD_N];	/* the file rows' SHMIDS_DIR */
 const char *kiddir;		/* SHMIDS_DIR of the current row */
+void	(*stop_hook)(void);	/* more to undo on a signal */
 
 static void
 usage(void)
@@ -99,7 +108,10 @@ usage(void)
 	    "       table1 read row n [label]\n"
 	    "       table1 cleaners\n"
 	    "       table1 expand\n"
-	    "       table1 faults\n");
+	    "       table1 faults\n"
+	    "       table1 pipeline\n"
+	    "       table1 stage row n w|f|r\n"
+	    "       table1 import\n");
 	exit(2);
 }
 
@@ -160,6 +172,8 @@ main(int argc, char *argv[])
 		    argc == 5 ? argv[4] : NULL);
 	if (strcmp(argv[1], "handexpand") == 0 && argc == 3)
 		return handexpand(argv[2]);
+	if (strcmp(argv[1], "stage") == 0 && argc == 5)
+		return stage(argv[2], argv[4], parse_n(argv[3]));
 	driver_init(argv[0]);
 	if (strcmp(argv[1], "table") == 0) {
 		if (argc == 4 && strcmp(argv[2], "-c") == 0)
@@ -174,6 +188,10 @@ main(int argc, char *argv[])
 		return expand();
 	if (strcmp(argv[1], "faults") == 0 && argc == 2)
 		return faults();
+	if (strcmp(argv[1], "pipeline") == 0 && argc == 2)
+		return pipeline();
+	if (strcmp(argv[1], "import") == 0 && argc == 2)
+		return import();
 	usage();
 	return 2;
 }

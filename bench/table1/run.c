@@ -162,7 +162,7 @@ run_row(const struct row *rw, size_t n, struct meas *m)
 
 	snprintf(nbuf, sizeof(nbuf), "%zu", n);
 	memset(m, 0, sizeof(*m));
-	rowkids[0] = rowkids[1] = 0;
+	rowkids[0] = rowkids[1] = rowkids[2] = 0;
 	kiddir = rw->fdir != FD_NONE ? fdirs[rw->fdir].path : NULL;
 	if (rw->how == SHMIDS || rw->how == SYSV)
 		r = run_seg(rw, nbuf, m);

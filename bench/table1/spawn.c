@@ -13,6 +13,8 @@ onsig(int sig)
 		kill(kids[0], SIGTERM);
 	if (kids[1] > 0)
 		kill(kids[1], SIGTERM);
+	if (kids[2] > 0)
+		kill(kids[2], SIGTERM);
 	errno = e;
 }
 
@@ -119,9 +121,10 @@ spawn(struct kid *k, int slot, const char *path, char **argv, int in,
 int
 reap(struct kid *k, int slot)
 {
-	char buf[256], *p, *q;
+	char buf[256], *p, *q, *e;
 	ssize_t len;
 
+	k->huge = -1;
 	while (wait4(k->pid, &k->status, 0, &k->ru) == -1)
 		if (errno != EINTR)
 			err(1, "wait4");
@@ -138,6 +141,9 @@ reap(struct kid *k, int slot)
 			k->w = strtod(p + 1, NULL);
 		else if (*p == 'r')
 			k->r = strtod(p + 1, NULL);
+		else if (*p == 'h')	/* "h <share> <how>" (pipeline.c) */
+			k->huge = strtod(p + 1, &e), sscanf(e, " %31s",
+			    k->pages);
 	}
 	return WIFEXITED(k->status) && WEXITSTATUS(k->status) == 0 ? 0 : -1;
 }

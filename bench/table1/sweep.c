@@ -24,7 +24,8 @@ sweep_one(const struct shmids_info *si, void *arg)
 	int named = si->ours == 1 &&
 	    strncmp(si->name, s->prefix, strlen(s->prefix)) == 0;
 	int mine = si->cpid > 0 &&
-	    (si->cpid == rowkids[0] || si->cpid == rowkids[1]);
+	    (si->cpid == rowkids[0] || si->cpid == rowkids[1] ||
+	    si->cpid == rowkids[2]);
 
 	if ((!named && !mine) || si->shmid < 0)
 		return 0;
@@ -124,7 +125,7 @@ sweep_dir(const char *dir, const char *pfx, const char *const *tags,
 size_t
 sweep_files(const char *pfx)
 {
-	static const char *const shmtags[] = { "mp-", NULL };
+	static const char *const shmtags[] = { "mp-", "np-", NULL };
 	static const char *const tmptags[] = { "mf-", "bf-", NULL };
 
 	return sweep_dir(SHMDIR, pfx, shmtags, 1) +
@@ -160,6 +161,8 @@ check_stop(void)
 		return;
 	sweep(prefix, 0);
 	sweep_files(prefix);
+	if (stop_hook != NULL)
+		stop_hook();
 	sweep_fdirs();
 	signal(sig, SIG_DFL);
 	raise(sig);

@@ -78,6 +78,8 @@ struct kid {
 	int		 status;
 	struct rusage	 ru;
 	double		 w, r;		/* what the child reported */
+	double		 huge;		/* its share of 2 MiB pages, -1: none */
+	char		 pages[32];	/* and how it says so */
 };
 
 /* A few strings turned into an argv without casting away const. */
@@ -99,11 +101,12 @@ extern char	 prefix[48];		/* of every segment name made here */
 extern const char *bindir;
 extern int	 quick;
 extern volatile sig_atomic_t stop;
-extern volatile pid_t kids[2];	/* running now, for the signal handler */
-extern pid_t	 rowkids[2];		/* the current row's children */
+extern volatile pid_t kids[3];	/* running now, for the signal handler */
+extern pid_t	 rowkids[3];		/* the current row's children */
 extern int	 sel[NROWS];		/* the rows BENCH_ROWS asks for */
 extern struct filedir fdirs[FD_N];	/* the file rows' SHMIDS_DIR */
 extern const char *kiddir;		/* SHMIDS_DIR of the current row */
+extern void	(*stop_hook)(void);	/* more to undo on a signal */
 
 /* util.c */
 double	 now(void);
@@ -164,12 +167,43 @@ int	 memstate(size_t n, int runs, FILE *csv);
 const char *fstype(const char *dir, char *buf, size_t len);
 int	 table(const char *csvpath);
 
+/* The 3-stage pipeline's rows (pipeline.c): how each hands on its array
+ * (segments, text or binary through pipes, .npy files) and where its
+ * segments go (System V, or file segments on a tmpfs huge=never or
+ * huge=within_size). */
+enum pkind { PK_SEG, PK_TEXT, PK_BIN, PK_NPY };
+enum { PD_SYSV, PD_4K, PD_2M, PD_NONE };
+struct prow {
+	const char	*name;
+	int		 kind;
+	int		 dir;
+	const char	*what;
+};
+extern const struct prow prows[];
+#define NPROWS		6		/* pipeline.c checks */
+
+/* pipeline.c */
+int	 pipeline(void);
+const struct prow *findprow(const char *name);
+
+/* stage.c */
+int	 stage(const char *row, const char *what, size_t n);
+double	 hugeshare(const void *p, char *how, size_t len);
+
+/* import.c */
+int	 import(void);
+
 /* cleaners.c */
 int	 cleaners(void);
 
 /* expand.c */
 int	 expand(void);
 int	 handexpand(const char *label);
+extern double lastcpu;		/* of run_once()'s child: user + system */
+char	*make_seg(size_t n, int thirds, char *label);
+double	 run_once(const char *const *v, int in, int out, const char *label,
+	    size_t *bytes, long *rss, char *keep, size_t keeplen);
+void	 save_text(const char *label, const char *path);
 
 /* faults.c */
 void	 faultcost(double f[4]);
