@@ -17,12 +17,12 @@ Then issue 31's readers, each against its anchor in the same run,
 contenders interleaved, CPU time, medians of BENCH_RUNS: reading all
 of an attached array (attach(populate=True), then one sum) against
 numpy.load of a .npy of it in the page cache and one sum (target
-py-read-all, at most 1.2x; lazy attach()es, System V and file, beside
+31.py-read, at most 1.2x; lazy attach()es, System V and file, beside
 it), and shmids.load() against numpy.loadtxt of the same ASCII file
 (BENCH_PY_LOADN values, default 10^6: one a line, and 8 a row; target
-py-load, the worse of the two, at most 1.0x).  attach() alone against
+31.py-load, the worse of the two, at most 1.0x).  attach() alone against
 SharedMemory(name) (and numpy.ndarray over its buffer) is target
-py-attach (at most 1.1x), from issue 21's attach rows below (P2).
+31.py-attach (at most 1.1x), from issue 21's attach rows below (P2).
 Each prints "target <name>: <ratio>x (limit <x>x) met" (or "not
 met").
 
@@ -199,8 +199,8 @@ def readers(u, label, flabel, npyf, txtf, tabf, runs):
         print("  %-28s %8.4f s %6.2f" % (name, x, x / tl[anchor]))
     print("  (a file segment: the lazy attach's faults map 16 pages each "
           "on tmpfs, fault-around)")
-    say_target("py-read-all", t["attach(populate=True)+sum"] / t["numpy.load+sum"], 1.2)
-    say_target("py-load", max(
+    say_target("31.py-read", t["attach(populate=True)+sum"] / t["numpy.load+sum"], 1.2)
+    say_target("31.py-load", max(
                    tl["shmids.load, 1 column"] /
                    tl["numpy.loadtxt, 1 column"],
                    tl["shmids.load, 8 columns"] /
@@ -440,7 +440,7 @@ def targets(base, piped):
         ("P4", "filter stage's peak RSS, windows released, over the array",
          piped["wfilter", "shmids"][1], 1.2, "x"),
     ]
-    say_target("py-attach", ratio("attach"), 1.1)
+    say_target("31.py-attach", ratio("attach"), 1.1)
     for tag, what, got, limit, unit in rows:
         print("target %s: %s: %.2f%s (<= %.1f%s): %s" % (
             tag, what, got, unit, limit, unit,

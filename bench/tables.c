@@ -11,8 +11,8 @@
  * table's import at most 1.1x the 1-D array's time, at most 1.0x
  * fread's, medians of the runs:
  *
- *	target table-1d: <ratio>x (limit 1.1x) met|not met
- *	target table-fread: <ratio>x (limit 1.0x) met|not met
+ *	target 31.csv-1d: <ratio>x (limit 1.1x) met|not met
+ *	target 31.csv-fread: <ratio>x (limit 1.0x) met|not met
  *
  *	tables [-q] [bindir]	-q: 10^3 x 10^3, 3 runs; else 10^4 x 10^3, 5
  *
@@ -270,13 +270,13 @@ main(int argc, char *argv[])
 		printf("not run: %s\n", why);
 	else
 		printf("%.3f s (the call alone)\n", frm);
-	printf("target table-1d: %.2fx (limit 1.1x) %s\n", r1d,
+	printf("target 31.csv-1d: %.2fx (limit 1.1x) %s\n", r1d,
 	    r1d <= 1.1 ? "met" : "not met");
 	if (why != NULL)
-		printf("target table-fread: not measured (%s) not met\n", why);
+		printf("target 31.csv-fread: not measured (%s) not met\n", why);
 	else {
 		rfr = t[0][1][runs / 2] / frm;
-		printf("target table-fread: %.2fx (limit 1.0x) %s\n", rfr,
+		printf("target 31.csv-fread: %.2fx (limit 1.0x) %s\n", rfr,
 		    rfr <= 1.0 ? "met" : "not met");
 	}
 	return 0;

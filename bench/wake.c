@@ -12,8 +12,8 @@
  * within 1.2x the semaphore, median and 99th percentile, for each kind
  * of segment (the worse of its two ratios):
  *
- *	target wake-sysv: <ratio>x (limit 1.2x) met|not met
- *	target wake-file: <ratio>x (limit 1.2x) met|not met
+ *	target 31.wake: <ratio>x (limit 1.2x) met|not met
+ *	target 31.wake-file: <ratio>x (limit 1.2x) met|not met
  *
  * The writer (this process) makes a segment, hands its label to the
  * reader (a child) through a pipe, lets the reader wait 20 ms, then
@@ -319,8 +319,8 @@ main(int argc, char **argv)
 	    "%.3f ms, file %.3f ms, semaphore %.3f ms (<= 1 ms): %s\n",
 	    (double)sysv / 1e6, (double)file / 1e6, (double)sem / 1e6,
 	    strcmp(verdict(sysv), "met") == 0 ? verdict(file) : "not met");
-	target("wake-sysv", sysv, p99v, sem, p99s);
-	target("wake-file", file, p99f, sem, p99s);
+	target("31.wake", sysv, p99v, sem, p99s);
+	target("31.wake-file", file, p99f, sem, p99s);
 	if (rmdir(dir) == -1)
 		warn("%s", dir);
 	return sem < 0 || sysv < 0 || file < 0;

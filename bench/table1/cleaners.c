@@ -354,9 +354,9 @@ cleaners(void)
 		    "not met");
 	/* issue 31.3: at 3x10^4 segments (what kernel.shmmni allows) */
 	if (worst_most < 0)
-		printf("target cleaners: not measured (limit 3x) not met\n");
+		printf("target 31.cleaners: not measured (limit 3x) not met\n");
 	else
-		printf("target cleaners: %.2fx (limit 3x) %s\n", worst_most,
+		printf("target 31.cleaners: %.2fx (limit 3x) %s\n", worst_most,
 		    worst_most <= 3 ? "met" : "not met");
 	return bad;
 }
