@@ -222,6 +222,7 @@ count_job(void *arg, size_t j)
 	struct engine *e = arg;
 	size_t i = e->base + j, s, end, used, len;
 	struct eblock *b = &e->b[i];
+	struct shmids_span sp;
 	const char *lf;
 	char *buf;
 	off_t at;
@@ -240,12 +241,16 @@ count_job(void *arg, size_t j)
 	}
 	len = end - s;
 	b->mid = len > 0 && buf[end - 1] != '\n' && !eof;
-	if (shmids_values_count(buf + s, len, 1, &b->count, &used, &b->lines,
-	    &more) == -1) {
+	if (shmids_values_read(NULL, buf + s, len, 1, SHMIDS_VALUES_COUNT,
+	    &sp) == -1) {
 		b->err = errno;
 		free(buf);
 		return;
 	}
+	b->count = sp.count;
+	used = sp.used;
+	b->lines = sp.lines;
+	more = sp.more;
 	b->mid = b->mid && used == len;
 	mended(b, len, used, &b->lines, &more);
 	b->off = at + (off_t)s;
@@ -379,6 +384,8 @@ parse_job(void *arg, size_t i)
 	struct engine *e = arg;
 	struct eblock *b = &e->b[i];
 	size_t esz = shmids_type_size(e->type), n, used, lines;
+	struct shmids_values v;
+	struct shmids_span sp;
 	const char *bad;
 	char *buf, *dst, *scratch = NULL;
 	ssize_t got;
@@ -408,8 +415,17 @@ parse_job(void *arg, size_t i)
 	b->fail = CHANGED;	/* shorter now */
 	if ((size_t)got == b->used) {
 		buf[b->used] = '\0';
-		r = shmids_values_into(dst, b->count, e->type, buf, b->used, 1,
-		    &n, &used, &lines, &more, &bad);
+		v.data = dst;
+		v.count = 0;
+		v.cap = b->count;
+		v.type = e->type;
+		r = shmids_values_read(&v, buf, b->used, 1,
+		    SHMIDS_VALUES_FIXED, &sp);
+		n = sp.count;
+		used = sp.used;
+		lines = sp.lines;
+		more = sp.more;
+		bad = sp.bad;
 		if (r == 0)
 			mended(b, b->used, used, &lines, &more);
 		if (r == -1 && (errno == EINVAL || errno == ERANGE)) {

@@ -28,7 +28,7 @@ int	 operand_stale(const struct shmids_info *si, const char *label);
  * (ENOMEM under an address-space limit, say); NULL otherwise.
  */
 const char *operand_unreadable(const struct shmids_info *si);
-/* Report a store shmids_scan() could not read (si->ours -2). */
+/* Report a store shmids_scan_dims() could not read (si->ours -2). */
 void	 operand_store_error(const struct shmids_info *si);
 
 #endif /* SHMIDS_OPERAND_H */

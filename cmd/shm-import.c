@@ -596,20 +596,21 @@ type_missed(const char *fname, unsigned long lineno, const struct text *f,
     const struct shmids_ref *r, int type)
 {
 	struct shmids_values v;
-	const char *bad = NULL, *vals = f->buf + r->field + r->fieldlen;
+	struct shmids_span sp;
+	const char *vals = f->buf + r->field + r->fieldlen;
 	size_t count;
-	int k, more;
+	int k;
 
 	if (type == SHMIDS_F64 || type_miss.count > 0)
 		return;
 	memset(&v, 0, sizeof(v));
 	v.type = SHMIDS_F64;
-	k = shmids_values_parse(&v, vals, f->len - r->field - r->fieldlen,
-	    &more, &bad);
+	k = shmids_values_read(&v, vals, f->len - r->field - r->fieldlen, 1,
+	    SHMIDS_VALUES_LINE, &sp);
 	count = v.count;
 	shmids_values_free(&v);
 	if (k == 0 && array_like(f->buf + r->field, r->fieldlen, count,
-	    more ? 2 : 1))
+	    sp.more ? 2 : 1))
 		miss_note(&type_miss, fname, lineno, f->buf + r->field,
 		    r->fieldlen, count);
 }
@@ -816,12 +817,17 @@ static int
 first_values(struct shmids_values *v, const char *s, size_t n, int *more,
     const char **bad)
 {
-	size_t used, nl;
+	struct shmids_span sp;
+	int r;
 
 	if (nthreads > 1 && n >= RUN_MIN)
-		return shmids_values_lines(v, s, n, nthreads, &used, &nl, more,
-		    bad);
-	return shmids_values_parse(v, s, n, more, bad);
+		r = shmids_values_read(v, s, n, nthreads, 0, &sp);
+	else
+		r = shmids_values_read(v, s, n, 1, SHMIDS_VALUES_LINE, &sp);
+	*more = sp.more;
+	if (sp.bad != NULL)
+		*bad = sp.bad;
+	return r;
 }
 
 /*
@@ -836,6 +842,7 @@ run_values(struct lines *l, const char *fname, unsigned long *lineno,
     size_t *read, const struct text *f, const struct shmids_ref *r, int sel,
     unsigned long first)
 {
+	struct shmids_span sp;
 	const char *s, *p;
 	size_t used, nl;
 	ssize_t n;
@@ -844,8 +851,12 @@ run_values(struct lines *l, const char *fname, unsigned long *lineno,
 	    (n = run(l, &s, *read < RUN_MAX ? *read : RUN_MAX, fname,
 	    *lineno + 1)) < (ssize_t)RUN_MIN)
 		return 0;
-	*k = shmids_values_lines(v, s, (size_t)n, nthreads, &used, &nl, more,
-	    bad);
+	*k = shmids_values_read(v, s, (size_t)n, nthreads, 0, &sp);
+	used = sp.used;
+	nl = sp.lines;
+	*more = sp.more;
+	if (sp.bad != NULL)
+		*bad = sp.bad;
 	if (*k == -1 && *bad == NULL)
 		return 1;	/* no room: said by the caller */
 	lines_skip(l, used);
@@ -1041,6 +1052,7 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 {
 	static struct text f;	/* the first line, for the reference line */
 	struct shmids_values v;
+	struct shmids_span sp;
 	const char *bad = NULL;
 	unsigned long first = *lineno;
 	size_t read = n, count, vals = r->field + r->fieldlen, eol = 0;
@@ -1108,7 +1120,11 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 		(*lineno)++;
 		read += n;
 		if (k == 0) {
-			k = shmids_values_parse(&v, s, n, &more, &bad);
+			k = shmids_values_read(&v, s, n, 1, SHMIDS_VALUES_LINE,
+			    &sp);
+			more = sp.more;
+			if (sp.bad != NULL)
+				bad = sp.bad;
 			if (k == -1 && bad != NULL && sel)
 				bad_value(fname, *lineno, &f, r, bad);
 			if (k == -1 && bad != NULL)
@@ -1460,14 +1476,14 @@ static int
 values_line(const char *s, size_t len, int type)
 {
 	struct shmids_values v;
-	const char *bad = NULL;
-	int more, k;
+	struct shmids_span sp;
+	int k;
 
 	memset(&v, 0, sizeof(v));
 	v.type = type;
-	k = shmids_values_parse(&v, s, len, &more, &bad);
+	k = shmids_values_read(&v, s, len, 1, SHMIDS_VALUES_LINE, &sp);
 	shmids_values_free(&v);
-	return k == 0 || bad == NULL;
+	return k == 0 || sp.bad == NULL;
 }
 
 /* Lines that are no array, and arrays -f leaves, go out as they are. */

@@ -293,8 +293,10 @@ skipped(const struct shmids_info *si)
  * -U, anyone's), unattached, made minage ago.
  */
 static int
-rm_stale(const struct shmids_info *si, void *arg)
+rm_stale(const struct shmids_info *si, const struct shmids_dims *d,
+    void *arg)
 {
+	(void)d;
 	(void)arg;
 	if (si->ours == -2) {
 		operand_store_error(si);
@@ -424,7 +426,7 @@ main(int argc, char *argv[])
 		owner = geteuid();
 	check_privilege();
 	now = time(NULL);
-	if ((sflag || deadflag) && shmids_scan(rm_stale, NULL,
+	if ((sflag || deadflag) && shmids_scan_dims(rm_stale, NULL,
 	    vflag ? SHMIDS_SKIPPED : 0) == -1)
 		err(1, "segment table");
 	for (i = 0; i < argc; i++)
