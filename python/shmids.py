@@ -166,10 +166,12 @@ class _Info(ctypes.Structure):
     ]
 
 
-class _Shape(ctypes.Structure):
-    """struct shmids_shape of lib/shmids.h (library 1.2)."""
-    _fields_ = [("ndim", ctypes.c_int), ("rows", ctypes.c_size_t),
-                ("cols", ctypes.c_size_t)]
+class _Span(ctypes.Structure):
+    """struct shmids_span of lib/shmids.h (library 1.5): what
+    shmids_values_read() read; bad an address (not read as a string)."""
+    _fields_ = [("count", ctypes.c_size_t), ("used", ctypes.c_size_t),
+                ("lines", ctypes.c_size_t), ("more", ctypes.c_int),
+                ("bad", ctypes.c_void_p)]
 
 
 class _Dims(ctypes.Structure):
@@ -219,11 +221,8 @@ def _load_library():
         "shmids_seal": (i, [vp]),
         "shmids_create_table": (vp, [cp, i, i, sz, sz]),
         "shmids_create_matrix": (vp, [cp, i, i, sz, sz, i]),
-        "shmids_open": (vp, [cp]),
-        "shmids_open_wait": (vp, [cp, ctypes.c_double]),
         "shmids_open_flags": (vp, [cp, i, ctypes.c_double]),
         "shmids_release": (i, [vp, sz, sz]),
-        "shmids_shape": (i, [vp, ctypes.POINTER(_Shape)]),
         "shmids_dims": (i, [vp, ctypes.POINTER(_Dims)]),
         "shmids_isnumber": (i, [cp, sz]),
         "shmids_close": (i, [vp]),
@@ -240,13 +239,8 @@ def _load_library():
                                 ctypes.POINTER(_Values),
                                 ctypes.POINTER(_Line), ctypes.POINTER(sz),
                                 ctypes.POINTER(sz)]),
-        "shmids_values_parse": (i, [ctypes.POINTER(_Values), cp, sz,
-                                    ctypes.POINTER(i),
-                                    ctypes.POINTER(cp)]),
-        "shmids_values_lines": (i, [ctypes.POINTER(_Values), vp, sz, i,
-                                    ctypes.POINTER(sz), ctypes.POINTER(sz),
-                                    ctypes.POINTER(i),
-                                    ctypes.POINTER(cp)]),
+        "shmids_values_read": (i, [ctypes.POINTER(_Values), vp, sz, i, i,
+                                   ctypes.POINTER(_Span)]),
         "shmids_threads": (i, []),
         "shmids_values_free": (None, [ctypes.POINTER(_Values)]),
         "shmids_explain": (i, [cp, sz, cp, i]),
@@ -474,7 +468,7 @@ def _keep(*objects):
 
 
 class _Memory:
-    """One attachment (shmids_open() or shmids_create*()): its address,
+    """One attachment (shmids_open_flags() or shmids_create*()): its address,
     label, shape and type.  Detached (shmids_close()) when the last
     object holding it goes: its Segment or Writer until close(), and
     every array over it (numpy: through the array's base; memoryview:
@@ -1439,7 +1433,7 @@ class _Reader:
     into the file's text, never split into Python objects: a table
     block's rows after its first, and an array's continuation lines,
     go to the library in one call (shmids_line_run(),
-    shmids_values_lines()), whose values parser fills the array."""
+    shmids_values_read()), whose values parser fills the array."""
 
     def __init__(self, data, fname, source, type):
         self.data, self.n, self.fname = data, len(data), fname
@@ -1655,7 +1649,7 @@ def _load_type(t):
 
 def _continuation_lines(v, data, base, pos, more):
     """An array's continuation lines from offset pos on, all at once
-    with shmids_values_lines() (on threads for a long array, as
+    with shmids_values_read() (on threads for a long array, as
     shm-import reads it): (the offset after them, their number), more
     set.  Where it finds a token that is not a value (a reference line
     ends an array too, and its first token is never a value), v is as
@@ -1666,8 +1660,7 @@ def _continuation_lines(v, data, base, pos, more):
     given to its first line not continued, so that the whole rest of
     the file given for each array had a long array's lines, after many
     short ones, counted for every one, and threads made for each."""
-    used, nlines, bad = ctypes.c_size_t(), ctypes.c_size_t(), \
-        ctypes.c_char_p()
+    sp = _Span()
     before = v.count
     n = len(data)
     nthreads = max(_lib.shmids_threads(), 1)
@@ -1676,17 +1669,17 @@ def _continuation_lines(v, data, base, pos, more):
         # whole lines: to the first line that begins want bytes on
         e = data.find(b"\n", j + want - 1) if j + want < n else -1
         end = e + 1 if e >= 0 else n
-        if _lib.shmids_values_lines(ctypes.byref(v), base + j, end - j,
-                                    nthreads, ctypes.byref(used),
-                                    ctypes.byref(nlines), ctypes.byref(more),
-                                    ctypes.byref(bad)) == -1:
+        r = _lib.shmids_values_read(ctypes.byref(v), base + j, end - j,
+                                    nthreads, 0, ctypes.byref(sp))
+        more.value = sp.more
+        if r == -1:
             break
-        j += used.value
-        count += nlines.value
+        j += sp.used
+        count += sp.lines
         if not (more.value and end < n):
             return j, count
         want *= 2
-    if not bad:
+    if not sp.bad:
         raise MemoryError("shmids: out of memory for the values")
     v.count = before
     more.value = 1
