@@ -1,6 +1,7 @@
 /*
- * wake: how soon a reader waiting in shmids_open_wait() returns after the
- * writer seals (format-spec.md 2.2), for System V and file segments,
+ * wake: how soon a reader waiting in shmids_open_flags() (with a timeout,
+ * as shmids_open_wait()) returns after the writer seals (format-spec.md
+ * 2.2), for System V and file segments,
  * next to a POSIX semaphore hand-off between two processes measured in
  * the same run, the floor any wake-up can reach.
  *
@@ -17,7 +18,7 @@
  *
  * The writer (this process) makes a segment, hands its label to the
  * reader (a child) through a pipe, lets the reader wait 20 ms, then
- * seals; the reader takes the time as soon as shmids_open_wait()
+ * seals; the reader takes the time as soon as shmids_open_flags()
  * returns and sends it back.  Both times are CLOCK_MONOTONIC, which all
  * processes share.  Segments are named <prefix>wake (BENCH_PREFIX,
  * default "bench-<pid>-"); file segments go to $TMPDIR/<prefix>wakedir
@@ -111,7 +112,7 @@ reader(int in, int out, sem_t *sem, int n)
 		} else {
 			if (xread(in, label, sizeof(label)) == -1)
 				_exit(1);
-			if ((shm = shmids_open_wait(label, 10)) == NULL) {
+			if ((shm = shmids_open_flags(label, 0, 10)) == NULL) {
 				warn("reader: %s", label);
 				_exit(1);
 			}

@@ -74,7 +74,7 @@ main(int argc, char *argv[])
 		if (fgets(line, sizeof(line), stdin) == NULL ||
 		    sscanf(line, "x shmids %75[^\n]", label) != 1)
 			errx(1, "no reference line");
-		if ((shm = shmids_open(label)) == NULL ||
+		if ((shm = shmids_open_flags(label, 0, 0)) == NULL ||
 		    shmids_array(shm, &a) == -1 || a.count != n)
 			err(1, "%s", label);
 		x = a.data;

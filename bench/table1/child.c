@@ -102,7 +102,7 @@ r_shmids(size_t n, const char *label)
 	struct shmids_array a;
 	char *shm;
 
-	if ((shm = shmids_open(label)) == NULL)
+	if ((shm = shmids_open_flags(label, 0, 0)) == NULL)
 		err(1, "%s", label);
 	if (shmids_array(shm, &a) == -1)
 		err(1, "%s", label);

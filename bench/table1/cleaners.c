@@ -4,9 +4,11 @@
 #include "table1.h"
 
 static int
-count_all(const struct shmids_info *si, void *arg)
+count_all(const struct shmids_info *si, const struct shmids_dims *d,
+    void *arg)
 {
 	(void)si;
+	(void)d;
 	++*(size_t *)arg;
 	return 0;
 }
@@ -24,7 +26,8 @@ clean_room(void)
 			mni = 4096;
 		fclose(fp);
 	}
-	if (shmids_scan(count_all, &have, SHMIDS_ALL | SHMIDS_NOHDR) == -1)
+	if (shmids_scan_dims(count_all, &have, SHMIDS_ALL | SHMIDS_NOHDR) ==
+	    -1)
 		err(1, "segment table");
 	if ((size_t)mni < have + HEADROOM + want) {
 		want = (size_t)mni > have + HEADROOM ?

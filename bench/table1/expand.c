@@ -293,7 +293,8 @@ handexpand(const char *label)
 	size_t n = 1, i, col = 1, len;
 	void *shm;
 
-	if ((shm = shmids_open(label)) == NULL || shmids_array(shm, &a) == -1)
+	if ((shm = shmids_open_flags(label, 0, 0)) == NULL ||
+	    shmids_array(shm, &a) == -1)
 		err(1, "%s", label);
 	if (a.type != SHMIDS_F64)
 		errx(1, "%s: not f64", label);

@@ -40,7 +40,8 @@ save_long(const char *label, const char *path)
 	void *shm;
 	int fd;
 
-	if ((shm = shmids_open(label)) == NULL || shmids_array(shm, &a) == -1)
+	if ((shm = shmids_open_flags(label, 0, 0)) == NULL ||
+	    shmids_array(shm, &a) == -1)
 		err(1, "%s", label);
 	x = a.data;
 	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600)) == -1)

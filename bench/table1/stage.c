@@ -106,7 +106,7 @@ seg_in(const char *label, size_t n, void **shm)
 {
 	struct shmids_array a;
 
-	if ((*shm = shmids_open(label)) == NULL ||
+	if ((*shm = shmids_open_flags(label, 0, 0)) == NULL ||
 	    shmids_array(*shm, &a) == -1)
 		err(1, "%s", label);
 	if (a.type != SHMIDS_F64 || a.count != n)

@@ -18,7 +18,8 @@ struct swept {
  * segments (SHMIDS_DIR set, in the cleaners) are left to fdir_empty().
  */
 static int
-sweep_one(const struct shmids_info *si, void *arg)
+sweep_one(const struct shmids_info *si, const struct shmids_dims *d,
+    void *arg)
 {
 	struct swept *s = arg;
 	int named = si->ours == 1 &&
@@ -27,6 +28,7 @@ sweep_one(const struct shmids_info *si, void *arg)
 	    (si->cpid == rowkids[0] || si->cpid == rowkids[1] ||
 	    si->cpid == rowkids[2]);
 
+	(void)d;
 	if ((!named && !mine) || si->shmid < 0)
 		return 0;
 	if (s->n == s->cap) {
@@ -45,7 +47,7 @@ sweep_one(const struct shmids_info *si, void *arg)
 
 /*
  * Remove every segment sweep_one() calls ours; returns how many there
- * were.  The shmids are gathered first: shmids_scan() does not promise
+ * were.  The shmids are gathered first: shmids_scan_dims() does not promise
  * that removing segments while it runs is safe.
  */
 size_t
@@ -57,7 +59,7 @@ sweep(const char *pfx, int show)
 	memset(&s, 0, sizeof(s));
 	s.prefix = pfx;
 	s.show = show;
-	if (shmids_scan(sweep_one, &s, SHMIDS_ALL) == -1)
+	if (shmids_scan_dims(sweep_one, &s, SHMIDS_ALL) == -1)
 		warn("segment table");
 	for (i = 0; i < s.n; i++)
 		if (shmctl(s.id[i], IPC_RMID, NULL) == -1 && errno != EINVAL &&
