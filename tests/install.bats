@@ -219,6 +219,56 @@ man_names() {
 	    awk 'NF == 3 { print $3 }' | sort -u))" "" "lib/seg/ calling lib/text/"
 }
 
+# kept_calls: the calls lib/shmids.h keeps for 1.x programs, one a
+# line: those declared after a contract block that says "Kept for 1.x
+# programs" (format-spec.md 9; shmids(3)), read from the header.
+kept_calls() {
+	awk '
+	/^[ \t]*\/\*/ { inc = 1; txt = ""; kept = 0 }
+	inc {
+		txt = txt " " $0
+		if ($0 ~ /\*\//) {
+			inc = 0
+			gsub(/[ \t*]+/, " ", txt)
+			kept = txt ~ /Kept for 1\.x programs/
+		}
+		next
+	}
+	kept && match($0, /^[a-z][^(]*[\t *]shmids_[a-z0-9_]*\(/) {
+		s = substr($0, 1, RLENGTH - 1)
+		sub(/.*[\t *]/, "", s)
+		print s
+	}' "$TOP/lib/shmids.h"
+}
+
+# The tools (and the examples) show the designed API: they call none of
+# the wrappers kept for 1.x programs.  By source, comments stripped by
+# the compiler's preprocessor, and by the symbols each tool needs.
+@test "9: install: cmd/ and examples/ call none of the calls kept for 1.x programs" {
+	local kept f hits= t
+	kept=$(kept_calls | paste -sd '|' -)
+	# the header's blocks were read: the list is not empty by accident
+	like "|$kept|" "*|shmids_open|*" "kept calls"
+	like "|$kept|" "*|shmids_values_parse|*" "kept calls"
+	[ "$(kept_calls | wc -l)" -ge 10 ] || { echo "only: $kept" >&2; false; }
+	for f in "$TOP"/cmd/*.[ch] "$TOP"/examples/*.c; do
+		run --separate-stderr "${CC:-cc}" -fpreprocessed -dD -E -P "$f"
+		status_is 0
+		# the stripped text still holds the calls (a check that can fail)
+		case $f in */shm-import.c)
+			like "$output" "*shmids_line_kind(*" "$f stripped" ;;
+		esac
+		t=$(grep -nE "(^|[^A-Za-z0-9_])($kept)[[:space:]]*\(" <<< "$output") &&
+		    hits+="${f#"$TOP"/}: $t"$'\n'
+	done
+	is "$hits" "" "calls kept for 1.x programs"
+	for f in shm-ls shm-rm shm-expand shm-import; do
+		[ -x "$BIN/$f" ] || { echo "no $BIN/$f: run make" >&2; false; }
+		is "$(nm -D --undefined-only "$BIN/$f" | awk '{ print $2 }' |
+		    grep -xE "$kept")" "" "$f needs"
+	done
+}
+
 @test "7: install: libshmids.so exports every library function the tools call" {
 	local so=$TOP/${SHMIDS_BUILD:-build}/libshmids.so f missing
 	[ -f "$so" ] || { echo "no $so: run make" >&2; false; }
