@@ -435,6 +435,7 @@ print("ok")'
 }
 
 # Each array's continuation lines were handed to shmids_values_lines()
+# (now shmids_values_read())
 # with the whole rest of the file: with many short arrays before a long
 # one, every short one had the long one's lines counted again (O(n^2):
 # a 9 MB file of 20,000 short arrays and one long took 38 s, 1.8 s line
@@ -443,11 +444,11 @@ print("ok")'
 	need_python
 	both "$COMMON"'
 asked = []
-f = shmids._lib.shmids_values_lines
+f = shmids._lib.shmids_values_read
 def counted(v, s, n, *rest):
     asked.append(n)
     return f(v, s, n, *rest)
-shmids._lib.shmids_values_lines = counted
+shmids._lib.shmids_values_read = counted
 with open("many.txt", "w") as out:
     for k in range(300):
         out.write("a%d 1 2 /\n3 4\n" % k)
