@@ -631,10 +631,13 @@ hugedir_hint(int fpr)
 {
 	printf("hint: for file segments in 2 MiB pages, as root,\n"
 	    "  'systemctl enable --now run-shmids.mount' (make install-systemd)"
-	    " or\n  'mount -t tmpfs -o huge=within_size,mode=1777 tmpfs "
-	    HUGEDIR "';\n  then 'export SHMIDS_DIR=" HUGEDIR "' "
+	    " or\n  'mkdir -p " HUGEDIR " &&\n"
+	    "   mount -t tmpfs -o huge=within_size,mode=1777 tmpfs " HUGEDIR
+	    "';\n"
+	    "  then 'export SHMIDS_DIR=" HUGEDIR "' "
 	    "(shmids(5) HUGE PAGES)%s\n", fpr ? ";\n  with free page "
-	    "reporting, a writer after an idle spell pays twice for them" :
+	    "reporting (idle memory given back to the host), a writer\n"
+	    "  after an idle spell pays again for the pages it touches" :
 	    "");
 }
 

@@ -172,10 +172,11 @@ hint: unset SHMIDS_NOTUNE"
 	run --separate-stderr env SHMIDS_KERNEL_ROOT="$r" "$BIN/shm-ls" -l
 	status_is 0
 	sed -n '/^SHMIDS_DIR/,$p' <<< "$output" | grep -v 'free page reporting' > got
-	is "$(sed 's/;$//' got | head -5)" "SHMIDS_DIR               unset (System V segments)
+	is "$(sed 's/;$//' got | head -6)" "SHMIDS_DIR               unset (System V segments)
 hint: for file segments in 2 MiB pages, as root,
   'systemctl enable --now run-shmids.mount' (make install-systemd) or
-  'mount -t tmpfs -o huge=within_size,mode=1777 tmpfs /run/shmids'
+  'mkdir -p /run/shmids &&
+   mount -t tmpfs -o huge=within_size,mode=1777 tmpfs /run/shmids'
   then 'export SHMIDS_DIR=/run/shmids' (shmids(5) HUGE PAGES)"
 	# /run/shmids mounted as run-shmids.mount would, in a private /run.
 	need_mountns
