@@ -1652,6 +1652,12 @@ main(int argc, char *argv[])
 	if (fields != NULL && filter_fields_report(&want,
 	    "no inline array has this field (a reference line already?)"))
 		rval = 1;
+	/*
+	 * The last output goes out as the rest did: a reader gone by now
+	 * (EPIPE) is SIGPIPE without a diagnostic, as in out().
+	 */
+	if (fflush(stdout) == EOF)
+		out_failed();
 	if (msg_close_stdout() == -1) {
 		undo_all();
 		return 1;
