@@ -235,6 +235,13 @@ catch_signals(void)
 		    old.sa_handler != SIG_IGN)
 			sigaction(sigs[i], &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	/*
+	 * A file size limit (ulimit -f) is an error of the call that meets
+	 * it (EFBIG: a file segment not made, a spill kept in memory, the
+	 * output not written), not SIGXFSZ, which would kill us with the
+	 * segments made so far left, and an empty file segment too.
+	 */
+	signal(SIGXFSZ, SIG_IGN);
 }
 
 static void
