@@ -235,6 +235,13 @@ catch_signals(void)
 		    old.sa_handler != SIG_IGN)
 			sigaction(sigs[i], &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	/*
+	 * A file size limit (ulimit -f) is an error of the call that meets
+	 * it (EFBIG: a file segment not made, a spill kept in memory, the
+	 * output not written), not SIGXFSZ, which would kill us with the
+	 * segments made so far left, and an empty file segment too.
+	 */
+	signal(SIGXFSZ, SIG_IGN);
 }
 
 static void
@@ -1668,6 +1675,12 @@ main(int argc, char *argv[])
 	if (fields != NULL && filter_fields_report(&want,
 	    "no inline array has this field (a reference line already?)"))
 		rval = 1;
+	/*
+	 * The last output goes out as the rest did: a reader gone by now
+	 * (EPIPE) is SIGPIPE without a diagnostic, as in out().
+	 */
+	if (fflush(stdout) == EOF)
+		out_failed();
 	if (msg_close_stdout() == -1) {
 		undo_all();
 		return 1;

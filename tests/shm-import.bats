@@ -550,6 +550,36 @@ bigarray() {
 	is "$("$SHMTOOL" find "$P")" "" "segments left"
 }
 
+# Attack finding (review-attack): format-spec.md 7 says a reader of the
+# output that went away (EPIPE) removes this run's segments and kills
+# the tool by SIGPIPE, without a diagnostic.  When the reader went away
+# before the last output (written at exit, after the input ended),
+# shm-import said "stdout: Broken pipe" and exited 1.
+@test "7: shm-import: the reader gone before the last output: dies of SIGPIPE, no diagnostic, no segment left" {
+	{ printf 'x 1\n'; sleep 1; printf 'a 1 2\n'; } |
+	    { st=0; "$BIN/shm-import" -k 1 -P "$P" 2> err || st=$?
+	    echo "$st" > st; } |
+	    head -c 1 > /dev/null
+	is "$(cat st)" 141 "exit status"
+	is "$(cat err)" "" "stderr"
+	is "$("$SHMTOOL" find "$P")" "" "segments left"
+}
+
+# Attack finding (review-attack): a file size limit (ulimit -f) below a
+# file segment's size killed shm-import by SIGXFSZ in the segment's
+# ftruncate(2), the segments made so far and an empty segment file
+# left; format-spec.md 7 wants a creation error said, nothing left.
+@test "7: shm-import: a file size limit under a file segment's size: the error said, no segment left, no SIGXFSZ" {
+	mkdir "$T/d"
+	{ printf 'a'; seq 300000 | tr '\n' ' '; echo; } > in
+	st=0
+	(ulimit -f 1000; SHMIDS_DIR=$T/d "$BIN/shm-import" -k 1 -P "$P" \
+	    in > /dev/null 2> err) || st=$?
+	is "$st" 1 "exit status (153: SIGXFSZ)"
+	grep -q 'File too large' err
+	is "$(ls "$T/d")" "" "segments left"
+}
+
 # --- A request that matched nothing (issue 12, item 3) -------------------
 
 @test "1: shm-import: nothing converted for want of -k values: says so, names -k and -f, exit 0" {
