@@ -1080,7 +1080,8 @@ struct shmids_span {
  * keeps the values before it, sp->used and sp->lines count through its
  * line, sp->more 0), ENOMEM (v unchanged, sp all 0), E2BIG (FIXED,
  * above), EINVAL also for an unknown v->type, more than one flag, an
- * unknown one, or v->count over v->cap with SHMIDS_VALUES_FIXED.  Same
+ * unknown one, v->count over v->cap with SHMIDS_VALUES_FIXED, sp NULL,
+ * or v NULL but with SHMIDS_VALUES_COUNT (nothing read).  Same
  * values, bad value and errno whatever nthreads is.  Thread use: the
  * threads read s and write their own part of v->data, nothing else (no
  * callback, no global state); they block every signal but the faults,

@@ -565,6 +565,11 @@ shmids_values_read(struct shmids_values *v, const char *s, size_t len,
 	char *dst;
 	int e = errno, r;
 
+	/* Misuse says EINVAL rather than faulting (attacker's round). */
+	if (sp == NULL || (v == NULL && flags != SHMIDS_VALUES_COUNT)) {
+		errno = EINVAL;
+		return -1;
+	}
 	memset(sp, 0, sizeof(*sp));
 	switch (flags) {
 	case 0:

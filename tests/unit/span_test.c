@@ -273,6 +273,13 @@ read_cases(void)
 	errno = 0;
 	ok(shmids_values_read(&v, "1\n", 2, 1, 0x40, &sp) == -1 &&
 	    errno == EINVAL, "6: values_read: an unknown flag is EINVAL");
+	errno = 0;
+	ok(shmids_values_read(&v, "1\n", 2, 1, 0, NULL) == -1 &&
+	    errno == EINVAL, "6: values_read: sp NULL is EINVAL");
+	errno = 0;
+	ok(shmids_values_read(NULL, "1\n", 2, 1, SHMIDS_VALUES_LINE, &sp) ==
+	    -1 && errno == EINVAL, "6: values_read: v NULL but to count is "
+	    "EINVAL");
 	v.data = d;
 	v.cap = 2;
 	v.count = 3;
