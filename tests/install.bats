@@ -363,7 +363,8 @@ install-systemd: for a shared SHMIDS_DIR in 2 MiB pages: systemctl enable --now 
 	is "$(find "$root" ! -type d)" "" "left after uninstall-systemd"
 	# The units as systemd reads them, with this build's shm-rm.
 	command -v systemd-analyze > /dev/null || skip "systemd-analyze missing"
-	make_install install-systemd SYSTEMDDIR="$T/units" BINDIR="$TOP/${SHMIDS_BUILD:-build}/bin"
+	make_install install-systemd SYSTEMDDIR="$T/units" DATADIR="$T/data" \
+	    BINDIR="$TOP/${SHMIDS_BUILD:-build}/bin"
 	status_is 0
 	run systemd-analyze verify --man=no "$T/units/shmids-clean.service" \
 	    "$T/units/shmids-clean.timer"
