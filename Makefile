@@ -141,7 +141,7 @@ FORCE:
 $(EXBINS): $(B)/examples/%: examples/%.c $(B)/libshmids.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libshmids.a -lm -pthread
-$(UNITS): $(B)/tests/unit/%: tests/unit/%.c $(B)/libshmids.a
+$(UNITS): $(B)/tests/unit/%: tests/unit/%.c tests/unit/tap.h $(B)/libshmids.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libshmids.a -lm -pthread
 $(TTOOLS): $(B)/tests/tools/%: tests/tools/%.c $(B)/libshmids.a

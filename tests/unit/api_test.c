@@ -17,16 +17,7 @@
 
 #include "shmids.h"
 
-static int	ntest, nfail;
-
-static void
-ok(int cond, const char *what)
-{
-	ntest++;
-	if (!cond)
-		nfail++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", ntest, what);
-}
+#include "tap.h"
 
 /* Every open of label, the wrappers and the designed call: same errno. */
 static void

@@ -10,16 +10,7 @@
 
 #include "shmids.h"
 
-static int	ntest, nfail;
-
-static void
-ok(int cond, const char *what)
-{
-	ntest++;
-	if (!cond)
-		nfail++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", ntest, what);
-}
+#include "tap.h"
 
 static void
 refs(void)

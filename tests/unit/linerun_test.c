@@ -13,16 +13,7 @@
 
 #include "shmids.h"
 
-static int	ntest, nfail;
-
-static void
-ok(int cond, const char *what)
-{
-	ntest++;
-	if (!cond)
-		nfail++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", ntest, what);
-}
+#include "tap.h"
 
 /* End of the line at s[pos..len): its LF included. */
 static size_t

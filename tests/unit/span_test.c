@@ -22,16 +22,7 @@
 
 #include "text/text.h"
 
-static int	ntest, nfail;
-
-static void
-ok(int cond, const char *what)
-{
-	ntest++;
-	if (!cond)
-		nfail++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", ntest, what);
-}
+#include "tap.h"
 
 struct res {
 	struct shmids_values v;
