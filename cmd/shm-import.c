@@ -1572,14 +1572,13 @@ import_line(struct lines *l, const char *fname, unsigned long *lineno,
  * bytes s[0..n) alone (lines.h)?  Only one that import_line() hands to
  * import_array(), whose engine reads the rest by offset: the first line
  * of an inline array, of a field that -f names (any without -f), not
- * one of R's row names ("1") nor a Fortran form (import_line()'s
- * tests, made on the same first bytes).  Any other is read whole.
+ * one of R's row names ("1"); a Fortran form the classifier calls text
+ * (format-spec.md 6), as import_line() asks it.  Any other is read whole.
  */
 static int
 long_ok(const char *s, size_t n)
 {
 	struct shmids_line c;
-	const char *t;
 	size_t i, tl;
 
 	if (shmids_line_kind(s, n, SHMIDS_LINE_PART, &c) != 1 ||
@@ -1591,8 +1590,7 @@ long_ok(const char *s, size_t n)
 	for (tl = 0; i + tl < n && strchr(" \t,\r\n", s[i + tl]) == NULL;
 	    tl++)
 		;
-	if (i + tl == n || (tl > 0 && ftoken_find(s + i, tl, &t, &tl) !=
-	    NULL))
+	if (i + tl == n)
 		return 0;
 	return fields == NULL || filter_fields_has(&want, s + c.field,
 	    c.fieldlen);
