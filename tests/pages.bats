@@ -124,7 +124,7 @@ hint: unset SHMIDS_NOTUNE"
 }
 
 @test "2.5: shm-ls -l: reserved huge pages another group's (vm.hugetlb_shm_group) are not the caller's" {
-	[ "$(id -u)" = 0 ] || skip "needs root to run as another user"
+	need_user
 	local r
 	r=$(kroot never 8 0 0)
 	run --separate-stderr as_user env SHMIDS_KERNEL_ROOT="$r" "$BIN/shm-ls" -l
