@@ -1,6 +1,11 @@
 /*
- * The one reader of shm-import's long arrays in a regular file
- * (format-spec.md 6, 6.2, 7): from an offset inside an array (a first
+ * The one reader of shm-import's arrays (format-spec.md 6, 6.2, 7), from
+ * either source: a regular file's long ones by offset (engine.c), and
+ * the rest, a pipe's and a file's short ones, from their lines as they
+ * come (engine_stream.c).  eng_stream() reads an array from its first
+ * line and says when the file's engine is to take it over.
+ *
+ * A regular file's long array: from an offset inside an array (a first
  * line's values, or the line after it) through its last continuation
  * line, the values are counted, then, once the caller has made the
  * segment of that count, read again and parsed straight into it.  Both
@@ -11,9 +16,8 @@
  * segment and a block a thread, never the array's text or its values
  * twice.
  *
- * The caller reads everything else (short arrays, pipes); a pipe's text
- * cannot be read twice, so a pipe's long arrays are read in runs
- * (shm-import.c).  What this cannot do (a token longer than 1 MiB, a
+ * A pipe's text cannot be read twice, so a pipe's long arrays are read
+ * in runs (eng_stream()).  What eng_count() cannot do (a token longer than 1 MiB, a
  * read error, a signal, no memory) is "cannot" (-1) before anything is
  * consumed; errno says which.
  */
@@ -26,7 +30,10 @@
 #include <signal.h>
 #include <stddef.h>
 
+#include "shmids.h"
+
 struct eblock;
+struct lines;
 
 struct engine {
 	int		 fd, type, nthreads;
@@ -81,5 +88,65 @@ void	 eng_free(struct engine *e);
  * parsed in pieces, shm-import.c); 0 if none in its last 4 KiB.
  */
 size_t	 eng_cut(const char *s, size_t len);
+
+/*
+ * What the stream reader asks of its caller, who says its messages: the
+ * next line (its length, 0 at the end; an error it acts on itself), a
+ * signal acted on if one came, input that cannot be read (errno set;
+ * does not return), and a bad value of the array, its token in a line
+ * that stays valid until the next read (values before it are kept).
+ */
+struct eng_io {
+	void	 *arg;
+	ssize_t	(*next)(void *arg, const char **s, unsigned long lineno);
+	void	(*stop)(void *arg);
+	void	(*fail)(void *arg, unsigned long lineno);
+	void	(*bad)(void *arg, unsigned long lineno, const char *tok);
+};
+
+/* One array read from its lines (eng_stream()). */
+struct eng_stream {
+	struct lines	*l;
+	int		 nthreads;
+	const struct eng_io *io;
+	const char	*s;		/* the first line, or the line at hand */
+	size_t		 n, vals;	/* its length, where its values begin */
+	off_t		 at;		/* a regular file's: the first line's offset */
+	int		 began, pending, tried;
+	/* results */
+	struct shmids_values v;	/* the values read (v.type the type) */
+	int		 k;		/* 0, or -1: bad (bad set) or no room */
+	int		 more;		/* the last line read goes on */
+	const char	*bad;		/* the first bad value's token */
+	unsigned long	 first, lineno;	/* the first line, the last read */
+	size_t		 read;		/* the array's bytes read so far */
+	/* a pipe's first line read in part: its end (CR, LF), malloc'd */
+	int		 piped;
+	char		*eol;
+	size_t		 eollen;
+	/* ENG_FILE: the file's engine to read on from offset from */
+	off_t		 from;
+	int		 fromfirst;	/* from is inside the first line */
+};
+
+/*
+ * Begin reading the array whose first line s[0..n) (lines_next() just
+ * returned it, maybe in part, l->part) has its values from s[vals], of
+ * the type, on nthreads threads; lineno is its line.
+ */
+void	 eng_stream_init(struct eng_stream *st, struct lines *l, int type,
+	    int nthreads, const struct eng_io *io, unsigned long lineno,
+	    const char *s, size_t n, size_t vals);
+/*
+ * Read on through the array's last continuation line (format-spec.md 6,
+ * 6.2): 0, the values in st->v; -1, a bad value (st->bad, said through
+ * io->bad) or no room (st->bad NULL, said by nobody yet); ENG_FILE: a
+ * regular file's long array, for eng_count() from st->from: if it
+ * cannot, call again (after reading the first line whole again, when
+ * st->fromfirst and l->part, with st->s, st->n and st->read set to it).
+ */
+#define ENG_FILE	3
+int	 eng_stream(struct eng_stream *st);
+void	 eng_stream_free(struct eng_stream *st);
 
 #endif

@@ -771,37 +771,11 @@ early_changed(const char *fname, unsigned long first, const struct text *f,
 }
 
 /*
- * Long arrays (format-spec.md 6.2).  A regular file's are read by the
- * engine (engine.h): once an array is continued, or its first line
- * comes to RUN_MIN bytes, its text from there is counted, its segment
- * made, and its values parsed straight into it, on every thread.  A
- * pipe's, which cannot be read twice, are read in runs: once its lines
- * came to RUN_MIN bytes, the lines after them are taken in runs as long
- * as what came before, RUN_MAX at most (a run may hold text after the
- * array, counted for nothing), and each run's values are parsed on
- * threads; a first line that long is parsed so at once.  Shorter
- * arrays, and SHMIDS_THREADS=1, go line by line.  A signal is acted on
- * between runs, and within the engine's reading.
+ * Long arrays (format-spec.md 6.2) are read by the engine (engine.h): a
+ * regular file's by offset, once counted into a segment made for them,
+ * a pipe's in runs, each on nthreads threads.
  */
-#define RUN_MIN		((size_t)512 << 10)
-#define RUN_MAX		((size_t)4 << 20)
 static int	 nthreads = 1;
-
-/* The next run of whole lines, of about size bytes; errors as next(). */
-static ssize_t
-run(struct lines *l, const char **s, size_t size, const char *fname,
-    unsigned long lineno)
-{
-	ssize_t n;
-
-	check_stop();
-	while ((n = lines_run(l, s, size)) == -1) {
-		if (errno != EINTR)
-			fail_input(fname, lineno);
-		check_stop();
-	}
-	return n;
-}
 
 /*
  * The array is no array after all (a bad value), or its values are not
@@ -817,68 +791,6 @@ early_drop(void)
 	early.h = NULL;
 	if (unmake() == -1)
 		rval = 1;
-}
-
-/* The first line's values, on several threads if it is long. */
-static int
-first_values(struct shmids_values *v, const char *s, size_t n, int *more,
-    const char **bad)
-{
-	struct shmids_span sp;
-	int r;
-
-	if (nthreads > 1 && n >= RUN_MIN)
-		r = shmids_values_read(v, s, n, nthreads, 0, &sp);
-	else
-		r = shmids_values_read(v, s, n, 1, SHMIDS_VALUES_LINE, &sp);
-	*more = sp.more;
-	if (sp.bad != NULL)
-		*bad = sp.bad;
-	return r;
-}
-
-/*
- * An array's continuation lines from the next one, in runs on several
- * threads while they come to RUN_MIN or more: 0 when the array goes on
- * line by line (*k and *more as they are then), else as the run left
- * them.  *read: the array's bytes so far.
- */
-static int
-run_values(struct lines *l, const char *fname, unsigned long *lineno,
-    struct shmids_values *v, int *k, int *more, const char **bad,
-    size_t *read, const struct text *f, const struct shmids_ref *r, int sel,
-    unsigned long first)
-{
-	struct shmids_span sp;
-	const char *s, *p;
-	size_t used, nl;
-	ssize_t n;
-
-	if (nthreads < 2 || *read < RUN_MIN ||
-	    (n = run(l, &s, *read < RUN_MAX ? *read : RUN_MAX, fname,
-	    *lineno + 1)) < (ssize_t)RUN_MIN)
-		return 0;
-	*k = shmids_values_read(v, s, (size_t)n, nthreads, 0, &sp);
-	used = sp.used;
-	nl = sp.lines;
-	*more = sp.more;
-	if (sp.bad != NULL)
-		*bad = sp.bad;
-	if (*k == -1 && *bad == NULL)
-		return 1;	/* no room: said by the caller */
-	lines_skip(l, used);
-	*lineno += nl;
-	*read += used;
-	if (*k == -1) {
-		if (sel)
-			bad_value(fname, *lineno, f, r, *bad);
-		bad_note(fname, first, *bad);
-		/* the array goes on while the bad value's line is continued */
-		for (p = *bad; p > s && p[-1] != '\n'; p--)
-			;
-		*more = shmids_continued(p, (size_t)(s + used - p));
-	}
-	return 1;
 }
 
 /*
@@ -989,160 +901,112 @@ file_array(struct lines *l, const char *fname, unsigned long first,
 }
 
 /*
- * A pipe's long first line of an array, of which s[0..n) are the first
- * bytes (l->part) and s[vals..n) values: its values parsed piece by
- * piece, each cut where a token begins (eng_cut()), on threads for a
- * long one, so that the line is never held whole (its text is kept as
- * read, lines.h).  k, *more and *bad as first_values() on the whole
- * line; messages as for it; *read its bytes; its end (CR LF, LF, CR or
- * nothing) appended to f, and *eol where it begins there.
+ * The array at hand, for the engine's calls back (struct eng_io): its
+ * messages are ours to say, in the user's terms.
  */
-static int
-pipe_line(struct lines *l, const char *fname, unsigned long first,
-    struct text *f, const struct shmids_ref *r, int sel,
-    struct shmids_values *v, const char *s, size_t n, size_t vals,
-    int *more, const char **bad, size_t *read, size_t *eol)
-{
-	const char *p = s + vals, *q;
-	size_t len = n - vals, c, e;
-	ssize_t got;
-	int k = 0, end = 0;
+struct array {
+	struct lines	*l;
+	const char	*fname;
+	unsigned long	 first;
+	const struct text *f;
+	const struct shmids_ref *r;
+	int		 sel;
+};
 
-	*read = vals;
-	*more = 0;
-	for (;;) {
-		c = end ? len : eng_cut(p, len);
-		if (k == 0 && c > 0) {
-			k = first_values(v, p, c, more, bad);
-			if (k == -1 && *bad != NULL && sel)
-				bad_value(fname, first, f, r, *bad);
-			if (k == -1 && *bad != NULL)
-				bad_note(fname, first, *bad);
-			if (k == -1 && *bad == NULL)
-				return -1;	/* no room: said by the caller */
-		}
-		*read += c;
-		if (end)
-			break;
-		lines_unread(l, p + c);
-		/* the rest of the line: 4 MiB at a time, or to its LF */
-		check_stop();
-		while ((got = lines_more(l, &p, RUN_MAX, &end)) == -1) {
-			if (errno != EINTR)
-				fail_input(fname, first);
-			check_stop();
-		}
-		len = (size_t)got;
-		lines_skip(l, len);
-	}
-	/* the line's end, for the reference line */
-	for (e = len, q = p; e > 0 && (q[e - 1] == '\n' || q[e - 1] == '\r');
-	    e--)
-		;
-	*eol = f->len;
-	text_add(f, p + e, len - e, fname, first);
-	l->part = 0;
-	if (k == -1)
-		*more = 0;	/* a first line that is text continues nothing */
-	return k;
+static ssize_t
+io_next(void *arg, const char **s, unsigned long lineno)
+{
+	struct array *a = arg;
+
+	return next(a->l, s, a->fname, lineno);
+}
+
+static void
+io_stop(void *arg)
+{
+	(void)arg;
+	check_stop();
+}
+
+static void
+io_fail(void *arg, unsigned long lineno)
+{
+	fail_input(((struct array *)arg)->fname, lineno);
+}
+
+/* Only an array -f names is an error for a bad value; any is noted. */
+static void
+io_bad(void *arg, unsigned long lineno, const char *tok)
+{
+	struct array *a = arg;
+
+	if (a->sel)
+		bad_value(a->fname, lineno, a->f, a->r, tok);
+	bad_note(a->fname, a->first, tok);
 }
 
 /*
- * One array line s[0..n) (first, kept in f) and its continuations:
- * converted, or passed through as read.  An array -f does not name is
- * copied line by line, unparsed.  s[0..n) may be a long line's first
- * bytes (l->part, lines.h): the engine reads it from its values on.
+ * The file's engine could not read a long first line handed over by its
+ * first bytes (a token over 1 MiB, no memory): it is read whole after
+ * all, and is the first line again.
+ */
+static void
+reread_first(struct eng_stream *st, struct text *f, const char *fname)
+{
+	struct lines *l = st->l;
+
+	lines_seek(l, st->at);
+	l->part = 0;
+	l->nopart = 1;
+	st->n = st->read = (size_t)next(l, &st->s, fname, st->first);
+	f->len = 0;
+	text_add(f, st->s, st->n, fname, st->first);
+	lines_keep(l, st->s);
+}
+
+/*
+ * One array line s[0..n) (first, kept in f) and its continuations, read
+ * by the engine: converted, or passed through as read.  An array -f
+ * does not name is copied line by line, unparsed.  s[0..n) may be a
+ * long line's first bytes (l->part, lines.h).
  */
 static void
 import_array(struct lines *l, const char *fname, unsigned long *lineno,
     const char *s, size_t n, const struct shmids_ref *r, int sel)
 {
 	static struct text f;	/* the first line, for the reference line */
-	struct shmids_values v;
-	struct shmids_span sp;
-	const char *bad = NULL;
 	unsigned long first = *lineno;
-	size_t read = n, count, vals = r->field + r->fieldlen, eol = 0;
-	off_t at = lines_at(l) - (off_t)n;	/* reg: the line's offset */
-	struct shmids_ref rr;
-	int more, k, tried = 0;
+	struct array a = { l, fname, first, &f, r, sel };
+	const struct eng_io io = { &a, io_next, io_stop, io_fail, io_bad };
+	struct shmids_ref rr = *r;
+	struct eng_stream st;
+	const char *bad;
+	size_t count;
+	int k;
 
 	f.len = 0;
 	text_add(&f, s, n, fname, first);
 	lines_keep(l, s);
-	memset(&v, 0, sizeof(v));
-	v.type = type_of(s + r->field, r->fieldlen);
-	tried = l->reg && n >= RUN_MIN;
-	if (tried && file_array(l, fname, first, lineno, &f, r, sel, &v,
-	    at + (off_t)vals, 1))
-		return;
-	k = 0;
-	if (l->part && !l->reg) {
-		k = pipe_line(l, fname, first, &f, r, sel, &v, s, n, vals,
-		    &more, &bad, &read, &eol);
-		rr = *r;
-		rr.eol = eol;
+	eng_stream_init(&st, l, type_of(s + r->field, r->fieldlen), nthreads,
+	    &io, first, s, n, r->field + r->fieldlen);
+	while ((k = eng_stream(&st)) == ENG_FILE) {
+		if (file_array(l, fname, first, &st.lineno, &f, r, sel, &st.v,
+		    st.from, st.fromfirst)) {
+			*lineno = st.lineno;
+			eng_stream_free(&st);
+			return;
+		}
+		if (st.fromfirst && l->part)
+			reread_first(&st, &f, fname);
+	}
+	*lineno = st.lineno;
+	bad = st.bad;
+	/* a pipe's long first line: its end, for the reference line */
+	if (st.piped) {
+		rr.eol = f.len;
+		text_add(&f, st.eol, st.eollen, fname, first);
 		r = &rr;
-	} else {
-		/* the engine could not: the line is read whole after all */
-		if (l->part) {
-			lines_seek(l, at);
-			l->part = 0;
-			l->nopart = 1;
-			n = (size_t)next(l, &s, fname, first);
-			read = n;
-			f.len = 0;
-			text_add(&f, s, n, fname, first);
-			lines_keep(l, s);
-		}
-		k = first_values(&v, s + vals, n - vals, &more, &bad);
-		if (k == -1 && bad != NULL && sel)
-			bad_value(fname, first, &f, r, bad);
-		if (k == -1 && bad != NULL)
-			bad_note(fname, first, bad);
 	}
-	/*
-	 * Section 6: a first line that is not values is text, and its "/"
-	 * continues nothing (more is 0).  A bad value on a continuation
-	 * line does not end the array: the rest is no array of its own.
-	 */
-	while (more) {
-		/* a regular file's long array: the rest by the engine */
-		if (k == 0 && !tried && l->reg && read >= RUN_MIN) {
-			tried = 1;
-			if (file_array(l, fname, first, lineno, &f, r, sel, &v,
-			    lines_at(l), 0)) {
-				shmids_values_free(&v);
-				return;
-			}
-		}
-		if (k == 0 && run_values(l, fname, lineno, &v, &k, &more, &bad,
-		    &read, &f, r, sel, first)) {
-			if (k == -1 && bad == NULL)
-				break;
-			continue;
-		}
-		if ((n = (size_t)next(l, &s, fname, *lineno + 1)) == 0)
-			break;
-		(*lineno)++;
-		read += n;
-		if (k == 0) {
-			k = shmids_values_read(&v, s, n, 1, SHMIDS_VALUES_LINE,
-			    &sp);
-			more = sp.more;
-			if (sp.bad != NULL)
-				bad = sp.bad;
-			if (k == -1 && bad != NULL && sel)
-				bad_value(fname, *lineno, &f, r, bad);
-			if (k == -1 && bad != NULL)
-				bad_note(fname, first, bad);
-		}
-		if (k == -1)
-			more = bad != NULL && shmids_continued(s, n);
-	}
-	/* A run's read-ahead goes: the segment is about to be made. */
-	if (read >= RUN_MIN)
-		lines_trim(l);
 	if (k == -1 && bad == NULL) {
 		/* No room for the values: no array may be cut short. */
 		warnx("%s:%lu: %s: no room for the values: %s", fname,
@@ -1151,12 +1015,12 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 		undo_all();
 		exit(1);
 	}
-	count = v.count;
+	count = st.v.count;
 	/* A field alone is a word, not an array, unless -f names it. */
 	if (k == 0 && (sel || (fields == NULL && count >= minvals &&
 	    count > 0)) &&
-	    store(fname, first, f.buf, f.len, r, &v) == 0) {
-		shmids_values_free(&v);
+	    store(fname, first, f.buf, f.len, r, &st.v) == 0) {
+		eng_stream_free(&st);
 		lines_release(l);
 		return;
 	}
@@ -1164,10 +1028,10 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 		missed(fname, first, f.buf + r->field, r->fieldlen, count,
 		    (int)(*lineno - first + 1));
 	if (k == -1 && fields == NULL)
-		type_missed(fname, first, &f, r, v.type);
+		type_missed(fname, first, &f, r, st.v.type);
 	if (sel)
 		rval = 1;
-	shmids_values_free(&v);
+	eng_stream_free(&st);
 	pass_kept(l, fname, first);
 	lines_release(l);
 }
