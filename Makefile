@@ -106,6 +106,7 @@ $(B)/libshmids.so: $(LIBOBJ)
 #	filter	shm-expand's and shm-import's: file operands, -f, labels
 #	fmt	the listings' formats; lscol: shm-ls's columns
 #	syscheck, magic, ftoken, lines, fvalues, neartab: see each .h
+#	engine, engine_stream: shm-import's arrays read (engine.h)
 shm-ls_USES	= opts msg operand user fmt lscol syscheck
 shm-rm_USES	= opts msg operand user fmt
 shm-expand_USES	= opts msg filter magic

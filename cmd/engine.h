@@ -2,8 +2,10 @@
  * The one reader of shm-import's arrays (format-spec.md 6, 6.2, 7), from
  * either source: a regular file's long ones by offset (engine.c), and
  * the rest, a pipe's and a file's short ones, from their lines as they
- * come (engine_stream.c).  eng_stream() reads an array from its first
- * line and says when the file's engine is to take it over.
+ * come (engine_stream.c).  eng_array() is the one entry: from an
+ * array's first line it reads the array by whichever fits, and its
+ * caller (shm-import) says the messages and makes the segment through
+ * struct eng_io, on one thread or many.
  *
  * A regular file's long array: from an offset inside an array (a first
  * line's values, or the line after it) through its last continuation
@@ -17,9 +19,11 @@
  * twice.
  *
  * A pipe's text cannot be read twice, so a pipe's long arrays are read
- * in runs (eng_stream()).  What eng_count() cannot do (a token longer than 1 MiB, a
- * read error, a signal, no memory) is "cannot" (-1) before anything is
- * consumed; errno says which.
+ * in runs into memory and copied once into a segment of their count
+ * (eng_array()).  What eng_count() cannot do (a token longer than 1
+ * MiB, a read error, a signal, no memory) is "cannot" (-1) before
+ * anything is consumed; errno says which, and eng_array() reads the
+ * array from its lines instead.
  */
 #ifndef SHMIDS_ENGINE_H
 #define SHMIDS_ENGINE_H
@@ -90,21 +94,29 @@ void	 eng_free(struct engine *e);
 size_t	 eng_cut(const char *s, size_t len);
 
 /*
- * What the stream reader asks of its caller, who says its messages: the
- * next line (its length, 0 at the end; an error it acts on itself), a
- * signal acted on if one came, input that cannot be read (errno set;
- * does not return), and a bad value of the array, its token in a line
- * that stays valid until the next read (values before it are kept).
+ * What eng_array() asks of its caller, who says its messages and owns
+ * the segments: the next line (its length, 0 at the end; an error it
+ * acts on itself); a signal acted on if one came (stopflag is set by
+ * its handler); input that cannot be read (errno set; does not
+ * return); a bad value of the array, its token in text that stays
+ * valid until the next read; the first line again, read whole after
+ * all; where count elements of type go: the caller's segment, or NULL
+ * (none wanted, or none made: the caller remembers why); and that
+ * segment dropped, its values not to be had.
  */
 struct eng_io {
 	void	 *arg;
+	const volatile sig_atomic_t *stopflag;
 	ssize_t	(*next)(void *arg, const char **s, unsigned long lineno);
 	void	(*stop)(void *arg);
 	void	(*fail)(void *arg, unsigned long lineno);
 	void	(*bad)(void *arg, unsigned long lineno, const char *tok);
+	void	(*again)(void *arg, const char *s, size_t n);
+	char	*(*make)(void *arg, int type, size_t count);
+	void	(*drop)(void *arg);
 };
 
-/* One array read from its lines (eng_stream()). */
+/* One array read (eng_array()). */
 struct eng_stream {
 	struct lines	*l;
 	int		 nthreads;
@@ -112,41 +124,39 @@ struct eng_stream {
 	const char	*s;		/* the first line, or the line at hand */
 	size_t		 n, vals;	/* its length, where its values begin */
 	off_t		 at;		/* a regular file's: the first line's offset */
-	int		 began, pending, tried;
-	/* results */
-	struct shmids_values v;	/* the values read (v.type the type) */
+	int		 tried;		/* the file's engine was tried */
 	int		 k;		/* 0, or -1: bad (bad set) or no room */
 	int		 more;		/* the last line read goes on */
 	const char	*bad;		/* the first bad value's token */
-	unsigned long	 first, lineno;	/* the first line, the last read */
 	size_t		 read;		/* the array's bytes read so far */
-	/* a pipe's first line read in part: its end (CR, LF), malloc'd */
-	int		 piped;
-	char		*eol;
+	struct shmids_values v;	/* the values read into memory */
+	/* results */
+	size_t		 count;		/* the array's values */
+	unsigned long	 first, lineno;	/* the first line, the last read */
+	/* the first line, read in part: its end (CR LF, LF, CR or none) */
+	int		 parted;
+	char		*eol, eolbuf[2];
 	size_t		 eollen;
-	/* ENG_FILE: the file's engine to read on from offset from */
-	off_t		 from;
-	int		 fromfirst;	/* from is inside the first line */
 };
 
 /*
- * Begin reading the array whose first line s[0..n) (lines_next() just
- * returned it, maybe in part, l->part) has its values from s[vals], of
+ * Ready to read the array whose first line s[0..n) (lines_next() just
+ * returned it, maybe in part: l->part) has its values from s[vals], of
  * the type, on nthreads threads; lineno is its line.
  */
 void	 eng_stream_init(struct eng_stream *st, struct lines *l, int type,
 	    int nthreads, const struct eng_io *io, unsigned long lineno,
 	    const char *s, size_t n, size_t vals);
 /*
- * Read on through the array's last continuation line (format-spec.md 6,
- * 6.2): 0, the values in st->v; -1, a bad value (st->bad, said through
- * io->bad) or no room (st->bad NULL, said by nobody yet); ENG_FILE: a
- * regular file's long array, for eng_count() from st->from: if it
- * cannot, call again (after reading the first line whole again, when
- * st->fromfirst and l->part, with st->s, st->n and st->read set to it).
+ * Read the array through its last continuation line (format-spec.md 6,
+ * 6.2): a regular file's long one by the file's engine, any other from
+ * its lines.  0: its count values are in the segment io->make gave (if
+ * it gave one); ENG_BAD: a value is bad (said through io->bad; no
+ * segment); ENG_CHANGED: the file is not the text counted; -1: no room
+ * for the values.  l is past the array's lines (kept, lines_keep()),
+ * st->lineno at its last.  eng_stream_free() frees what it holds.
  */
-#define ENG_FILE	3
-int	 eng_stream(struct eng_stream *st);
+int	 eng_array(struct eng_stream *st);
 void	 eng_stream_free(struct eng_stream *st);
 
 #endif

@@ -1,8 +1,11 @@
 /*
- * An array's values read from its lines as they come (engine.h): a
- * pipe's, which cannot be read twice, and a regular file's short ones.
+ * An array read, from either source (engine.h): a regular file's long
+ * array by the file's engine (engine.c), counted, its segment made and
+ * parsed into it; everything else from its lines as they come: a
+ * pipe's, which cannot be read twice, a file's short ones, and a file's
+ * that the file's engine cannot read (a token over 1 MiB, no memory).
  * Moved here from shm-import.c (issue 28, item 4), unchanged in what it
- * reads and says: the tool keeps its messages, behind struct eng_io.
+ * reads and says: the tool says its messages, behind struct eng_io.
  *
  * Once an array's lines came to RUN_MIN bytes, the lines after them are
  * taken in runs as long as what came before, RUN_MAX at most (a run may
@@ -13,6 +16,7 @@
  * thread, go line by line.  A signal is acted on between runs.
  */
 #include <errno.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,7 +116,7 @@ pipe_line(struct eng_stream *st, const char *s, size_t n, size_t vals)
 	if ((st->eol = malloc(st->eollen + 1)) == NULL)
 		st->io->fail(st->io->arg, st->first);
 	memcpy(st->eol, p + e, st->eollen);
-	st->piped = 1;
+	st->parted = 1;
 	st->l->part = 0;
 	if (st->k == -1)
 		st->more = 0;	/* a first line that is text continues nothing */
@@ -170,6 +174,115 @@ line_values(struct eng_stream *st, const char *s, size_t n)
 		st->more = st->bad != NULL && shmids_continued(s, n);
 }
 
+/*
+ * The end of a long first line (CR LF, LF, a last CR, or nothing), which
+ * ends at offset end of fd, into st->eol.
+ */
+static void
+first_eol(struct eng_stream *st, off_t end)
+{
+	char b[2];
+	size_t n = end >= 2 ? 2 : (size_t)end;
+
+	st->eol = st->eolbuf;
+	st->eollen = 0;
+	st->parted = 1;
+	if (n == 0 || pread(st->l->fd, b + 2 - n, n, end - (off_t)n) !=
+	    (ssize_t)n)
+		return;
+	if (b[1] == '\n' && n == 2 && b[0] == '\r') {
+		memcpy(st->eol, "\r\n", 2);
+		st->eollen = 2;
+		return;
+	}
+	st->eol[0] = b[1];
+	st->eollen = b[1] == '\n' || b[1] == '\r';
+}
+
+/*
+ * A regular file's long array whose text from offset from on is read by
+ * the file's engine: from is inside the first line (fromfirst: its
+ * values) or after the lines read, whose values are in st->v.  Counted,
+ * its segment asked of io->make for the count, parsed into it.  1: read
+ * (st->k; l past the array, st->lineno its last line).  0: nothing
+ * consumed, no segment (said to io->drop): read it line by line.
+ */
+static int
+file_read(struct eng_stream *st, off_t from, int fromfirst)
+{
+	const struct eng_io *io = st->io;
+	struct shmids_values *v = &st->v;
+	size_t esz = shmids_type_size(v->type);
+	unsigned long last;
+	struct engine e;
+	char *dst;
+	int k, part = st->l->part;
+
+	if (eng_count(&e, st->l->fd, from, v->type, st->nthreads,
+	    io->stopflag) == -1) {
+		io->stop(io->arg);
+		return 0;
+	}
+	if (e.count > (size_t)-1 - v->count) {
+		eng_free(&e);
+		return 0;
+	}
+	st->count = v->count + e.count;
+	/* made first, so that the values go straight to their place */
+	if ((dst = io->make(io->arg, v->type, st->count)) != NULL &&
+	    v->count > 0)
+		memcpy(dst, v->data, v->count * esz);
+	k = eng_parse(&e, dst != NULL ? dst + v->count * esz : NULL);
+	if (k == -1) {
+		io->stop(io->arg);
+		io->drop(io->arg);
+		eng_free(&e);
+		return 0;
+	}
+	if (k == ENG_CHANGED) {
+		eng_free(&e);
+		st->k = ENG_CHANGED;
+		return 1;
+	}
+	last = st->lineno + e.lines - (fromfirst && e.lines > 0);
+	st->k = 0;
+	if (k == ENG_BAD) {
+		io->drop(io->arg);
+		st->k = ENG_BAD;
+		io->bad(io->arg, st->lineno + !fromfirst + e.badlf, e.bad);
+		/* on the first line, the line is text and continues nothing */
+		if (fromfirst && e.badlf == 0) {
+			e.end = e.first_end;
+			last = st->first;
+		}
+	}
+	lines_seek(st->l, e.end);
+	st->l->part = 0;	/* read to its end */
+	st->lineno = last;
+	if (k == 0 && part)
+		first_eol(st, e.first_end);
+	eng_free(&e);
+	return 1;
+}
+
+/*
+ * The file's engine could not read a long first line handed over by its
+ * first bytes: it is read whole after all, and is the first line again.
+ */
+static void
+reread_first(struct eng_stream *st)
+{
+	struct lines *l = st->l;
+
+	lines_seek(l, st->at);
+	l->part = 0;
+	l->nopart = 1;
+	st->n = st->read = (size_t)st->io->next(st->io->arg, &st->s,
+	    st->first);
+	st->io->again(st->io->arg, st->s, st->n);
+	lines_keep(l, st->s);
+}
+
 void
 eng_stream_init(struct eng_stream *st, struct lines *l, int type,
     int nthreads, const struct eng_io *io, unsigned long lineno,
@@ -185,42 +298,37 @@ eng_stream_init(struct eng_stream *st, struct lines *l, int type,
 	st->n = st->read = n;
 	st->vals = vals;
 	st->at = lines_at(l) - (off_t)n;
-	/* a regular file's long first line: by the file engine first */
-	st->tried = st->pending = l->reg && n >= RUN_MIN;
 }
 
 /*
- * Section 6: a first line that is not values is text, and its "/"
- * continues nothing (more is 0).  A bad value on a continuation line
- * does not end the array: the rest is no array of its own.
+ * The lines from the first on: section 6, a first line that is not
+ * values is text, and its "/" continues nothing (more is 0); a bad value
+ * on a continuation line does not end the array: the rest is no array
+ * of its own.  1: the file's engine read the array (st->k its outcome).
  */
-int
-eng_stream(struct eng_stream *st)
+static int
+stream_read(struct eng_stream *st)
 {
+	struct lines *l = st->l;
 	ssize_t n;
 
-	if (st->pending) {
-		st->pending = 0;
-		st->from = st->at + (off_t)st->vals;
-		st->fromfirst = 1;
-		return ENG_FILE;
+	if ((st->tried = l->reg && st->n >= RUN_MIN)) {
+		if (file_read(st, st->at + (off_t)st->vals, 1))
+			return 1;
+		if (l->part)
+			reread_first(st);
 	}
-	st->fromfirst = 0;
-	if (!st->began) {
-		st->began = 1;
-		if (st->l->part && !st->l->reg)
-			pipe_line(st, st->s, st->n, st->vals);
-		else
-			st->k = first_values(st, st->s + st->vals,
-			    st->n - st->vals);
-	}
+	if (l->part && !l->reg)
+		pipe_line(st, st->s, st->n, st->vals);
+	else
+		st->k = first_values(st, st->s + st->vals, st->n - st->vals);
 	while (st->more) {
 		/* a regular file's long array: the rest by the file engine */
-		if (st->k == 0 && !st->tried && st->l->reg &&
+		if (st->k == 0 && !st->tried && l->reg &&
 		    st->read >= RUN_MIN) {
 			st->tried = 1;
-			st->from = lines_at(st->l);
-			return ENG_FILE;
+			if (file_read(st, lines_at(l), 0))
+				return 1;
 		}
 		if (st->k == 0 && run_values(st)) {
 			if (st->k == -1 && st->bad == NULL)
@@ -234,16 +342,35 @@ eng_stream(struct eng_stream *st)
 		st->read += (size_t)n;
 		line_values(st, st->s, (size_t)n);
 	}
+	return 0;
+}
+
+int
+eng_array(struct eng_stream *st)
+{
+	char *dst;
+
+	if (stream_read(st))
+		return st->k;
 	/* A run's read-ahead goes: the segment is about to be made. */
 	if (st->read >= RUN_MIN)
 		lines_trim(st->l);
-	return st->k;
+	if (st->k == -1)
+		return st->bad != NULL ? ENG_BAD : -1;
+	/* the values, read into memory, copied once into the segment */
+	st->count = st->v.count;
+	if ((dst = st->io->make(st->io->arg, st->v.type, st->count)) !=
+	    NULL && st->count > 0)
+		memcpy(dst, st->v.data, st->count *
+		    shmids_type_size(st->v.type));
+	return 0;
 }
 
 void
 eng_stream_free(struct eng_stream *st)
 {
 	shmids_values_free(&st->v);
-	free(st->eol);
+	if (st->eol != st->eolbuf)
+		free(st->eol);
 	st->eol = NULL;
 }

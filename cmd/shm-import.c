@@ -439,28 +439,6 @@ refline(const char *first, const struct shmids_ref *r, const char *eol,
 }
 
 /*
- * Make the segment for v and write the reference line for first; 0, or
- * -1 where it cannot be made (said).
- */
-static int
-store(const char *fname, unsigned long lineno, const char *first,
-    size_t firstlen, const struct shmids_ref *r, const struct shmids_values *v)
-{
-	struct why w;
-	char *h;
-
-	if ((h = make(first, r, v->type, v->count, &w)) == NULL) {
-		unmade(fname, lineno, first, r, &w);
-		return -1;
-	}
-	if (v->count > 0)
-		memcpy(h + SHMIDS_HEADER, v->data,
-		    v->count * shmids_type_size(v->type));
-	refline(first, r, first + r->eol, firstlen - r->eol);
-	return 0;
-}
-
-/*
  * Does s[0..len) begin with a number in double quotes, as R writes a
  * row name ("1")?  Its length with the quotes, else 0.
  */
@@ -794,123 +772,19 @@ early_drop(void)
 }
 
 /*
- * The end of the first line of a long array, which ends at offset end
- * of fd (LF, CR LF, the file's end, a last CR), into eol: its length.
- */
-static size_t
-first_eol(int fd, off_t end, char eol[2])
-{
-	char b[2];
-	size_t n = end >= 2 ? 2 : (size_t)end;
-
-	if (n == 0 || pread(fd, b + 2 - n, n, end - (off_t)n) != (ssize_t)n)
-		return 0;
-	if (b[1] == '\n' && n == 2 && b[0] == '\r') {
-		memcpy(eol, "\r\n", 2);
-		return 2;
-	}
-	eol[0] = b[1];
-	return b[1] == '\n' || b[1] == '\r';
-}
-
-/*
- * A regular file's array (its first line first, kept in f) whose text
- * from offset from on is read by the engine: from is inside line
- * *lineno (fromfirst 1: its first line's values), or after it, and the
- * values of the lines before from are in v.  1: done, converted or
- * passed through, l past the array and *lineno at its last line.  0:
- * nothing consumed, no segment made: the lines are read as from a pipe
- * (a token over 1 MiB, no memory, a read error, which that reading
- * finds and says).
- */
-static int
-file_array(struct lines *l, const char *fname, unsigned long first,
-    unsigned long *lineno, const struct text *f, const struct shmids_ref *r,
-    int sel, struct shmids_values *v, off_t from, int fromfirst)
-{
-	size_t esz = shmids_type_size(v->type), total;
-	unsigned long last, line;
-	struct engine e;
-	struct why w;
-	char *h = NULL, eol[2];
-	int k, keep, part = l->part;
-
-	if (eng_count(&e, l->fd, from, v->type, nthreads, &stop) == -1) {
-		check_stop();
-		return 0;
-	}
-	if (e.count > (size_t)-1 - v->count) {
-		eng_free(&e);
-		return 0;
-	}
-	total = v->count + e.count;
-	/* A field alone is a word, not an array, unless -f names it. */
-	keep = sel || (fields == NULL && total >= minvals && total > 0);
-	if (keep && (h = make(f->buf, r, v->type, total, &w)) != NULL &&
-	    v->count > 0)
-		memcpy(h + SHMIDS_HEADER, v->data, v->count * esz);
-	k = eng_parse(&e, h != NULL ? h + SHMIDS_HEADER + v->count * esz :
-	    NULL);
-	if (k == -1) {
-		check_stop();
-		early_drop();
-		eng_free(&e);
-		return 0;
-	}
-	if (k == ENG_CHANGED)
-		early_changed(fname, first, f, r);
-	last = *lineno + e.lines - (fromfirst && e.lines > 0);
-	if (k == ENG_BAD) {
-		early_drop();
-		line = *lineno + !fromfirst + e.badlf;
-		if (sel)
-			bad_value(fname, line, f, r, e.bad);
-		bad_note(fname, first, e.bad);
-		/* on the first line, the line is text and continues nothing */
-		if (fromfirst && e.badlf == 0) {
-			e.end = e.first_end;
-			last = first;
-		}
-		if (fields == NULL)
-			type_missed(fname, first, f, r, v->type);
-		if (sel)
-			rval = 1;
-	}
-	lines_seek(l, e.end);
-	l->part = 0;	/* read to its end */
-	*lineno = last;
-	if (k == 0 && keep && h != NULL) {
-		if (part)
-			refline(f->buf, r, eol, first_eol(l->fd, e.first_end,
-			    eol));
-		else
-			refline(f->buf, r, f->buf + r->eol, f->len - r->eol);
-		eng_free(&e);
-		lines_release(l);
-		return 1;
-	}
-	if (k == 0 && keep)
-		unmade(fname, first, f->buf, r, &w);
-	if (k == 0 && fields == NULL && total < minvals)
-		missed(fname, first, f->buf + r->field, r->fieldlen, total,
-		    (int)(last - first + 1));
-	eng_free(&e);
-	pass_kept(l, fname, first);
-	lines_release(l);
-	return 1;
-}
-
-/*
  * The array at hand, for the engine's calls back (struct eng_io): its
- * messages are ours to say, in the user's terms.
+ * messages are ours to say, in the user's terms, and its segment ours
+ * to make.
  */
 struct array {
 	struct lines	*l;
 	const char	*fname;
 	unsigned long	 first;
-	const struct text *f;
+	struct text	*f;
 	const struct shmids_ref *r;
 	int		 sel;
+	int		 asked;		/* make() was asked, and said w */
+	struct why	 w;
 };
 
 static ssize_t
@@ -945,23 +819,38 @@ io_bad(void *arg, unsigned long lineno, const char *tok)
 	bad_note(a->fname, a->first, tok);
 }
 
-/*
- * The file's engine could not read a long first line handed over by its
- * first bytes (a token over 1 MiB, no memory): it is read whole after
- * all, and is the first line again.
- */
+/* The first line, read whole after all: kept for the reference line. */
 static void
-reread_first(struct eng_stream *st, struct text *f, const char *fname)
+io_again(void *arg, const char *s, size_t n)
 {
-	struct lines *l = st->l;
+	struct array *a = arg;
 
-	lines_seek(l, st->at);
-	l->part = 0;
-	l->nopart = 1;
-	st->n = st->read = (size_t)next(l, &st->s, fname, st->first);
-	f->len = 0;
-	text_add(f, st->s, st->n, fname, st->first);
-	lines_keep(l, st->s);
+	a->f->len = 0;
+	text_add(a->f, s, n, a->fname, a->first);
+}
+
+/*
+ * The segment for count values, where they go; NULL for none.  A field
+ * alone is a word, not an array, unless -f names it.
+ */
+static char *
+io_make(void *arg, int type, size_t count)
+{
+	struct array *a = arg;
+	char *h;
+
+	if (!a->sel && !(fields == NULL && count >= minvals && count > 0))
+		return NULL;
+	a->asked = 1;
+	h = make(a->f->buf, a->r, type, count, &a->w);
+	return h != NULL ? h + SHMIDS_HEADER : NULL;
+}
+
+static void
+io_drop(void *arg)
+{
+	(void)arg;
+	early_drop();
 }
 
 /*
@@ -976,12 +865,11 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 {
 	static struct text f;	/* the first line, for the reference line */
 	unsigned long first = *lineno;
-	struct array a = { l, fname, first, &f, r, sel };
-	const struct eng_io io = { &a, io_next, io_stop, io_fail, io_bad };
+	struct array a = { l, fname, first, &f, r, sel, 0, { 0, 0, 0 } };
+	const struct eng_io io = { &a, &stop, io_next, io_stop, io_fail,
+	    io_bad, io_again, io_make, io_drop };
 	struct shmids_ref rr = *r;
 	struct eng_stream st;
-	const char *bad;
-	size_t count;
 	int k;
 
 	f.len = 0;
@@ -989,25 +877,11 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 	lines_keep(l, s);
 	eng_stream_init(&st, l, type_of(s + r->field, r->fieldlen), nthreads,
 	    &io, first, s, n, r->field + r->fieldlen);
-	while ((k = eng_stream(&st)) == ENG_FILE) {
-		if (file_array(l, fname, first, &st.lineno, &f, r, sel, &st.v,
-		    st.from, st.fromfirst)) {
-			*lineno = st.lineno;
-			eng_stream_free(&st);
-			return;
-		}
-		if (st.fromfirst && l->part)
-			reread_first(&st, &f, fname);
-	}
+	k = eng_array(&st);
 	*lineno = st.lineno;
-	bad = st.bad;
-	/* a pipe's long first line: its end, for the reference line */
-	if (st.piped) {
-		rr.eol = f.len;
-		text_add(&f, st.eol, st.eollen, fname, first);
-		r = &rr;
-	}
-	if (k == -1 && bad == NULL) {
+	if (k == ENG_CHANGED)
+		early_changed(fname, first, &f, r);
+	if (k == -1) {
 		/* No room for the values: no array may be cut short. */
 		warnx("%s:%lu: %s: no room for the values: %s", fname,
 		    first, msg_quote(f.buf + r->field, r->fieldlen),
@@ -1015,19 +889,24 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 		undo_all();
 		exit(1);
 	}
-	count = st.v.count;
-	/* A field alone is a word, not an array, unless -f names it. */
-	if (k == 0 && (sel || (fields == NULL && count >= minvals &&
-	    count > 0)) &&
-	    store(fname, first, f.buf, f.len, r, &st.v) == 0) {
+	/* a long first line's end, for the reference line */
+	if (st.parted) {
+		rr.eol = f.len;
+		text_add(&f, st.eol, st.eollen, fname, first);
+		r = &rr;
+	}
+	if (early.h != NULL) {
+		refline(f.buf, r, f.buf + r->eol, f.len - r->eol);
 		eng_stream_free(&st);
 		lines_release(l);
 		return;
 	}
-	if (k == 0 && fields == NULL && count < minvals)
-		missed(fname, first, f.buf + r->field, r->fieldlen, count,
+	if (k == 0 && a.asked)
+		unmade(fname, first, f.buf, r, &a.w);
+	if (k == 0 && fields == NULL && st.count < minvals)
+		missed(fname, first, f.buf + r->field, r->fieldlen, st.count,
 		    (int)(*lineno - first + 1));
-	if (k == -1 && fields == NULL)
+	if (k == ENG_BAD && fields == NULL)
 		type_missed(fname, first, &f, r, st.v.type);
 	if (sel)
 		rval = 1;
