@@ -117,7 +117,7 @@ struct eng_io {
 };
 
 /* One array read (eng_array()). */
-struct eng_stream {
+struct eng_array {
 	struct lines	*l;
 	int		 nthreads;
 	const struct eng_io *io;
@@ -144,7 +144,7 @@ struct eng_stream {
  * returned it, maybe in part: l->part) has its values from s[vals], of
  * the type, on nthreads threads; lineno is its line.
  */
-void	 eng_stream_init(struct eng_stream *st, struct lines *l, int type,
+void	 eng_array_init(struct eng_array *st, struct lines *l, int type,
 	    int nthreads, const struct eng_io *io, unsigned long lineno,
 	    const char *s, size_t n, size_t vals);
 /*
@@ -154,9 +154,9 @@ void	 eng_stream_init(struct eng_stream *st, struct lines *l, int type,
  * it gave one); ENG_BAD: a value is bad (said through io->bad; no
  * segment); ENG_CHANGED: the file is not the text counted; -1: no room
  * for the values.  l is past the array's lines (kept, lines_keep()),
- * st->lineno at its last.  eng_stream_free() frees what it holds.
+ * st->lineno at its last.  eng_array_free() frees what it holds.
  */
-int	 eng_array(struct eng_stream *st);
-void	 eng_stream_free(struct eng_stream *st);
+int	 eng_array(struct eng_array *st);
+void	 eng_array_free(struct eng_array *st);
 
 #endif

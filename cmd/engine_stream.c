@@ -16,9 +16,9 @@
  * thread, go line by line.  A signal is acted on between runs.
  */
 #include <errno.h>
-#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "shmids.h"
 #include "engine.h"
@@ -29,7 +29,7 @@
 
 /* A bad value: said by the caller, and remembered as the first. */
 static void
-bad_at(struct eng_stream *st, unsigned long lineno, const char *bad)
+bad_at(struct eng_array *st, unsigned long lineno, const char *bad)
 {
 	st->bad = bad;
 	st->io->bad(st->io->arg, lineno, bad);
@@ -37,7 +37,7 @@ bad_at(struct eng_stream *st, unsigned long lineno, const char *bad)
 
 /* The next run of whole lines, of about size bytes; errors as io->next. */
 static ssize_t
-run(struct eng_stream *st, const char **s, size_t size)
+run(struct eng_array *st, const char **s, size_t size)
 {
 	ssize_t n;
 
@@ -56,7 +56,7 @@ run(struct eng_stream *st, const char **s, size_t size)
  * no room.
  */
 static int
-first_values(struct eng_stream *st, const char *s, size_t n)
+first_values(struct eng_array *st, const char *s, size_t n)
 {
 	struct shmids_span sp;
 	int r;
@@ -81,7 +81,7 @@ first_values(struct eng_stream *st, const char *s, size_t n)
  * LF, CR or nothing) in st->eol.
  */
 static void
-pipe_line(struct eng_stream *st, const char *s, size_t n, size_t vals)
+pipe_line(struct eng_array *st, const char *s, size_t n, size_t vals)
 {
 	const char *p = s + vals;
 	size_t len = n - vals, c, e;
@@ -128,7 +128,7 @@ pipe_line(struct eng_stream *st, const char *s, size_t n, size_t vals)
  * line, else 1, st->k and st->more as the run left them.
  */
 static int
-run_values(struct eng_stream *st)
+run_values(struct eng_array *st)
 {
 	struct shmids_span sp;
 	const char *s, *p;
@@ -159,7 +159,7 @@ run_values(struct eng_stream *st)
 
 /* One continuation line s[0..n), parsed while no value was bad. */
 static void
-line_values(struct eng_stream *st, const char *s, size_t n)
+line_values(struct eng_array *st, const char *s, size_t n)
 {
 	struct shmids_span sp;
 
@@ -179,7 +179,7 @@ line_values(struct eng_stream *st, const char *s, size_t n)
  * ends at offset end of fd, into st->eol.
  */
 static void
-first_eol(struct eng_stream *st, off_t end)
+first_eol(struct eng_array *st, off_t end)
 {
 	char b[2];
 	size_t n = end >= 2 ? 2 : (size_t)end;
@@ -208,7 +208,7 @@ first_eol(struct eng_stream *st, off_t end)
  * consumed, no segment (said to io->drop): read it line by line.
  */
 static int
-file_read(struct eng_stream *st, off_t from, int fromfirst)
+file_read(struct eng_array *st, off_t from, int fromfirst)
 {
 	const struct eng_io *io = st->io;
 	struct shmids_values *v = &st->v;
@@ -270,7 +270,7 @@ file_read(struct eng_stream *st, off_t from, int fromfirst)
  * first bytes: it is read whole after all, and is the first line again.
  */
 static void
-reread_first(struct eng_stream *st)
+reread_first(struct eng_array *st)
 {
 	struct lines *l = st->l;
 
@@ -284,7 +284,7 @@ reread_first(struct eng_stream *st)
 }
 
 void
-eng_stream_init(struct eng_stream *st, struct lines *l, int type,
+eng_array_init(struct eng_array *st, struct lines *l, int type,
     int nthreads, const struct eng_io *io, unsigned long lineno,
     const char *s, size_t n, size_t vals)
 {
@@ -307,7 +307,7 @@ eng_stream_init(struct eng_stream *st, struct lines *l, int type,
  * of its own.  1: the file's engine read the array (st->k its outcome).
  */
 static int
-stream_read(struct eng_stream *st)
+stream_read(struct eng_array *st)
 {
 	struct lines *l = st->l;
 	ssize_t n;
@@ -346,7 +346,7 @@ stream_read(struct eng_stream *st)
 }
 
 int
-eng_array(struct eng_stream *st)
+eng_array(struct eng_array *st)
 {
 	char *dst;
 
@@ -367,7 +367,7 @@ eng_array(struct eng_stream *st)
 }
 
 void
-eng_stream_free(struct eng_stream *st)
+eng_array_free(struct eng_array *st)
 {
 	shmids_values_free(&st->v);
 	if (st->eol != st->eolbuf)

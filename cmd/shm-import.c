@@ -869,13 +869,13 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 	const struct eng_io io = { &a, &stop, io_next, io_stop, io_fail,
 	    io_bad, io_again, io_make, io_drop };
 	struct shmids_ref rr = *r;
-	struct eng_stream st;
+	struct eng_array st;
 	int k;
 
 	f.len = 0;
 	text_add(&f, s, n, fname, first);
 	lines_keep(l, s);
-	eng_stream_init(&st, l, type_of(s + r->field, r->fieldlen), nthreads,
+	eng_array_init(&st, l, type_of(s + r->field, r->fieldlen), nthreads,
 	    &io, first, s, n, r->field + r->fieldlen);
 	k = eng_array(&st);
 	*lineno = st.lineno;
@@ -897,7 +897,7 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 	}
 	if (early.h != NULL) {
 		refline(f.buf, r, f.buf + r->eol, f.len - r->eol);
-		eng_stream_free(&st);
+		eng_array_free(&st);
 		lines_release(l);
 		return;
 	}
@@ -910,7 +910,7 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 		type_missed(fname, first, &f, r, st.v.type);
 	if (sel)
 		rval = 1;
-	eng_stream_free(&st);
+	eng_array_free(&st);
 	pass_kept(l, fname, first);
 	lines_release(l);
 }

@@ -71,7 +71,8 @@ put() {
 }
 
 # import TH IN MODE ARGS...: shm-import ARGS with SHMIDS_THREADS=TH (d:
-# unset), reading IN as a regular file or (MODE pipe) through a pipe;
+# unset), reading IN as a regular file or (MODE pipe) through a pipe
+# (MODE trickle: a pipe written $TRICKLE bytes a write, by dd);
 # output in $T/o.TH, stderr in $T/e.TH, exit status in $T/s.TH.
 import() {
 	local th=$1 in=$2 mode=$3 st=0
@@ -81,7 +82,11 @@ import() {
 	else
 		export SHMIDS_THREADS=$th
 	fi
-	if [ "$mode" = pipe ]; then
+	if [ "$mode" = trickle ]; then
+		dd if="$in" bs="${TRICKLE:-1}" status=none | timeout 60 \
+		    "$BIN/shm-import" -P "$P$th-" "$@" > "$T/o.$th" \
+		    2> "$T/e.$th" || st=$?
+	elif [ "$mode" = pipe ]; then
 		cat "$in" | timeout 60 "$BIN/shm-import" -P "$P$th-" "$@" \
 		    > "$T/o.$th" 2> "$T/e.$th" || st=$?
 	else
@@ -534,6 +539,49 @@ shm-import: stdin:60000: d: bad value \"1,5\"" "stderr"
 		same_file in "$T/o.$th"
 	done
 	no_segments_named "$P"
+}
+
+# trickle_same IN ARGS...: IN through a pipe written in small pieces
+# reads as IN from a file, on every number of threads.
+trickle_same() {
+	local in=$1 th
+	shift
+	for th in $THREADS; do
+		import "$th" "$in" file "$@"
+		mv "$T/o.$th" "$T/fo.$th"
+		mv "$T/e.$th" "$T/fe.$th"
+		mv "$T/s.$th" "$T/fs.$th"
+		import "$th" "$in" trickle "$@"
+		is "$(cat "$T/s.$th")" "$(cat "$T/fs.$th")" "exit status, $th threads"
+		same_file "$T/fe.$th" "$T/e.$th"
+		blank "$T/fo.$th" "$th" > "$T/bf.$th"
+		blank "$T/o.$th" "$th" > "$T/bo.$th"
+		same_file "$T/bf.$th" "$T/bo.$th"
+		"$BIN/shm-expand" -d < "$T/fo.$th" > "$T/fx.$th"
+		"$BIN/shm-expand" -d < "$T/o.$th" > "$T/x.$th"
+		same_file "$T/fx.$th" "$T/x.$th"
+	done
+	no_segments_named "$P"
+}
+
+@test "6, 6.2: threads: a pipe written a byte at a time, then in small writes: CR LF, a bad value on a continued line, a long first line, no final LF, as from a file" {
+	printf 't 1\r\na %s /\r\n%s /\r\n%s\nb 1 2 x /\n3 4\nc 5 6 /\n7' \
+	    "$(seq -s ' ' 1 80)" "$(seq -s ' ' 81 160)" \
+	    "$(seq -s ' ' 161 240)" > small
+	TRICKLE=1 trickle_same small -k 3
+	is "$(grep -c shmids "$T/o.1")" 2 "a and c converted"
+	TRICKLE=1 trickle_same small -f a,b,c
+	is "$(cat "$T/s.1") $(cat "$T/e.1")" \
+	    '1 shm-import: stdin:5: b: bad value "x"' "b's bad value"
+	gen f64 200000 0 51 a | sed 's/$/\r/' > in
+	gen f64 90000 6 52 b >> in
+	put 12000 oops in
+	gen f64 9000 6 53 c >> in
+	printf 'd 1 2 3' >> in
+	TRICKLE=4093 trickle_same in -k 5
+	TRICKLE=4093 trickle_same in -f a,b,c,d
+	is "$(cat "$T/e.1")" 'shm-import: stdin:12000: b: bad value "oops"' \
+	    "b's bad value"
 }
 
 # A pipe's kept lines past 16 MiB go to an unlinked file in TMPDIR (a
