@@ -175,7 +175,7 @@ type_of(const char *f, size_t len)
 
 /*
  * The segment of the array at hand, made before its values are parsed
- * into it (file_array()): NULL while none is.
+ * into it (eng_array(), through io_make()): NULL while none is.
  */
 static struct {
 	char	*h;
@@ -1071,7 +1071,7 @@ store_table(const struct block *b, const struct shmids_values *v)
 	memcpy(h + SHMIDS_HEADER, v->data, v->count *
 	    shmids_type_size(v->type));
 	filter_labels_add(&made, h);
-	shmids_close(h);	/* before the output: see store() */
+	shmids_close(h);	/* before the output: see refline() */
 	h = made.v[made.n - 1];
 	nconverted++;
 	if (b->wide[0] != '\0') {
