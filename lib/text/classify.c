@@ -220,10 +220,9 @@ shape(const char *line, size_t len, int flags, struct shmids_line *c)
 	return len;
 }
 
-/* The contract is in shmids.h. */
-int
-shmids_line_kind(const char *line, size_t len, int flags,
-    struct shmids_line *c)
+/* shmids_line_kind() but for errno, which the label's checks may set */
+static int
+line_kind(const char *line, size_t len, int flags, struct shmids_line *c)
 {
 	size_t end, pos, s, k;
 
@@ -290,6 +289,18 @@ shmids_line_kind(const char *line, size_t len, int flags,
 	c->kind = SHMIDS_LINE_ARRAY;
 	c->values = c->field + c->fieldlen;
 	return 1;
+}
+
+/* The contract is in shmids.h. */
+int
+shmids_line_kind(const char *line, size_t len, int flags,
+    struct shmids_line *c)
+{
+	int e = errno, r;
+
+	r = line_kind(line, len, flags, c);
+	errno = e;
+	return r;
 }
 
 /*
