@@ -708,8 +708,9 @@ int	 shmids_put(FILE *fp, const char *field, int type, const void *data,
  * valid reference line "# shmids 0 #" is a reference all the same).
  * Release with shmids_array_free().
  * Errors: those of shmids_open(), EINVAL (malformed line or value, a
- * number as a field, a comment), ERANGE (value out of range), EPROTOTYPE (segment
- * of another type), ENOMEM, and read errors from fp.
+ * number as a field, a comment), ERANGE (value out of range),
+ * EPROTOTYPE (segment of another type), ENOMEM, and read errors from
+ * fp.
  */
 int	 shmids_get(const char *line, FILE *fp, int type,
 	    struct shmids_array *a);

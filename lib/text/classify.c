@@ -442,7 +442,7 @@ shmids_line_next(struct shmids_lines *rd, const char *s, size_t len,
 		c->kind = SHMIDS_LINE_CONT;
 		c->field = c->fieldlen = 0;
 		c->values = 0;
-		c->sep = 0;	/* a comment's '#': here a line of the array */
+		c->sep = 0;	/* no comment's '#': a line of the array */
 		c->why = NULL;
 		if (!rd->bad && (r = line_values(rd, v, s, n, &more)) != 0) {
 			if (r == -1)
