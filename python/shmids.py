@@ -1719,8 +1719,9 @@ def _inline(field, tname, count, src):
 def dump(fields, file, min_count=64, prefix="", mode=_M600):
     """Write fields as an ASCII file, big arrays as segments.
 
-    fields: a mapping from field (str; no blank, CR, LF or NUL, and
-    not a number: shmids(5) 6.1) to a 1-D or 2-D array (as create()
+    fields: a mapping from field (str; no blank, CR, LF or NUL, not a
+    number: shmids(5) 6.1, not beginning with "#": a comment, 6) to a
+    1-D or 2-D array (as create()
     takes) or a str (written as "field text").  A 1-D array of at least
     min_count elements (64, shm-import's default) goes into a new sealed
     segment named prefix + field, with mode (shmids(5) 2.6: in
