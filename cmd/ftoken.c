@@ -20,7 +20,8 @@ why(const char *t, size_t n)
 	struct shmids_line c;
 
 	shmids_line_kind(t, n, 0, &c);
-	return c.kind == SHMIDS_LINE_TEXT ? c.why : NULL;
+	/* a Fortran form is the field of its text; a comment ("#") none */
+	return c.kind == SHMIDS_LINE_TEXT && c.fieldlen > 0 ? c.why : NULL;
 }
 
 const char *

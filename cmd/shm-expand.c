@@ -954,6 +954,8 @@ note_plain(const struct line *l)
 	if (fields == NULL || l->longfield)
 		return;
 	shmids_line_kind(l->buf + l->fake, l->n - l->fake, 0, &c);
+	if (c.kind == SHMIDS_LINE_TEXT && c.sep == '#')
+		return;		/* a comment has no field (section 6) */
 	for (f = c.lead, i = f; i < c.end && !shmids_isblank(
 	    l->buf[l->fake + i]); i++)
 		;

@@ -1265,10 +1265,11 @@ import_line(struct lines *l, const char *fname, unsigned long *lineno,
 	/*
 	 * Text: a blank line, or one that begins with a Fortran form that
 	 * is no value ("3*0.0 1 2": a row of Fortran's, the classifier
-	 * says, never an array "3*0.0"; format-spec.md 6), which we name.
+	 * says, never an array "3*0.0"; format-spec.md 6), which we name;
+	 * or a comment (sep '#'), whatever it holds.
 	 */
 	if (c.kind == SHMIDS_LINE_TEXT) {
-		if (fields == NULL)
+		if (fields == NULL && c.sep != '#')
 			fortran_note(fname, *lineno, s, n, "the row");
 		out(s, n);
 		return;

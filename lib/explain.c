@@ -599,6 +599,12 @@ find_label(const char *s, char *out, const char **why, int *toolong,
 		out[len] = '\0';
 		return 0;
 	}
+	/* "# 1 2 3": a comment, which has no field (format-spec.md 6) */
+	if (c.kind == SHMIDS_LINE_TEXT && c.sep == '#') {
+		*why = "a comment (a line whose first token begins with #) "
+		    "is text, never a field";
+		return -1;
+	}
 	/* "1 2 3": values only, which shmids_get() was given, say */
 	if (c.kind == SHMIDS_LINE_ROW && *why == blank_name) {
 		memset(&v, 0, sizeof(v));

@@ -679,7 +679,10 @@ enum shmids_style {
  * sealed segment called name with mode, which is then detached.
  * data holds count elements of type.  Returns 0, or -1 with errno from
  * shmids_create_array() or from writing fp (on a write error after the
- * segment was made, the segment is removed).  Inline, it is
+ * segment was made, the segment is removed).  EINVAL for a field that
+ * begins with "#" (1.6: the line would be a comment, format-spec.md 6,
+ * never read back as a field), empty, or holding a blank, CR, LF or
+ * NUL.  Inline, it is
  * shmids_emit() with shmids_layout_init(field)'s layout.  Thread-safe
  * for distinct fp (it keeps no static buffer); creating a segment is not
  * (see the conventions at the top).
@@ -700,10 +703,14 @@ int	 shmids_put(FILE *fp, const char *field, int type, const void *data,
  * table), as a reference line does (the shape and order: shmids_open()
  * its label and shmids_dims()).  A number is never a field (format-spec.md 6.1): a
  * line whose first token reads as a value (shmids_isnumber()) is EINVAL,
- * and nothing is read from fp.  Release with shmids_array_free().
+ * and nothing is read from fp; so is a comment, a line whose first token
+ * begins with "#" (format-spec.md 6, 1.6: "# 1 2 3" has no field; a
+ * valid reference line "# shmids 0 #" is a reference all the same).
+ * Release with shmids_array_free().
  * Errors: those of shmids_open(), EINVAL (malformed line or value, a
- * number as a field), ERANGE (value out of range), EPROTOTYPE (segment
- * of another type), ENOMEM, and read errors from fp.
+ * number as a field, a comment), ERANGE (value out of range),
+ * EPROTOTYPE (segment of another type), ENOMEM, and read errors from
+ * fp.
  */
 int	 shmids_get(const char *line, FILE *fp, int type,
 	    struct shmids_array *a);
@@ -766,7 +773,7 @@ int	 shmids_isblank(int c);
  * into it, nothing is copied, nothing allocated but v's values.
  */
 enum shmids_line_kind {
-	SHMIDS_LINE_TEXT,	/* passes through as it is */
+	SHMIDS_LINE_TEXT,	/* passes through as it is (a comment too) */
 	SHMIDS_LINE_REF,	/* "field shmids id name" (5) */
 	SHMIDS_LINE_TREF,	/* "shmids id name", "shmids, id name" (5) */
 	SHMIDS_LINE_MALFORMED,	/* a reference of either form, no valid one */
@@ -791,14 +798,16 @@ struct shmids_line {
 	size_t		 field, fieldlen; /* first token (REF, ARRAY: the
 					   field; TREF: "shmids" or
 					   "shmids,"; CONT, blank: 0, 0;
-					   ROW: lead, 0: no field) */
+					   ROW, a comment: lead, 0: no
+					   field) */
 	size_t		 values;	/* ARRAY: where its values begin */
 	size_t		 end;		/* the line's end: its CR LF, LF,
 					   last CR, or len */
 	int		 eol;		/* SHMIDS_EOL_* */
 	int		 sep;		/* TREF, ROW: ' ', '\t' or ','; a
 					   MALFORMED table reference's too,
-					   0 for a reference line's */
+					   0 for a reference line's; TEXT:
+					   '#' for a comment (1.6), else 0 */
 	size_t		 count;		/* values appended to v (next()) */
 	int		 more;		/* ARRAY, CONT: ends with "/" */
 	int		 bad;		/* CONT: a token that is no value:
@@ -818,9 +827,16 @@ struct shmids_line {
  * the end of line, format-spec.md 5).  In this order: a blank line is
  * TEXT; a line whose second token is "shmids" is REF, or MALFORMED
  * (why: "bad name", ..., "a number is not a field" when its field
- * reads as a value, 6.1); one whose first token is "shmids" or
+ * reads as a value, 6.1), but that a malformed one whose field begins
+ * with "#" is a comment (below); one whose first token is "shmids" or
  * "shmids," and second begins with a digit or "/" is TREF (sep as its
- * rows are written), or MALFORMED; one whose first token reads as a
+ * rows are written), or MALFORMED; a comment, one whose first token
+ * begins with "#" (format-spec.md 6, library 1.6), is TEXT with sep
+ * '#', fieldlen 0 (field and lead at the "#": a comment has no field)
+ * and why "a comment (its first token begins with #)": kind TEXT, not
+ * a kind of its own, so that a 1.x program that switches on kind
+ * passes it through as it passed text (sep '#' tells it from other
+ * TEXT, whose sep is 0); one whose first token reads as a
  * value (shmids_isnumber()) is ROW, a row if its values are
  * (shmids_line_next() tells); one whose first token, up to a comma, is
  * one of Fortran's forms that are no value ("3*0.0", "3*", "0.1+101":
@@ -927,7 +943,8 @@ struct shmids_ref {
  * is not part of the last token) a reference line?  Returns 1 if so (r
  * filled: field, fieldlen, eol and label, the label as "id SP name"
  * whatever blanks the line has); 0 for any other line (field, fieldlen
- * and eol filled, fieldlen 0 for a blank line; label unset), and -1 for
+ * and eol filled, fieldlen 0 for a blank line; label unset; a comment
+ * is such a line, "# shmids are fast" included, 1.6), and -1 for
  * a line whose second token is "shmids" but which is no valid reference
  * (errno EINVAL, r->why a static English phrase such as "bad name";
  * field, fieldlen and eol filled).  r is the caller's; nothing is

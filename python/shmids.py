@@ -1405,8 +1405,10 @@ def load(file, type="f64"):
     table block, or a dict from key (field, or "source:line") to type
     name, f64 for the keys it lacks.
     Blank lines are skipped, and so are comments, lines whose first
-    token begins with "#" (as numpy's loadtxt skips them): a comment is
-    never a key, and dump(load(f)) writes none back.  What each line
+    token begins with "#" (as numpy's loadtxt skips them; "# 1 2 3"
+    too, shmids(5) 6): a comment is never a key, and dump(load(f))
+    writes none back; a valid reference line is read whatever its field
+    ("# shmids 0 #", as shm-import 1.5 wrote).  What each line
     is, the library's classifier says (shmids_line_next(), shmids(3)),
     as it says for shm-import and shm-expand.  A key seen again
     replaces the earlier.
@@ -1523,8 +1525,6 @@ class _Reader:
             return
         kind, key, first, tname = self.item
         self.item = None
-        if key is None:         # a comment
-            return
         if kind == _ROW:
             if self.rows >= 2:
                 cols = self.v.count // self.rows
@@ -1588,15 +1588,9 @@ class _Reader:
             self._new_values(tname)
             self._next(line)
             if c.kind == _TEXT:
-                # shmids-python(3): "#" lines are comments, skipped
-                if not field.startswith("#"):
-                    self.out[field] = _text([line[c.values:]])
+                self.out[field] = _text([line[c.values:]])
                 return nxt
-            if field.startswith("#"):
-                # a comment of numbers ("# 1 2 3") is a comment too
-                self.item, self.bad = (_ARRAY, None, pos, tname), 1
-            else:
-                self.item, self.bad = (_ARRAY, field, pos, tname), 0
+            self.item, self.bad = (_ARRAY, field, pos, tname), 0
             if not c.more:
                 self._end_item(nxt)
                 return nxt
@@ -1629,10 +1623,10 @@ class _Reader:
             self.out[_str(c.label.split(b" ", 1)[1])] = attach(c.label)
         elif c.kind == _TEXT and c.fieldlen > 0:
             # a line that begins with a Fortran form that is no value
-            # ("3*0.0 1 2": the classifier's text, shmids(5) 6)
+            # ("3*0.0 1 2": the classifier's text, shmids(5) 6); a
+            # comment ("# 1 2 3", sep "#") and a blank line have no field
             field = _str(line[c.field:c.field + c.fieldlen])
-            if not field.startswith("#"):
-                self.out[field] = _text([line[c.field + c.fieldlen:]])
+            self.out[field] = _text([line[c.field + c.fieldlen:]])
         return nxt
 
 
@@ -1725,8 +1719,9 @@ def _inline(field, tname, count, src):
 def dump(fields, file, min_count=64, prefix="", mode=_M600):
     """Write fields as an ASCII file, big arrays as segments.
 
-    fields: a mapping from field (str; no blank, CR, LF or NUL, and
-    not a number: shmids(5) 6.1) to a 1-D or 2-D array (as create()
+    fields: a mapping from field (str; no blank, CR, LF or NUL, not a
+    number: shmids(5) 6.1, not beginning with "#": a comment, 6) to a
+    1-D or 2-D array (as create()
     takes) or a str (written as "field text").  A 1-D array of at least
     min_count elements (64, shm-import's default) goes into a new sealed
     segment named prefix + field, with mode (shmids(5) 2.6: in
@@ -1831,9 +1826,11 @@ def _field_check(field, bfield):
         raise OSError(_errno.EINVAL, "the word shmids is no field (a line "
                       "that begins with it and a number is a table "
                       "reference)", field)
-    if bfield.startswith(b"#"):
+    c = _Line()         # the classifier's: a "#" line is a comment
+    _lib.shmids_line_kind(bfield, len(bfield), 0, ctypes.byref(c))
+    if c.kind == _TEXT and c.sep == ord("#"):
         raise OSError(_errno.EINVAL, "a field that begins with # would be "
-                      "a comment, which load() skips", field)
+                      "a comment, which load() skips (shmids(5) 6)", field)
 
 
 def _text_check(field, bfield, bvalue):

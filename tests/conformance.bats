@@ -178,3 +178,59 @@ for d in sys.argv[1:]:
 	status_is 0
 	is "$output" "x 0 1 2"
 }
+
+@test "6: comments pass through shm-import and shm-expand byte for byte, from a file and a pipe ('#' then NUL, CR, CRLF, a 2 MiB one, one among continuation lines, '# 1 2 ... 100'): exit 0, nothing said, no segment made" {
+	{
+		printf '# %s\n' "$(seq 1 100 | tr '\n' ' ')"
+		printf '#\000 1 2\n#\r\n# a\r\n  # indented 1 2 /\n1 2 3\n'
+		printf '# shmids are fast\n#x shmids 12 notes here\n'
+		printf '# %s\n' "$(seq 1 400000 | tr '\n' ' ')"
+		printf 'x 1 /\n# c /\n2\n'
+		printf '1 2\n3 4\n# c\n5 6\n7 8\n'
+		printf '# last, no end of line'
+	} > c.txt
+	local how rc
+	grep -av '^[0-9] [0-9]$' c.txt > want
+	for how in file pipe; do
+		if [ "$how" = file ]; then
+			shm_import -P "$P" -k 1 c.txt > out 2> err && rc=0 || rc=$?
+		else
+			cat c.txt | shm_import -P "$P" -k 1 > out 2> err &&
+			    rc=0 || rc=$?
+		fi
+		is "$rc" 0 "$how: shm-import exit"
+		# the two table blocks of two rows are converted, nothing else
+		is "$(grep -c '^shmids ' out)" 2 "$how: tables"
+		grep -av '^shmids ' out > kept
+		cmp kept want
+		is "$(cat err)" "" "$how: shm-import stderr"
+		"$BIN/shm-expand" -d out > /dev/null
+		no_segments_named "$P"
+	done
+	for how in file pipe; do
+		if [ "$how" = file ]; then
+			shm_expand c.txt > out 2> err && rc=0 || rc=$?
+		else
+			shm_expand < c.txt > out 2> err && rc=0 || rc=$?
+		fi
+		is "$rc" 0 "$how: shm-expand exit"
+		cmp out c.txt
+		is "$(cat err)" "" "$how: shm-expand stderr"
+	done
+}
+
+@test "6: a valid reference line whose field begins with # (shm-import 1.5 wrote '# shmids 0 #') is a reference: shm-expand -d expands it to its comment and removes its segment; shm-import passes it through, silent" {
+	local l
+	l=$(mkseg v f64 3)
+	printf '# shmids %s\n#x shmids %s\n' "$l" "$l" > f
+	run --separate-stderr shm_import -k 1 f
+	status_is 0
+	is "$output" "$(cat f)"
+	is "$stderr" ""
+	run --separate-stderr shm_expand -d f
+	status_is 0
+	is "$output" "# 0 1 2
+#x 0 1 2"
+	is "$stderr" ""
+	no_segments_named "$P"
+}

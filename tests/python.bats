@@ -2083,15 +2083,16 @@ for be in backends():
 print("ok")'
 }
 
-@test "6.1: python: load() skips comment lines (# first), as numpy's loadtxt does: none replaces another, and none is a key; dump() refuses a field that begins with #" {
+@test "6: python: load() skips comment lines (the classifier's: first token begins with #), as numpy's loadtxt does: none replaces another, none is a key, a comment's / continues nothing; dump() refuses a field that begins with #" {
 	need_python
 	printf '%s\n' '# first comment' 'a 1 2' '# second comment' \
 	    '  #indented 1 2 3' '# 1 2 /' '3 4' 'b 5' > c.txt
 	run pyrun "$COMMON"'
 import errno
 d = shmids.load("c.txt")
-assert list(d) == ["a", "b"], d
+assert list(d) == ["a", "c.txt:6", "b"], d
 assert list(d["a"]) == [1, 2] and list(d["b"]) == [5], d
+assert d["c.txt:6"] == "3 4", d
 try:
     shmids.dump({"#x": "text"}, "o.txt")
     raise SystemExit("dump took #x")

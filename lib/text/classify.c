@@ -20,6 +20,7 @@
 #define LEAD_MAX	4000
 
 static const char numfield[] = "a number is not a field";
+static const char comment_why[] = "a comment (its first token begins with #)";
 
 /* a first line this long is parsed on threads, as shm-import's runs */
 #define LONG_LINE	((size_t)512 << 10)
@@ -140,6 +141,22 @@ fortran_form(const char *t, size_t n)
 	return i == n ? "a Fortran exponent without its letter (E, D)" : NULL;
 }
 
+/*
+ * A comment (format-spec.md 6): text with no field, sep '#' to tell it
+ * from other text (shmids.h).  field stays at the "#", fieldlen 0.
+ */
+static int
+comment(struct shmids_line *c)
+{
+	c->kind = SHMIDS_LINE_TEXT;
+	c->why = comment_why;
+	c->sep = '#';
+	c->fieldlen = 0;
+	c->values = 0;
+	c->label[0] = '\0';
+	return 1;
+}
+
 /* Is t[0..n) "shmids" or "shmids,", a table reference's first token? */
 static int
 tkeyword(const char *t, size_t n)
@@ -203,10 +220,9 @@ shape(const char *line, size_t len, int flags, struct shmids_line *c)
 	return len;
 }
 
-/* The contract is in shmids.h. */
-int
-shmids_line_kind(const char *line, size_t len, int flags,
-    struct shmids_line *c)
+/* shmids_line_kind() but for errno, which the label's checks may set */
+static int
+line_kind(const char *line, size_t len, int flags, struct shmids_line *c)
 {
 	size_t end, pos, s, k;
 
@@ -232,6 +248,12 @@ shmids_line_kind(const char *line, size_t len, int flags,
 		if (c->kind == SHMIDS_LINE_REF &&
 		    shmids_isnumber(line + c->field, c->fieldlen))
 			malformed(c, numfield);
+		/*
+		 * 6: a valid reference is one whatever its field (shm-import
+		 * 1.5 wrote "# shmids 0 #"); "# shmids are fast" is a comment.
+		 */
+		if (c->kind == SHMIDS_LINE_MALFORMED && line[c->field] == '#')
+			return comment(c);
 		return 1;
 	}
 	/* A table reference: "shmids" or "shmids,", then an id's start. */
@@ -243,6 +265,9 @@ shmids_line_kind(const char *line, size_t len, int flags,
 		return label_rest(line, end, c->field + c->fieldlen, c,
 		    SHMIDS_LINE_TREF);
 	}
+	/* 6: a comment, never an array's first line, a row or a field */
+	if (line[c->field] == '#')
+		return comment(c);
 	/* 6.1: a line that begins with a number has no field */
 	if (shmids_isnumber(line + c->field, end - c->field)) {
 		c->kind = SHMIDS_LINE_ROW;
@@ -264,6 +289,18 @@ shmids_line_kind(const char *line, size_t len, int flags,
 	c->kind = SHMIDS_LINE_ARRAY;
 	c->values = c->field + c->fieldlen;
 	return 1;
+}
+
+/* The contract is in shmids.h. */
+int
+shmids_line_kind(const char *line, size_t len, int flags,
+    struct shmids_line *c)
+{
+	int e = errno, r;
+
+	r = line_kind(line, len, flags, c);
+	errno = e;
+	return r;
 }
 
 /*
@@ -405,6 +442,7 @@ shmids_line_next(struct shmids_lines *rd, const char *s, size_t len,
 		c->kind = SHMIDS_LINE_CONT;
 		c->field = c->fieldlen = 0;
 		c->values = 0;
+		c->sep = 0;	/* no comment's '#': a line of the array */
 		c->why = NULL;
 		if (!rd->bad && (r = line_values(rd, v, s, n, &more)) != 0) {
 			if (r == -1)
@@ -510,7 +548,8 @@ old_field(const char *line, const struct shmids_line *c,
 	size_t pos = c->lead;
 
 	r->field = c->field;
-	r->fieldlen = c->kind == SHMIDS_LINE_ROW ?
+	/* 1.x's field is the first token: a comment's "#..." too */
+	r->fieldlen = c->kind == SHMIDS_LINE_ROW || c->sep == '#' ?
 	    token(line, c->end, &pos, &r->field) : c->fieldlen;
 	r->eol = c->end;
 	r->why = NULL;

@@ -21,6 +21,19 @@ field_ok(const char *field)
 	return i > 0;
 }
 
+/*
+ * Would a line that begins with field be a comment (format-spec.md 6),
+ * never read back as a field?  The classifier says.
+ */
+static int
+comment_field(const char *field)
+{
+	struct shmids_line c;
+
+	shmids_line_kind(field, strlen(field), 0, &c);
+	return c.kind == SHMIDS_LINE_TEXT && c.sep == '#';
+}
+
 static int
 put_ref(FILE *fp, const char *field, int type, const void *data,
     size_t count, const char *name, int mode)
@@ -51,6 +64,7 @@ shmids_put(FILE *fp, const char *field, int type, const void *data,
 	struct shmids_layout l;
 
 	if (fp == NULL || field == NULL || !field_ok(field) ||
+	    comment_field(field) ||
 	    shmids_type_size(type) == 0 || (data == NULL && count > 0)) {
 		errno = EINVAL;
 		return -1;
@@ -163,7 +177,10 @@ shmids_get(const char *line, FILE *fp, int type, struct shmids_array *a)
 	case SHMIDS_LINE_ARRAY:
 		return get_inline(line, fp, type, a);
 	default:
-		/* malformed, a line that begins with a number, blank */
+		/*
+		 * malformed, a line that begins with a number, blank, a
+		 * comment (format-spec.md 6)
+		 */
 		errno = EINVAL;
 		return -1;
 	}

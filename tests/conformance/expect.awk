@@ -37,7 +37,7 @@ function end_array(ok) {
 		print arrline " " (ok ? "ok " arrcount : "einval")
 	else if (mode == "import" && ok && arrcount > 0 && isname(arrfield))
 		print arrfield
-	else if (mode == "python" && arrfield !~ /^#/)
+	else if (mode == "python")
 		key(arrfield, ok ? "a" : "t")
 }
 function end_block() {
@@ -100,9 +100,9 @@ BEGIN { room = room ? room : 64 }
 			print n " einval"
 		if (mode == "python" && NF >= 3 && $3 == "(row)")
 			key(doc ":" n, "t")
-		else if (mode == "python" && NF >= 3 && $3 !~ /^(crlf|cr|noeol)$/ &&
-		    $3 !~ /^#/)
-			key($3, "t")
+		else if (mode == "python" && NF >= 3 &&
+		    $3 !~ /^(crlf|cr|noeol|\(comment\))$/)
+			key($3, "t")	# a comment (6) is no key
 	}
 }
 END {

@@ -52,5 +52,13 @@ printf '%s%s\n%sshmids 402 x\n' "$pad$pad" "coeff shmids 402 x" "$pad" > \
 doc "1 ref coeff 402 x | 2 tref sp 402 x"
 printf 'x shmids 402 %s\n' "$long" > "$dir/.in"
 doc "1 malformed name longer than 64 bytes"
+# 6: comments, long ones too (1.5 made "# 1 2 ... 100" a segment "#")
+printf '#x %s\n' "$(seq 1 100 | tr '\n' ' ')" > "$dir/.in"
+doc "1 text (comment)"
+printf '# %s\r\n1 2\r\n3 4\r\n' "$(seq 1 5000 | tr '\n' ' ')" > "$dir/.in"
+doc "1 text (comment) crlf | 2 row sp 2 first crlf | 3 row sp 2 crlf"
+printf 'x 1 /\n%s# %s /\n2\n' "$pad" "$(seq 1 5000 | tr '\n' ' ')" > \
+    "$dir/.in"
+doc "1 array x 1 / | 2 cont 0 / bad | 3 cont 0 bad"
 rm -f "$dir/.n"
 echo "$n"

@@ -25,9 +25,9 @@ blank(int c)
 	return c == ' ' || c == '\t';
 }
 
-/* Returns 1, 0 or -1 as shmids_ref_parse should; label on 1. */
+/* Returns 1, 0 or -1 as shmids_ref_parse should by section 5 alone. */
 static int
-reference(const char *line, size_t len, char *label, int *id,
+reference5(const char *line, size_t len, char *label, int *id,
     size_t *fpos, size_t *flen, size_t *eol)
 {
 	size_t ts[MAXTOK], tl[MAXTOK], nt = 0, i = 0, np, j;
@@ -84,6 +84,24 @@ reference(const char *line, size_t len, char *label, int *id,
 			return -1;
 	}
 	return known ? -1 : 1;
+}
+
+/*
+ * Returns 1, 0 or -1 as shmids_ref_parse should; label on 1.  Section 6
+ * (1.6): a line whose field begins with "#" that is no valid reference
+ * is a comment, 0.
+ */
+static int
+reference(const char *line, size_t len, char *label, int *id,
+    size_t *fpos, size_t *flen, size_t *eol)
+{
+	int r = reference5(line, len, label, id, fpos, flen, eol);
+
+	if (r == -1 && *flen > 0 && line[*fpos] == '#') {
+		known = 0;
+		return 0;
+	}
+	return r;
 }
 
 /*

@@ -3,7 +3,8 @@
  * 6, 6.1), for tests/conformance.bats.  One line out per line in:
  *
  *	lines file	shmids_line_next(), the classifier:
- *			N text [FIELD | (row)] | ref FIELD LABEL | tref SEP LABEL |
+ *			N text [FIELD | (row) | (comment)] | ref FIELD LABEL |
+ *			tref SEP LABEL |
  *			malformed WHY | array FIELD COUNT | cont COUNT |
  *			row SEP COLS, then flags: / (more), bad, cut, first,
  *			and the line's end unless LF: crlf, cr, noeol
@@ -52,7 +53,9 @@ item(const char *s, const struct shmids_line *c)
 		if (c->fieldlen > 0) {
 			putchar(' ');
 			bytes(s + c->field, c->fieldlen);
-		} else if (c->lead < c->end)
+		} else if (c->sep == '#')
+			printf(" (comment)");	/* format-spec.md 6 */
+		else if (c->lead < c->end)
 			printf(" (row)");	/* it begins with a number */
 		break;
 	case SHMIDS_LINE_REF:

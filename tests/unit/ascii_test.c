@@ -155,10 +155,76 @@ checks(void)
 	    "shmids_remove_id: a malformed id is EINVAL");
 }
 
+/*
+ * format-spec.md 6: a comment is TEXT, sep '#', fieldlen 0, whatever it
+ * holds; a valid reference stays one whatever its field; shmids_get()
+ * refuses a comment, shmids_put() a field that would make one.
+ */
+static void
+comments(void)
+{
+	static const char *const t[] = {
+		"# 1 2 3\n", "#", "#x 1 2 /\n", "  \t# indented\r\n",
+		"# shmids are fast\n", "#x shmids 12 notes here", "#\0 1 2",
+		"# shmids 1 x\0", "#shmids 402 x\n",
+	};
+	static const size_t len[] = { 8, 1, 9, 15, 18, 23, 6, 13, 14 };
+	struct shmids_line c;
+	struct shmids_ref r;
+	struct shmids_array a;
+	FILE *fp;
+	size_t i;
+	int good = 1, k;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		errno = 1234;
+		k = shmids_line_kind(t[i], len[i], 0, &c);
+		if (k != 1 || c.kind != SHMIDS_LINE_TEXT || c.sep != '#' ||
+		    c.fieldlen != 0 || c.field != c.lead ||
+		    t[i][c.lead] != '#' || c.why == NULL ||
+		    strstr(c.why, "comment") == NULL || errno != 1234) {
+			printf("# comment %zu: kind %d sep %d\n", i, c.kind,
+			    c.sep);
+			good = 0;
+		}
+		/* 1.x's answer: no reference, the "#..." token its field */
+		if (shmids_ref_parse(t[i], len[i], &r) != 0 ||
+		    r.field != c.lead || r.fieldlen == 0)
+			good = 0;
+	}
+	ok(good, "6: a comment (first token begins with #) is TEXT, sep "
+	    "'#', no field; shmids_ref_parse() says 0");
+	k = shmids_line_kind("# shmids 0 #\n", 13, 0, &c);
+	ok(k == 1 && c.kind == SHMIDS_LINE_REF && c.fieldlen == 1 &&
+	    strcmp(c.label, "0 #") == 0,
+	    "6: '# shmids 0 #' (shm-import 1.5) is a reference all the same");
+	k = shmids_line_kind("x # 1\n", 6, 0, &c);
+	ok(k == 1 && c.kind == SHMIDS_LINE_ARRAY && c.sep == 0 &&
+	    c.fieldlen == 1, "6: a # later in a line is no comment");
+	k = shmids_line_kind("# 1 2 3 4", 9, SHMIDS_LINE_PART, &c);
+	ok(k == 1 && c.kind == SHMIDS_LINE_TEXT && c.sep == '#',
+	    "6: a comment's first bytes tell it (SHMIDS_LINE_PART)");
+	errno = 0;
+	k = shmids_get("# 1 2 3\n", NULL, SHMIDS_F64, &a);
+	ok(k == -1 && errno == EINVAL && a.data == NULL,
+	    "6: shmids_get() refuses a comment (EINVAL)");
+	fp = tmpfile();
+	errno = 0;
+	k = fp == NULL ? 0 : shmids_put(fp, "#x", SHMIDS_F64, NULL, 0, NULL,
+	    0);
+	ok(k == -1 && errno == EINVAL && ftell(fp) == 0 &&
+	    shmids_put(fp, "x#", SHMIDS_F64, NULL, 0, NULL, 0) == 0,
+	    "6: shmids_put() refuses a field that begins with # (EINVAL), "
+	    "nothing written");
+	if (fp != NULL)
+		fclose(fp);
+}
+
 int
 main(void)
 {
 	refs();
+	comments();
 	layout();
 	values();
 	checks();

@@ -107,3 +107,15 @@ test_that("6.1: shm_read(): table rows left as text are a matrix, under a CSV he
   expect_identical(r[[1]], data.frame(a = c(1.5, NA), b = c(2, 4)))
   expect_identical(r[[2]], matrix(c(1, 4, 2, 5, 3, 6), 2))
 })
+
+test_that("6: shm_read() asks the classifier about comments: '# 1 2 3' is no array '#', a '#' comment ends a table block", {
+  f <- tempfile()
+  writeLines(c("# 1 2 3", "#x 4 5", "a 1 2", "1 2", "3 4", "# c", "5 6",
+               "7 8", "  # 9 /", "b 3"), f)
+  r <- shm_read(f)
+  expect_identical(names(r), c("a", "rows", "rows", "b"))
+  expect_identical(r$a, c(1, 2))
+  expect_identical(r[[2]], matrix(c(1, 3, 2, 4), 2))
+  expect_identical(r[[3]], matrix(c(5, 7, 6, 8), 2))
+  expect_identical(r$b, 3)
+})
