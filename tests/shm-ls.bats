@@ -539,6 +539,28 @@ rw-r-----      1 $l"
 	    { echo "line: ${lines[1]}" >&2; false; }
 }
 
+# Issue: check that --noheadings keeps the columns aligned as the
+# header does: each column as wide as its widest entry among the rows
+# (the header, not written, not counted), numbers right-aligned.
+@test "7: shm-ls --noheadings: the rows' columns aligned as with the header, each as wide as its widest row" {
+	local a b
+	a=$(mkseg nh f64 3)
+	b=$(mkseg nh-longer-name i32 1234567)
+	run --separate-stderr shm_ls -b -o size,shape,state,label "$a" "$b"
+	status_is 0
+	is "$output" "$(printf '%7s %7s %-5s %s\n' SIZE SHAPE STATE LABEL \
+	    152 3 ready "$a" 4938396 1234567 ready "$b")" "with the header"
+	run --separate-stderr shm_ls -b -o size,shape,state,label --noheadings "$a" "$b"
+	status_is 0
+	is "$output" "$(printf '%7s %7s %-5s %s\n' 152 3 ready "$a" \
+	    4938396 1234567 ready "$b")" "without"
+	# a header wider than every row: the rows alone decide
+	run --separate-stderr shm_ls -b -o shape,state,label --noheadings "$a"
+	is "$output" "3 ready $a" "one row"
+	run --separate-stderr shm_ls -b -o shape,state,label "$a"
+	is "$output" "$(printf '%5s %-5s %s\n' SHAPE STATE LABEL 3 ready "$a")" "its header"
+}
+
 @test "7: shm-ls -J -o: only those keys, in that order; +list keeps every key" {
 	local l created iso
 	l=$(mkseg jcols i32 20 640)
