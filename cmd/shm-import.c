@@ -679,9 +679,11 @@ missed(const char *fname, unsigned long lineno, const char *field,
 
 /*
  * An array left as text for a bad token (last_bad, if it was this
- * array's): a typo when the token begins as a number would and holds a
- * digit ("3o", "1.2.3", not "RX4" of a CSV row's "Mazda RX4") and the
- * array else looks like one, 10 values or more on its first line
+ * array's): a typo when the token is no number (not 0.5 under -t i32,
+ * said by type_missed()), begins as a number would and holds a digit
+ * ("3o", "1.2.3", not "RX4" of a CSV row's "Mazda RX4"), the line holds
+ * no '"' (a CSV row's quoted text is neartab.c's), and the array else
+ * looks like one, 10 values or more on its first line
  * for each bad token there (at most 3), or continued.  f holds the
  * first line, or a long one's first bytes.  The first is kept.
  */
@@ -695,9 +697,11 @@ typo_missed(const char *fname, unsigned long lineno, const struct text *f,
 	int more = 0;
 
 	if (last_bad.fname != fname || last_bad.first != lineno ||
-	    strchr("0123456789+-.", last_bad.tok[0]) == NULL ||
 	    last_bad.tok[0] == '\0' ||
-	    strpbrk(last_bad.tok, "0123456789") == NULL)
+	    strchr("0123456789+-.", last_bad.tok[0]) == NULL ||
+	    strpbrk(last_bad.tok, "0123456789") == NULL ||
+	    shmids_isnumber(last_bad.tok, strlen(last_bad.tok)) ||
+	    memchr(f->buf, '"', f->len) != NULL)
 		return;
 	last_bad.fname = NULL;
 	for (;;) {
