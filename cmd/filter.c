@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <err.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -35,9 +36,24 @@ is_stdout(FILE *fp)
 	return lseek(fileno(fp), 0, SEEK_CUR) < in.st_size;
 }
 
+/* A directory is no input: said so, not read ("read error"). */
+static int
+is_dir(FILE *fp, const char *fname)
+{
+	struct stat st;
+
+	if (fstat(fileno(fp), &st) == -1 || !S_ISDIR(st.st_mode))
+		return 0;
+	errno = EISDIR;
+	warn("%s", fname);
+	return 1;
+}
+
 static int
 each(FILE *fp, const char *fname, void (*fn)(FILE *, const char *))
 {
+	if (is_dir(fp, fname))
+		return 1;
 	if (is_stdout(fp)) {
 		warnx("%s: input file is output file", fname);
 		return 1;
@@ -49,11 +65,26 @@ each(FILE *fp, const char *fname, void (*fn)(FILE *, const char *))
 int
 filter_each_file(int argc, char *argv[], void (*fn)(FILE *, const char *))
 {
+	struct stat st;
 	FILE *fp;
 	int i, r = 0;
 
 	if (argc == 0)
 		return each(stdin, "stdin", fn);
+	/*
+	 * A directory among the operands is a mistyped command line: said
+	 * before anything is read or made, as a usage slip is, not after
+	 * the files before it were converted.
+	 */
+	for (i = 0; i < argc; i++)
+		if (strcmp(argv[i], "-") != 0 && stat(argv[i], &st) == 0 &&
+		    S_ISDIR(st.st_mode)) {
+			errno = EISDIR;
+			warn("%s", msg_fname(argv[i]));
+			r = 1;
+		}
+	if (r)
+		return r;
 	for (i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "-") == 0)
 			fp = stdin;

@@ -14,7 +14,8 @@
  * Run fn on each file operand ("-" or none: stdin), as a filter does;
  * a file that cannot be opened, or that is stdout with bytes left to
  * read (cat's "input file is output file"), is reported and skipped.
- * Returns 0, or 1 if any was.
+ * A directory among the operands is reported before any file is read,
+ * and none is.  Returns 0, or 1 if any was reported.
  */
 int	 filter_each_file(int argc, char *argv[],
 	    void (*fn)(FILE *fp, const char *fname));

@@ -98,10 +98,11 @@ msg_create_error(int e)
 
 	/*
 	 * File segments: the directory is the likelier culprit than the
-	 * input; not for memory (mapping the file under ulimit -v), which
-	 * shmids_explain() words.
+	 * input; not for memory (mapping the file under ulimit -v) or the
+	 * file size limit (ulimit -f), which shmids_explain() words.
 	 */
-	if (dir != NULL && e != ENOSPC && e != ENOSYS && e != ENOMEM) {
+	if (dir != NULL && e != ENOSPC && e != ENOSYS && e != ENOMEM &&
+	    e != EFBIG) {
 		if (e == EINVAL)
 			return "SHMIDS_DIR cannot go into a label (blanks?)";
 		snprintf(buf, sizeof(buf), "SHMIDS_DIR %s: %s",

@@ -39,6 +39,12 @@ operand_bad(const char *arg)
 {
 	char why[SHMIDS_EXPLAIN_MAX];
 
+	/* "" (an unset variable, say) would be ": not a label or id" */
+	if (*arg == '\0') {
+		warnx("an empty operand: not a label or id (expected "
+		    "'<id> <name>', a shmid or a file segment's path)");
+		return;
+	}
 	/* shmids_explain() knows a name alone; other faults are one */
 	shmids_explain(why, sizeof(why), arg, EINVAL);
 	if (strncmp(why, "a name alone", 12) == 0 && strchr(arg, '\n') == NULL)

@@ -79,6 +79,30 @@ static struct {
 	const char	*why, *what;
 	unsigned long	 n;
 } fortran_miss;
+/*
+ * Left as text, and said whatever was converted (format-spec.md 7): the
+ * first line of numbers alone (a table block of one row) of -k values
+ * or more, and the first array whose one bad token looks like a typo
+ * ("3o"); how many of each.  last_bad is the bad token bad_note() saw
+ * last, for type_missed() to judge with the array's first line.
+ */
+static struct {
+	char		 where[96];
+	char		 sed[120];
+	size_t		 count;
+	unsigned long	 n;
+} alone_miss;
+static struct {
+	char		 where[96];
+	char		 field[SHMIDS_NAME_MAX + 1];
+	char		 tok[40];
+	unsigned long	 n;
+} typo_miss;
+static struct {
+	const char	*fname;
+	unsigned long	 first;
+	char		 tok[40];
+} last_bad;
 
 /* An array's first line, kept for its reference line. */
 struct text {
@@ -487,8 +511,68 @@ fortran_note(const char *fname, unsigned long lineno, const char *s,
 static void
 bad_note(const char *fname, unsigned long first, const char *bad)
 {
-	fortran_note(fname, first, bad, strcspn(bad, " \t,\r\n"),
-	    "the array");
+	size_t len = strcspn(bad, " \t,\r\n"), tl;
+	const char *t;
+
+	if (ftoken_find(bad, len, &t, &tl) != NULL) {
+		fortran_note(fname, first, bad, len, "the array");
+		return;
+	}
+	last_bad.fname = fname;
+	last_bad.first = first;
+	snprintf(last_bad.tok, sizeof(last_bad.tok), "%.*s",
+	    (int)(len < 32 ? len : 32), bad);
+}
+
+/*
+ * A line of numbers alone, a table block of one row (b), left as text:
+ * a field name before it would make it an array.  The first is kept.
+ */
+static void
+alone_missed(const char *fname, unsigned long lineno, size_t count)
+{
+	if (count < minvals || count < 10 || alone_miss.n++ > 0)
+		return;
+	alone_miss.count = count;
+	snprintf(alone_miss.where, sizeof(alone_miss.where), "%.80s:%lu",
+	    fname, lineno);
+	if (strcmp(fname, "stdin") == 0)
+		snprintf(alone_miss.sed, sizeof(alone_miss.sed),
+		    "... | sed '%lus/^/x /' | shm-import", lineno);
+	else
+		snprintf(alone_miss.sed, sizeof(alone_miss.sed),
+		    "sed '%lus/^/x /' %.80s | shm-import", lineno, fname);
+}
+
+/*
+ * Lines of numbers alone and arrays with a typo, left as text: always
+ * said, as the Fortran forms are (format-spec.md 7).
+ */
+static void
+report_text(void)
+{
+	char more[48] = "";
+
+	if (alone_miss.n > 0) {
+		if (alone_miss.n > 1)
+			snprintf(more, sizeof(more), "; %lu such lines in all",
+			    alone_miss.n);
+		warnx("%s: a row of %zu values alone stays text (a table "
+		    "needs 2 rows or more); a field name makes it an array: "
+		    "%s%s", alone_miss.where, alone_miss.count,
+		    alone_miss.sed, more);
+	}
+	if (typo_miss.n > 0) {
+		more[0] = '\0';
+		if (typo_miss.n > 1)
+			snprintf(more, sizeof(more), "; %lu such arrays in all",
+			    typo_miss.n);
+		warnx("%s: %s: \"%s\" is no number: the array left as text "
+		    "(correct it; -f %s names its line)%s", typo_miss.where,
+		    msg_quote(typo_miss.field, strlen(typo_miss.field)),
+		    msg_quote(typo_miss.tok, strlen(typo_miss.tok)),
+		    msg_quote(typo_miss.field, strlen(typo_miss.field)), more);
+	}
 }
 
 /* The Fortran forms left as text, always said (format-spec.md 6). */
@@ -572,6 +656,62 @@ missed(const char *fname, unsigned long lineno, const char *field,
 }
 
 /*
+ * An array left as text for a bad token (last_bad, if it was this
+ * array's): a typo when the token is no number (not 0.5 under -t i32,
+ * said by type_missed()), begins as a number would and holds a digit
+ * ("3o", "1.2.3", not "RX4" of a CSV row's "Mazda RX4"), the line holds
+ * no '"' (a CSV row's quoted text is neartab.c's), and the array else
+ * looks like one, 10 values or more on its first line
+ * for each bad token there (at most 3), or continued.  f holds the
+ * first line, or a long one's first bytes.  The first is kept.
+ */
+static void
+typo_missed(const char *fname, unsigned long lineno, const struct text *f,
+    const struct shmids_ref *r)
+{
+	const char *s = f->buf + r->field + r->fieldlen, *e = f->buf + f->len;
+	const char *t;
+	size_t nums = 0, bads = 0;
+	int more = 0;
+
+	if (last_bad.fname != fname || last_bad.first != lineno ||
+	    last_bad.tok[0] == '\0' ||
+	    strchr("0123456789+-.", last_bad.tok[0]) == NULL ||
+	    strpbrk(last_bad.tok, "0123456789") == NULL ||
+	    shmids_isnumber(last_bad.tok, strlen(last_bad.tok)) ||
+	    memchr(f->buf, '"', f->len) != NULL)
+		return;
+	last_bad.fname = NULL;
+	for (;;) {
+		while (s < e && (shmids_isblank(*s) || *s == ',' ||
+		    *s == '\r' || *s == '\n'))
+			s++;
+		if (s == e)
+			break;
+		for (t = s; t < e && !shmids_isblank(*t) && *t != ',' &&
+		    *t != '\r' && *t != '\n'; t++)
+			;
+		if (t - s == 1 && *s == '/')
+			more = 1;
+		else if (shmids_isnumber(s, (size_t)(t - s)))
+			nums++, more = 0;
+		else
+			bads++, more = 0;
+		s = t;
+	}
+	if (bads > 3 || (nums < 10 * (bads > 0 ? bads : 1) &&
+	    !(bads == 0 && more)) ||
+	    !array_like(f->buf + r->field, r->fieldlen, nums, more ? 2 : 1) ||
+	    typo_miss.n++ > 0)
+		return;
+	snprintf(typo_miss.where, sizeof(typo_miss.where), "%.80s:%lu",
+	    fname, lineno);
+	memcpy(typo_miss.field, f->buf + r->field, r->fieldlen);
+	typo_miss.field[r->fieldlen] = '\0';
+	memcpy(typo_miss.tok, last_bad.tok, sizeof(typo_miss.tok));
+}
+
+/*
  * An array left inline because its values are not of the type -t asked
  * for (i32, and 1.5 read): the first that reads as f64 and looks like
  * an array is remembered.  f holds its first line.
@@ -586,6 +726,7 @@ type_missed(const char *fname, unsigned long lineno, const struct text *f,
 	size_t count;
 	int k;
 
+	typo_missed(fname, lineno, f, r);
 	if (type == SHMIDS_F64 || type_miss.count > 0)
 		return;
 	memset(&v, 0, sizeof(v));
@@ -1207,6 +1348,8 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 	}
 	if (k != -1 && v.count < minvals)
 		table_missed(&b);
+	if (k != -1 && b.rows == 1)
+		alone_missed(fname, b.first, v.count);
 	if (k == -1 || b.rows < 2 || v.count < minvals ||
 	    store_table(&b, &v) == -1) {
 		pass_kept(l, fname, b.first);
@@ -1413,6 +1556,7 @@ main(int argc, char *argv[])
 		rval = 1;
 	check_stop();
 	report_fortran();
+	report_text();
 	report_missed();
 	if (fields != NULL && filter_fields_report(&want,
 	    "no inline array has this field (a reference line already?)"))

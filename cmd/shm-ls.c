@@ -26,6 +26,7 @@
 #define NOHEADINGS	OPT_LONG
 
 static int	 aflag, bflag, Hflag, hflag, Jflag, lflag, nohead, pflag, Tflag;
+static int	 qmarks;		/* a "?" written in the long format */
 static const char *pattern, *olist;
 static int	 uflag;
 static uid_t	 uid;
@@ -115,9 +116,12 @@ add_row(const struct shmids_info *si, const struct shmids_dims *sh)
 			msg_nomem();
 		cells = n;
 	}
-	for (i = 0; i < lc.n; i++)
+	for (i = 0; i < lc.n; i++) {
 		lscol_cell(lc.v[i], si, sh, bflag, now,
 		    cells[nrows * lc.n + i]);
+		if (strcmp(cells[nrows * lc.n + i], "?") == 0)
+			qmarks = 1;
+	}
 	nrows++;
 }
 
@@ -407,6 +411,13 @@ main(int argc, char *argv[])
 		print_rows();
 		if (Tflag)
 			print_totals();
+		/*
+		 * A person wonders what "?" means; a script reads rows and
+		 * the total, and gets no line it does not know.
+		 */
+		if (qmarks && isatty(STDOUT_FILENO))
+			printf("?: no read permission (its owner or root lists "
+			    "it), or a corrupt header\n");
 	}
 	if (msg_close_stdout() == -1)
 		rval = 1;

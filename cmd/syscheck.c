@@ -641,6 +641,36 @@ hugedir_hint(int fpr)
 	    "");
 }
 
+/*
+ * SHMIDS_DIR that no file segment can be made in or listed from: what
+ * is wrong with it, in the user's terms, and what to do (a hint: line,
+ * as for the settings).  Returns 1 if it said so, else 0.
+ */
+static int
+dir_hint(const char *dir)
+{
+	struct stat st;
+	int e = stat(dir, &st) == -1 ? errno : 0;
+
+	if (e == ENOENT)
+		printf("? (%s)\nhint: SHMIDS_DIR %s does not exist: 'mkdir -p %s'"
+		    "\n  (mode 1777 to share it), or unset SHMIDS_DIR for "
+		    "System V segments\n", strerror(e), dir, dir);
+	else if (e == ENOTDIR || (e == 0 && !S_ISDIR(st.st_mode)))
+		printf("? (%s)\nhint: SHMIDS_DIR %s is not a directory%s:\n"
+		    "  point SHMIDS_DIR at one, or unset it for System V "
+		    "segments\n", strerror(ENOTDIR), dir, e == ENOTDIR ?
+		    " (a name on its path is a file)" : "");
+	else if (e == EACCES || (e == 0 && access(dir, R_OK | X_OK) == -1))
+		printf("? (%s)\nhint: SHMIDS_DIR %s cannot be read or searched "
+		    "by you: its owner may\n  'chmod 1777' it, or point "
+		    "SHMIDS_DIR at a directory of yours, or unset it\n  for "
+		    "System V segments\n", strerror(EACCES), dir);
+	else
+		return 0;
+	return 1;
+}
+
 /* The second backend needs no administrator: only a directory. */
 static void
 filesetting(void)
@@ -663,6 +693,8 @@ filesetting(void)
 	}
 	printf("%-24s %s (file segments)\n", "SHMIDS_DIR", dir);
 	printf(PAGES_FMT, "SHMIDS_DIR pages");
+	if (dir_hint(dir))
+		return;
 	if ((r = dir_pages(dir, why, sizeof(why))) == 1)
 		printf("2 MiB where memory allows (%s)\n", why);
 	else if (r == 0 && strncmp(why, "tmpfs", 5) != 0 &&

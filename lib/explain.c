@@ -230,6 +230,7 @@ static int
 explain_store(struct out *o, int errnum)
 {
 	const char *dir = shmids_dir();
+	struct rlimit rl;
 	int file = dir != NULL;
 
 	switch (errnum) {
@@ -255,6 +256,16 @@ explain_store(struct out *o, int errnum)
 			add(o, "the new segment was removed before it could be "
 			    "used (by a cleaner, shm-rm -s, given too short an "
 			    "age?)");
+		return 1;
+	case EFBIG:
+		if (getrlimit(RLIMIT_FSIZE, &rl) == 0 &&
+		    rl.rlim_cur != RLIM_INFINITY)
+			add(o, "the segment is larger than this process's "
+			    "file size limit, %llu bytes (ulimit -f)",
+			    (unsigned long long)rl.rlim_cur);
+		else
+			add(o, "too large for a file%s",
+			    file ? " in SHMIDS_DIR" : "");
 		return 1;
 	case ENAMETOOLONG:
 		if (file)
@@ -634,7 +645,7 @@ shmids_explain(char *buf, size_t size, const char *label, int errnum)
 	bad = label != NULL &&
 	    find_label(label, l, &why, &toolong, &ref) == -1;
 	if (label == NULL || errnum == ENOSPC || errnum == ENOSYS ||
-	    errnum == ENOMEM) {
+	    errnum == ENOMEM || errnum == EFBIG) {
 		if (!explain_store(&o, errnum))
 			add_strerror(&o, errnum);
 	} else if (bad && why == name_alone && errnum == EINVAL)

@@ -247,7 +247,9 @@ struct shmids_dims {
  * or the kernel refuses the size), ENAMETOOLONG (name over 64 bytes; for
  * a file segment, path and name over 74), ENOMEM (size overflow or no
  * memory), ENOSPC (kernel.shmmni or kernel.shmall reached; for a file
- * segment, a full file system), and those of shmget(2) and shmat(2), or
+ * segment, a full file system), EFBIG (a file segment over the file
+ * size limit, ulimit -f: the SIGXFSZ this raises is blocked and taken,
+ * one pending before stays), and those of shmget(2) and shmat(2), or
  * for a file segment of realpath(3), mkstemp(3), ftruncate(2), mmap(2),
  * and ENOSYS where the system lacks F_OFD_SETLK.
  */
@@ -1314,8 +1316,8 @@ int	 shmids_continued(const char *s, size_t len);
  * the segment may have changed since the call failed.  Every errno of
  * this header has its words (EINVAL and ENAMETOOLONG say what is wrong
  * with a malformed label, a name alone or a reference line given where
- * a label is wanted included; ENOSPC and ENOSYS name the limit or the
- * setting); any other gives strerror(3)'s text.  EAGAIN says "still
+ * a label is wanted included; ENOSPC, ENOSYS and EFBIG name the limit
+ * or the setting); any other gives strerror(3)'s text.  EAGAIN says "still
  * being written by pid N" and no more: a caller that waited says for
  * how long.
  * Writes at most size bytes to buf, NUL included (nothing if size is 0,

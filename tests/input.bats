@@ -68,6 +68,37 @@ mkcsv() {
 	esac
 }
 
+# A directory as a file operand was read: "/tmp:1: read error: Is a
+# directory", after the operands before it were converted.
+@test "7: a directory as a file operand (or stdin): 'file: Is a directory', said before anything is read or made, exit 1" {
+	local row tool args want fails=
+	mkdir dir
+	{ printf 'a'; seq 100 | sed 's/^/ /' | tr -d '\n'; echo; } > a.txt
+	while IFS='|' read -r tool args want; do
+		[ -n "$tool" ] || continue
+		# shellcheck disable=SC2086
+		runio /dev/null "$tool" $args
+		[ "$status" = 1 ] || fails+="[$tool $args: status $status] "
+		[ "$(cat "$T/err")" = "$(printf "$want")" ] ||
+		    fails+="[$tool $args: stderr '$(cat "$T/err")'] "
+		[ ! -s "$T/out" ] || fails+="[$tool $args: output] "
+	done <<-EOF
+	shm_import|dir|shm-import: dir: Is a directory
+	shm_import|-P $P -k 1 a.txt dir|shm-import: dir: Is a directory
+	shm_import|-P $P -k 1 a.txt dir - dir/|shm-import: dir: Is a directory\\nshm-import: dir/: Is a directory
+	shm_expand|dir|shm-expand: dir: Is a directory
+	shm_expand|a.txt dir|shm-expand: dir: Is a directory
+	EOF
+	is "$("$SHMTOOL" find "$P")" "" "segments made"
+	runio dir shm_import -P "$P"
+	status_is 1
+	err_is "shm-import: stdin: Is a directory"
+	runio dir shm_expand
+	status_is 1
+	err_is "shm-expand: stdin: Is a directory"
+	is "$fails" "" "failures"
+}
+
 @test "6.1, 7: tables left as text: why, once per file, and what would move it; never -f \"Mazda RX1\"; the bytes pass unchanged" {
 	local fails= f want
 	while IFS='|' read -r f want; do

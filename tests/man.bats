@@ -165,3 +165,40 @@ $m
 		fi
 	done
 }
+
+# shmids(3)'s reader example dropped what the user gave from its
+# messages ("reader: no such segment"): house rule "prog: what: reason".
+@test "7: man: shmids(3)'s reader example builds (-std=c99 -pedantic), reads a segment, and its diagnostics name the label or field" {
+	local top=$BATS_TEST_DIRNAME/.. lib san= l
+	lib=$top/${SHMIDS_BUILD:-build}
+	command -v cc > /dev/null || skip "no cc"
+	awk '/^A reader of one field/ { f = 1 }
+	    f && /^\.Bd -literal/ { g = 1; next } g && /^\.Ed/ { exit } g' \
+	    "$MAN/shmids.3" | sed 's/\\e/\\/g' > reader.c
+	grep -q shmids_explain reader.c
+	! nm -D "$lib/libshmids.so.1" 2>/dev/null | grep -q __asan_init ||
+	    san=-fsanitize=address,undefined
+	run cc -std=c99 -pedantic -Wall -Wextra -Werror $san -I"$top/lib" \
+	    -o reader reader.c -L"$lib" -lshmids -Wl,-rpath,"$lib"
+	status_is 0
+	l=$(mkseg rd f64 3)
+	printf 'x shmids %s\n' "$l" > in
+	runio in ./reader
+	status_is 0
+	is "$(cat "$T/out")" "$(printf '0\n1\n2')" "the values"
+	local in want fails=
+	while IFS='|' read -r in want; do
+		printf '%s\n' "$in" > in
+		runio in ./reader
+		[ "$status" = 1 ] || fails+="[$in: status $status] "
+		[ "$(cat "$T/err")" = "reader: $want" ] ||
+		    fails+="[$in: $(cat "$T/err")] "
+	done <<-EOF
+	x shmids ${l% *} ${P}other|stdin:1: ${l% *} ${P}other: segment ${l% *} is labelled '$l'
+	x shmids 999999 ${P}none|stdin:1: 999999 ${P}none: no such segment (removed, or never made)
+	|stdin:1: an empty label
+	EOF
+	runio /dev/null ./reader
+	is "$status $(cat "$T/err")" "1 reader: stdin: no input" "no input"
+	is "$fails" "" "failures"
+}

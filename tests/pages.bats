@@ -165,6 +165,34 @@ hint: unset SHMIDS_NOTUNE"
 	is "$fails" ""
 }
 
+# SHMIDS_DIR that cannot be looked at was "SHMIDS_DIR pages ?" and no
+# more; now a hint: says what is wrong with it and what to do.
+@test "2.5: shm-ls -l: SHMIDS_DIR missing, not a directory, or unreadable: ? (reason) and a hint: of what is wrong and what to do" {
+	local dir want fails=""
+	printf x > "$T/file"
+	while IFS='|' read -r dir want; do
+		[ -n "$dir" ] || continue
+		run --separate-stderr env SHMIDS_DIR="$dir" "$BIN/shm-ls" -l
+		[ "$status" = 0 ] || fails+="[$dir: status $status] "
+		got=$(sed -n '/^SHMIDS_DIR pages/,$p' <<< "$output")
+		[ "$got" = "$(printf "$want")" ] || fails+="[$dir: $got] "
+	done <<-EOF
+	$T/none|SHMIDS_DIR pages         ? (No such file or directory)\\nhint: SHMIDS_DIR $T/none does not exist: 'mkdir -p $T/none'\\n  (mode 1777 to share it), or unset SHMIDS_DIR for System V segments
+	$T/file|SHMIDS_DIR pages         ? (Not a directory)\\nhint: SHMIDS_DIR $T/file is not a directory:\\n  point SHMIDS_DIR at one, or unset it for System V segments
+	$T/file/d|SHMIDS_DIR pages         ? (Not a directory)\\nhint: SHMIDS_DIR $T/file/d is not a directory (a name on its path is a file):\\n  point SHMIDS_DIR at one, or unset it for System V segments
+	EOF
+	is "$fails" ""
+	# one the caller cannot read: a plain user's view of a 0700 directory
+	need_user
+	mkdir -m 700 "$T/priv"
+	run --separate-stderr as_user env SHMIDS_DIR="$T/priv" "$BIN/shm-ls" -l
+	status_is 0
+	is "$(sed -n '/^SHMIDS_DIR pages/,$p' <<< "$output")" "SHMIDS_DIR pages         ? (Permission denied)
+hint: SHMIDS_DIR $T/priv cannot be read or searched by you: its owner may
+  'chmod 1777' it, or point SHMIDS_DIR at a directory of yours, or unset it
+  for System V segments"
+}
+
 # The hint names the mount unit's directory, and says it once there.
 @test "2.5: shm-ls -l without SHMIDS_DIR: how to get file segments in 2 MiB pages, or that /run/shmids has them" {
 	local r

@@ -373,6 +373,30 @@ if not s["key"].startswith("0x5348"): print("key", s["key"])
 	is "$(awk '{ print $3, $4, $5 }' <<< "$line")" "? ? ?" "long type count state"
 }
 
+# A "?" with no word of why: to a terminal, one line says it, once.
+@test "7: shm-ls: a ? in the long format to a terminal: one line says why, last; never to a pipe, nor with -p or -J" {
+	need_user
+	command -v script > /dev/null || skip "script (util-linux) missing"
+	local a b out
+	a=$(mkseg private1 f64 1 600)
+	b=$(mkseg private2 f64 1 600)
+	as_user script -qec "\"$BIN/shm-ls\" -T \"${a%% *}\" \"${b%% *}\"" /dev/null > tty.out
+	out=$(tr -d '\r' < tty.out)
+	is "$(sed -n '$p' <<< "$out")" "?: no read permission (its owner or root lists it), or a corrupt header" "last line"
+	is "$(grep -c '^?:' <<< "$out")" 1 "said once"
+	is "$(sed -n '4p' <<< "$out")" "total: 2 segments, 272, 0 attached" "the total before it"
+	# to a pipe, and the machine formats: the rows alone
+	run --separate-stderr as_user "$BIN/shm-ls" -T "${a%% *}" "${b%% *}"
+	status_is 0
+	is "${#lines[@]}" 4 "lines to a pipe"
+	[[ $output != *'?:'* ]] || { echo "footnote to a pipe: $output" >&2; false; }
+	as_user script -qec "\"$BIN/shm-ls\" -p \"${a%% *}\"; \"$BIN/shm-ls\" -J \"${a%% *}\"" /dev/null > tty.out
+	! grep -q '^?:' tty.out || { echo "footnote with -p or -J: $(cat tty.out)" >&2; false; }
+	# a readable one: no line
+	script -qec "\"$BIN/shm-ls\" \"$a\"" /dev/null > tty.out
+	! grep -q '^?:' tty.out || { echo "footnote for a readable one" >&2; false; }
+}
+
 @test "1: shm-ls: operands: several, missing, not a label" {
 	local a b gone
 	a=$(mkseg a f64 1)
@@ -537,6 +561,28 @@ rw-r-----      1 $l"
 	status_is 0
 	[[ ${lines[1]} =~ ^$DATE\ +$DATE\ +$DATE\ +$DATE\ +[0-9]+$ ]] ||
 	    { echo "line: ${lines[1]}" >&2; false; }
+}
+
+# Issue: check that --noheadings keeps the columns aligned as the
+# header does: each column as wide as its widest entry among the rows
+# (the header, not written, not counted), numbers right-aligned.
+@test "7: shm-ls --noheadings: the rows' columns aligned as with the header, each as wide as its widest row" {
+	local a b
+	a=$(mkseg nh f64 3)
+	b=$(mkseg nh-longer-name i32 1234567)
+	run --separate-stderr shm_ls -b -o size,shape,state,label "$a" "$b"
+	status_is 0
+	is "$output" "$(printf '%7s %7s %-5s %s\n' SIZE SHAPE STATE LABEL \
+	    152 3 ready "$a" 4938396 1234567 ready "$b")" "with the header"
+	run --separate-stderr shm_ls -b -o size,shape,state,label --noheadings "$a" "$b"
+	status_is 0
+	is "$output" "$(printf '%7s %7s %-5s %s\n' 152 3 ready "$a" \
+	    4938396 1234567 ready "$b")" "without"
+	# a header wider than every row: the rows alone decide
+	run --separate-stderr shm_ls -b -o shape,state,label --noheadings "$a"
+	is "$output" "3 ready $a" "one row"
+	run --separate-stderr shm_ls -b -o shape,state,label "$a"
+	is "$output" "$(printf '%5s %-5s %s\n' SHAPE STATE LABEL 3 ready "$a")" "its header"
 }
 
 @test "7: shm-ls -J -o: only those keys, in that order; +list keeps every key" {

@@ -321,6 +321,20 @@ shmid_exists() {
 	is "$output" ""
 }
 
+# "shm-rm: : not a label or id" named nothing: an empty operand (an
+# unset variable in "$label") says it is empty, and what is expected.
+@test "1: shm-rm, shm-ls: an empty operand says it is empty and what form is expected, exit 1, the others done" {
+	local a tool want
+	a=$(mkseg a f64 1)
+	want="an empty operand: not a label or id (expected '<id> <name>', a shmid or a file segment's path)"
+	for tool in shm_ls shm_rm; do
+		run --separate-stderr "$tool" "" "$a"
+		status_is 1
+		is "$stderr" "${tool/_/-}: $want" "$tool"
+	done
+	gone "$a"
+}
+
 @test "1: shm-rm, shm-ls: an operand whose name part is no name ('5 x y') is not a label or id" {
 	local a op fails=
 	a=$(mkseg a f64 1)

@@ -14,6 +14,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +109,46 @@ allocate(int fd, size_t size)
 }
 
 /*
+ * The file made size bytes long, allocated, its first page written.  A
+ * file size limit (ulimit -f) below size makes each of these calls send
+ * the calling thread SIGXFSZ, whose default action ends the program,
+ * before it fails with EFBIG: the library never decides that for its
+ * caller.  So SIGXFSZ is blocked around them, and one they raised is
+ * taken off the thread's pending signals (sigtimedwait(2), no wait)
+ * unless one was pending already, which stays for the caller; the mask
+ * is restored and the caller gets -1 with errno EFBIG.  A program that
+ * ignores SIGXFSZ sees the same.
+ */
+static int
+grow(int fd, size_t size, const char zero[SHMIDS_HEADER])
+{
+	static const struct timespec now = { 0, 0 };
+	sigset_t xfsz, old, pending;
+	ssize_t n = -1;
+	int rc = 0, e, was;
+
+	sigemptyset(&xfsz);
+	sigaddset(&xfsz, SIGXFSZ);
+	if ((e = pthread_sigmask(SIG_BLOCK, &xfsz, &old)) != 0) {
+		errno = e;
+		return -1;
+	}
+	was = sigpending(&pending) == 0 && sigismember(&pending, SIGXFSZ);
+	if (ftruncate(fd, (off_t)size) == -1 || allocate(fd, size) == -1 ||
+	    (n = pwrite(fd, zero, SHMIDS_HEADER, 0)) != SHMIDS_HEADER) {
+		e = n >= 0 ? ENOSPC : errno;	/* a short write: full */
+		rc = -1;
+		if (!was)
+			while (sigtimedwait(&xfsz, NULL, &now) == -1 &&
+			    errno == EINTR)
+				;
+		errno = e;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+/*
  * mkstemp(3) picks the name "<dir>/shmids.<uid>.XXXXXX" and opens it 0600
  * with O_EXCL, the uid being the one the file gets (format-spec.md 2.6):
  * the writer's, or the one its file system gives (NFS squashing root), in
@@ -153,9 +195,7 @@ again:
 		goto again;
 	}
 	if (fcntl(fd, F_SETFD, FD_CLOEXEC) == -1 ||
-	    setlock(fd, F_WRLCK) == -1 || ftruncate(fd, (off_t)size) == -1 ||
-	    allocate(fd, size) == -1 ||
-	    pwrite(fd, zero, sizeof(zero), 0) != (ssize_t)sizeof(zero) ||
+	    setlock(fd, F_WRLCK) == -1 || grow(fd, size, zero) == -1 ||
 	    map(fd, size, size, PROT_READ | PROT_WRITE, a) == -1) {
 		e = errno;
 		unlink(id);

@@ -50,7 +50,7 @@ static const struct {
 	{ EBADMSG, "EBADMSG" }, { EAGAIN, "EAGAIN" },
 	{ EOWNERDEAD, "EOWNERDEAD" }, { ENOMEM, "ENOMEM" }, { EPERM, "EPERM" },
 	{ EIDRM, "EIDRM" }, { ENOSPC, "ENOSPC" }, { ERANGE, "ERANGE" },
-	{ EPROTOTYPE, "EPROTOTYPE" }, { EEXIST, "EEXIST" },
+	{ EPROTOTYPE, "EPROTOTYPE" }, { EEXIST, "EEXIST" }, { EFBIG, "EFBIG" },
 };
 
 static void
