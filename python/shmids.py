@@ -87,7 +87,7 @@ except ImportError:  # memoryviews then, and a word once (at import)
 __all__ = ["attach", "segment", "zeros", "create", "remove", "release",
            "load", "dump", "ls", "Segment", "Writer", "TYPES"]
 
-__version__ = "1.5.0"    # SHMIDS_VERSION of shmids.h (tests/version.bats)
+__version__ = "1.6.0"    # SHMIDS_VERSION of shmids.h (tests/version.bats)
 
 # make install replaces None with the installed library's absolute path.
 _INSTALLED_LIB = None
