@@ -99,6 +99,9 @@ add_remove_hint(struct out *o, const struct shmids_info *si,
  * since the hint repeats it.
  */
 static const char name_alone[] = "a name alone, not a label";
+static const char no_value[] = "a field's line is an inline "
+    "array only if every token after the field is a value (or a last \"/\"), "
+    "else it is text (shmids(5) 6)";
 static const char blank_name[] = "the name holds a blank or a byte that is "
     "not printable ASCII";
 
@@ -580,9 +583,42 @@ explain_seg(struct out *o, const char *id, const char *label, int errnum)
  * reference line or table reference line (*ref then 1).  0 and the label
  * (or id) in out; -1 if the string is malformed, *why saying how.
  */
+/*
+ * The line given to shmids_get(), read as an inline array's first line
+ * (format-spec.md 6): its first token that is no value, quoted, and
+ * what is wrong with it, into tok (64 bytes), if its first value looks
+ * like one (a digit, a sign or a point begins it: "coeff 12" mistaken
+ * for a label is left to the label's words).  1 if there is one.
+ */
+static int
+bad_token(const char *s, const struct shmids_line *c, char *tok)
+{
+	struct shmids_values v;
+	struct shmids_span sp;
+	size_t at = c->values + strspn(s + c->values, " \t"), n;
+	char *line;
+
+	if (at >= c->end || strchr("0123456789+-.", s[at]) == NULL ||
+	    (line = strndup(s + at, c->end - at)) == NULL)
+		return 0;
+	memset(&v, 0, sizeof(v));
+	v.type = SHMIDS_F64;
+	sp.bad = NULL;
+	if (shmids_values_read(&v, line, strlen(line), 1, SHMIDS_VALUES_LINE,
+	    &sp) == -1 && sp.bad != NULL) {
+		n = strcspn(sp.bad, " \t\r\n");
+		snprintf(tok, 64, "\"%.*s%s\" %s", n > 40 ? 40 : (int)n,
+		    sp.bad, n > 40 ? "..." : "", errno == ERANGE ?
+		    "is out of the range of f64" : "is no number");
+	}
+	shmids_values_free(&v);
+	free(line);
+	return sp.bad != NULL;
+}
+
 static int
 find_label(const char *s, char *out, const char **why, int *toolong,
-    int *ref)
+    int *ref, char *tok)
 {
 	struct shmids_line c;
 	struct shmids_values v;
@@ -616,6 +652,11 @@ find_label(const char *s, char *out, const char **why, int *toolong,
 		    "is text, never a field";
 		return -1;
 	}
+	/* "coeff 1 2 x": an inline array, given to shmids_get(), that is text */
+	if (c.kind == SHMIDS_LINE_ARRAY && bad_token(s, &c, tok)) {
+		*why = no_value;
+		return -1;
+	}
 	/* "1 2 3": values only, which shmids_get() was given, say */
 	if (c.kind == SHMIDS_LINE_ROW && *why == blank_name) {
 		memset(&v, 0, sizeof(v));
@@ -632,7 +673,7 @@ find_label(const char *s, char *out, const char **why, int *toolong,
 int
 shmids_explain(char *buf, size_t size, const char *label, int errnum)
 {
-	char l[SHMIDS_LABEL_MAX + 1], id[SHMIDS_LABEL_MAX + 1];
+	char l[SHMIDS_LABEL_MAX + 1], id[SHMIDS_LABEL_MAX + 1], tok[64];
 	struct out o;
 	const char *why = NULL;
 	int e = errno, toolong, bad, ref;
@@ -643,12 +684,14 @@ shmids_explain(char *buf, size_t size, const char *label, int errnum)
 	if (o.size > 0)
 		buf[0] = '\0';
 	bad = label != NULL &&
-	    find_label(label, l, &why, &toolong, &ref) == -1;
+	    find_label(label, l, &why, &toolong, &ref, tok) == -1;
 	if (label == NULL || errnum == ENOSPC || errnum == ENOSYS ||
 	    errnum == ENOMEM || errnum == EFBIG) {
 		if (!explain_store(&o, errnum))
 			add_strerror(&o, errnum);
-	} else if (bad && why == name_alone && errnum == EINVAL)
+	} else if (bad && why == no_value && errnum == EINVAL)
+		add(&o, "%s: %s", tok, why);
+	else if (bad && why == name_alone && errnum == EINVAL)
 		add(&o, "%s: shm-ls -N %.*s lists its labels", why,
 		    (int)strcspn(label, "\n"), label);
 	else if (bad && (errnum == EINVAL || errnum == ENAMETOOLONG ||

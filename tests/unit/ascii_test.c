@@ -220,9 +220,37 @@ comments(void)
 		fclose(fp);
 }
 
+/* shmids_explain() of shmids_get()'s EINVAL names the token (6, 7). */
+static void
+explained(void)
+{
+	char buf[SHMIDS_EXPLAIN_MAX];
+	static const struct {
+		const char	*line, *starts;
+	} t[] = {
+		{ "coeff 1 2 x\n", "\"x\" is no number: " },
+		{ "coeff 1 2 3o 4", "\"3o\" is no number: " },
+		{ "coeff 3*1 2", "\"3*1\" is no number: " },
+		{ "x 1.5e999", "\"1.5e999\" is out of the range of f64: " },
+		/* a label mistaken, not an array: the label's words */
+		{ "coeff 12", "the id is neither" },
+		{ "coeff x", "the id is neither" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		errno = 0;
+		shmids_explain(buf, sizeof(buf), t[i].line, EINVAL);
+		ok(errno == 0 && strncmp(buf, t[i].starts,
+		    strlen(t[i].starts)) == 0,
+		    "6, 7: shmids_explain() of an inline array that is text");
+	}
+}
+
 int
 main(void)
 {
+	explained();
 	refs();
 	comments();
 	layout();
