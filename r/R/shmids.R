@@ -52,7 +52,7 @@ as_segment_data <- function(x, what) {
 
 shm_create <- function(name, x, mode = "0600") {
   x <- as_segment_data(x, "shm_create")
-  .Call(shmr_create, name, x, octal_mode(mode))
+  .Call(shmr_create, name, x, octal_mode(mode), "shm_create")
 }
 
 shm_remove <- function(x) {
@@ -80,7 +80,11 @@ shm_read <- function(file, timeout = 0) {
     kind <- r[[3L]][i]
     if (kind == "inline")
       next
-    x <- if (kind == "rows") vals[[i]] else shm_attach(vals[[i]], timeout)
+    # an error in the words of the function called: shm_read
+    x <- if (kind == "rows") vals[[i]] else tryCatch(
+      shm_attach(vals[[i]], timeout), error = function(e)
+        stop("shm_read: ", file, ": ", sub("^shm_attach: ", "",
+             conditionMessage(e)), call. = FALSE))
     if (kind != "ref" && !is.na(r[[4L]][i]))
       x <- csv_frame(x, r[[4L]][i])
     vals[[i]] <- x
@@ -106,19 +110,43 @@ csv_frame <- function(x, head) {
 }
 
 # shm_write: one segment and one line per element; what shm-expand
-# makes of the file is what write.table()/write.csv() write.
+# makes of the file is what write.table()/write.csv() write.  Every
+# element's field and segment name are checked first (by the library's
+# classifier, in C); the file is written beside file and renamed onto it
+# at the end, so that a failure leaves neither a segment nor a line.
 shm_write <- function(x, file, prefix = "", mode = "0600") {
   if (is.data.frame(x) || is.matrix(x) || !is.list(x))
     x <- list(x = x)
-  if (is.null(names(x)) || any(names(x) == ""))
+  if (is.null(names(x)) || anyNA(names(x)) || any(names(x) == ""))
     stop("shm_write: every element needs a name", call. = FALSE)
-  con <- file(file, "w")
+  if (!is.character(prefix) || length(prefix) != 1L || is.na(prefix))
+    stop("shm_write: prefix: a single string is wanted", call. = FALSE)
+  m <- octal_mode(mode)
+  for (f in names(x)) {
+    v <- x[[f]]
+    .Call(shmr_field, if (is.data.frame(v) || is.matrix(v)) NULL else f,
+          paste0(prefix, f))
+  }
+  file <- path.expand(file)
+  if (nzchar(Sys.readlink(file)))  # a link's file is written, as file() does
+    file <- normalizePath(file, mustWork = FALSE)
+  tmp <- tempfile(paste0(".", basename(file), "."), tmpdir = dirname(file))
+  con <- tryCatch(file(tmp, "w"), warning = function(w)
+    stop("shm_write: ", file, ": ", conditionMessage(w), call. = FALSE))
   made <- character()
   ok <- FALSE
   on.exit({
-    close(con)
-    if (!ok) for (l in made) try(shm_remove(l), silent = TRUE)
+    if (!is.null(con)) close(con)
+    if (!ok) {
+      unlink(tmp)
+      for (l in made) try(shm_remove(l), silent = TRUE)
+    }
   })
+  create <- function(f, v) {
+    lab <- .Call(shmr_create, paste0(prefix, f), v, m, "shm_write")
+    made <<- c(made, lab)
+    lab
+  }
   for (f in names(x)) {
     v <- x[[f]]
     if (is.integer(v) && anyNA(v))
@@ -127,20 +155,20 @@ shm_write <- function(x, file, prefix = "", mode = "0600") {
       writeLines(paste0('"', names(v), '"', collapse = ","), con)
       v <- as_segment_data(v, "shm_write")
       if (is.integer(v) && anyNA(v)) storage.mode(v) <- "double"
-      lab <- shm_create(paste0(prefix, f), v, mode)
-      made <- c(made, lab)
-      writeLines(paste("shmids,", lab), con)
+      writeLines(paste("shmids,", create(f, v)), con)
     } else if (is.matrix(v)) {
-      lab <- shm_create(paste0(prefix, f), v, mode)
-      made <- c(made, lab)
-      writeLines(paste("shmids", lab), con)
+      writeLines(paste("shmids", create(f, as_segment_data(v, "shm_write"))),
+                 con)
     } else {
-      lab <- shm_create(paste0(prefix, f), as.vector(v), mode)
-      made <- c(made, lab)
-      writeLines(paste(f, "shmids", lab), con)
+      v <- as_segment_data(as.vector(v), "shm_write")
+      writeLines(paste(f, "shmids", create(f, v)), con)
     }
   }
+  close(con)
+  con <- NULL
+  if (!file.rename(tmp, file))
+    stop("shm_write: ", file, ": cannot rename ", tmp, " onto it",
+         call. = FALSE)
   ok <- TRUE
   invisible(made)
 }
-

@@ -18,7 +18,8 @@ static const R_CallMethodDef calls[] = {
 	CALL(shmr_order, 1),
 	CALL(shmr_detach, 1),
 	CALL(shmr_remove, 1),
-	CALL(shmr_create, 3),
+	CALL(shmr_create, 4),
+	CALL(shmr_field, 2),
 	CALL(shmr_ls, 1),
 	CALL(shmr_read, 1),
 	{ NULL, NULL, 0 }

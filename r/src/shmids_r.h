@@ -63,7 +63,8 @@ SEXP	shmr_order(SEXP);
 SEXP	shmr_zeros(SEXP, SEXP, SEXP, SEXP);	/* write.c */
 SEXP	shmr_seal(SEXP);
 SEXP	shmr_detach(SEXP);
-SEXP	shmr_create(SEXP, SEXP, SEXP);
+SEXP	shmr_create(SEXP, SEXP, SEXP, SEXP);
+SEXP	shmr_field(SEXP, SEXP);
 SEXP	shmr_ls(SEXP);				/* list.c */
 SEXP	shmr_remove(SEXP);
 SEXP	shmr_read(SEXP);			/* files.c */

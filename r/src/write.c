@@ -12,11 +12,30 @@
 
 #include "shmids_r.h"
 
-SEXP
-shmr_zeros(SEXP name, SEXP dim, SEXP type, SEXP mode)
+/*
+ * name_ok: an R error, in what's name, unless nm can name a segment
+ * (format-spec.md 1: the library's check, shmids_name_check()).  Asked
+ * before the segment is made: shmids_explain() would read nm as a
+ * label, and "a b" as the id "a".
+ */
+static void
+name_ok(const char *nm, const char *what)
 {
-	const char *nm = str1(name, "shm_zeros");
-	int t = shmids_type_parse(str1(type, "shm_zeros"));
+	if (shmids_name_check(nm, strlen(nm)) == 0)
+		return;
+	if (errno == ENAMETOOLONG)
+		Rf_error("%s: name \"%s\": longer than %d bytes", what, nm,
+		    SHMIDS_NAME_MAX);
+	Rf_error("%s: name \"%s\": cannot be a segment name (1 to %d bytes "
+	    "of printable ASCII, no blank)", what, nm, SHMIDS_NAME_MAX);
+}
+
+/* shm_zeros() for what (the function the user called). */
+static SEXP
+zeros(SEXP name, SEXP dim, SEXP type, SEXP mode, const char *what)
+{
+	const char *nm = str1(name, what);
+	int t = shmids_type_parse(str1(type, what));
 	int m = Rf_asInteger(mode);
 	R_xlen_t nd = XLENGTH(dim);
 	double r, c = 1;
@@ -26,9 +45,9 @@ shmr_zeros(SEXP name, SEXP dim, SEXP type, SEXP mode)
 	int e;
 
 	if (t != SHMIDS_F64 && t != SHMIDS_I32 && t != SHMIDS_RAW)
-		Rf_error("shm_zeros: type: \"f64\", \"i32\" or \"raw\" is wanted (R has no f32 or i64)");
+		Rf_error("%s: type: \"f64\", \"i32\" or \"raw\" is wanted (R has no f32 or i64)", what);
 	if (!Rf_isNumeric(dim) || nd < 1 || nd > 2)
-		Rf_error("shm_zeros: dim: a length, or c(rows, cols), is wanted");
+		Rf_error("%s: dim: a length, or c(rows, cols), is wanted", what);
 	r = Rf_asReal(dim);
 	if (nd == 2)
 		c = REAL(PROTECT(Rf_coerceVector(dim, REALSXP)))[1];
@@ -36,13 +55,14 @@ shmr_zeros(SEXP name, SEXP dim, SEXP type, SEXP mode)
 		UNPROTECT(1);
 	if (ISNAN(r) || ISNAN(c) || r < 0 || c < 0 || r != floor(r) ||
 	    c != floor(c))
-		Rf_error("shm_zeros: dim: whole numbers, 0 or more, are wanted");
+		Rf_error("%s: dim: whole numbers, 0 or more, are wanted", what);
 	if (r > 9007199254740992.0 || (nd == 2 && (r > INT_MAX || c > INT_MAX)))
-		Rf_error("shm_zeros: dim: too large for R");
+		Rf_error("%s: dim: too large for R", what);
 	if (nd == 2 && c == 0)
-		Rf_error("shm_zeros: dim: a table has 1 column or more (format-spec.md 2.7)");
+		Rf_error("%s: dim: a table has 1 column or more (format-spec.md 2.7)", what);
 	if (m == NA_INTEGER || m < 0 || m > 0777)
-		Rf_error("shm_zeros: mode: permissions 0 to 0777 are wanted");
+		Rf_error("%s: mode: permissions 0 to 0777 are wanted", what);
+	name_ok(nm, what);
 	if (nd == 1)
 		shm = shmids_create_array(nm, m, t, (size_t)r);
 	else {
@@ -50,12 +70,12 @@ shmr_zeros(SEXP name, SEXP dim, SEXP type, SEXP mode)
 		    SHMIDS_COLMAJOR);
 	}
 	if (shm == NULL)
-		error_explained("shm_zeros", NULL, errno);
+		error_explained(what, NULL, errno);
 	if (shmids_array(shm, &a) == -1 || (s = calloc(1, sizeof *s)) == NULL) {
 		e = errno;
 		(void)shmids_remove(shmids_label(shm));
 		shmids_close(shm);
-		error_explained("shm_zeros", NULL, e);
+		error_explained(what, NULL, e);
 	}
 	s->shm = shm;
 	s->data = a.data;
@@ -67,18 +87,33 @@ shmr_zeros(SEXP name, SEXP dim, SEXP type, SEXP mode)
 }
 
 SEXP
-shmr_seal(SEXP x)
+shmr_zeros(SEXP name, SEXP dim, SEXP type, SEXP mode)
 {
-	struct seg *s = seg_arg(x, "shm_seal");
+	return zeros(name, dim, type, mode, "shm_zeros");
+}
+
+/* shm_seal() for what (the function the user called). */
+static SEXP
+seal(SEXP x, const char *what)
+{
+	struct seg *s = seg_arg(x, what);
 
 	if (!s->writable)
-		Rf_error("shm_seal: %s: attached read-only, not made by shm_zeros()", s->label);
+		Rf_error("%s: %s: attached read-only, not made by shm_zeros()",
+		    what, s->label);
 	if (R_altrep_data2(x) != R_NilValue)
-		Rf_error("shm_seal: %s: R wrote a copy, not the segment", s->label);
+		Rf_error("%s: %s: R wrote a copy, not the segment", what,
+		    s->label);
 	if (shmids_seal(s->shm) == -1)
-		error_explained("shm_seal", s->label, errno);
+		error_explained(what, s->label, errno);
 	s->sealed = 1;
 	return Rf_mkString(s->label);
+}
+
+SEXP
+shmr_seal(SEXP x)
+{
+	return seal(x, "shm_seal");
 }
 
 /* Detach now an unsealed segment of ours that shm_remove() removed. */
@@ -103,26 +138,80 @@ shmr_detach(SEXP x)
 
 /*
  * shm_create(name, x): one copy of x into a new sealed segment;
- * returns its label.  A matrix becomes a column-major table.
+ * returns its label.  A matrix becomes a column-major table.  what:
+ * the function the user called (shm_create, shm_write), for errors.
  */
 SEXP
-shmr_create(SEXP name, SEXP x, SEXP mode)
+shmr_create(SEXP name, SEXP x, SEXP mode, SEXP what)
 {
+	const char *w_ = str1(what, "shm_create");
 	SEXP w, lab;
 	struct seg *s;
 
-	PROTECT(w = shmr_zeros(name, Rf_isMatrix(x) ?
+	PROTECT(w = zeros(name, Rf_isMatrix(x) ?
 	    Rf_getAttrib(x, R_DimSymbol) : Rf_ScalarReal((double)XLENGTH(x)),
 	    Rf_mkString(TYPEOF(x) == REALSXP ? "f64" : TYPEOF(x) == INTSXP ?
-	    "i32" : "raw"), mode));
+	    "i32" : "raw"), mode, w_));
 	s = seg_of(w);
 	if (s->n > 0)
 		memcpy(s->data, DATAPTR_RO(x), (size_t)s->n * elsize(x));
-	PROTECT(lab = shmr_seal(w));
+	PROTECT(lab = seal(w, w_));
 	/* detach now, not when w is collected */
 	R_ClearExternalPtr(R_altrep_data1(w));
 	s->sealed = 1;
 	seg_free(s);
 	UNPROTECT(2);
 	return lab;
+}
+
+/*
+ * shm_write()'s check of one element, before any segment is made or
+ * anything written: its segment name (name_ok()) and, if field is a
+ * string (a vector's element: "field shmids <label>"), that the
+ * library's classifier reads that line back as a reference with
+ * exactly that field (format-spec.md 5, 6, 6.1).  An R error naming
+ * the element, the reason (the classifier's words) and what to do.
+ */
+SEXP
+shmr_field(SEXP field, SEXP name)
+{
+	const char *f, *nm = str1(name, "shm_write");
+	struct shmids_line c;
+	size_t len;
+	char *line;
+
+	if (field != R_NilValue) {
+		f = str1(field, "shm_write");
+		len = strlen(f);
+		line = R_alloc(len + sizeof " shmids 0 x", 1);
+		memcpy(line, f, len);
+		memcpy(line + len, " shmids 0 x", sizeof " shmids 0 x");
+		shmids_line_kind(line, strlen(line), 0, &c);
+		if (c.kind == SHMIDS_LINE_MALFORMED && shmids_isnumber(f, len))
+			Rf_error("shm_write: element \"%s\": %s (a line that "
+			    "begins with one is a table row); name it e.g. "
+			    "\"x%s\"", f, c.why, f);
+		if (c.kind != SHMIDS_LINE_REF || c.field != 0 ||
+		    c.fieldlen != len)
+			Rf_error("shm_write: element \"%s\": a field is one "
+			    "token (no blank, CR or LF) and begins with no #; "
+			    "name it otherwise", f);
+		/* the field alone: a comment (format-spec.md 6) is no field */
+		shmids_line_kind(f, len, 0, &c);
+		if (c.kind == SHMIDS_LINE_TEXT && c.sep == '#')
+			Rf_error("shm_write: element \"%s\": its line would be "
+			    "%s, which readers skip; name it e.g. \"x%s\"",
+			    f, c.why, f + 1);
+		/* "shmids 0 x": a table reference (5) has no field */
+		memcpy(line + len, " 0 x", sizeof " 0 x");
+		shmids_line_kind(line, strlen(line), 0, &c);
+		if (c.kind == SHMIDS_LINE_TREF || c.kind ==
+		    SHMIDS_LINE_MALFORMED)
+			Rf_error("shm_write: element \"%s\": the word shmids "
+			    "is no field (a line that begins with it and a "
+			    "number is a table reference); name it e.g. "
+			    "\"x%s\"", f, f);
+	}
+	name_ok(nm, "shm_write");
+	return R_NilValue;
 }

@@ -61,6 +61,79 @@ test_that("7: shm_write() that fails removes the segments it made", {
   expect_error(shm_write(list(1), f), "needs a name")
 })
 
+test_that("7: shm_write() that fails leaves no file, or the old one, and no temporary file", {
+  local_clean()
+  d <- tempfile()
+  dir.create(d)
+  f <- file.path(d, "out.txt")
+  expect_error(shm_write(list(a = 1, b = TRUE), f, prefix = P), "logical")
+  expect_identical(list.files(d, all.files = TRUE, no.. = TRUE), character())
+  writeLines("old", f)
+  expect_error(shm_write(list(a = 1, b = TRUE), f, prefix = P), "logical")
+  expect_identical(readLines(f), "old")
+  expect_identical(list.files(d, all.files = TRUE, no.. = TRUE), "out.txt")
+  expect_false(any(startsWith(shm_ls()$name, P)))
+  labs <- shm_write(list(a = 1), f, prefix = P)
+  expect_identical(readLines(f), paste("a shmids", labs))
+  expect_identical(list.files(d, all.files = TRUE, no.. = TRUE), "out.txt")
+  # a symbolic link stays one: its file is written
+  file.symlink(f, file.path(d, "ln"))
+  labs <- shm_write(list(b = 2), file.path(d, "ln"), prefix = P)
+  expect_identical(readLines(f), paste("b shmids", labs))
+  expect_true(nzchar(Sys.readlink(file.path(d, "ln"))))
+})
+
+test_that("5, 6, 6.1: shm_write() refuses a name that would not read back as its line's field, before anything", {
+  local_clean()
+  d <- tempfile()
+  dir.create(d)
+  f <- file.path(d, "out.txt")
+  bad <- list(
+    c("1", 'element "1": a number is not a field \\(a line that begins with one is a table row\\); name it e.g. "x1"'),
+    c("nan", 'element "nan": a number is not a field'),
+    c("-0.5", "a number is not a field"),
+    c("#c", 'element "#c": its line would be a comment \\(its first token begins with #\\), which readers skip; name it e.g. "xc"'),
+    c("#", "a comment"),
+    c("shmids", 'element "shmids": the word shmids is no field'),
+    c("shmids,", "the word shmids is no field"),
+    c("a b", 'element "a b": a field is one token \\(no blank, CR or LF\\)'),
+    c("# a", "a field is one token"),
+    c("a\tb", "a field is one token"),
+    c("\u00e9", 'name ".*": cannot be a segment name'))
+  for (b in bad) {
+    x <- list(ok = c(1, 2), 3)
+    names(x)[2] <- b[1]
+    expect_error(shm_write(x, f, prefix = P), paste0("^shm_write: .*", b[2]))
+    expect_false(file.exists(f))
+    expect_identical(list.files(d, all.files = TRUE, no.. = TRUE),
+                     character())
+    expect_false(any(startsWith(shm_ls()$name, P)))
+  }
+  # a table's name is no field: only its segment name counts
+  expect_error(shm_write(list(`a b` = matrix(1, 1)), f, prefix = P),
+               'name ".*a b": cannot be a segment name')
+  expect_error(shm_write(list(a = 1), f, prefix = strrep("p", 64)),
+               "longer than 64 bytes")
+  labs <- shm_write(list(`1a` = 1, `a#` = 2, `shmidsx` = 3,
+                         `1` = matrix(4, 1)), f, prefix = P)
+  r <- shm_read(f)
+  expect_identical(names(r)[1:3], c("1a", "a#", "shmidsx"))
+  expect_identical(unname(unlist(lapply(r, `[`))), c(1, 2, 3, 4))
+})
+
+test_that("7: errors name the function called and the reason: shm_create(\"a b\")", {
+  local_clean()
+  expect_error(shm_create("a b", c(1, 2)),
+               '^shm_create: name "a b": cannot be a segment name \\(1 to 64 bytes of printable ASCII, no blank\\)$')
+  expect_error(shm_create(strrep("a", 65), 1),
+               "^shm_create: name \"a+\": longer than 64 bytes$")
+  expect_error(shm_create(nm("x"), 1, mode = 01000), "^shm_create: mode: ")
+  expect_error(shm_zeros("a b", 2), '^shm_zeros: name "a b": ')
+  f <- tempfile()
+  writeLines("a shmids 2147483646 gone", f)
+  expect_error(shm_read(f), paste0("^shm_read: ", f, ": 2147483646 gone: "))
+})
+
 test_that("7: shm_ls() has the columns of shm-ls -J; shm_remove()", {
   need_tools()
   local_clean()
