@@ -778,8 +778,9 @@ expand_line(const char *fname, unsigned long lineno, const struct line *l)
 	if (k == -1 && c.label[0] != '\0' &&
 	    shmids_isnumber(l->buf + r.field, r.fieldlen))
 		/* issue 32.10: how to get the data of a 1.1 row back */
-		warnx("%s:%lu: malformed reference: %s: shm-import 1.1 made "
-		    "this of a row: %s, then the values of segment '%s' "
+		warnx("%s:%lu: malformed reference: %s: if shm-import 1.1 "
+		    "made this of a row, the row is %s, then the values of "
+		    "segment '%s' "
 		    "(echo 'x shmids %s' | shm-expand writes them)", fname,
 		    lineno, r.why, msg_quote(l->buf + r.field, r.fieldlen),
 		    r.label, r.label);

@@ -173,7 +173,7 @@ for d in sys.argv[1:]:
 	run --separate-stderr shm_expand f
 	status_is 1
 	is "$output" "0.43 shmids $l"
-	is "$stderr" "shm-expand: f:1: malformed reference: a number is not a field: shm-import 1.1 made this of a row: 0.43, then the values of segment '$l' (echo 'x shmids $l' | shm-expand writes them)"
+	is "$stderr" "shm-expand: f:1: malformed reference: a number is not a field: if shm-import 1.1 made this of a row, the row is 0.43, then the values of segment '$l' (echo 'x shmids $l' | shm-expand writes them)"
 	run shm_expand <<< "x shmids $l"
 	status_is 0
 	is "$output" "x 0 1 2"

@@ -340,7 +340,7 @@ mixed() {
 	printf '1 shmids %s\nshmids %s junk\n' "$l" "$l" > bad
 	run -1 --separate-stderr shm_expand -d bad
 	is "$output" "$(cat bad)"
-	is "$stderr" "$(printf "shm-expand: bad:1: malformed reference: a number is not a field: shm-import 1.1 made this of a row: 1, then the values of segment '%s' (echo 'x shmids %s' | shm-expand writes them)\nshm-expand: bad:2: malformed reference: text after the label" "$l" "$l")"
+	is "$stderr" "$(printf "shm-expand: bad:1: malformed reference: a number is not a field: if shm-import 1.1 made this of a row, the row is 1, then the values of segment '%s' (echo 'x shmids %s' | shm-expand writes them)\nshm-expand: bad:2: malformed reference: text after the label" "$l" "$l")"
 	exists "$l"
 }
 
