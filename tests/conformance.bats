@@ -85,7 +85,7 @@ mismatch() {
 		(cd "$CORPUS" && exec timeout 30 "$BIN/shm-expand" "$d.txt") \
 		    > "$T/out" 2> "$T/err" && rc=0 || rc=$?
 		got=$(sed -n "s/^shm-expand: $d\.txt:\([0-9]*\): malformed reference: \(.*\)/\1 malformed \2/p; t; s/^shm-expand: $d\.txt:\([0-9]*\): .*/\1 ref/p; t; s/^/? /p" "$T/err" |
-		    sed 's/^\([0-9]* malformed a number is not a field\): shm-import 1\.1 .*/\1/')
+		    sed 's/^\([0-9]* malformed a number is not a field\): if shm-import 1\.1 .*/\1/')
 		if [ "$got" != "$want" ] ||
 		    [ "$rc" -ne "$([ -z "$want" ] && echo 0 || echo 1)" ] ||
 		    ! cmp -s "$T/out" "$CORPUS/$d.txt"; then
