@@ -149,18 +149,19 @@ shm_write <- function(x, file, prefix = "", mode = "0600") {
   }
   for (f in names(x)) {
     v <- x[[f]]
+    what <- sprintf('shm_write: element "%s"', f)
     if (is.integer(v) && anyNA(v))
       v <- as.double(v)  # written "NA", as write.csv does
     if (is.data.frame(v)) {
       writeLines(paste0('"', names(v), '"', collapse = ","), con)
-      v <- as_segment_data(v, "shm_write")
+      v <- as_segment_data(v, what)
       if (is.integer(v) && anyNA(v)) storage.mode(v) <- "double"
       writeLines(paste("shmids,", create(f, v)), con)
     } else if (is.matrix(v)) {
-      writeLines(paste("shmids", create(f, as_segment_data(v, "shm_write"))),
+      writeLines(paste("shmids", create(f, as_segment_data(v, what))),
                  con)
     } else {
-      v <- as_segment_data(as.vector(v), "shm_write")
+      v <- as_segment_data(as.vector(v), what)
       writeLines(paste(f, "shmids", create(f, v)), con)
     }
   }

@@ -66,7 +66,8 @@ test_that("7: shm_write() that fails leaves no file, or the old one, and no temp
   d <- tempfile()
   dir.create(d)
   f <- file.path(d, "out.txt")
-  expect_error(shm_write(list(a = 1, b = TRUE), f, prefix = P), "logical")
+  expect_error(shm_write(list(a = 1, b = TRUE), f, prefix = P),
+               '^shm_write: element "b": logical')
   expect_identical(list.files(d, all.files = TRUE, no.. = TRUE), character())
   writeLines("old", f)
   expect_error(shm_write(list(a = 1, b = TRUE), f, prefix = P), "logical")
