@@ -443,6 +443,31 @@ shm-import: stdin:60000: d: bad value \"1,5\"" "stderr"
 	is "$(cat "$T/s.2") $(cat "$T/e.2")" "0 " "status, stderr"
 }
 
+# A long array whose last line ends the file without LF, the file then
+# appended to between the count and the parse (format-spec.md 6.2): the
+# line counted to the file's end goes on, its text in neither segment
+# nor output: an error, as for other changes, no segment stays.
+@test "6.2: threads: a file whose long array's last line, without LF, grows between its count and its parse: error, no segment stays" {
+	local so=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload/shrinkpread.so
+	local w th
+	[ -f "$so" ] || { echo "$so missing: make check builds it" >&2; false; }
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+	for w in 8 0; do
+		gen f64 200000 "$w" 23 x | head -c -1 > in.$w
+		for th in 1 2; do
+			cp "in.$w" in
+			status=0
+			LD_PRELOAD=$so SHMIDS_SHRINK=$T/in SHMIDS_GROW=' 1 2 3 /
+more 5
+' SHMIDS_THREADS=$th "$BIN/shm-import" -P "$P" in > out 2> err ||
+			    status=$?
+			status_is 1
+			is "$(cat err)" "shm-import: in:1: x: the file changed while it was read: its values are not those counted" "wrap $w, $th threads"
+			no_segments_named "$P"
+		done
+	done
+}
+
 # A writer that sends an array whole, then waits (a simulation between
 # two outputs, a program that reads the reference line back): the array
 # is converted once its last line came, as on one thread, not when
