@@ -73,6 +73,28 @@ first_values(struct eng_array *st, const char *s, size_t n)
 }
 
 /*
+ * The end of a long first line whose last bytes are b[0..n), n 2 at
+ * most, into st->eol: CR LF, LF, a last CR, or nothing, as a short
+ * line's (format-spec.md 6); CRs before a CR LF are the values' text.
+ */
+static void
+set_eol(struct eng_array *st, const char *b, size_t n)
+{
+	st->eol = st->eolbuf;
+	st->eollen = 0;
+	st->parted = 1;
+	if (n == 0)
+		return;
+	if (b[n - 1] == '\n' && n >= 2 && b[n - 2] == '\r') {
+		memcpy(st->eol, "\r\n", 2);
+		st->eollen = 2;
+		return;
+	}
+	st->eol[0] = b[n - 1];
+	st->eollen = b[n - 1] == '\n' || b[n - 1] == '\r';
+}
+
+/*
  * A pipe's long first line, of which s[0..n) are the first bytes
  * (l->part) and s[vals..n) values: its values parsed piece by piece,
  * each cut where a token begins, so that the line is never held whole
@@ -184,19 +206,9 @@ first_eol(struct eng_array *st, off_t end)
 	char b[2];
 	size_t n = end >= 2 ? 2 : (size_t)end;
 
-	st->eol = st->eolbuf;
-	st->eollen = 0;
-	st->parted = 1;
-	if (n == 0 || pread(st->l->fd, b + 2 - n, n, end - (off_t)n) !=
-	    (ssize_t)n)
-		return;
-	if (b[1] == '\n' && n == 2 && b[0] == '\r') {
-		memcpy(st->eol, "\r\n", 2);
-		st->eollen = 2;
-		return;
-	}
-	st->eol[0] = b[1];
-	st->eollen = b[1] == '\n' || b[1] == '\r';
+	if (n > 0 && pread(st->l->fd, b, n, end - (off_t)n) != (ssize_t)n)
+		n = 0;
+	set_eol(st, b, n);
 }
 
 /*
@@ -281,6 +293,9 @@ reread_first(struct eng_array *st)
 	    st->first);
 	st->io->again(st->io->arg, st->s, st->n);
 	lines_keep(l, st->s);
+	/* its end, for the reference line: the rest of it is values */
+	set_eol(st, st->s + (st->n >= 2 ? st->n - 2 : 0),
+	    st->n >= 2 ? 2 : st->n);
 }
 
 void

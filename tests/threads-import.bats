@@ -468,6 +468,47 @@ more 5
 	done
 }
 
+# first_alone IN EXP VALS: IN, whose first line is long (read in parts:
+# a pipe's, or a regular file's that the file's engine gives up on),
+# converts with -k 1 from a file as from a pipe, on one thread or two:
+# exit 0, nothing said, the output (labels blanked) printf's EXP, the
+# expansions alike and beginning VALS; EXP empty: IN passes unchanged.
+first_alone() {
+	local th m
+	for th in 1 2; do
+		for m in file pipe; do
+			import "$th" "$1" "$m" -k 1
+			is "$(cat "$T/s.$th") $(cat "$T/e.$th")" "0 " "$1, $m, $th threads"
+			if [ -n "$2" ]; then
+				printf "$2" > want
+				blank "$T/o.$th" "$th" | same_file want /dev/stdin
+			else
+				same_file "$1" "$T/o.$th"
+			fi
+			"$BIN/shm-expand" -d < "$T/o.$th" > "x.$m.$th"
+		done
+		same_file "x.file.$th" "x.pipe.$th"
+		is "$(head -c ${#3} "x.file.$th")" "$3" "$1: values"
+	done
+	no_segments_named "$P"
+}
+
+# z N C: N bytes C.
+z() {
+	head -c "$1" /dev/zero | tr '\0' "$2"
+}
+
+# A long first line that the file's engine gives up on (a token of
+# MiBs, on it or on a continuation line), read whole after all: its
+# reference line holds no rest of it (format-spec.md 6.2).
+@test "6.2: threads: a regular file's long first line with a token of MiBs on it or on a continuation line: its reference line alone, as from a pipe" {
+	{ printf 'x 1 2 '; z 2097152 0; printf '1 3 4\nnext line\n'; } > in.1
+	first_alone in.1 'x shmids LABEL\nnext line\n' 'x 1 2 1 3 4'
+	{ printf 'x %s /\n 1 2 ' "$(seq -s ' ' 0 199999)"; z 2500000 0
+	    printf '1 3 4\nnext line\n'; } > in.2
+	first_alone in.2 'x shmids LABEL\nnext line\n' 'x 0 1 2 3'
+}
+
 # A writer that sends an array whole, then waits (a simulation between
 # two outputs, a program that reads the reference line back): the array
 # is converted once its last line came, as on one thread, not when
