@@ -106,7 +106,7 @@ static void
 pipe_line(struct eng_array *st, const char *s, size_t n, size_t vals)
 {
 	const char *p = s + vals;
-	size_t len = n - vals, c, e;
+	size_t len = n - vals, c, e, want = RUN_MAX;
 	ssize_t got;
 	int end = 0;
 
@@ -114,16 +114,30 @@ pipe_line(struct eng_array *st, const char *s, size_t n, size_t vals)
 	st->more = 0;
 	for (;;) {
 		c = end ? len : eng_cut(p, len);
-		if (st->k == 0 && c > 0 &&
-		    (st->k = first_values(st, p, c)) == -1 && st->bad == NULL)
-			return;		/* no room: said by the caller */
-		st->read += c;
-		if (end)
-			break;
+		if (c == 0 && !end) {
+			/*
+			 * No token begins in the piece's last 4 KiB (a long
+			 * token or run of blanks): it is read again with
+			 * more, twice as much, until one does or the line
+			 * ends, as a file's line that is read whole.
+			 */
+			want = len < RUN_MAX / 2 ? RUN_MAX :
+			    len > (size_t)-1 / 2 ? (size_t)-1 : 2 * len;
+		} else {
+			want = RUN_MAX;
+			if (st->k == 0 && c > 0 &&
+			    (st->k = first_values(st, p, c)) == -1 &&
+			    st->bad == NULL)
+				return;		/* no room: said by the caller */
+			st->read += c;
+			if (end)
+				break;
+		}
 		lines_unread(st->l, p + c);
-		/* the rest of the line: 4 MiB at a time, or to its LF */
+		/* the rest of the line: 4 MiB at a time (more for a long
+		   token), or to its LF */
 		st->io->stop(st->io->arg);
-		while ((got = lines_more(st->l, &p, RUN_MAX, &end)) == -1) {
+		while ((got = lines_more(st->l, &p, want, &end)) == -1) {
 			if (errno != EINTR)
 				st->io->fail(st->io->arg, st->first);
 			st->io->stop(st->io->arg);

@@ -509,6 +509,19 @@ z() {
 	first_alone in.2 'x shmids LABEL\nnext line\n' 'x 0 1 2 3'
 }
 
+# A pipe's long first line is read in pieces cut where a token begins
+# (format-spec.md 6.2): a token or run of blanks longer than a piece
+# (4 MiB) reads as from a file, values or text, and never spins.
+@test "6.2: threads: a pipe's long first line with a token or run of blanks of 5 MB: as from a file, no endless loop" {
+	{ printf 'x 1 2 '; z 5000000 ' '; printf '1 3 4\nnext line\n'; } > in.3
+	first_alone in.3 'x shmids LABEL\nnext line\n' 'x 1 2 1 3 4'
+	{ printf 'x 1 2 '; z 5000000 0; printf '1 3 4\nnext line\n'; } > in.4
+	first_alone in.4 'x shmids LABEL\nnext line\n' 'x 1 2 1 3 4'
+	# 1e5000000: out of the range of f64, the line is text
+	{ printf 'x 1 2 1'; z 5000000 0; printf ' 3 4\nnext line\n'; } > in.5
+	first_alone in.5 '' ''
+}
+
 # A writer that sends an array whole, then waits (a simulation between
 # two outputs, a program that reads the reference line back): the array
 # is converted once its last line came, as on one thread, not when
