@@ -106,7 +106,7 @@ static void
 pipe_line(struct eng_array *st, const char *s, size_t n, size_t vals)
 {
 	const char *p = s + vals;
-	size_t len = n - vals, c, e, want = RUN_MAX;
+	size_t len = n - vals, c, want = RUN_MAX;
 	ssize_t got;
 	int end = 0;
 
@@ -145,14 +145,7 @@ pipe_line(struct eng_array *st, const char *s, size_t n, size_t vals)
 		len = (size_t)got;
 		lines_skip(st->l, len);
 	}
-	for (e = len; e > 0 && (p[e - 1] == '\n' || p[e - 1] == '\r'); e--)
-		;
-	st->eollen = len - e;
-	/* CRs may come before the LF, as many as the line holds */
-	if ((st->eol = malloc(st->eollen + 1)) == NULL)
-		st->io->fail(st->io->arg, st->first);
-	memcpy(st->eol, p + e, st->eollen);
-	st->parted = 1;
+	set_eol(st, p + (len >= 2 ? len - 2 : 0), len >= 2 ? 2 : len);
 	st->l->part = 0;
 	if (st->k == -1)
 		st->more = 0;	/* a first line that is text continues nothing */

@@ -522,6 +522,15 @@ z() {
 	first_alone in.5 '' ''
 }
 
+# A long first line's end, read in parts, is a short line's (format-spec.md
+# 6): CR LF, LF or a last CR; CRs before a CR LF go with the values.
+@test "6: threads: a long first line ending in CR CR LF, or in a last CR after 9 MB of tabs: the reference line's end as a short line's, from a file and a pipe" {
+	printf 'x %s\r\r\nnext line\n' "$(seq -s ' ' 0 299999)" > in.6
+	first_alone in.6 'x shmids LABEL\r\nnext line\n' 'x 0 1 2 3'
+	{ printf 'x 1 2 '; z 9000000 '\t'; printf '3\r'; } > in.7
+	first_alone in.7 'x shmids LABEL\r' 'x 1 2 3'
+}
+
 # A writer that sends an array whole, then waits (a simulation between
 # two outputs, a program that reads the reference line back): the array
 # is converted once its last line came, as on one thread, not when
