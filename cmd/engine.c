@@ -457,6 +457,8 @@ grew(struct engine *e)
 	char b[2];
 	ssize_t n;
 
+	if (e->end == e->from && e->nb > 0)
+		return 0;	/* no text counted: no line to go on */
 	if ((n = readat(e, b, (size_t)(e->end - at) + 1, at)) == -1)
 		return -1;
 	if (e->end > at)
