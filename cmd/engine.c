@@ -443,10 +443,34 @@ parse_job(void *arg, size_t i)
 	free(buf);
 }
 
+/*
+ * Has the array's last line grown since it was counted?  A count that
+ * ended with no LF before its end saw the file's end there (or the end
+ * it had then): a byte there now is text that line would have held
+ * (format-spec.md 6.2), read neither as values nor as a line of its
+ * own.  -1: cannot tell (errno).
+ */
+static int
+grew(struct engine *e)
+{
+	off_t at = e->end > e->from ? e->end - 1 : e->end;
+	char b[2];
+	ssize_t n;
+
+	if (e->end == e->from && e->nb > 0)
+		return 0;	/* no text counted: no line to go on */
+	if ((n = readat(e, b, (size_t)(e->end - at) + 1, at)) == -1)
+		return -1;
+	if (e->end > at)
+		return n == 2 && b[0] != '\n';
+	return n == 1;
+}
+
 int
 eng_parse(struct engine *e, void *dst)
 {
 	size_t i, lf = 0;
+	int g;
 
 	e->dst = dst;
 	par_run(e->nb, e->nthreads, parse_job, e);
@@ -470,13 +494,14 @@ eng_parse(struct engine *e, void *dst)
 			e->b[i].bad = NULL;
 			e->badlf = lf + e->b[i].badlf;
 			e->baderr = e->b[i].err;
-			return ENG_BAD;
+			return (g = grew(e)) != 0 ? (g == 1 ? ENG_CHANGED : -1) :
+			    ENG_BAD;
 		default:
 			errno = e->b[i].err;
 			return -1;
 		}
 	}
-	return 0;
+	return (g = grew(e)) != 0 ? (g == 1 ? ENG_CHANGED : -1) : 0;
 }
 
 void

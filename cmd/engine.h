@@ -78,7 +78,8 @@ int	 eng_count(struct engine *e, int fd, off_t from, int type,
  * type), or only check them (dst NULL).  0; ENG_BAD: a token that is no
  * value (bad, badlf, baderr set; values before it may be written);
  * ENG_CHANGED: the file is not the text counted (shorter, more or fewer
- * values or lines); -1: cannot (errno as eng_count()).  Where several
+ * values or lines, or a last line without LF that has grown since);
+ * -1: cannot (errno as eng_count()).  Where several
  * blocks fail, the first in the file's order says.
  */
 #define ENG_BAD		1

@@ -73,6 +73,28 @@ first_values(struct eng_array *st, const char *s, size_t n)
 }
 
 /*
+ * The end of a long first line whose last bytes are b[0..n), n 2 at
+ * most, into st->eol: CR LF, LF, a last CR, or nothing, as a short
+ * line's (format-spec.md 6); CRs before a CR LF are the values' text.
+ */
+static void
+set_eol(struct eng_array *st, const char *b, size_t n)
+{
+	st->eol = st->eolbuf;
+	st->eollen = 0;
+	st->parted = 1;
+	if (n == 0)
+		return;
+	if (b[n - 1] == '\n' && n >= 2 && b[n - 2] == '\r') {
+		memcpy(st->eol, "\r\n", 2);
+		st->eollen = 2;
+		return;
+	}
+	st->eol[0] = b[n - 1];
+	st->eollen = b[n - 1] == '\n' || b[n - 1] == '\r';
+}
+
+/*
  * A pipe's long first line, of which s[0..n) are the first bytes
  * (l->part) and s[vals..n) values: its values parsed piece by piece,
  * each cut where a token begins, so that the line is never held whole
@@ -84,7 +106,7 @@ static void
 pipe_line(struct eng_array *st, const char *s, size_t n, size_t vals)
 {
 	const char *p = s + vals;
-	size_t len = n - vals, c, e;
+	size_t len = n - vals, c, want = RUN_MAX;
 	ssize_t got;
 	int end = 0;
 
@@ -92,16 +114,30 @@ pipe_line(struct eng_array *st, const char *s, size_t n, size_t vals)
 	st->more = 0;
 	for (;;) {
 		c = end ? len : eng_cut(p, len);
-		if (st->k == 0 && c > 0 &&
-		    (st->k = first_values(st, p, c)) == -1 && st->bad == NULL)
-			return;		/* no room: said by the caller */
-		st->read += c;
-		if (end)
-			break;
+		if (c == 0 && !end) {
+			/*
+			 * No token begins in the piece's last 4 KiB (a long
+			 * token or run of blanks): it is read again with
+			 * more, twice as much, until one does or the line
+			 * ends, as a file's line that is read whole.
+			 */
+			want = len < RUN_MAX / 2 ? RUN_MAX :
+			    len > (size_t)-1 / 2 ? (size_t)-1 : 2 * len;
+		} else {
+			want = RUN_MAX;
+			if (st->k == 0 && c > 0 &&
+			    (st->k = first_values(st, p, c)) == -1 &&
+			    st->bad == NULL)
+				return;		/* no room: said by the caller */
+			st->read += c;
+			if (end)
+				break;
+		}
 		lines_unread(st->l, p + c);
-		/* the rest of the line: 4 MiB at a time, or to its LF */
+		/* the rest of the line: 4 MiB at a time (more for a long
+		   token), or to its LF */
 		st->io->stop(st->io->arg);
-		while ((got = lines_more(st->l, &p, RUN_MAX, &end)) == -1) {
+		while ((got = lines_more(st->l, &p, want, &end)) == -1) {
 			if (errno != EINTR)
 				st->io->fail(st->io->arg, st->first);
 			st->io->stop(st->io->arg);
@@ -109,14 +145,7 @@ pipe_line(struct eng_array *st, const char *s, size_t n, size_t vals)
 		len = (size_t)got;
 		lines_skip(st->l, len);
 	}
-	for (e = len; e > 0 && (p[e - 1] == '\n' || p[e - 1] == '\r'); e--)
-		;
-	st->eollen = len - e;
-	/* CRs may come before the LF, as many as the line holds */
-	if ((st->eol = malloc(st->eollen + 1)) == NULL)
-		st->io->fail(st->io->arg, st->first);
-	memcpy(st->eol, p + e, st->eollen);
-	st->parted = 1;
+	set_eol(st, p + (len >= 2 ? len - 2 : 0), len >= 2 ? 2 : len);
 	st->l->part = 0;
 	if (st->k == -1)
 		st->more = 0;	/* a first line that is text continues nothing */
@@ -184,19 +213,9 @@ first_eol(struct eng_array *st, off_t end)
 	char b[2];
 	size_t n = end >= 2 ? 2 : (size_t)end;
 
-	st->eol = st->eolbuf;
-	st->eollen = 0;
-	st->parted = 1;
-	if (n == 0 || pread(st->l->fd, b + 2 - n, n, end - (off_t)n) !=
-	    (ssize_t)n)
-		return;
-	if (b[1] == '\n' && n == 2 && b[0] == '\r') {
-		memcpy(st->eol, "\r\n", 2);
-		st->eollen = 2;
-		return;
-	}
-	st->eol[0] = b[1];
-	st->eollen = b[1] == '\n' || b[1] == '\r';
+	if (n > 0 && pread(st->l->fd, b, n, end - (off_t)n) != (ssize_t)n)
+		n = 0;
+	set_eol(st, b, n);
 }
 
 /*
@@ -281,6 +300,9 @@ reread_first(struct eng_array *st)
 	    st->first);
 	st->io->again(st->io->arg, st->s, st->n);
 	lines_keep(l, st->s);
+	/* its end, for the reference line: the rest of it is values */
+	set_eol(st, st->s + (st->n >= 2 ? st->n - 2 : 0),
+	    st->n >= 2 ? 2 : st->n);
 }
 
 void

@@ -443,6 +443,94 @@ shm-import: stdin:60000: d: bad value \"1,5\"" "stderr"
 	is "$(cat "$T/s.2") $(cat "$T/e.2")" "0 " "status, stderr"
 }
 
+# A long array whose last line ends the file without LF, the file then
+# appended to between the count and the parse (format-spec.md 6.2): the
+# line counted to the file's end goes on, its text in neither segment
+# nor output: an error, as for other changes, no segment stays.
+@test "6.2: threads: a file whose long array's last line, without LF, grows between its count and its parse: error, no segment stays" {
+	local so=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload/shrinkpread.so
+	local w th
+	[ -f "$so" ] || { echo "$so missing: make check builds it" >&2; false; }
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+	for w in 8 0; do
+		gen f64 200000 "$w" 23 x | head -c -1 > in.$w
+		for th in 1 2; do
+			cp "in.$w" in
+			status=0
+			LD_PRELOAD=$so SHMIDS_SHRINK=$T/in SHMIDS_GROW=' 1 2 3 /
+more 5
+' SHMIDS_THREADS=$th "$BIN/shm-import" -P "$P" in > out 2> err ||
+			    status=$?
+			status_is 1
+			is "$(cat err)" "shm-import: in:1: x: the file changed while it was read: its values are not those counted" "wrap $w, $th threads"
+			no_segments_named "$P"
+		done
+	done
+}
+
+# first_alone IN EXP VALS: IN, whose first line is long (read in parts:
+# a pipe's, or a regular file's that the file's engine gives up on),
+# converts with -k 1 from a file as from a pipe, on one thread or two:
+# exit 0, nothing said, the output (labels blanked) printf's EXP, the
+# expansions alike and beginning VALS; EXP empty: IN passes unchanged.
+first_alone() {
+	local th m
+	for th in 1 2; do
+		for m in file pipe; do
+			import "$th" "$1" "$m" -k 1
+			is "$(cat "$T/s.$th") $(cat "$T/e.$th")" "0 " "$1, $m, $th threads"
+			if [ -n "$2" ]; then
+				printf "$2" > want
+				blank "$T/o.$th" "$th" | same_file want /dev/stdin
+			else
+				same_file "$1" "$T/o.$th"
+			fi
+			"$BIN/shm-expand" -d < "$T/o.$th" > "x.$m.$th"
+		done
+		same_file "x.file.$th" "x.pipe.$th"
+		is "$(head -c ${#3} "x.file.$th")" "$3" "$1: values"
+	done
+	no_segments_named "$P"
+}
+
+# z N C: N bytes C.
+z() {
+	head -c "$1" /dev/zero | tr '\0' "$2"
+}
+
+# A long first line that the file's engine gives up on (a token of
+# MiBs, on it or on a continuation line), read whole after all: its
+# reference line holds no rest of it (format-spec.md 6.2).
+@test "6.2: threads: a regular file's long first line with a token of MiBs on it or on a continuation line: its reference line alone, as from a pipe" {
+	{ printf 'x 1 2 '; z 2097152 0; printf '1 3 4\nnext line\n'; } > in.1
+	first_alone in.1 'x shmids LABEL\nnext line\n' 'x 1 2 1 3 4'
+	{ printf 'x %s /\n 1 2 ' "$(seq -s ' ' 0 199999)"; z 2500000 0
+	    printf '1 3 4\nnext line\n'; } > in.2
+	first_alone in.2 'x shmids LABEL\nnext line\n' 'x 0 1 2 3'
+}
+
+# A pipe's long first line is read in pieces cut where a token begins
+# (format-spec.md 6.2): a token or run of blanks longer than a piece
+# (4 MiB) reads as from a file, values or text, and never spins.
+@test "6.2: threads: a pipe's long first line with a token or run of blanks of 5 MB: as from a file, no endless loop" {
+	{ printf 'x 1 2 '; z 5000000 ' '; printf '1 3 4\nnext line\n'; } > in.3
+	first_alone in.3 'x shmids LABEL\nnext line\n' 'x 1 2 1 3 4'
+	{ printf 'x 1 2 '; z 5000000 0; printf '1 3 4\nnext line\n'; } > in.4
+	first_alone in.4 'x shmids LABEL\nnext line\n' 'x 1 2 1 3 4'
+	# 1e5000000: out of the range of f64, the line is text
+	{ printf 'x 1 2 1'; z 5000000 0; printf ' 3 4\nnext line\n'; } > in.5
+	first_alone in.5 '' ''
+}
+
+# A long first line's end, read in parts, is a short line's (format-spec.md
+# 6): CR LF, LF or a last CR; CRs before a CR LF go with the values.
+@test "6: threads: a long first line ending in CR CR LF, or in a last CR after 9 MB of tabs: the reference line's end as a short line's, from a file and a pipe" {
+	printf 'x %s\r\r\nnext line\n' "$(seq -s ' ' 0 299999)" > in.6
+	first_alone in.6 'x shmids LABEL\r\nnext line\n' 'x 0 1 2 3'
+	{ printf 'x 1 2 '; z 9000000 '\t'; printf '3\r'; } > in.7
+	first_alone in.7 'x shmids LABEL\r' 'x 1 2 3'
+}
+
 # A writer that sends an array whole, then waits (a simulation between
 # two outputs, a program that reads the reference line back): the array
 # is converted once its last line came, as on one thread, not when

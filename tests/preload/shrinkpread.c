@@ -10,12 +10,15 @@
  * order: what was read is kept as a set of ranges.  With
  * SHMIDS_SHRINK_BELOW set (bytes), only such a pread(2) below that
  * offset does: the reading again of a long array's lines is let be,
- * the reading again to pass them through is not.
+ * the reading again to pass them through is not.  With SHMIDS_GROW
+ * set, that pread(2) appends its text to the file instead: a line
+ * that ended the file without LF goes on (shm-import must see it).
  */
 #define _GNU_SOURCE
 #include <sys/types.h>
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,9 +72,10 @@ pread(int fd, void *buf, size_t n, off_t off)
 	static int done;
 	const char *want = getenv("SHMIDS_SHRINK");
 	const char *below = getenv("SHMIDS_SHRINK_BELOW");
+	const char *grow = getenv("SHMIDS_GROW");
 	char link[64], path[4096];
 	ssize_t len;
-	int match = 0;
+	int match = 0, g;
 
 	if (real == NULL) {
 		void *p = dlsym(RTLD_NEXT, "pread");
@@ -91,7 +95,11 @@ pread(int fd, void *buf, size_t n, off_t off)
 	if (!done && n > 0 && seen(off, off + (off_t)n) &&
 	    (below == NULL || off < (off_t)strtoll(below, NULL, 10))) {
 		done = 1;
-		if (truncate(want, off) == -1)
+		if (grow == NULL && truncate(want, off) == -1)
+			perror(want);
+		if (grow != NULL && ((g = open(want, O_WRONLY | O_APPEND)) ==
+		    -1 || write(g, grow, strlen(grow)) != (ssize_t)strlen(grow) ||
+		    close(g) == -1))
 			perror(want);
 	}
 	pthread_mutex_unlock(&mu);
