@@ -55,8 +55,8 @@ static const struct opt opts[] = {
 static void
 usage(FILE *fp, int status)
 {
-	fprintf(fp, "usage: shm-rm [-fnUv] [-N pattern] [-s age] [-u user] "
-	    "[label | id ...]\n");
+	fprintf(fp, "usage: shm-rm [-fnUv] [--dead] [-N pattern] [-s age] "
+	    "[-u user] [label | id ...]\n");
 	opts_usage_end(fp, status);
 }
 
