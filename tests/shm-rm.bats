@@ -5,7 +5,7 @@
 
 load helper
 
-SYNOPSIS='shm-rm [-fnUv] [-N pattern] [-s age] [-u user] [label | id ...]'
+SYNOPSIS='shm-rm [-fnUv] [--dead] [-N pattern] [-s age] [-u user] [label | id ...]'
 
 # As the test user: make a segment, print its label.
 usermk() {
