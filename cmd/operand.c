@@ -96,7 +96,10 @@ operand_store_error(const struct shmids_info *si)
 	const char *dir = shmids_dir();
 
 	errno = si->err;
-	if (si->shmid == -1)
+	if (si->shmid == -1 && dir != NULL && (si->err == ENOENT ||
+	    si->err == ENOTDIR || si->err == EACCES) && msg_dir_hint(dir))
+		warnx("%s", msg_dir_hint(dir));
+	else if (si->shmid == -1)
 		warn("SHMIDS_DIR %s", dir != NULL ? dir : "");
 	else
 		warn("segment table");

@@ -424,11 +424,48 @@ make(const char *first, const struct shmids_ref *r, int type, size_t count,
 	return h;
 }
 
+/*
+ * Arrays and tables not made for want of a usable SHMIDS_DIR: the first
+ * says why and what to do, the others only count, for report_dir()
+ * (format-spec.md 7, shm-import: one message, not one per array).
+ */
+static unsigned long	 dirarrays, dirtables;
+
+static int
+dir_again(int e, unsigned long *n)
+{
+	const char *dir = shmids_dir();
+
+	if (dir == NULL || (e != ENOENT && e != ENOTDIR && e != EACCES) ||
+	    msg_dir_hint(dir) == NULL)
+		return 0;
+	rval = 1;
+	(*n)++;
+	return dirarrays + dirtables > 1;
+}
+
+static void
+report_dir(void)
+{
+	const char *dir = shmids_dir();
+	unsigned long n = dirarrays + dirtables;
+
+	if (n == 0)
+		return;
+	warnx("SHMIDS_DIR %s: %lu %s left as text (%s copied unchanged: "
+	    "nothing lost)", msg_quote(dir, strlen(dir)), n,
+	    dirtables == 0 ? (n == 1 ? "array" : "arrays") :
+	    dirarrays == 0 ? (n == 1 ? "table" : "tables") :
+	    "arrays and tables", n == 1 ? "its lines" : "their lines");
+}
+
 /* The segment of the array at lineno was not made: why, said. */
 static void
 unmade(const char *fname, unsigned long lineno, const char *first,
     const struct shmids_ref *r, const struct why *w)
 {
+	if (!w->name && dir_again(w->err, &dirarrays))
+		return;
 	warnx("%s:%lu: %s: %s", fname, lineno,
 	    msg_quote(first + r->field, r->fieldlen),
 	    !w->name ? msg_create_error(w->err) : w->toolong ?
@@ -1204,6 +1241,8 @@ store_table(const struct block *b, const struct shmids_values *v)
 	}
 	if (filter_labels_room(&made) == -1 || (h = shmids_create_table(name,
 	    mode, v->type, b->rows, b->cols)) == NULL) {
+		if (dir_again(errno, &dirtables))
+			return -1;
 		warnx("%s:%lu: %s: %s", b->fname, b->first, name,
 		    msg_create_error(errno));
 		rval = 1;
@@ -1555,6 +1594,7 @@ main(int argc, char *argv[])
 	if (filter_each_file(argc, argv, import_file) != 0)
 		rval = 1;
 	check_stop();
+	report_dir();
 	report_fortran();
 	report_text();
 	report_missed();
