@@ -1156,7 +1156,6 @@ table_name(const char *fname, unsigned long lineno)
 	return name;
 }
 
-/* A table's first row, for its reference line. */
 /*
  * A row with a typo ("2.1e-0l", "-6,26e-01") between two table blocks
  * of its width and separator, or next to one: the classifier makes it
@@ -1211,8 +1210,7 @@ row_typo(const char *s, size_t n, size_t cols, int sep, char *tok,
 	if (memchr(s, '"', (size_t)(e - s)) != NULL)
 		return 0;
 	for (;;) {
-		while (s < e && (shmids_isblank(*s) ||
-		    (sep == ',' && *s == ',' && k > 0)))
+		while (s < e && shmids_isblank(*s))
 			s++;
 		if (s == e)
 			break;
@@ -1330,6 +1328,7 @@ cut_block(const char *fname, unsigned long first, unsigned long rows,
 	prevblk.made = segd;
 }
 
+/* A table's first row, for its reference line. */
 struct block {
 	const char	*fname;
 	unsigned long	 first;
