@@ -1,10 +1,13 @@
 /*
  * What the tools say, and how they end (msg.h).
  */
+#include <sys/stat.h>
+
 #include <err.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "shmids.h"
 #include "msg.h"
@@ -103,6 +106,9 @@ msg_create_error(int e)
 	 */
 	if (dir != NULL && e != ENOSPC && e != ENOSYS && e != ENOMEM &&
 	    e != EFBIG) {
+		if ((e == ENOENT || e == ENOTDIR || e == EACCES) &&
+		    msg_dir_hint(dir) != NULL)
+			return msg_dir_hint(dir);
 		if (e == EINVAL)
 			return "SHMIDS_DIR cannot go into a label (blanks?)";
 		snprintf(buf, sizeof(buf), "SHMIDS_DIR %s: %s",
@@ -116,4 +122,35 @@ msg_create_error(int e)
 		return "size outside the kernel's limits (kernel.shmmax;"
 		    " see shm-ls -l)";
 	return msg_why(NULL, e);
+}
+
+/*
+ * The same words as shm-ls -l's hint (syscheck.c), on one line: the
+ * tools say them where a file segment could not be made or listed.
+ */
+const char *
+msg_dir_hint(const char *dir)
+{
+	static char buf[600];
+	struct stat st;
+	const char *q = msg_quote(dir, strlen(dir));
+	int e = stat(dir, &st) == -1 ? errno : 0;
+
+	if (e == ENOENT)
+		snprintf(buf, sizeof(buf), "SHMIDS_DIR %s does not exist: "
+		    "'mkdir -p %s' (mode 1777 to share it), or unset "
+		    "SHMIDS_DIR for System V segments", q, q);
+	else if (e == ENOTDIR || (e == 0 && !S_ISDIR(st.st_mode)))
+		snprintf(buf, sizeof(buf), "SHMIDS_DIR %s is not a "
+		    "directory%s: point SHMIDS_DIR at one, or unset it for "
+		    "System V segments", q, e == ENOTDIR ?
+		    " (a name on its path is a file)" : "");
+	else if (e == EACCES || (e == 0 && access(dir, R_OK | X_OK) == -1))
+		snprintf(buf, sizeof(buf), "SHMIDS_DIR %s cannot be read or "
+		    "searched by you: its owner may 'chmod 1777' it, or point "
+		    "SHMIDS_DIR at a directory of yours, or unset it for "
+		    "System V segments", q);
+	else
+		return NULL;
+	return buf;
 }

@@ -40,6 +40,12 @@ const char *msg_fname(const char *path);
 /* Why shmids_create*() failed, naming the limit or setting (errno e). */
 const char *msg_create_error(int e);
 /*
+ * What is wrong with SHMIDS_DIR dir, that no file segment can be made
+ * in or listed from it, and what to do: "SHMIDS_DIR /x does not exist:
+ * 'mkdir -p /x' ..."; NULL if it looks usable.
+ */
+const char *msg_dir_hint(const char *dir);
+/*
  * Why a call on the segment label (or id; NULL for creation) failed
  * with errno e, in the user's terms: shmids_explain()'s text.  Two
  * buffers in turn: the result lives until the next call but one.

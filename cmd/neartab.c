@@ -43,6 +43,7 @@ static struct run cur, best;
 static size_t	 convmax;	/* values of the largest block converted */
 static char	 prev[4096];	/* the line before, for a header's names */
 static unsigned long prevline;
+static unsigned long typoline;	/* a row with a typo, said elsewhere */
 
 void
 neartab_start(const char *f)
@@ -52,6 +53,14 @@ neartab_start(const char *f)
 	memset(&best, 0, sizeof(best));
 	convmax = 0;
 	prevline = 0;
+	typoline = 0;
+}
+
+void
+neartab_typo(unsigned long lineno)
+{
+	if (typoline == 0)
+		typoline = lineno;
 }
 
 /* Is tok[0..n) a number of section 6 (any type's form), whole? */
@@ -322,6 +331,9 @@ neartab_end(void)
 	close_run();
 	if (r->rows < 2 || r->values < 10 || (r->convblocks == 0 &&
 	    r->values <= convmax))
+		return 0;
+	/* a typo that cut a table in two: said as such (shm-import.c) */
+	if (r->textline != 0 && r->textline == typoline)
 		return 0;
 	/* R's row names "1" have a word of their own (shm-import.c) */
 	if (r->textline != 0 && r->textcol == 1 && r->text[0] == '"' &&

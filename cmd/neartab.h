@@ -25,6 +25,11 @@ void	 neartab_text(unsigned long lineno, const char *s, size_t n);
 void	 neartab_block(unsigned long first, size_t rows, size_t cols,
 	    int sep, int converted);
 /*
+ * Line lineno is a row with a typo that cut a table in two, said by its
+ * caller: a run whose text is first seen there is not told again.
+ */
+void	 neartab_typo(unsigned long lineno);
+/*
  * The end of the file: where its largest run of lines that look like
  * rows stayed text, and holds more values than any block converted,
  * one warning that says why and what would move it.  1 if it warned.

@@ -35,7 +35,7 @@ operand_parse(const char *arg, char *id, char *label)
  * name alone does not say which of its segments (names repeat).
  */
 void
-operand_bad(const char *arg)
+operand_bad(const char *arg, const char *prog, const char *prev)
 {
 	char why[SHMIDS_EXPLAIN_MAX];
 
@@ -47,10 +47,15 @@ operand_bad(const char *arg)
 	}
 	/* shmids_explain() knows a name alone; other faults are one */
 	shmids_explain(why, sizeof(why), arg, EINVAL);
-	if (strncmp(why, "a name alone", 12) == 0 && strchr(arg, '\n') == NULL)
-		warnx("%s: %s", arg, why);
-	else
+	if (strncmp(why, "a name alone", 12) != 0 || strchr(arg, '\n') != NULL)
 		warnx("%s: not a label or id", msg_quote(arg, strlen(arg)));
+	else if (prev != NULL && strchr(prev, '\'') == NULL &&
+	    strchr(arg, '\'') == NULL)
+		/* "shm-rm 0 coeff": the label's quotes forgotten */
+		warnx("%s: %s (quote a label: %s '%s %s')", arg, why, prog,
+		    prev, arg);
+	else
+		warnx("%s: %s", arg, why);
 }
 
 /*
@@ -91,7 +96,10 @@ operand_store_error(const struct shmids_info *si)
 	const char *dir = shmids_dir();
 
 	errno = si->err;
-	if (si->shmid == -1)
+	if (si->shmid == -1 && dir != NULL && (si->err == ENOENT ||
+	    si->err == ENOTDIR || si->err == EACCES) && msg_dir_hint(dir))
+		warnx("%s", msg_dir_hint(dir));
+	else if (si->shmid == -1)
 		warn("SHMIDS_DIR %s", dir != NULL ? dir : "");
 	else
 		warn("segment table");

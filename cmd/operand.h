@@ -17,9 +17,11 @@ int	 operand_parse(const char *arg, char *id, char *label);
 
 /*
  * Report an operand operand_parse() refused; a lone word that could be
- * a segment name gets the way to its label (shm-ls -N).
+ * a segment name gets the way to its label (shm-ls -N) and, when prev
+ * (the operand before it, a bare id) is not NULL, the label the user
+ * may have meant, quoted for prog's command line.
  */
-void	 operand_bad(const char *arg);
+void	 operand_bad(const char *arg, const char *prog, const char *prev);
 /* Does the label operand name another segment than si (ESTALE)? */
 int	 operand_stale(const struct shmids_info *si, const char *label);
 /*

@@ -103,6 +103,13 @@ static struct {
 	unsigned long	 first;
 	char		 tok[40];
 } last_bad;
+/* A row with a typo that cut a table in two (cut_block()). */
+static struct {
+	char		 where[96];
+	char		 tok[40];
+	char		 what[160];
+	unsigned long	 n;
+} cut_miss;
 
 /* An array's first line, kept for its reference line. */
 struct text {
@@ -424,11 +431,48 @@ make(const char *first, const struct shmids_ref *r, int type, size_t count,
 	return h;
 }
 
+/*
+ * Arrays and tables not made for want of a usable SHMIDS_DIR: the first
+ * says why and what to do, the others only count, for report_dir()
+ * (format-spec.md 7, shm-import: one message, not one per array).
+ */
+static unsigned long	 dirarrays, dirtables;
+
+static int
+dir_again(int e, unsigned long *n)
+{
+	const char *dir = shmids_dir();
+
+	if (dir == NULL || (e != ENOENT && e != ENOTDIR && e != EACCES) ||
+	    msg_dir_hint(dir) == NULL)
+		return 0;
+	rval = 1;
+	(*n)++;
+	return dirarrays + dirtables > 1;
+}
+
+static void
+report_dir(void)
+{
+	const char *dir = shmids_dir();
+	unsigned long n = dirarrays + dirtables;
+
+	if (n == 0)
+		return;
+	warnx("SHMIDS_DIR %s: %lu %s left as text (%s copied unchanged: "
+	    "nothing lost)", msg_quote(dir, strlen(dir)), n,
+	    dirtables == 0 ? (n == 1 ? "array" : "arrays") :
+	    dirarrays == 0 ? (n == 1 ? "table" : "tables") :
+	    "arrays and tables", n == 1 ? "its lines" : "their lines");
+}
+
 /* The segment of the array at lineno was not made: why, said. */
 static void
 unmade(const char *fname, unsigned long lineno, const char *first,
     const struct shmids_ref *r, const struct why *w)
 {
+	if (!w->name && dir_again(w->err, &dirarrays))
+		return;
 	warnx("%s:%lu: %s: %s", fname, lineno,
 	    msg_quote(first + r->field, r->fieldlen),
 	    !w->name ? msg_create_error(w->err) : w->toolong ?
@@ -561,6 +605,15 @@ report_text(void)
 		    "needs 2 rows or more); a field name makes it an array: "
 		    "%s%s", alone_miss.where, alone_miss.count,
 		    alone_miss.sed, more);
+	}
+	if (cut_miss.n > 0) {
+		more[0] = '\0';
+		if (cut_miss.n > 1)
+			snprintf(more, sizeof(more), "; %lu such lines in all",
+			    cut_miss.n);
+		warnx("%s: \"%s\" is no number: %s; correct it)%s",
+		    cut_miss.where, msg_quote(cut_miss.tok,
+		    strlen(cut_miss.tok)), cut_miss.what, more);
 	}
 	if (typo_miss.n > 0) {
 		more[0] = '\0';
@@ -1103,6 +1156,178 @@ table_name(const char *fname, unsigned long lineno)
 	return name;
 }
 
+/*
+ * A row with a typo ("2.1e-0l", "-6,26e-01") between two table blocks
+ * of its width and separator, or next to one: the classifier makes it
+ * text, which cuts the table in two (format-spec.md 7, shm-import).
+ * prevblk is the last block of 2 rows or more, cand the last line that
+ * was no row, kept for the block that may follow it; cut_miss (above)
+ * the first such line said, and how many.
+ */
+static struct {
+	const char	*fname;
+	unsigned long	 first, rows;
+	size_t		 cols;
+	int		 sep, made;
+} prevblk;
+static struct {
+	const char	*fname;
+	unsigned long	 line;
+	char		 buf[4096];
+	size_t		 len;
+	int		 after;		/* right after prevblk, of its shape */
+	char		 tok[40];
+} cand;
+
+/* Does t[0..n) begin as a number would and hold a digit? */
+static int
+numberlike(const char *t, size_t n)
+{
+	size_t i;
+
+	if (n == 0 || strchr("0123456789+-.", t[0]) == NULL || t[0] == '\0')
+		return 0;
+	for (i = 0; i < n; i++)
+		if (t[i] >= '0' && t[i] <= '9')
+			return 1;
+	return 0;
+}
+
+/*
+ * Is s[0..n) a row of cols tokens split by sep (' ', '\t' or ',') but
+ * for a typo: its first token and its first bad token number-like, at
+ * most one bad token in two?  The first bad token goes to tok.
+ */
+static int
+row_typo(const char *s, size_t n, size_t cols, int sep, char *tok,
+    size_t toksize)
+{
+	const char *e = s + n, *t;
+	size_t k = 0, bads = 0;
+
+	while (e > s && (e[-1] == '\n' || e[-1] == '\r'))
+		e--;
+	if (memchr(s, '"', (size_t)(e - s)) != NULL)
+		return 0;
+	for (;;) {
+		while (s < e && shmids_isblank(*s))
+			s++;
+		if (s == e)
+			break;
+		for (t = s; t < e && !(sep == ',' ? *t == ',' ||
+		    shmids_isblank(*t) : sep == '\t' ? *t == '\t' :
+		    shmids_isblank(*t)); t++)
+			;
+		/* isnumber() reads "-6,26e-01" to its comma */
+		if (!shmids_isnumber(s, (size_t)(t - s)) || (sep != ',' &&
+		    memchr(s, ',', (size_t)(t - s)) != NULL)) {
+			if (!numberlike(s, (size_t)(t - s)))
+				return 0;
+			if (bads++ == 0)
+				snprintf(tok, toksize, "%.*s", (int)(t - s < 32 ?
+				    t - s : 32), s);
+		} else if (k == 0 && !numberlike(s, (size_t)(t - s)))
+			return 0;
+		k++;
+		s = t;
+		if (sep == ',') {
+			while (s < e && shmids_isblank(*s))
+				s++;
+			if (s < e && *s != ',')
+				return 0;
+			if (s < e)
+				s++;
+		}
+	}
+	return k == cols && bads > 0 && 2 * bads <= cols;
+}
+
+static void
+cut_said(const char *fname, unsigned long line, const char *tok,
+    const char *what)
+{
+	neartab_typo(line);
+	if (cut_miss.n++ > 0)
+		return;
+	snprintf(cut_miss.where, sizeof(cut_miss.where), "%.80s:%lu", fname,
+	    line);
+	snprintf(cut_miss.tok, sizeof(cut_miss.tok), "%s", tok);
+	snprintf(cut_miss.what, sizeof(cut_miss.what), "%s", what);
+}
+
+/* The kept line followed by no block of its shape: said if after one. */
+static void
+cut_flush(void)
+{
+	char what[160];
+
+	if (cand.fname != NULL && cand.after) {
+		snprintf(what, sizeof(what), "the row left as text (after the "
+		    "table of rows %lu-%lu", prevblk.first, prevblk.first +
+		    prevblk.rows - 1);
+		cut_said(cand.fname, cand.line, cand.tok, what);
+	}
+	cand.fname = NULL;
+}
+
+/* A line that is no row: kept, for the block that may follow it. */
+static void
+cut_note(const char *fname, unsigned long lineno, const char *s, size_t n)
+{
+	cut_flush();
+	if (fields != NULL || n > sizeof(cand.buf))
+		return;
+	cand.fname = fname;
+	cand.line = lineno;
+	memcpy(cand.buf, s, n);
+	cand.len = n;
+	cand.after = prevblk.fname == fname && prevblk.first +
+	    prevblk.rows == lineno && row_typo(s, n, prevblk.cols,
+	    prevblk.sep, cand.tok, sizeof(cand.tok));
+}
+
+/*
+ * A block of rows rows, made a segment or not, has ended: is the line
+ * kept before it a row of its shape with a typo?
+ */
+static void
+cut_block(const char *fname, unsigned long first, unsigned long rows,
+    size_t cols, int sep, int segd)
+{
+	char what[160], tok[40];
+	int segs;
+
+	if (rows < 2)
+		return;
+	if (cand.fname == fname && cand.line + 1 == first) {
+		if (cand.after && prevblk.cols == cols && prevblk.sep == sep) {
+			segs = prevblk.made + segd;
+			snprintf(what, sizeof(what), "the table is cut in two "
+			    "there (rows %lu-%lu and %lu-%lu %s",
+			    prevblk.first, prevblk.first + prevblk.rows - 1,
+			    first, first + rows - 1, segs == 2 ? "made 2 "
+			    "segments" : segs == 1 ? "made 1 segment and text" :
+			    "left as text");
+			cut_said(fname, cand.line, cand.tok, what);
+		} else if (row_typo(cand.buf, cand.len, cols, sep, tok,
+		    sizeof(tok))) {
+			snprintf(what, sizeof(what), "the row left as text "
+			    "(before the table of rows %lu-%lu", first,
+			    first + rows - 1);
+			cut_said(fname, cand.line, tok, what);
+		} else
+			cut_flush();
+		cand.fname = NULL;
+	} else
+		cut_flush();
+	prevblk.fname = fname;
+	prevblk.first = first;
+	prevblk.rows = rows;
+	prevblk.cols = cols;
+	prevblk.sep = sep;
+	prevblk.made = segd;
+}
+
 /* A table's first row, for its reference line. */
 struct block {
 	const char	*fname;
@@ -1204,6 +1429,8 @@ store_table(const struct block *b, const struct shmids_values *v)
 	}
 	if (filter_labels_room(&made) == -1 || (h = shmids_create_table(name,
 	    mode, v->type, b->rows, b->cols)) == NULL) {
+		if (dir_again(errno, &dirtables))
+			return -1;
 		warnx("%s:%lu: %s: %s", b->fname, b->first, name,
 		    msg_create_error(errno));
 		rval = 1;
@@ -1316,6 +1543,7 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 		shmids_values_free(&v);
 		ttype_missed(fname, b.first, s, n);
 		fortran_note(fname, b.first, s, n, "the row");
+		cut_note(fname, b.first, s, n);
 		neartab_text(*lineno, s, n);
 		out(s, n);
 		return;
@@ -1354,8 +1582,11 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 	    store_table(&b, &v) == -1) {
 		pass_kept(l, fname, b.first);
 		neartab_block(b.first, b.rows, b.cols, b.sep, 0);
-	} else
+		cut_block(fname, b.first, b.rows, b.cols, b.sep, 0);
+	} else {
 		neartab_block(b.first, b.rows, b.cols, b.sep, 1);
+		cut_block(fname, b.first, b.rows, b.cols, b.sep, 1);
+	}
 	shmids_values_free(&v);
 	lines_release(l);
 }
@@ -1398,6 +1629,7 @@ import_line(struct lines *l, const char *fname, unsigned long *lineno,
 			out(s, n);
 		return;
 	}
+	cut_note(fname, *lineno, s, n);
 	if (fields == NULL && s[strspn(s, " \t")] == '"')
 		rowname_note(fname, *lineno, s, n);
 	/* CSV lines, a table's maybe, whatever else they turn out to be */
@@ -1508,6 +1740,8 @@ import_file(FILE *fp, const char *fname)
 		import_line(&l, fname, &lineno, s, (size_t)n);
 	}
 	lines_end(&l);
+	cut_flush();
+	prevblk.fname = NULL;
 	if (fields == NULL && neartab_end())
 		neartold = 1;
 }
@@ -1555,6 +1789,7 @@ main(int argc, char *argv[])
 	if (filter_each_file(argc, argv, import_file) != 0)
 		rval = 1;
 	check_stop();
+	report_dir();
 	report_fortran();
 	report_text();
 	report_missed();

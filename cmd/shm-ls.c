@@ -243,7 +243,7 @@ show_operand(const char *arg)
 	int k;
 
 	if ((k = operand_parse(arg, id, label)) == -1) {
-		operand_bad(arg);
+		operand_bad(arg, "shm-ls", NULL);
 		rval = 1;
 		return;
 	}

@@ -55,8 +55,8 @@ static const struct opt opts[] = {
 static void
 usage(FILE *fp, int status)
 {
-	fprintf(fp, "usage: shm-rm [-fnUv] [-N pattern] [-s age] [-u user] "
-	    "[label | id ...]\n");
+	fprintf(fp, "usage: shm-rm [-fnUv] [--dead] [-N pattern] [-s age] "
+	    "[-u user] [label | id ...]\n");
 	opts_usage_end(fp, status);
 }
 
@@ -240,8 +240,13 @@ selected(const struct shmids_info *si)
 	return allflag || si->uid == owner;
 }
 
-static void
-rm_operand(const char *arg)
+/*
+ * Remove the segment arg names; prev is the operand before it, a bare
+ * id, or NULL (format-spec.md 7, shm-rm: "shm-rm 0 coeff").  Return
+ * what operand_parse() made of arg.
+ */
+static int
+rm_operand(const char *arg, const char *prev)
 {
 	struct shmids_info si;
 	struct shmids_dims d;
@@ -250,16 +255,16 @@ rm_operand(const char *arg)
 	int k;
 
 	if ((k = operand_parse(arg, id, label)) == -1) {
-		operand_bad(arg);
+		operand_bad(arg, "shm-rm", prev);
 		rval = 1;
-		return;
+		return k;
 	}
 	if (fflag) {
 		if (k == 1)
 			rm_label(label);
 		else
 			rm_forced(arg);
-		return;
+		return k;
 	}
 	if (shmids_stat_dims(id, &si, &d, 0) == -1) {
 		warnx("%s: %s", arg, msg_why(arg, errno));
@@ -272,6 +277,7 @@ rm_operand(const char *arg)
 		rval = 1;
 	} else
 		rm_info(&si, 0, 0);
+	return k;
 }
 
 /*
@@ -378,7 +384,7 @@ check_privilege(void)
 int
 main(int argc, char *argv[])
 {
-	int ch, sflag = 0, i;
+	int ch, sflag = 0, i, k;
 
 	opts_args(argv, "shm-rm", opts, usage);
 	while ((ch = opts_getopt(argc, argv)) != -1)
@@ -429,8 +435,8 @@ main(int argc, char *argv[])
 	if ((sflag || deadflag) && shmids_scan_dims(rm_stale, NULL,
 	    vflag ? SHMIDS_SKIPPED : 0) == -1)
 		err(1, "segment table");
-	for (i = 0; i < argc; i++)
-		rm_operand(argv[i]);
+	for (i = 0, k = -1; i < argc; i++)
+		k = rm_operand(argv[i], k == 0 ? argv[i - 1] : NULL);
 	if (msg_close_stdout() == -1)
 		rval = 1;
 	return rval;

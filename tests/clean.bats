@@ -75,7 +75,7 @@ mine_exists() {
 }
 
 @test "7: shm-rm -u, -U: what goes with what; a bad user; the usage says them" {
-	local syn='shm-rm [-fnUv] [-N pattern] [-s age] [-u user] [label | id ...]'
+	local syn='shm-rm [-fnUv] [--dead] [-N pattern] [-s age] [-u user] [label | id ...]'
 	bad_args shm-rm "$syn" <<-EOF
 	-u 0|-u is not allowed without -s
 	-U|-U is not allowed without -s

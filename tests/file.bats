@@ -372,7 +372,7 @@ w 1 2 3 4"
 	status_is 1
 	SHMIDS_DIR=$D/none run --separate-stderr shm_ls -N "${P}*"
 	status_is 1
-	is "$stderr" "shm-ls: SHMIDS_DIR $D/none: No such file or directory"
+	is "$stderr" "shm-ls: SHMIDS_DIR $D/none does not exist: 'mkdir -p $D/none' (mode 1777 to share it), or unset SHMIDS_DIR for System V segments"
 	[ "$(id -u)" = 0 ] && command -v unshare > /dev/null ||
 	    skip "needs root and unshare for a small tmpfs"
 	# 1 MiB of tmpfs, 2 MiB of doubles: ENOSPC, not SIGBUS; nothing left
@@ -525,14 +525,15 @@ w 1 2 3 4"
 	track "$m"
 	mkdir "$D/closed"
 	chmod 700 "$D/closed"
-	for dir in "$D/none|No such file or directory" "$D/closed|Permission denied"; do
+	for dir in "$D/none| does not exist: 'mkdir -p $D/none' (mode 1777 to share it), or unset SHMIDS_DIR for System V segments" \
+	    "$D/closed| cannot be read or searched by you: its owner may 'chmod 1777' it, or point SHMIDS_DIR at a directory of yours, or unset it for System V segments"; do
 		SHMIDS_DIR=${dir%|*} run --separate-stderr as_user "$BIN/shm-ls" -p -N "${P}*"
 		status_is 1
-		is "$stderr" "shm-ls: SHMIDS_DIR ${dir%|*}: ${dir#*|}" "shm-ls stderr"
+		is "$stderr" "shm-ls: SHMIDS_DIR ${dir%|*}${dir#*|}" "shm-ls stderr"
 		is "$(cut -f 16 <<< "$output")" "$l"$'\n'"$m" "shm-ls listing"
 		SHMIDS_DIR=${dir%|*} run --separate-stderr as_user "$BIN/shm-rm" -n -s 0 -N "${P}*"
 		status_is 1
-		is "$stderr" "shm-rm: SHMIDS_DIR ${dir%|*}: ${dir#*|}" "shm-rm stderr"
+		is "$stderr" "shm-rm: SHMIDS_DIR ${dir%|*}${dir#*|}" "shm-rm stderr"
 		is "$output" "$l"$'\n'"$m" "shm-rm -n"
 	done
 	SHMIDS_DIR=$D/none run --separate-stderr as_user "$BIN/shm-rm" -v -s 0 -N "${P}sv"
@@ -651,8 +652,27 @@ $rd/shmids.Zeros0	4096	-	-	broken	-" "residue listed"
 	printf 'a 1 2 3\n' > in.txt
 	SHMIDS_DIR=$D/nodir run --separate-stderr shm_import -k 1 -P "$P" in.txt
 	status_is 1
-	is "$stderr" "shm-import: in.txt:1: a: SHMIDS_DIR $D/nodir: No such file or directory"
+	is "$stderr" "shm-import: in.txt:1: a: SHMIDS_DIR $D/nodir does not exist: 'mkdir -p $D/nodir' (mode 1777 to share it), or unset SHMIDS_DIR for System V segments
+shm-import: SHMIDS_DIR $D/nodir: 1 array left as text (its lines copied unchanged: nothing lost)"
 	is "$output" "a 1 2 3"
+}
+
+@test "7: shm-import: a missing SHMIDS_DIR is said once, with what to do, then how many arrays stayed text" {
+	fsetup
+	local n
+	for n in a b c; do printf '%s 1 2 3\n' "$n"; done > in.txt
+	printf '1 2\n3 4\n5 6\n' >> in.txt
+	SHMIDS_DIR=$D/nodir run --separate-stderr shm_import -k 1 -P "$P" in.txt
+	status_is 1
+	is "$stderr" "shm-import: in.txt:1: a: SHMIDS_DIR $D/nodir does not exist: 'mkdir -p $D/nodir' (mode 1777 to share it), or unset SHMIDS_DIR for System V segments
+shm-import: SHMIDS_DIR $D/nodir: 4 arrays and tables left as text (their lines copied unchanged: nothing lost)"
+	is "$output" "$(cat in.txt)"
+	: > "$D/f"
+	SHMIDS_DIR=$D/f/x run --separate-stderr shm_import -k 1 -P "$P" in.txt
+	status_is 1
+	is "$stderr" "shm-import: in.txt:1: a: SHMIDS_DIR $D/f/x is not a directory (a name on its path is a file): point SHMIDS_DIR at one, or unset it for System V segments
+shm-import: SHMIDS_DIR $D/f/x: 4 arrays and tables left as text (their lines copied unchanged: nothing lost)"
+	is "$output" "$(cat in.txt)"
 }
 
 @test "2.6: shm-import: a file segment that cannot be mapped for want of memory says so, not that SHMIDS_DIR failed" {
@@ -690,7 +710,7 @@ $rd/shmids.Zeros0	4096	-	-	broken	-" "residue listed"
 	chmod 0744 "$D/ns"
 	SHMIDS_DIR=$D/ns run --separate-stderr as_user "$BIN/shm-ls" -p -N "${P}*"
 	status_is 1
-	is "$stderr" "shm-ls: SHMIDS_DIR $D/ns: Permission denied" "shm-ls stderr"
+	is "$stderr" "shm-ls: SHMIDS_DIR $D/ns cannot be read or searched by you: its owner may 'chmod 1777' it, or point SHMIDS_DIR at a directory of yours, or unset it for System V segments" "shm-ls stderr"
 	SHMIDS_DIR=$D/ns run --separate-stderr as_user "$BIN/shm-rm" -n -s 0 -N "${P}*"
 	status_is 1
 	chmod 1777 "$D/ns"

@@ -20,10 +20,11 @@ sorted() {
 usage_letters() {
 	grep -oE '\[-[A-Za-z]+' | tr -d '[-' | tr -d '\n' | sorted
 }
-# Letters after Fl in the SYNOPSIS section of an mdoc page.
+# Letters after Fl in the SYNOPSIS section of an mdoc page (a long
+# option alone, "Fl \-dead", has none).
 man_letters() {
 	awk '/^\.Sh/ { on = ($2 == "SYNOPSIS"); next }
-	    on { for (i = 1; i < NF; i++) if ($i == "Fl" || $i == ".Fl") printf "%s", $(i + 1) }' "$1" |
+	    on { for (i = 1; i < NF; i++) if (($i == "Fl" || $i == ".Fl") && $(i + 1) !~ /^\\-/) printf "%s", $(i + 1) }' "$1" |
 	    tr -d -c 'A-Za-z' | sorted
 }
 # usage_of TOOL: the usage lines of TOOL -h, before its options list.

@@ -5,7 +5,7 @@
 
 load helper
 
-SYNOPSIS='shm-rm [-fnUv] [-N pattern] [-s age] [-u user] [label | id ...]'
+SYNOPSIS='shm-rm [-fnUv] [--dead] [-N pattern] [-s age] [-u user] [label | id ...]'
 
 # As the test user: make a segment, print its label.
 usermk() {
@@ -366,6 +366,25 @@ shmid_exists() {
 	run --separate-stderr shm_ls -N "${P}word"
 	status_is 0
 	[[ ${lines[1]} == *" $a" ]] || { echo "the hint's command does not list $a: $output" >&2; false; }
+}
+
+@test "7: shm-rm: a name alone right after a bare shmid says how to quote the label" {
+	local a b id
+	a=$(mkseg quote f64 1)
+	b=$(mkseg quote f64 1)
+	id=${a%% *}
+	run --separate-stderr shm_rm "$id" "${P}quote"
+	status_is 1
+	[ "$stderr" = "shm-rm: ${P}quote: a name alone, not a label: shm-ls -N ${P}quote lists its labels (quote a label: shm-rm '$id ${P}quote')" ] ||
+	    { echo "stderr: $stderr" >&2; false; }
+	gone "$a"
+	exists "$b"
+	# not after a label, nor first
+	run --separate-stderr shm_rm "$b" "${P}quote"
+	status_is 1
+	[ "$stderr" = "shm-rm: ${P}quote: a name alone, not a label: shm-ls -N ${P}quote lists its labels" ] ||
+	    { echo "stderr: $stderr" >&2; false; }
+	gone "$b"
 }
 
 # A uid of its own for removal by age, which takes every stale segment

@@ -566,3 +566,54 @@ mixed() {
 	status_is 0
 	printf '1 2\n3 4\n' | same_file /dev/stdin out
 }
+
+# cut_rows N LINE TEXT: N rows of 3 values, line LINE (0: none) replaced
+# by TEXT.
+cut_rows() {
+	local i
+	for ((i = 1; i <= $1; i++)); do
+		if [ "$i" = "$2" ]; then printf '%s\n' "$3"
+		else printf '%s.5 0.25 -%s.75\n' "$i" "$i"; fi
+	done
+}
+
+@test "7: shm-import: a typo in a table row that cuts the table in two is said; a text line of another kind is not" {
+	local l line text msg fails=
+	while IFS='|' read -r line text msg; do
+		cut_rows 30 "$line" "$text" > in
+		runio in shm_import -k 6 -P "$P"
+		tables "$T/out" > labels
+		while read -r l; do track "$l"; done < labels
+		[ "$status" = 0 ] || fails+="[$text: exit $status] "
+		[ "$(cat "$T/err")" = "$msg" ] || fails+="[$text: $(cat "$T/err")] "
+		expand_d "$T/out"
+		cmp -s in out || fails+="[$text: not the input back] "
+	done <<-EOF
+	15|15.5 2.1e-0l -15.75|shm-import: stdin:15: "2.1e-0l" is no number: the table is cut in two there (rows 1-14 and 16-30 made 2 segments; correct it)
+	15|15.5 -6,26e-01 -15.75|shm-import: stdin:15: "-6,26e-01" is no number: the table is cut in two there (rows 1-14 and 16-30 made 2 segments; correct it)
+	15|1.2.3 0.25 -15.75|shm-import: stdin:15: "1.2.3" is no number: the table is cut in two there (rows 1-14 and 16-30 made 2 segments; correct it)
+	30|30.5 0.25 -3o.75|shm-import: stdin:30: "-3o.75" is no number: the row left as text (after the table of rows 1-29; correct it)
+	1|1.5 0.2S -1.75|shm-import: stdin:1: "0.2S" is no number: the row left as text (before the table of rows 2-30; correct it)
+	15||
+	15|# 1 2 3|
+	15|a b c|
+	15|1 2 x|shm-import: stdin:1-30: a table of 30 rows, 89 values, stayed text in part (29 of its rows made 2 segments): column 3 is text ("x", line 15); a row holds numbers only: leave column 3 out
+	15|1 2|
+	15|1 2 3 4e-0l|
+	15|"1" 2 3e-0l|
+	EOF
+	is "$fails" "" "failures"
+	# more than one: the first said, and how many
+	cut_rows 30 10 "10.5 0.2S 1" | sed '20s/0.25/0.2S/' > in
+	runio in shm_import -k 6 -P "$P"
+	tables "$T/out" > labels
+	while read -r l; do track "$l"; done < labels
+	status_is 0
+	err_is 'shm-import: stdin:10: "0.2S" is no number: the table is cut in two there (rows 1-9 and 11-19 made 2 segments; correct it); 2 such lines in all'
+	# under -k: the blocks stay text, and the cut is said all the same
+	cut_rows 30 15 "15.5 2.1e-0l -15.75" > in
+	runio in shm_import -k 100 -P "$P"
+	status_is 0
+	[[ $(cat "$T/err") == *'stdin:15: "2.1e-0l" is no number: the table is cut in two there (rows 1-14 and 16-30 left as text; correct it)'* ]] ||
+	    { cat "$T/err" >&2; false; }
+}
