@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "magic.h"
+#include "msg.h"
 
 const char *
 magic_compressed(const void *p, size_t n)
@@ -38,5 +39,5 @@ magic_refuse(const char *prog, const char *fname, const char *how)
 		    "%s | %s", (int)n, how, how, prog);
 	else
 		warnx("%s: compressed by %.*s: decompress it first: %s %s | "
-		    "%s", fname, (int)n, how, how, fname, prog);
+		    "%s", fname, (int)n, how, how, msg_shword(fname), prog);
 }

@@ -5,6 +5,7 @@
 
 #include <err.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -39,6 +40,37 @@ msg_quote(const char *s, size_t len)
 		strcpy(p, "...");
 	else
 		*p = '\0';
+	return b;
+}
+
+const char *
+msg_shword(const char *s)
+{
+	static char buf[2][PATH_MAX * 4 + 8];
+	static int which;
+	char *b = buf[which ^= 1], *p = b;
+	size_t n = strlen(s);
+
+	if (n > PATH_MAX)
+		return "...";
+	if (s[0] == '-') {
+		memcpy(p, "./", 2);
+		p += 2;
+	}
+	if (n > 0 && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop"
+	    "qrstuvwxyz0123456789_./+,:=-") == n) {
+		memcpy(p, s, n + 1);
+		return b;
+	}
+	*p++ = '\'';
+	for (; *s != '\0'; s++) {
+		if (*s == '\'') {
+			memcpy(p, "'\\''", 4);
+			p += 4;
+		} else
+			*p++ = *s;
+	}
+	memcpy(p, "'", 2);
 	return b;
 }
 

@@ -26,6 +26,16 @@ void	 msg_nomem(void);
  */
 const char *msg_quote(const char *s, size_t len);
 
+/*
+ * A file name as one word of a command a message offers to paste into
+ * sh(1): as it is when it holds only [A-Za-z0-9_./+,:=-], else in single
+ * quotes (a ' as '\''), after "./" when it begins with "-" (else sed
+ * or cut reads it as an option).  Never cut: a name cut short names
+ * another file.  The result lives until the next call but one, or is
+ * "..." for a name over PATH_MAX bytes.
+ */
+const char *msg_shword(const char *s);
+
 /* Flush and close stdout; 0, or -1 after a diagnostic. */
 int	 msg_close_stdout(void);
 /*

@@ -363,7 +363,7 @@ neartab_end(void)
 			    " %scut -d'%c' -f%s %s | shm-import)",
 			    r->rownames && r->textcol == 1 && r->textquoted ?
 			    "" : "(", r->sep, others(r->textcol, r->cols),
-			    fname);
+			    msg_shword(fname));
 	}
 	if (r->decline != 0) {
 		w += (size_t)snprintf(why + w, sizeof(why) - w,

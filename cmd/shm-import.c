@@ -88,10 +88,20 @@ static struct {
  */
 static struct {
 	char		 where[96];
-	char		 sed[120];
+	const char	*fname;
+	unsigned long	 line;
+	int		 sep;
 	size_t		 count;
 	unsigned long	 n;
 } alone_miss;
+/*
+ * The line after the last array left as text for a bad value on its
+ * first line, which ended with "/": meant as its continuation line.
+ */
+static struct {
+	const char	*fname;
+	unsigned long	 line;
+} after_bad;
 static struct {
 	char		 where[96];
 	char		 field[SHMIDS_NAME_MAX + 1];
@@ -573,19 +583,53 @@ bad_note(const char *fname, unsigned long first, const char *bad)
  * a field name before it would make it an array.  The first is kept.
  */
 static void
-alone_missed(const char *fname, unsigned long lineno, size_t count)
+alone_missed(const char *fname, unsigned long lineno, size_t count,
+    int sep)
 {
+	/* the line after an array left as text: its "/" continued it */
+	if (after_bad.fname == fname && after_bad.line == lineno)
+		return;
 	if (count < minvals || count < 10 || alone_miss.n++ > 0)
 		return;
 	alone_miss.count = count;
+	alone_miss.fname = fname;
+	alone_miss.line = lineno;
+	alone_miss.sep = sep;
 	snprintf(alone_miss.where, sizeof(alone_miss.where), "%.80s:%lu",
 	    fname, lineno);
-	if (strcmp(fname, "stdin") == 0)
-		snprintf(alone_miss.sed, sizeof(alone_miss.sed),
-		    "... | sed '%lus/^/x /' | shm-import", lineno);
+}
+
+/* The line s[0..n) ends with a "/" token (its CR, LF and blanks aside). */
+static int
+slash_ends(const char *s, size_t n)
+{
+	while (n > 0 && (shmids_isblank(s[n - 1]) || s[n - 1] == '\r' ||
+	    s[n - 1] == '\n'))
+		n--;
+	return n > 0 && s[n - 1] == '/' && (n == 1 ||
+	    shmids_isblank(s[n - 2]));
+}
+
+/*
+ * The command that gives the row alone a field: sed, the commas made
+ * blanks first for a CSV row (a field then a comma would be text).
+ */
+static void
+alone_sed(char *buf, size_t size)
+{
+	char e[64];
+	const char *f = alone_miss.fname;
+
+	if (alone_miss.sep == ',')
+		snprintf(e, sizeof(e), "-e '%lus/,/ /g' -e '%lus/^/x /'",
+		    alone_miss.line, alone_miss.line);
 	else
-		snprintf(alone_miss.sed, sizeof(alone_miss.sed),
-		    "sed '%lus/^/x /' %.80s | shm-import", lineno, fname);
+		snprintf(e, sizeof(e), "'%lus/^/x /'", alone_miss.line);
+	if (strcmp(f, "stdin") == 0)
+		snprintf(buf, size, "... | sed %s | shm-import", e);
+	else
+		snprintf(buf, size, "sed %s %s | shm-import", e,
+		    msg_shword(f));
 }
 
 /*
@@ -595,16 +639,16 @@ alone_missed(const char *fname, unsigned long lineno, size_t count)
 static void
 report_text(void)
 {
-	char more[48] = "";
+	char more[48] = "", sed[PATH_MAX * 4 + 96];
 
 	if (alone_miss.n > 0) {
 		if (alone_miss.n > 1)
 			snprintf(more, sizeof(more), "; %lu such lines in all",
 			    alone_miss.n);
+		alone_sed(sed, sizeof(sed));
 		warnx("%s: a row of %zu values alone stays text (a table "
 		    "needs 2 rows or more); a field name makes it an array: "
-		    "%s%s", alone_miss.where, alone_miss.count,
-		    alone_miss.sed, more);
+		    "%s%s", alone_miss.where, alone_miss.count, sed, more);
 	}
 	if (cut_miss.n > 0) {
 		more[0] = '\0';
@@ -1102,6 +1146,11 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 		    (int)(*lineno - first + 1));
 	if (k == ENG_BAD && fields == NULL)
 		type_missed(fname, first, &f, r, st.v.type);
+	if (k == ENG_BAD && *lineno == first && !st.parted &&
+	    slash_ends(f.buf, f.len)) {
+		after_bad.fname = fname;
+		after_bad.line = first + 1;
+	}
 	if (sel)
 		rval = 1;
 	eng_array_free(&st);
@@ -1577,7 +1626,7 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 	if (k != -1 && v.count < minvals)
 		table_missed(&b);
 	if (k != -1 && b.rows == 1)
-		alone_missed(fname, b.first, v.count);
+		alone_missed(fname, b.first, v.count, b.sep);
 	if (k == -1 || b.rows < 2 || v.count < minvals ||
 	    store_table(&b, &v) == -1) {
 		pass_kept(l, fname, b.first);

@@ -630,6 +630,24 @@ bigarray() {
 	runio cont.txt shm_import -P "$P" -f y
 	status_is 1
 	err_is 'shm-import: stdin:2: y: bad value "1.2.3"'
+	# a comma row: its commas made blanks first; a file name quoted
+	# for sh; the command given converts it
+	{ echo 'a,b'; seq 0 99 | paste -sd,; } > "it's -x.csv"
+	cp "it's -x.csv" ./-n.csv
+	runio /dev/null shm_import -P "$P" "it's -x.csv" -- -n.csv
+	status_is 0
+	err_is "shm-import: it's -x.csv:2: a row of 100 values alone stays text (a table needs 2 rows or more); a field name makes it an array: sed -e '2s/,/ /g' -e '2s/^/x /' 'it'\\''s -x.csv' | shm-import; 2 such lines in all"
+	runio /dev/null sh -c "sed -e '2s/,/ /g' -e '2s/^/x /' 'it'\\''s -x.csv' | \"$BIN/shm-import\" -P \"$P\""
+	status_is 0
+	like "$(cat "$T/out")" "*x shmids * ${P}x" "the comma row converted once named"
+	track "$(label_of "$T/out")"
+	# the line after an array left as text by a bad value on its
+	# first line, which "/" ended: the typo is said, not a row alone
+	{ printf 'x 1 2 3o '; seq 4 100 | paste -sd' ' | sed 's,$, /,'
+	  seq 1 100 | paste -sd' '; } > slash.txt
+	runio slash.txt shm_import -P "$P"
+	status_is 0
+	err_is 'shm-import: stdin:1: x: "3o" is no number: the array left as text (correct it; -f x names its line)'
 }
 
 # --- A request that matched nothing (issue 12, item 3) -------------------
