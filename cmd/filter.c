@@ -67,22 +67,28 @@ filter_each_file(int argc, char *argv[], void (*fn)(FILE *, const char *))
 {
 	struct stat st;
 	FILE *fp;
-	int i, r = 0;
+	int i, r = 0, dash = 0;
 
 	if (argc == 0)
 		return each(stdin, "stdin", fn);
 	/*
-	 * A directory among the operands is a mistyped command line: said
-	 * before anything is read or made, as a usage slip is, not after
-	 * the files before it were converted.
+	 * A directory among the operands, stdin as "-" too, is a mistyped
+	 * command line: said before anything is read or made, as a usage
+	 * slip is, not after the files before it were converted
+	 * (format-spec.md 7).  "-" twice is said once.
 	 */
-	for (i = 0; i < argc; i++)
-		if (strcmp(argv[i], "-") != 0 && stat(argv[i], &st) == 0 &&
-		    S_ISDIR(st.st_mode)) {
+	for (i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "-") != 0) {
+			if (stat(argv[i], &st) != 0)
+				continue;
+		} else if (dash++ > 0 || fstat(STDIN_FILENO, &st) != 0)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
 			errno = EISDIR;
 			warn("%s", msg_fname(argv[i]));
 			r = 1;
 		}
+	}
 	if (r)
 		return r;
 	for (i = 0; i < argc; i++) {
