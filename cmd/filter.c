@@ -146,6 +146,28 @@ filter_not_number(const char *opt, const char *field, size_t len)
 	opts_misuse(msg);
 }
 
+void
+filter_not_comment(const char *opt, const char *field, size_t len)
+{
+	char msg[160];
+
+	if (len == 0 || field[0] != '#')
+		return;
+	snprintf(msg, sizeof(msg), "%s %s: a comment is never a field (a "
+	    "line whose first token begins with # is a comment)", opt,
+	    msg_quote(field, len));
+	opts_misuse(msg);
+}
+
+void
+filter_fields_not_comment(const struct fields *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->n; i++)
+		filter_not_comment("-f", f->v[i].name, f->v[i].len);
+}
+
 int
 filter_fields_has(const struct fields *f, const char *tok, size_t len)
 {
@@ -183,8 +205,11 @@ filter_fields_report(const struct fields *f, const char *unused)
 				break;
 		if (j < i || f->v[i].used)
 			continue;
+		/* shm-expand: "#x" is only ever a reference's field */
 		warnx("-f %s: %s", msg_quote(f->v[i].name, f->v[i].len),
-		    f->v[i].seen ? unused : "no such field in the input");
+		    f->v[i].seen ? unused : f->v[i].name[0] == '#' ?
+		    "no such field in the input (a comment is never a field)" :
+		    "no such field in the input");
 		r = 1;
 	}
 	return r;
