@@ -67,22 +67,28 @@ filter_each_file(int argc, char *argv[], void (*fn)(FILE *, const char *))
 {
 	struct stat st;
 	FILE *fp;
-	int i, r = 0;
+	int i, r = 0, dash = 0;
 
 	if (argc == 0)
 		return each(stdin, "stdin", fn);
 	/*
-	 * A directory among the operands is a mistyped command line: said
-	 * before anything is read or made, as a usage slip is, not after
-	 * the files before it were converted.
+	 * A directory among the operands, stdin as "-" too, is a mistyped
+	 * command line: said before anything is read or made, as a usage
+	 * slip is, not after the files before it were converted
+	 * (format-spec.md 7).  "-" twice is said once.
 	 */
-	for (i = 0; i < argc; i++)
-		if (strcmp(argv[i], "-") != 0 && stat(argv[i], &st) == 0 &&
-		    S_ISDIR(st.st_mode)) {
+	for (i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "-") != 0) {
+			if (stat(argv[i], &st) != 0)
+				continue;
+		} else if (dash++ > 0 || fstat(STDIN_FILENO, &st) != 0)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
 			errno = EISDIR;
 			warn("%s", msg_fname(argv[i]));
 			r = 1;
 		}
+	}
 	if (r)
 		return r;
 	for (i = 0; i < argc; i++) {
@@ -140,6 +146,28 @@ filter_not_number(const char *opt, const char *field, size_t len)
 	opts_misuse(msg);
 }
 
+void
+filter_not_comment(const char *opt, const char *field, size_t len)
+{
+	char msg[160];
+
+	if (len == 0 || field[0] != '#')
+		return;
+	snprintf(msg, sizeof(msg), "%s %s: a comment is never a field (a "
+	    "line whose first token begins with # is a comment)", opt,
+	    msg_quote(field, len));
+	opts_misuse(msg);
+}
+
+void
+filter_fields_not_comment(const struct fields *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->n; i++)
+		filter_not_comment("-f", f->v[i].name, f->v[i].len);
+}
+
 int
 filter_fields_has(const struct fields *f, const char *tok, size_t len)
 {
@@ -177,8 +205,11 @@ filter_fields_report(const struct fields *f, const char *unused)
 				break;
 		if (j < i || f->v[i].used)
 			continue;
+		/* shm-expand: "#x" is only ever a reference's field */
 		warnx("-f %s: %s", msg_quote(f->v[i].name, f->v[i].len),
-		    f->v[i].seen ? unused : "no such field in the input");
+		    f->v[i].seen ? unused : f->v[i].name[0] == '#' ?
+		    "no such field in the input (a comment is never a field)" :
+		    "no such field in the input");
 		r = 1;
 	}
 	return r;

@@ -43,6 +43,13 @@ void	 filter_fields(struct fields *f, const char *list);
  * opt if field[0..len) reads as a value.
  */
 void	 filter_not_number(const char *opt, const char *field, size_t len);
+/*
+ * A comment is never a field (format-spec.md 6): a usage error naming
+ * opt if field[0..len) begins with '#'; filter_fields_not_comment() for
+ * each of a -f list (a tool that reads no reference's field: shm-import).
+ */
+void	 filter_not_comment(const char *opt, const char *field, size_t len);
+void	 filter_fields_not_comment(const struct fields *f);
 /* Is tok[0..len) one of f's fields? */
 int	 filter_fields_has(const struct fields *f, const char *tok, size_t len);
 /* Note a line whose field is tok[0..len), used or only seen. */

@@ -72,6 +72,7 @@ struct line {
 	size_t		 fake;	/* bytes of buf standing for written ones */
 	int		 plain;	/* known not to be a reference line */
 	int		 longfield;	/* longer than any -f name */
+	int		 hash;	/* the field begins with '#' */
 	int		 lost;	/* the byte line_add() had no room for */
 };
 static size_t	 hold = HOLD;	/* HOLD, or more for a long -f list */
@@ -818,15 +819,20 @@ line_add(struct line *l, int c)
 
 /*
  * Write what is held of the leading blanks and the field, but the last
- * keep bytes (of the field), which stay to start buf.  A NUL or CR
- * written leaves one of its kind before them (l->fake), so that a
- * reference line after so long a field is still found malformed.
+ * keep bytes (of the field), which stay to start buf.  Before them stay
+ * (l->fake) a '#' when the field's own '#' was written, then a NUL or CR
+ * when one was: the classifier still sees a field that begins with '#'
+ * (a comment if malformed, format-spec.md 6), and a reference line after
+ * so long a field is still found malformed.
  */
 static void
 send_lead(struct line *l, size_t keep)
 {
-	size_t len = l->n - l->fake - keep;
-	int mark = l->fake ? l->buf[0] : 'x';
+	size_t len = l->n - l->fake - keep, f = 0;
+	int mark = l->fake && l->buf[l->fake - 1] != '#' ?
+	    l->buf[l->fake - 1] : 'x';
+	/* a long field keeps only its last byte: its '#' goes out */
+	int hash = keep > 0 && l->longfield && l->hash;
 
 	if (mark != '\0' && memchr(l->buf + l->fake, '\0', len) != NULL)
 		mark = '\0';
@@ -834,11 +840,15 @@ send_lead(struct line *l, size_t keep)
 		mark = '\r';
 	put(l->buf + l->fake, len);
 	l->sent += len;
-	l->fake = keep > 0 && mark != 'x';
-	if (l->fake)
-		l->buf[0] = (char)mark;
-	memmove(l->buf + l->fake, l->buf + l->n - keep, keep);
-	l->n = l->fake + keep;
+	if (keep > 0)
+		f = (size_t)hash + (mark != 'x');
+	memmove(l->buf + f, l->buf + l->n - keep, keep);
+	if (hash)
+		l->buf[0] = '#';
+	if (f > (size_t)hash)
+		l->buf[f - 1] = (char)mark;
+	l->fake = f;
+	l->n = f + keep;
 	l->buf[l->n] = '\0';
 }
 
@@ -867,7 +877,7 @@ read_line(struct line *l)
 	int c, phase = 0;	/* 0 leading blanks, 1 field, 2 after */
 
 	l->n = l->sent = l->fake = 0;
-	l->plain = l->longfield = 0;
+	l->plain = l->longfield = l->hash = 0;
 	while ((c = in_getc()) != EOF) {
 		saw(c);
 		if (line_add(l, c) == -1) {
@@ -876,8 +886,9 @@ read_line(struct line *l)
 		}
 		if (c == '\n')
 			return 1;
-		if (phase < 2 && shmids_isblank(c) == (phase == 1))
-			phase++;
+		if (phase < 2 && shmids_isblank(c) == (phase == 1) &&
+		    ++phase == 1)
+			l->hash = c == '#';
 		flen += phase == 1;
 		if (l->n < check)
 			continue;

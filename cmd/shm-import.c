@@ -181,6 +181,7 @@ add_type(const char *arg)
 	    (eq != NULL && len == 0))
 		opts_invalid("type", arg, TYPE_FORM);
 	filter_not_number("-t", arg, len);
+	filter_not_comment("-t", arg, len);
 	if (eq == NULL) {
 		if (deftype != -1)
 			opts_invalid("type", arg, "one -t without a field: "
@@ -1806,6 +1807,7 @@ main(int argc, char *argv[])
 		case 'f':
 			fields = optarg;
 			filter_fields(&want, fields);
+			filter_fields_not_comment(&want);
 			break;
 		case 'h':
 			usage(stdout, 0);

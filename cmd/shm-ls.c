@@ -26,7 +26,11 @@
 #define NOHEADINGS	OPT_LONG
 
 static int	 aflag, bflag, Hflag, hflag, Jflag, lflag, nohead, pflag, Tflag;
-static int	 qmarks;		/* a "?" written in the long format */
+/* the reasons of a "?" written in the long format (si->err) */
+#define Q_PERM		0x1	/* EACCES: no read permission */
+#define Q_CORRUPT	0x2	/* EBADMSG: a corrupt header */
+#define Q_OTHER		0x4	/* another, said on stderr */
+static int	 qmarks;
 static const char *pattern, *olist;
 static int	 uflag;
 static uid_t	 uid;
@@ -120,7 +124,8 @@ add_row(const struct shmids_info *si, const struct shmids_dims *sh)
 		lscol_cell(lc.v[i], si, sh, bflag, now,
 		    cells[nrows * lc.n + i]);
 		if (strcmp(cells[nrows * lc.n + i], "?") == 0)
-			qmarks = 1;
+			qmarks |= si->err == EACCES ? Q_PERM :
+			    si->err == EBADMSG ? Q_CORRUPT : Q_OTHER;
 	}
 	nrows++;
 }
@@ -232,6 +237,28 @@ show(const struct shmids_info *si, const struct shmids_dims *sh, void *arg)
 	else
 		add_row(si, sh);
 	return 0;
+}
+
+/*
+ * Why a "?": only the reasons met, so that root, who may read every
+ * segment, is not offered a permission it has (format-spec.md 7).
+ */
+static void
+footnote(void)
+{
+	const char *sep = "?: ";
+
+	if (qmarks & Q_PERM) {
+		printf("%sno read permission (its owner or root lists it)", sep);
+		sep = ", or ";
+	}
+	if (qmarks & Q_CORRUPT) {
+		printf("%sa corrupt header", sep);
+		sep = ", or ";
+	}
+	if (qmarks & Q_OTHER)
+		printf("%sa header that could not be read", sep);
+	printf("\n");
 }
 
 static void
@@ -416,8 +443,7 @@ main(int argc, char *argv[])
 		 * the total, and gets no line it does not know.
 		 */
 		if (qmarks && isatty(STDOUT_FILENO))
-			printf("?: no read permission (its owner or root lists "
-			    "it), or a corrupt header\n");
+			footnote();
 	}
 	if (msg_close_stdout() == -1)
 		rval = 1;

@@ -709,6 +709,16 @@ int	 shmids_put(FILE *fp, const char *field, int type, const void *data,
  * begins with "#" (format-spec.md 6, 1.6: "# 1 2 3" has no field; a
  * valid reference line "# shmids 0 #" is a reference all the same).
  * Release with shmids_array_free().
+ * Where fp is left: nothing is read from it for a reference line or a
+ * first line that is no inline array's (EINVAL, or the errors of
+ * shmids_open()).  For an inline array it is left after the array's
+ * last line, on success and on EINVAL alike (a bad value in a
+ * continuation line makes the whole array bad, its continuation lines
+ * read all the same);
+ * a reference line where a continuation should be ends the array
+ * (EINVAL) and has been read: a caller that reads on must seek back
+ * (ftello() before the call).  On a read error or ENOMEM, fp is
+ * somewhere inside the line that failed.
  * Errors: those of shmids_open(), EINVAL (malformed line or value, a
  * number as a field, a comment), ERANGE (value out of range),
  * EPROTOTYPE (segment of another type), ENOMEM, and read errors from

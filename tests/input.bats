@@ -99,6 +99,29 @@ mkcsv() {
 	is "$fails" "" "failures"
 }
 
+# stdin as "-" was read in turn: a.txt was converted first.
+@test "7: a directory as stdin given as '-' among the operands: said before anything is read or made, once, exit 1" {
+	local tool args want fails=
+	mkdir dir
+	{ printf 'a'; seq 100 | sed 's/^/ /' | tr -d '\n'; echo; } > a.txt
+	while IFS='|' read -r tool args want; do
+		[ -n "$tool" ] || continue
+		# shellcheck disable=SC2086
+		runio dir "$tool" $args
+		[ "$status" = 1 ] || fails+="[$tool $args: status $status] "
+		[ "$(cat "$T/err")" = "$(printf "$want")" ] ||
+		    fails+="[$tool $args: stderr '$(cat "$T/err")'] "
+		[ ! -s "$T/out" ] || fails+="[$tool $args: output] "
+	done <<-EOF
+	shm_import|-P $P -k 1 a.txt -|shm-import: stdin: Is a directory
+	shm_import|-P $P -k 1 a.txt - a.txt -|shm-import: stdin: Is a directory
+	shm_import|-P $P -k 1 a.txt - dir|shm-import: stdin: Is a directory\\nshm-import: dir: Is a directory
+	shm_expand|a.txt -|shm-expand: stdin: Is a directory
+	EOF
+	is "$("$SHMTOOL" find "$P")" "" "segments made"
+	is "$fails" "" "failures"
+}
+
 @test "6.1, 7: tables left as text: why, once per file, and what would move it; never -f \"Mazda RX1\"; the bytes pass unchanged" {
 	local fails= f want
 	while IFS='|' read -r f want; do

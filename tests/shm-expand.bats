@@ -495,6 +495,26 @@ shm-expand: stdin:3: $c: not removed: -F nan=nan wrote a NaN without its payload
 	is "$fails" "" "failures"
 }
 
+@test "6: shm-expand: a malformed reference whose field begins with '#' is a comment, however long the field" {
+	local n lead bad fails=
+	for n in 10 4090 4100 5000 9000 20000; do
+		for lead in '' '  '; do
+			for bad in '\0' '\r'; do
+				python3 -c "import sys; sys.stdout.buffer.write(b'$lead#' + b'a' * $n + b'$bad shmids 0 x\\n')" > in
+				runio in shm_expand
+				[ "$status" = 0 ] && [ ! -s err ] && cmp -s in out ||
+				    fails+="[$n '$lead' $bad: exit $status: $(cat err)] "
+			done
+		done
+		# without its '#' it stays a malformed reference
+		python3 -c "import sys; sys.stdout.buffer.write(b'a' * $n + b'\\0 shmids 0 x\\n')" > in
+		runio in shm_expand
+		[ "$status" = 1 ] && cmp -s in out ||
+		    fails+="[$n no '#': exit $status] "
+	done
+	is "$fails" "" "failures"
+}
+
 @test "2.4: shm-expand: a segment another user may not read is an error" {
 	need_user
 	local l

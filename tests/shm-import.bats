@@ -872,3 +872,23 @@ bigarray() {
 	is "$output" "coeff shmids 12x y"
 	like "$stderr" "shm-import: bad.txt:1: malformed reference: bad shmid or path*"
 }
+
+@test "6: shm-import -f and -t of a field that begins with # are usage errors (a comment is never a field); shm-expand -f '#x' names a reference's field" {
+	local l
+	bad_args shm-import "$SYNOPSIS" <<-'EOF'
+	-f '#x'|-f #x: a comment is never a field (a line whose first token begins with # is a comment)
+	-f 'a,#'|-f #: a comment is never a field (a line whose first token begins with # is a comment)
+	-t '#x=i32'|-t #x: a comment is never a field (a line whose first token begins with # is a comment)
+	EOF
+	# a reference line of a field '#x' (R's shm_write()) is one
+	l=$(mkseg v i32 2)
+	printf '#x 1 2\n#x shmids %s\n' "$l" > in
+	runio in shm_expand -f '#x'
+	status_is 0
+	printf '#x 1 2\n#x 0 1\n' | same_file /dev/stdin out
+	printf '#x 1 2\n' > in
+	runio in shm_expand -f '#x'
+	status_is 1
+	same_file in out
+	err_is "shm-expand: -f #x: no such field in the input (a comment is never a field)"
+}

@@ -220,6 +220,54 @@ comments(void)
 		fclose(fp);
 }
 
+/*
+ * Where shmids_get() leaves fp (its contract in shmids.h, format-spec.md
+ * 6): the line read next after the call.
+ */
+static void
+where_left(void)
+{
+	static const struct {
+		const char	*line, *rest, *next;
+		int		 k;
+	} t[] = {
+		{ "x 1 2 /\n", "3 /\n4\nnext\n", "next\n", 0 },
+		{ "x 1 2\n", "next\n", "next\n", 0 },
+		/* a bad continuation line: read through the last one */
+		{ "x 1 2 /\n", "3 /\nq /\n5\nnext\n", "next\n", -1 },
+		{ "x 1 2 /\n", "# c\nnext\n", "next\n", -1 },
+		/* a reference line where a continuation should be: read */
+		{ "x 1 2 /\n", "q shmids 0 q\nnext\n", "next\n", -1 },
+		/* no array's first line: nothing read */
+		{ "x 1 q /\n", "next\n", "next\n", -1 },
+		{ "1 2 /\n", "next\n", "next\n", -1 },
+		{ "# 1 2 /\n", "next\n", "next\n", -1 },
+		{ "x shmids 0402 a\n", "next\n", "next\n", -1 },
+	};
+	struct shmids_array a;
+	char buf[64];
+	size_t i;
+	FILE *fp;
+	int k;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		if ((fp = tmpfile()) == NULL || fputs(t[i].rest, fp) == EOF ||
+		    fseek(fp, 0, SEEK_SET) != 0) {
+			ok(0, "6: shmids_get(): tmpfile");
+			continue;
+		}
+		errno = 0;
+		k = shmids_get(t[i].line, fp, SHMIDS_F64, &a);
+		ok(k == t[i].k && (k == 0 || errno == EINVAL) &&
+		    fgets(buf, sizeof(buf), fp) != NULL &&
+		    strcmp(buf, t[i].next) == 0,
+		    "6: shmids_get() leaves fp where its contract says");
+		if (k == 0)
+			shmids_array_free(&a);
+		fclose(fp);
+	}
+}
+
 /* shmids_explain() of shmids_get()'s EINVAL names the token (6, 7). */
 static void
 explained(void)
@@ -253,6 +301,7 @@ main(void)
 	explained();
 	refs();
 	comments();
+	where_left();
 	layout();
 	values();
 	checks();
