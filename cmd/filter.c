@@ -149,9 +149,12 @@ filter_not_number(const char *opt, const char *field, size_t len)
 void
 filter_not_comment(const char *opt, const char *field, size_t len)
 {
+	struct shmids_line c;
 	char msg[160];
 
-	if (len == 0 || field[0] != '#')
+	/* the classifier's rule (format-spec.md 6), not one of our own */
+	if (len == 0 || shmids_line_kind(field, len, 0, &c) != 1 ||
+	    c.kind != SHMIDS_LINE_TEXT || c.sep != '#')
 		return;
 	snprintf(msg, sizeof(msg), "%s %s: a comment is never a field (a "
 	    "line whose first token begins with # is a comment)", opt,

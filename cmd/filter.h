@@ -45,7 +45,8 @@ void	 filter_fields(struct fields *f, const char *list);
 void	 filter_not_number(const char *opt, const char *field, size_t len);
 /*
  * A comment is never a field (format-spec.md 6): a usage error naming
- * opt if field[0..len) begins with '#'; filter_fields_not_comment() for
+ * opt if field[0..len) is one, as the classifier reads it (a first
+ * token that begins with "#"); filter_fields_not_comment() for
  * each of a -f list (a tool that reads no reference's field: shm-import).
  */
 void	 filter_not_comment(const char *opt, const char *field, size_t len);
