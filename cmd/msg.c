@@ -165,13 +165,16 @@ msg_dir_hint(const char *dir)
 {
 	static char buf[600];
 	struct stat st;
-	const char *q = msg_quote(dir, strlen(dir));
+	const char *q = msg_quote(dir, strlen(dir)), *w = msg_shword(dir);
 	int e = stat(dir, &st) == -1 ? errno : 0;
+	/* the command in quotes, unless its name needs sh(1)'s own */
+	int plain = strcmp(w, dir) == 0;
 
 	if (e == ENOENT)
 		snprintf(buf, sizeof(buf), "SHMIDS_DIR %s does not exist: "
-		    "'mkdir -p %s' (mode 1777 to share it), or unset "
-		    "SHMIDS_DIR for System V segments", q, q);
+		    "%smkdir -p %s%s (mode 1777 to share it), or unset "
+		    "SHMIDS_DIR for System V segments", q, plain ? "'" : "",
+		    strlen(w) < 256 ? w : "...", plain ? "'" : "");
 	else if (e == ENOTDIR || (e == 0 && !S_ISDIR(st.st_mode)))
 		snprintf(buf, sizeof(buf), "SHMIDS_DIR %s is not a "
 		    "directory%s: point SHMIDS_DIR at one, or unset it for "
