@@ -95,13 +95,14 @@ static struct {
 	unsigned long	 n;
 } alone_miss;
 /*
- * The line after the last array left as text for a bad value on its
- * first line, which ended with "/": meant as its continuation line.
+ * The line after the last array left as text for a typo the typo note
+ * tells, on its first line, which ended with "/": meant as its
+ * continuation line.  typo_last: the last array the typo note counted.
  */
-static struct {
+static struct where {
 	const char	*fname;
 	unsigned long	 line;
-} after_bad;
+} after_bad, typo_last;
 static struct {
 	char		 where[96];
 	char		 field[SHMIDS_NAME_MAX + 1];
@@ -799,8 +800,11 @@ typo_missed(const char *fname, unsigned long lineno, const struct text *f,
 	}
 	if (bads > 3 || (nums < 10 * (bads > 0 ? bads : 1) &&
 	    !(bads == 0 && more)) ||
-	    !array_like(f->buf + r->field, r->fieldlen, nums, more ? 2 : 1) ||
-	    typo_miss.n++ > 0)
+	    !array_like(f->buf + r->field, r->fieldlen, nums, more ? 2 : 1))
+		return;
+	typo_last.fname = fname;
+	typo_last.line = lineno;
+	if (typo_miss.n++ > 0)
 		return;
 	snprintf(typo_miss.where, sizeof(typo_miss.where), "%.80s:%lu",
 	    fname, lineno);
@@ -1148,6 +1152,7 @@ import_array(struct lines *l, const char *fname, unsigned long *lineno,
 	if (k == ENG_BAD && fields == NULL)
 		type_missed(fname, first, &f, r, st.v.type);
 	if (k == ENG_BAD && *lineno == first && !st.parted &&
+	    typo_last.fname == fname && typo_last.line == first &&
 	    slash_ends(f.buf, f.len)) {
 		after_bad.fname = fname;
 		after_bad.line = first + 1;
