@@ -95,6 +95,23 @@ static struct {
 	unsigned long	 n;
 } alone_miss;
 /*
+ * The rows alone of the file at hand, and its blocks' widths, until its
+ * end (alone_flush()).
+ */
+#define ALONE_MAX	256
+static struct {
+	unsigned long	 line;
+	size_t		 count;
+	int		 sep;
+} alone[ALONE_MAX];
+static struct {
+	unsigned long	 first;
+	size_t		 cols;
+	int		 sep;
+} blk[ALONE_MAX];
+static size_t	 nalone, nblk;
+static int	 blk_over;	/* more than ALONE_MAX of either */
+/*
  * The line after the last array left as text for a typo the typo note
  * tells, on its first line, which ended with "/": meant as its
  * continuation line.  typo_last: the last array the typo note counted.
@@ -591,14 +608,60 @@ alone_missed(const char *fname, unsigned long lineno, size_t count,
 	/* the line after an array left as text: its "/" continued it */
 	if (after_bad.fname == fname && after_bad.line == lineno)
 		return;
-	if (count < minvals || count < 10 || alone_miss.n++ > 0)
+	if (count < minvals || count < 10)
 		return;
-	alone_miss.count = count;
-	alone_miss.fname = fname;
-	alone_miss.line = lineno;
-	alone_miss.sep = sep;
-	snprintf(alone_miss.where, sizeof(alone_miss.where), "%.80s:%lu",
-	    fname, lineno);
+	if (nalone == ALONE_MAX) {
+		blk_over = 1;
+		return;
+	}
+	alone[nalone].line = lineno;
+	alone[nalone].count = count;
+	alone[nalone++].sep = sep;
+}
+
+/* A block of the file at hand (a row alone too), for alone_flush(). */
+static void
+alone_block(unsigned long first, size_t cols, int sep)
+{
+	if (nblk == ALONE_MAX) {
+		blk_over = 1;
+		return;
+	}
+	blk[nblk].first = first;
+	blk[nblk].cols = cols;
+	blk[nblk++].sep = sep;
+}
+
+/*
+ * At the end of a file: its rows alone that no other block of it, of
+ * the same separator, is within a value of in width are alone; the
+ * others were cut from a table (a typo, a decimal comma, an empty
+ * field, which other notes tell), and a field would not mend them.
+ * Too many blocks to tell: none is said.
+ */
+static void
+alone_flush(const char *fname)
+{
+	size_t i, j;
+	int cut;
+
+	for (i = 0; i < nalone && !blk_over; i++) {
+		for (cut = 0, j = 0; j < nblk && !cut; j++)
+			cut = blk[j].first != alone[i].line &&
+			    blk[j].sep == alone[i].sep &&
+			    blk[j].cols + 1 >= alone[i].count &&
+			    blk[j].cols <= alone[i].count + 1;
+		if (cut || alone_miss.n++ > 0)
+			continue;
+		alone_miss.count = alone[i].count;
+		alone_miss.fname = fname;
+		alone_miss.line = alone[i].line;
+		alone_miss.sep = alone[i].sep;
+		snprintf(alone_miss.where, sizeof(alone_miss.where),
+		    "%.80s:%lu", fname, alone[i].line);
+	}
+	nalone = nblk = 0;
+	blk_over = 0;
 }
 
 /* The line s[0..n) ends with a "/" token (its CR, LF and blanks aside). */
@@ -1633,6 +1696,8 @@ import_table(struct lines *l, const char *fname, unsigned long *lineno,
 		table_missed(&b);
 	if (k != -1 && b.rows == 1)
 		alone_missed(fname, b.first, v.count, b.sep);
+	if (k != -1)
+		alone_block(b.first, b.cols, b.sep);
 	if (k == -1 || b.rows < 2 || v.count < minvals ||
 	    store_table(&b, &v) == -1) {
 		pass_kept(l, fname, b.first);
@@ -1795,6 +1860,7 @@ import_file(FILE *fp, const char *fname)
 		import_line(&l, fname, &lineno, s, (size_t)n);
 	}
 	lines_end(&l);
+	alone_flush(fname);
 	cut_flush();
 	prevblk.fname = NULL;
 	if (fields == NULL && neartab_end())

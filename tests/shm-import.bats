@@ -648,6 +648,20 @@ bigarray() {
 	runio slash.txt shm_import -P "$P"
 	status_is 0
 	err_is 'shm-import: stdin:1: x: "3o" is no number: the array left as text (correct it; -f x names its line)'
+	# a row cut from a table of its width (within one: a decimal
+	# comma) is not alone: no field would mend it
+	{ for i in 0 1 2 3 4; do seq -s, $((i * 12)) $((i * 12 + 11)); done; } |
+	    sed '3s/,30,/,30,5/; 3s/,29,/,2,9,/' > comma.csv
+	runio comma.csv shm_import -P "$P" -k 5
+	status_is 0
+	err_is ""
+	local r
+	r=$(seq -s ' ' 1 100)
+	printf '%s\n' "$r" "$r" "$r" "$r" "$r" | sed '2s/ 50 / 5.0e-0l /' > ty5.txt
+	runio ty5.txt shm_import -P "$P"
+	status_is 0
+	err_is 'shm-import: stdin:2: "5.0e-0l" is no number: the row left as text (before the table of rows 3-5; correct it)'
+	"$SHMTOOL" find "$P" | while read -r l; do track "$l"; done
 }
 
 # --- A request that matched nothing (issue 12, item 3) -------------------
