@@ -121,55 +121,70 @@ shm_write <- function(x, file, prefix = "", mode = "0600") {
     stop("shm_write: every element needs a name", call. = FALSE)
   if (!is.character(prefix) || length(prefix) != 1L || is.na(prefix))
     stop("shm_write: prefix: a single string is wanted", call. = FALSE)
+  if (anyDuplicated(names(x)))
+    stop(sprintf('shm_write: element "%s": two elements of one name; ',
+                 names(x)[anyDuplicated(names(x))]),
+         "a name reads back as one field: name each once", call. = FALSE)
+  if (!is.character(file) || length(file) != 1L || is.na(file) ||
+      !nzchar(file))
+    stop("shm_write: file: a file name is wanted", call. = FALSE)
   m <- octal_mode(mode)
   for (f in names(x)) {
     v <- x[[f]]
     .Call(shmr_field, if (is.data.frame(v) || is.matrix(v)) NULL else f,
           paste0(prefix, f))
+    if (is.data.frame(v) && any(grepl('["\r\n]', names(v))))
+      stop(sprintf('shm_write: element "%s": a column name holds a ', f),
+           "double quote, CR or LF, which its CSV header line cannot hold",
+           call. = FALSE)
   }
-  file <- path.expand(file)
-  if (nzchar(Sys.readlink(file)))  # a link's file is written, as file() does
-    file <- normalizePath(file, mustWork = FALSE)
-  tmp <- tempfile(paste0(".", basename(file), "."), tmpdir = dirname(file))
-  con <- tryCatch(file(tmp, "w"), warning = function(w)
-    stop("shm_write: ", file, ": ", conditionMessage(w), call. = FALSE))
   made <- character()
   ok <- FALSE
+  con <- NULL
   on.exit({
     if (!is.null(con)) close(con)
-    if (!ok) {
-      unlink(tmp)
+    if (!ok)
       for (l in made) try(shm_remove(l), silent = TRUE)
-    }
   })
   create <- function(f, v) {
     lab <- .Call(shmr_create, paste0(prefix, f), v, m, "shm_write")
     made <<- c(made, lab)
     lab
   }
+  # Every segment made before the file is opened: a failure on the way
+  # leaves the file as it was; the file is written as file() writes
+  # it (its mode, links and owner kept, a read-only one refused).
+  out <- character()
   for (f in names(x)) {
     v <- x[[f]]
     what <- sprintf('shm_write: element "%s"', f)
     if (is.integer(v) && anyNA(v))
       v <- as.double(v)  # written "NA", as write.csv does
     if (is.data.frame(v)) {
-      writeLines(paste0('"', names(v), '"', collapse = ","), con)
+      head <- paste0('"', names(v), '"', collapse = ",")
       v <- as_segment_data(v, what)
       if (is.integer(v) && anyNA(v)) storage.mode(v) <- "double"
-      writeLines(paste("shmids,", create(f, v)), con)
+      out <- c(out, head, paste("shmids,", create(f, v)))
     } else if (is.matrix(v)) {
-      writeLines(paste("shmids", create(f, as_segment_data(v, what))),
-                 con)
+      out <- c(out, paste("shmids", create(f, as_segment_data(v, what))))
     } else {
       v <- as_segment_data(as.vector(v), what)
-      writeLines(paste(f, "shmids", create(f, v)), con)
+      out <- c(out, paste(f, "shmids", create(f, v)))
     }
   }
+  file <- path.expand(file)
+  con <- tryCatch(file(file, "w"), warning = function(w)
+    stop("shm_write: ", file, ": ", conditionMessage(w), call. = FALSE),
+    error = function(e)
+    stop("shm_write: ", file, ": ", conditionMessage(e), call. = FALSE))
+  tryCatch(writeLines(out, con), error = function(e) {
+    close(con)
+    con <<- NULL
+    unlink(file)  # its lines name segments that are about to go
+    stop("shm_write: ", file, ": ", conditionMessage(e), call. = FALSE)
+  })
   close(con)
   con <- NULL
-  if (!file.rename(tmp, file))
-    stop("shm_write: ", file, ": cannot rename ", tmp, " onto it",
-         call. = FALSE)
   ok <- TRUE
   invisible(made)
 }

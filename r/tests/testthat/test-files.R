@@ -61,7 +61,7 @@ test_that("7: shm_write() that fails removes the segments it made", {
   expect_error(shm_write(list(1), f), "needs a name")
 })
 
-test_that("7: shm_write() that fails leaves no file, or the old one, and no temporary file", {
+test_that("7: shm_write() that fails leaves no file, or the old one", {
   local_clean()
   d <- tempfile()
   dir.create(d)
@@ -82,6 +82,19 @@ test_that("7: shm_write() that fails leaves no file, or the old one, and no temp
   labs <- shm_write(list(b = 2), file.path(d, "ln"), prefix = P)
   expect_identical(readLines(f), paste("b shmids", labs))
   expect_true(nzchar(Sys.readlink(file.path(d, "ln"))))
+  # a mode kept; two elements of one name, a column name a CSV header
+  # cannot hold, no file name: refused before anything is made
+  Sys.chmod(f, "0640")
+  labs <- shm_write(list(c = 3), f, prefix = P)
+  expect_identical(as.character(file.info(f)$mode), "640")
+  expect_error(shm_write(list(a = 1, a = 2), f, prefix = P),
+               'element "a": two elements of one name')
+  df <- data.frame(1:3, 4:6)
+  names(df) <- c('a"b', "c")
+  expect_error(shm_write(list(t = df), f, prefix = P),
+               'element "t": a column name holds a double quote')
+  expect_error(shm_write(list(a = 1), "", prefix = P), "a file name")
+  expect_identical(readLines(f), paste("c shmids", labs))
 })
 
 test_that("5, 6, 6.1: shm_write() refuses a name that would not read back as its line's field, before anything", {
