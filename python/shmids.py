@@ -1822,11 +1822,14 @@ def _field_check(field, bfield):
     if _lib.shmids_isnumber(bfield, len(bfield)):
         raise OSError(_errno.EINVAL, "a number is never a field (a line "
                       "that begins with one is a table row)", field)
-    if bfield in (b"shmids", b"shmids,"):
+    c = _Line()         # the classifier's: "shmids 0 x" is a table's
+    t = bfield + b" 0 x"
+    _lib.shmids_line_kind(t, len(t), 0, ctypes.byref(c))
+    if c.kind == _TREF:
         raise OSError(_errno.EINVAL, "the word shmids is no field (a line "
                       "that begins with it and a number is a table "
                       "reference)", field)
-    c = _Line()         # the classifier's: a "#" line is a comment
+    # and a "#" line is a comment
     _lib.shmids_line_kind(bfield, len(bfield), 0, ctypes.byref(c))
     if c.kind == _TEXT and c.sep == ord("#"):
         raise OSError(_errno.EINVAL, "a field that begins with # would be "
