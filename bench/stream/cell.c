@@ -114,14 +114,10 @@ child(const struct contender *c, int kind, int role, struct chan *ab,
 	else
 		rc = role == WRITER ? run_writer(c, ab, kind, sh) :
 		    run_reader(c, ab, kind, sh);
-	if (c != NULL) {
-		if (c->detach != NULL) {
-			c->detach(ab);
-			if (two)
-				c->detach(ba);
-		}
-		if (c->leave != NULL)
-			c->leave();
+	if (c != NULL && c->detach != NULL) {
+		c->detach(ab);
+		if (two)
+			c->detach(ba);
 	}
 	/* exit(3), not _exit(2): a library may tidy up at exit (iceoryx
 	 * deregisters from its daemon, removes its lock file) */

@@ -403,13 +403,6 @@ iox_detach(struct chan *c)
 		iox_pub_deinit(x->pub);
 }
 
-static void
-iox_leave(void)
-{
-	if (runtime)
-		iox_runtime_shutdown();
-}
-
 /*
  * The driver: the socket and lock file of a client killed before it
  * could go (a client that ends well removes them at its exit(3)).
@@ -435,7 +428,7 @@ const struct contender c_iceoryx = {
 	"no copy: loan a chunk, fill it in place, publish; take, read in "
 	"place, release (a WaitSet while none)",
 	0, iox_init, NULL, iox_open, iox_attach, iox_loan, iox_publish,
-	iox_next, iox_release, iox_detach, iox_leave, iox_close, iox_fini
+	iox_next, iox_release, iox_detach, iox_close, iox_fini
 };
 
 #else /* !BENCH_ICEORYX */
@@ -457,7 +450,7 @@ const struct contender c_iceoryx = {
 	"no copy: loan a chunk, fill it in place, publish; take, read in "
 	"place, release (not in this build)",
 	0, iox_init, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-	NULL, NULL
+	NULL
 };
 
 #endif /* BENCH_ICEORYX */

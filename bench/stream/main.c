@@ -32,9 +32,9 @@
  *
  * Environment: BENCH_RUNS (3; BENCH_QUICK: 1), BENCH_STREAM_SECONDS (a
  * measurement's budget, 0.1 s; quick 0.02), BENCH_STREAM_ROUNDTRIPS
- * (the shmemq case's count, 20000; 1000000 is the source's, some 20 s
+ * (the shmemq case's count, 10000; 1000000 is the source's, some 20 s
  * a measurement here; quick 500), BENCH_STREAM_CAP (the most a shmemq
- * measurement runs, 2 s), BENCH_STREAM_STEPS (1000; quick 20),
+ * measurement runs, 1 s; quick 0.5), BENCH_STREAM_STEPS (1000; quick 20),
  * BENCH_STREAM_PINS (of "any one two", the pin modes to run; default
  * all), BENCH_STREAM_ROWS (contenders to run by id, comma-separated:
  * pipe,sem,ring,ring-adaptive,mq,iceoryx,segment,stream; default all),
@@ -168,8 +168,8 @@ configure(void)
 	conf.budget = envnum("BENCH_STREAM_SECONDS", quick ? 0.02 : 0.1,
 	    0.001, 3600);
 	conf.roundtrips = (long)envnum("BENCH_STREAM_ROUNDTRIPS",
-	    quick ? 500 : 20000, 1, 1e9);
-	conf.cap = envnum("BENCH_STREAM_CAP", quick ? 0.5 : 2, 0.001, 3600);
+	    quick ? 500 : 10000, 1, 1e9);
+	conf.cap = envnum("BENCH_STREAM_CAP", quick ? 0.5 : 1, 0.001, 3600);
 	conf.steps = (long)envnum("BENCH_STREAM_STEPS", quick ? 20 : 1000, 1,
 	    1e9);
 	conf.slots = (int)envnum("BENCH_STREAM_SLOTS", 0, 0, 256);
@@ -260,6 +260,7 @@ main(int argc, char *argv[])
 	static const char *const names[] = { "oneway", "pingpong", "shmemq",
 	    "live" };
 	size_t shmemq = SHMEMQ_BYTES, live;
+	double t0 = now();
 	int c, i, k, any = 0;
 
 	while ((c = getopt(argc, argv, "q")) != -1) {
@@ -304,5 +305,7 @@ main(int argc, char *argv[])
 		return 1;
 	}
 	report_targets();
+	printf("bench/stream: %.0f s%s\n", now() - t0, failed ?
+	    "; a measurement FAILED (see above)" : "");
 	return failed;
 }

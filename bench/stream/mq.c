@@ -145,5 +145,5 @@ const struct contender c_mq = {
 	"mq", "POSIX mq",
 	"copies twice: mq_send(3), mq_receive(3) (small messages only)",
 	1, mqc_init, mqc_skip, mqc_open, mqc_attach, mqc_loan, mqc_publish,
-	mqc_next, mqc_release, NULL, NULL, mqc_close, NULL
+	mqc_next, mqc_release, NULL, mqc_close, NULL
 };

@@ -113,5 +113,5 @@ const struct contender c_pipe = {
 	"copies twice: write(2) the whole message to a pipe, read(2) it "
 	"whole (the 1990 copy loop)",
 	1, NULL, NULL, pipe_open, pipe_attach, pipe_loan, pipe_publish,
-	pipe_next, pipe_release, NULL, NULL, pipe_close, NULL
+	pipe_next, pipe_release, NULL, pipe_close, NULL
 };

@@ -73,8 +73,9 @@ report_init(void)
 	printf("  a message: the writer writes every 8-byte word (its "
 	    "sequence number, then the number XOR k), the reader reads and "
 	    "checks every word\n");
-	printf("  rings: 8 MiB / size slots, 2 to 64: %d at 64 B, %d at "
-	    "%s, %d at %s, %d at %s; a measurement: %.2f s\n", slots_for(64),
+	printf("  rings: %zu MiB / size slots, %d to %d: %d at 64 B, %d at "
+	    "%s, %d at %s, %d at %s; a measurement: %.2f s\n",
+	    SLOTBYTES / MIB, MINSLOTS, MAXSLOTS, slots_for(64),
 	    slots_for(4 * KIB), size_name(4 * KIB, a, sizeof(a)),
 	    slots_for(MIB), size_name(MIB, b, sizeof(b)),
 	    slots_for(16 * MIB), size_name(16 * MIB, d, sizeof(d)),
@@ -88,7 +89,6 @@ report_init(void)
 		printf("    %-18s %s\n", contenders[i]->name,
 		    contenders[i]->how);
 }
-
 
 static const char *
 row_id(int i)
@@ -115,19 +115,19 @@ find(int kind, size_t nbytes, int pin, const char *id)
 }
 
 /*
- * Median, least and most of field off of the runs m, all good, times
- * scale; with per, per / the field instead (a rate made a time).
+ * Median, least and most of field off of the runs m, all good; with
+ * per not 0, of per / the field (a rate made a time).
  */
 static void
-over_runs(const struct meas *m, size_t off, double scale, double per,
-    double t[3])
+over_runs(const struct meas *m, size_t off, double per, double t[3])
 {
 	double v[MAXRUNS];
 	int r;
 
 	for (r = 0; r < conf.runs; r++) {
 		memcpy(&v[r], (const char *)&m[r] + off, sizeof(double));
-		v[r] = per != 0 ? per / v[r] : v[r] * scale;
+		if (per != 0)
+			v[r] = per / v[r];
 	}
 	t[1] = dmin(v, conf.runs);
 	t[2] = dmax(v, conf.runs);
@@ -164,15 +164,15 @@ compute(int kind, size_t nbytes, int pin, int i, const struct meas *m,
 	if (f->state == FAILED)
 		return f;
 	if (kind == ONEWAY)
-		over_runs(m, offsetof(struct meas, rate), 1, 0, f->v);
+		over_runs(m, offsetof(struct meas, rate), 0, f->v);
 	else if (kind == PINGPONG) {
-		over_runs(m, offsetof(struct meas, med), 1, 0, f->v);
-		over_runs(m, offsetof(struct meas, p99), 1, 0, f->p);
+		over_runs(m, offsetof(struct meas, med), 0, f->v);
+		over_runs(m, offsetof(struct meas, p99), 0, f->p);
 	} else if (kind == ROUNDTRIPS)
-		over_runs(m, offsetof(struct meas, rate), 1, 1e6, f->v);
+		over_runs(m, offsetof(struct meas, rate), 1e6, f->v);
 	else
-		over_runs(m, offsetof(struct meas, cpu), 1, 0, f->v);
-	over_runs(m, offsetof(struct meas, secs), 1, 0, t);
+		over_runs(m, offsetof(struct meas, cpu), 0, f->v);
+	over_runs(m, offsetof(struct meas, secs), 0, t);
 	f->wall = t[0];
 	f->fewest = m[0].n;
 	for (r = 1; r < conf.runs; r++)
@@ -377,9 +377,11 @@ shown(const struct target *t, double v, int ratio, char *buf, size_t len)
 		snprintf(buf, len, "%.1f us", v * 1e6);
 	else if (t->kind == LIVE)
 		snprintf(buf, len, "%.3g s of CPU", v);
-	else
+	else if (t->nbytes >= MIB)
 		snprintf(buf, len, "%s/s, %.2f GB/s", si(v, s, sizeof(s)),
 		    v * (double)t->nbytes / 1e9);
+	else
+		snprintf(buf, len, "%s/s", si(v, s, sizeof(s)));
 	return buf;
 }
 

@@ -166,12 +166,12 @@ const struct contender c_ring = {
 	"copies twice: shmemq's ring, try_enqueue/try_dequeue under a "
 	"process-shared mutex, spinning on them",
 	1, NULL, NULL, ring_open, ring_attach, ring_loan, ring_publish,
-	ring_next, ring_release, NULL, NULL, ring_close, NULL
+	ring_next, ring_release, NULL, ring_close, NULL
 };
 
 const struct contender c_ring_adaptive = {
 	"ring-adaptive", "ring (adaptive)",
 	"as ring (mutex), the mutex PTHREAD_MUTEX_ADAPTIVE_NP",
 	1, NULL, NULL, ring_open_adaptive, ring_attach, ring_loan,
-	ring_publish, ring_next, ring_release, NULL, NULL, ring_close, NULL
+	ring_publish, ring_next, ring_release, NULL, ring_close, NULL
 };

@@ -205,5 +205,5 @@ const struct contender c_segstep = {
 	"no copy: shmids_create, fill, seal; the label through a pipe; "
 	"shmids_open_flags, read, shmids_close, shmids_remove",
 	0, NULL, NULL, seg_open, seg_attach, seg_loan, seg_publish,
-	seg_next, seg_release, NULL, NULL, seg_close, NULL
+	seg_next, seg_release, NULL, seg_close, NULL
 };

@@ -111,5 +111,5 @@ const struct contender c_sempair = {
 	"no copy: a ring of slots in shared memory, sem_wait/sem_post of "
 	"two unnamed pshared POSIX semaphores",
 	0, NULL, NULL, sp_open, NULL, sp_loan, sp_publish,
-	sp_next, sp_release, NULL, NULL, sp_close, NULL
+	sp_next, sp_release, NULL, sp_close, NULL
 };

@@ -27,5 +27,5 @@ const struct contender c_shmids_stream = {
 	"no copy: loan a slot, fill it in place, publish; next, read in "
 	"place, release (lib/stream/, issue 43)",
 	0, stream_init, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-	NULL, NULL
+	NULL
 };

@@ -77,8 +77,9 @@ struct chan {
  *	next(c)		reader: the next message (c->nbytes bytes, read
  *			only), blocking until there is one
  *	release(c)	reader: done with the message next() gave
- *	detach(c)	in the child, at the end (may be NULL)
- *	leave()		in the child, once, after its detaches (may be NULL)
+ *	detach(c)	in the child, at the end (may be NULL); then the
+ *			child ends with exit(3), so that a library may tidy
+ *			up in its atexit handlers and destructors
  *	close(c)	in the driver, after both children are gone, even
  *			if they failed or were killed: remove whatever
  *			open() or the children made, free c->priv
@@ -99,7 +100,6 @@ struct contender {
 	const void	*(*next)(struct chan *c);
 	int		 (*release)(struct chan *c);
 	void		 (*detach)(struct chan *c);
-	void		 (*leave)(void);
 	void		 (*close)(struct chan *c);
 	void		 (*fini)(void);
 };
