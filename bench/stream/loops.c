@@ -110,8 +110,65 @@ stopped(const struct shared *sh)
 }
 
 /*
- * The writer of ONEWAY (until the driver says stop), ROUNDTRIPS' count
- * one way (not used) and LIVE (conf.steps).  0, or -1 with sh->w.why.
+ * Send message i on ch, the last if last: a step of doubles (LIVE) or
+ * a message of words.  0, or -1 with s->why.
+ */
+static int
+send_one(const struct contender *c, struct chan *ch, int kind, uint64_t i,
+    int last, struct side *s)
+{
+	void *p;
+
+	if ((p = c->loan(ch)) == NULL) {
+		fail(s, "loan of message %llu failed", (unsigned long long)i);
+		return -1;
+	}
+	if (kind == LIVE)
+		fill_live(p, ch->nbytes / sizeof(double), (long)i);
+	else
+		fill(p, ch->nbytes, i, last);
+	if (c->publish(ch) == -1) {
+		fail(s, "publish of message %llu failed",
+		    (unsigned long long)i);
+		return -1;
+	}
+	return 0;
+}
+
+/* Receive message i on ch and check it: 0 and whether it was the last. */
+static int
+recv_one(const struct contender *c, struct chan *ch, int kind, uint64_t i,
+    int *last, struct side *s)
+{
+	const void *p;
+	int bad;
+
+	if ((p = c->next(ch)) == NULL) {
+		fail(s, "receiving message %llu failed",
+		    (unsigned long long)i);
+		return -1;
+	}
+	if (kind == LIVE) {
+		*last = i + 1 == (uint64_t)conf.steps;
+		bad = sum_live(p, ch->nbytes / sizeof(double), (long)i);
+	} else
+		bad = check(p, ch->nbytes, i, last);
+	if (bad) {
+		fail(s, "message %llu is not what was sent",
+		    (unsigned long long)i);
+		return -1;
+	}
+	if (c->release(ch) == -1) {
+		fail(s, "release of message %llu failed",
+		    (unsigned long long)i);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The writer of ONEWAY (until the driver says stop) and LIVE
+ * (conf.steps).  0, or -1 with sh->w.why.
  */
 int
 run_writer(const struct contender *c, struct chan *ab, int kind,
@@ -120,28 +177,14 @@ run_writer(const struct contender *c, struct chan *ab, int kind,
 	struct side *s = &sh->w;
 	double c0 = cputime();
 	uint64_t i;
-	void *p;
 	int last;
 
 	s->t0 = now();
 	for (i = 0;; i++) {
-		if ((p = c->loan(ab)) == NULL) {
-			fail(s, "loan of message %llu failed",
-			    (unsigned long long)i);
+		last = kind == LIVE ? i + 1 == (uint64_t)conf.steps :
+		    stopped(sh);
+		if (send_one(c, ab, kind, i, last, s) == -1)
 			return -1;
-		}
-		if (kind == LIVE) {
-			last = i + 1 == (uint64_t)conf.steps;
-			fill_live(p, ab->nbytes / sizeof(double), (long)i);
-		} else {
-			last = stopped(sh);
-			fill(p, ab->nbytes, i, last);
-		}
-		if (c->publish(ab) == -1) {
-			fail(s, "publish of message %llu failed",
-			    (unsigned long long)i);
-			return -1;
-		}
 		if (last)
 			break;
 	}
@@ -158,33 +201,13 @@ run_reader(const struct contender *c, struct chan *ab, int kind,
 {
 	struct side *s = &sh->r;
 	double c0 = cputime();
-	const void *p;
 	uint64_t i;
-	int last, bad;
+	int last;
 
 	s->t0 = now();
 	for (i = 0;; i++) {
-		if ((p = c->next(ab)) == NULL) {
-			fail(s, "receiving message %llu failed",
-			    (unsigned long long)i);
+		if (recv_one(c, ab, kind, i, &last, s) == -1)
 			return -1;
-		}
-		if (kind == LIVE) {
-			last = i + 1 == (uint64_t)conf.steps;
-			bad = sum_live(p, ab->nbytes / sizeof(double),
-			    (long)i);
-		} else
-			bad = check(p, ab->nbytes, i, &last);
-		if (bad) {
-			fail(s, "message %llu is not what was sent",
-			    (unsigned long long)i);
-			return -1;
-		}
-		if (c->release(ab) == -1) {
-			fail(s, "release of message %llu failed",
-			    (unsigned long long)i);
-			return -1;
-		}
 		if (last)
 			break;
 	}
@@ -192,51 +215,6 @@ run_reader(const struct contender *c, struct chan *ab, int kind,
 	s->cpu = cputime() - c0;
 	s->n = i + 1;
 	s->ok = 1;
-	return 0;
-}
-
-/* Send message i on ch (the last if last): 0, or -1 with s->why. */
-static int
-send_one(const struct contender *c, struct chan *ch, uint64_t i, int last,
-    struct side *s)
-{
-	void *p;
-
-	if ((p = c->loan(ch)) == NULL) {
-		fail(s, "loan of message %llu failed", (unsigned long long)i);
-		return -1;
-	}
-	fill(p, ch->nbytes, i, last);
-	if (c->publish(ch) == -1) {
-		fail(s, "publish of message %llu failed",
-		    (unsigned long long)i);
-		return -1;
-	}
-	return 0;
-}
-
-/* Receive message i on ch: 0 with its flag in *last, or -1. */
-static int
-recv_one(const struct contender *c, struct chan *ch, uint64_t i, int *last,
-    struct side *s)
-{
-	const void *p;
-
-	if ((p = c->next(ch)) == NULL) {
-		fail(s, "receiving message %llu failed",
-		    (unsigned long long)i);
-		return -1;
-	}
-	if (check(p, ch->nbytes, i, last) == -1) {
-		fail(s, "message %llu is not what was sent",
-		    (unsigned long long)i);
-		return -1;
-	}
-	if (c->release(ch) == -1) {
-		fail(s, "release of message %llu failed",
-		    (unsigned long long)i);
-		return -1;
-	}
 	return 0;
 }
 
@@ -263,8 +241,8 @@ run_pinger(const struct contender *c, struct chan *ab, struct chan *ba,
 	for (i = 0;; i++) {
 		t = kind == PINGPONG ? now() : 0;
 		last = i + 1 == max || stopped(sh);
-		if (send_one(c, ab, i, last, s) == -1 ||
-		    recv_one(c, ba, i, &back, s) == -1)
+		if (send_one(c, ab, kind, i, last, s) == -1 ||
+		    recv_one(c, ba, kind, i, &back, s) == -1)
 			return -1;
 		if (back != last) {
 			fail(s, "round trip %llu came back %s",
@@ -299,11 +277,10 @@ run_ponger(const struct contender *c, struct chan *ab, struct chan *ba,
 	uint64_t i;
 	int last;
 
-	(void)kind;
 	s->t0 = now();
 	for (i = 0;; i++) {
-		if (recv_one(c, ab, i, &last, s) == -1 ||
-		    send_one(c, ba, i, last, s) == -1)
+		if (recv_one(c, ab, kind, i, &last, s) == -1 ||
+		    send_one(c, ba, kind, i, last, s) == -1)
 			return -1;
 		if (last)
 			break;

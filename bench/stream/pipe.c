@@ -49,18 +49,10 @@ static int
 pipe_publish(struct chan *c)
 {
 	struct pipechan *p = c->priv;
-	size_t off = 0;
-	ssize_t n;
 
-	while (off < c->nbytes) {
-		n = write(p->fd[1], p->buf + off, c->nbytes - off);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1) {
-			warn("pipe: write");
-			return -1;
-		}
-		off += (size_t)n;
+	if (writeall(p->fd[1], p->buf, c->nbytes) == -1) {
+		warn("pipe: write");
+		return -1;
 	}
 	return 0;
 }
@@ -69,21 +61,13 @@ static const void *
 pipe_next(struct chan *c)
 {
 	struct pipechan *p = c->priv;
-	size_t off = 0;
-	ssize_t n;
 
-	while (off < c->nbytes) {
-		n = read(p->fd[0], p->buf + off, c->nbytes - off);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (n == 0)
-				warnx("pipe: end of file in a message");
-			else
-				warn("pipe: read");
-			return NULL;
-		}
-		off += (size_t)n;
+	if (readall(p->fd[0], p->buf, c->nbytes) == -1) {
+		if (errno == 0)
+			warnx("pipe: end of file in a message");
+		else
+			warn("pipe: read");
+		return NULL;
 	}
 	return p->buf;
 }

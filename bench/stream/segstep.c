@@ -23,40 +23,6 @@ struct segchan {
 };
 
 static int
-xwrite(int fd, const void *p, size_t n)
-{
-	ssize_t r;
-	size_t off = 0;
-
-	while (off < n) {
-		if ((r = write(fd, (const char *)p + off, n - off)) == -1 &&
-		    errno == EINTR)
-			continue;
-		if (r == -1)
-			return -1;
-		off += (size_t)r;
-	}
-	return 0;
-}
-
-static int
-xread(int fd, void *p, size_t n)
-{
-	ssize_t r;
-	size_t off = 0;
-
-	while (off < n) {
-		if ((r = read(fd, (char *)p + off, n - off)) == -1 &&
-		    errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		off += (size_t)r;
-	}
-	return 0;
-}
-
-static int
 seg_open(struct chan *c)
 {
 	struct segchan *s = xmalloc(sizeof(*s));
@@ -90,7 +56,7 @@ seg_loan(struct chan *c)
 	char name[SHMIDS_NAME_MAX + 1], b;
 
 	if (s->out == c->slots) {
-		if (xread(s->ack[0], &b, 1) == -1) {
+		if (readall(s->ack[0], &b, 1) == -1) {
 			warnx("segment: the reader is gone");
 			return NULL;
 		}
@@ -112,7 +78,7 @@ seg_publish(struct chan *c)
 	memset(s->label, 0, sizeof(s->label));
 	snprintf(s->label, sizeof(s->label), "%s", shmids_label(s->shm));
 	if (shmids_seal(s->shm) == -1 ||
-	    xwrite(s->lab[1], s->label, sizeof(s->label)) == -1) {
+	    writeall(s->lab[1], s->label, sizeof(s->label)) == -1) {
 		warn("segment %s", s->label);
 		return -1;
 	}
@@ -126,7 +92,7 @@ seg_next(struct chan *c)
 {
 	struct segchan *s = c->priv;
 
-	if (xread(s->lab[0], s->label, sizeof(s->label)) == -1) {
+	if (readall(s->lab[0], s->label, sizeof(s->label)) == -1) {
 		warnx("segment: no label from the writer");
 		return NULL;
 	}
@@ -146,7 +112,7 @@ seg_release(struct chan *c)
 		warn("segment %s", s->label);
 		return -1;
 	}
-	return xwrite(s->ack[1], "x", 1);
+	return writeall(s->ack[1], "x", 1);
 }
 
 struct leftovers {

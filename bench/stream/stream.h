@@ -211,6 +211,10 @@ void	 report_block(int kind, size_t nbytes, int pin, int nrows,
 	    struct meas m[][MAXRUNS], const char *const *skip);
 void	 report_targets(void);
 
+/* io.c */
+int	 writeall(int fd, const void *p, size_t n);
+int	 readall(int fd, void *p, size_t n);
+
 /* xmem.c */
 void	*xmalloc(size_t n);
 void	*shared_map(size_t n);
