@@ -12,11 +12,10 @@
  * its own (a mempool for each size of message the run uses) in a
  * directory $TMPDIR/<prefix>iox.XXXXXX, and fini() stops it (SIGTERM:
  * it removes its shared memory, /dev/shm/iceoryx_mgmt and
- * /dev/shm/<user>, and its sockets in /tmp; if it must be killed,
- * fini() removes them).  The daemon dies with the driver
- * (PR_SET_PDEATHSIG).  There is one RouDi a machine: if one this run
- * did not start is running, the rows are skipped (it is not ours to
- * stop).
+ * /dev/shm/<user>, and its sockets and locks in /tmp; if it must be
+ * killed, or aborts, fini() removes them).  The daemon dies with the
+ * driver (PR_SET_PDEATHSIG).  There is one RouDi a machine: if another
+ * holds its lock, the rows are skipped (it is not ours to stop).
  *
  * Built only with -DBENCH_ICEORYX (make stream-iox-maybe, where the
  * headers are installed); without, the rows say why not.
