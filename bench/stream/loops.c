@@ -166,6 +166,17 @@ recv_one(const struct contender *c, struct chan *ch, int kind, uint64_t i,
 	return 0;
 }
 
+/* A side's account of a loop begun at CPU time c0, done n times. */
+static int
+finish(struct side *s, double c0, uint64_t n)
+{
+	s->t1 = now();
+	s->cpu = cputime() - c0;
+	s->n = n;
+	s->ok = 1;
+	return 0;
+}
+
 /*
  * The writer of ONEWAY (until the driver says stop) and LIVE
  * (conf.steps).  0, or -1 with sh->w.why.
@@ -188,11 +199,7 @@ run_writer(const struct contender *c, struct chan *ab, int kind,
 		if (last)
 			break;
 	}
-	s->cpu = cputime() - c0;
-	s->t1 = now();
-	s->n = i + 1;
-	s->ok = 1;
-	return 0;
+	return finish(s, c0, i + 1);
 }
 
 int
@@ -211,11 +218,7 @@ run_reader(const struct contender *c, struct chan *ab, int kind,
 		if (last)
 			break;
 	}
-	s->t1 = now();
-	s->cpu = cputime() - c0;
-	s->n = i + 1;
-	s->ok = 1;
-	return 0;
+	return finish(s, c0, i + 1);
 }
 
 /*
@@ -255,15 +258,12 @@ run_pinger(const struct contender *c, struct chan *ab, struct chan *ba,
 		if (last)
 			break;
 	}
-	s->t1 = now();
-	s->cpu = cputime() - c0;
-	s->n = i + 1;
+	finish(s, c0, i + 1);
 	if (lat != NULL) {
 		sh->p99 = percentile(lat, s->n, 99);
 		sh->med = percentile(lat, s->n, 50);
 		free(lat);
 	}
-	s->ok = 1;
 	return 0;
 }
 
@@ -285,11 +285,7 @@ run_ponger(const struct contender *c, struct chan *ab, struct chan *ba,
 		if (last)
 			break;
 	}
-	s->t1 = now();
-	s->cpu = cputime() - c0;
-	s->n = i + 1;
-	s->ok = 1;
-	return 0;
+	return finish(s, c0, i + 1);
 }
 
 /*
@@ -315,10 +311,7 @@ run_floor(struct shared *sh)
 			return -1;
 		}
 	}
-	s->t1 = now();
-	s->cpu = cputime() - c0;
-	s->n = (uint64_t)conf.steps;
-	s->ok = 1;
+	finish(s, c0, (uint64_t)conf.steps);
 	sh->r = *s;
 	sh->r.cpu = 0;
 	free(x);
