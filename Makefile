@@ -334,8 +334,45 @@ check-valgrind: all $(UNITS) $(TTOOLS) $(PROGS) $(PRELOADS)
 lint:
 	mandoc -Tlint -Wwarning $(MAN1) $(MAN3) $(MAN5)
 
-bench: all $(BENCHES) $(PROGS) numcmp-maybe
+bench: all $(BENCHES) $(PROGS) numcmp-maybe stream-iox-maybe
 	sh bench/run
+
+# The stream bench alone (issue 43; bench/stream/README).
+bench-stream: all $(B)/bench/stream stream-iox-maybe
+	sh bench/stream/run
+
+# $(B)/bench/stream, every contender of bench/stream/ but iceoryx, is one
+# of PROGS (make check builds it for tests/bench.bats).  stream-iox is
+# the same program with Eclipse iceoryx's C binding: built only where
+# iox-roudi and the headers are (Debian: iceoryx
+# libiceoryx-binding-c-dev); else $(B)/bench/stream-iox.skip says what
+# is missing, and bench/stream/run runs $(B)/bench/stream, which says
+# so on iceoryx's rows.
+IOX_INC	?= $(lastword $(wildcard /usr/include/iceoryx/v*))
+IOX_CFLAGS ?= $(if $(IOX_INC),-isystem $(IOX_INC))
+IOX_LIBS ?= -liceoryx_binding_c
+$(B)/bench/stream-iox: $(wildcard bench/stream/*.c bench/stream/*.h) $(B)/libshmids.a
+	@mkdir -p $(@D)
+	$(CC) -DBENCH_ICEORYX $(IOX_CFLAGS) $(CPPFLAGS) $(WFLAGS) $(CFLAGS) \
+	    $(LDFLAGS) -o $@ $(wildcard bench/stream/*.c) $(B)/libshmids.a \
+	    $(IOX_LIBS) -lm -pthread
+
+stream-iox-maybe: $(B)/libshmids.a
+	@mkdir -p $(B)/bench; rm -f $(B)/bench/stream-iox.skip; miss=; \
+	command -v iox-roudi >/dev/null 2>&1 || \
+	    miss=" iox-roudi (Debian: iceoryx)"; \
+	printf '#include <iceoryx_binding_c/publisher.h>\n' | \
+	    $(CC) $(IOX_CFLAGS) -x c -fsyntax-only - >/dev/null 2>&1 || \
+	    miss="$$miss <iceoryx_binding_c/publisher.h> (Debian: libiceoryx-binding-c-dev)"; \
+	if [ -n "$$miss" ]; then \
+		rm -f $(B)/bench/stream-iox; \
+		echo "missing$$miss" > $(B)/bench/stream-iox.skip; \
+		echo "stream-iox: skipped: missing$$miss"; \
+	elif ! $(MAKE) -s $(B)/bench/stream-iox; then \
+		rm -f $(B)/bench/stream-iox; \
+		echo "it did not build (iceoryx 2.0's C binding expected)" \
+		    > $(B)/bench/stream-iox.skip; \
+	fi
 
 # bench/numcmp.cc, our number conversions against std::to_chars, {fmt}
 # and fast_float: built only where a C++17 compiler and the headers are
@@ -468,4 +505,5 @@ include tests/fuzz/fuzz.mk
 
 .PHONY: all demo check check-asan check-tsan check-ubsan check-valgrind stress lint bench install \
 	uninstall install-systemd uninstall-systemd clean numcmp-maybe \
+	bench-stream stream-iox-maybe \
 	fortran fortran-maybe install-r uninstall-r bench-r FORCE
