@@ -133,8 +133,8 @@ opt_of() {
 	local v
 	v=$(macros)
 	v=${v% *}
-	is "$(sed -n 's/^__version__ = "\([^"]*\)".*/\1/p' "$TOP/python/shmids.py")" \
-	    "$v" "python/shmids.py"
+	is "$(sed -n 's/^__version__ = "\([^"]*\)".*/\1/p' "$TOP/python/shmids/__init__.py")" \
+	    "$v" "python/shmids/__init__.py"
 	grep -q "^\.Qq $v \.\$" "$TOP/man/shmids-python.3" ||
 	    { echo "shmids-python.3 does not say $v" >&2; false; }
 }
