@@ -15,7 +15,7 @@ except ImportError:  # memoryviews then, and a word once (at import)
     import warnings
     warnings.warn("shmids: numpy is not importable: arrays are typed "
                   "memoryviews (Debian: apt-get install python3-numpy)",
-                  ImportWarning, stacklevel=2)
+                  ImportWarning, stacklevel=3)   # import shmids's line
 
 
 # make install replaces None with the installed library's absolute path.
@@ -242,9 +242,11 @@ def _fork_parent():
 
 def _reinit_lock():
     """In a forked child: the lock was held by the forking thread (or,
-    forked from C, by a thread of the parent, which the child lacks)."""
-    global _lock
-    _lock = threading.RLock()
+    forked from C, by a thread of the parent, which the child lacks).
+    Made new in place, as threading's own locks are at a fork: every
+    module of the package holds this one object, and a lock bound anew
+    here would leave theirs held for ever."""
+    _lock._at_fork_reinit()
 
 
 os.register_at_fork(before=_fork_prepare, after_in_parent=_fork_parent,
