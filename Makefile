@@ -270,10 +270,12 @@ FINSTALL = if [ -f $(FDIR)/skip ] || [ ! -f $(B)/libshmids-fortran.a ]; then \
 	$(PCSED) fortran/shmids-fortran.pc.in > $(DESTDIR)$(PKGDIR)/shmids-fortran.pc
 
 # python/shmids/, the package, with the installed library's path written
-# into _library.py, so that it needs no LD_LIBRARY_PATH; says where it
-# went, and what to set if $(PYTHON) does not look there.  The module
-# of 1.6 and before, one file, goes: the package would hide it.
-PYMODS	= $(notdir $(wildcard python/shmids/*.py))
+# into _locate.py, so that it needs no LD_LIBRARY_PATH, and the version
+# into _version.py; says where it went, and what to set if $(PYTHON)
+# does not look there.  The module of 1.6 and before, one file, goes:
+# the package would hide it.  (pip install ./python installs the same
+# package, which finds the library by itself: python/pyproject.toml.)
+PYMODS	= $(filter-out _version.py,$(notdir $(wildcard python/shmids/*.py)))
 PYOLD	= rm -f $(DESTDIR)$(PYDIR)/shmids.py \
 	    $(DESTDIR)$(PYDIR)/__pycache__/shmids.*.pyc
 PYINSTALL = if [ -z "$(PYDIR)" ]; then \
@@ -285,7 +287,9 @@ PYINSTALL = if [ -z "$(PYDIR)" ]; then \
 		cp python/shmids/$$m $(DESTDIR)$(PYDIR)/shmids/ || exit 1; \
 	done; \
 	sed "s|^_INSTALLED_LIB = None\$$|_INSTALLED_LIB = '$(LIBDIR)/libshmids.so.$(SOMAJOR)'|" \
-	    python/shmids/_library.py > $(DESTDIR)$(PYDIR)/shmids/_library.py || exit 1; \
+	    python/shmids/_locate.py > $(DESTDIR)$(PYDIR)/shmids/_locate.py || exit 1; \
+	printf '\# SHMIDS_VERSION of lib/shmids.h, written by make install.\nversion = "%s"\n' \
+	    '$(VERSION)' > $(DESTDIR)$(PYDIR)/shmids/_version.py || exit 1; \
 	echo "install: the Python module is for $$(command -v $(PYTHON)) (Python $$($(PYTHON) -c 'import platform; print(platform.python_version())'))"; \
 	echo "install: the Python module shmids: $(PYDIR)/shmids"; \
 	$(PYTHON) -c 'import numpy' >/dev/null 2>&1 || \
@@ -301,7 +305,7 @@ PYINSTALL = if [ -z "$(PYDIR)" ]; then \
 # module; directories only if empty.
 PYUNINSTALL = [ -z "$(PYDIR)" ] && exit 0; \
 	d=$(DESTDIR)$(PYDIR)/shmids; \
-	for m in $(PYMODS:.py=); do \
+	for m in $(PYMODS:.py=) _version; do \
 		rm -f $$d/$$m.py $$d/__pycache__/$$m.*.pyc || exit 1; \
 	done; \
 	rmdir $$d/__pycache__ $$d 2>/dev/null; \

@@ -688,12 +688,12 @@ SHMIDS_DIR $T/nosuch <class 'list'>"
 	[ -n "$dir" ] || { echo "no module line in: $output" >&2; false; }
 	like "$dir" "$p/*" "module directory"
 	[ -f "$dir/shmids/__init__.py" ]
-	grep -Fqx "_INSTALLED_LIB = '$p/lib/libshmids.so.1'" "$dir/shmids/_library.py"
+	grep -Fqx "_INSTALLED_LIB = '$p/lib/libshmids.so.1'" "$dir/shmids/_locate.py"
 	cd "$T"
 	run env -u SHMIDS_LIB -u LD_LIBRARY_PATH P="$P" PYTHONPATH="$dir" "$PY" -c '
 import shmids, array, os
 l = shmids.create(os.environ["P"] + "inst", array.array("i", [1, 2]))
-print(shmids._library._library_path(), list(shmids.attach(l)), l)' 
+print(shmids._locate._library_path(), list(shmids.attach(l)), l)' 
 	status_is 0
 	track "${output##* }" 2> /dev/null || true
 	like "$output" "$p/lib/libshmids.so.1 [[]1, 2] *" "installed module"
@@ -770,7 +770,7 @@ print(shmids._library._library_path(), list(shmids.attach(l)), l)'
 	ln -s "$TOP/python" "$T/py"
 	cd "$T"
 	run --separate-stderr env -u SHMIDS_LIB PYTHONPATH="$T/py" "$PY" -c \
-	    'import shmids; print(shmids._library._library_path())'
+	    'import shmids; print(shmids._locate._library_path())'
 	status_is 0
 	is "$output" "$(cd "$TOP/build" && pwd -P)/libshmids.so"
 }

@@ -53,12 +53,16 @@ attach(timeout=...) does not hold it while it waits, and a forked child
 gets a fresh one.  A file segment truncated under an array kills the
 reader with SIGBUS (see attach()).
 
-Where the library is: $SHMIDS_LIB if set; else the path make install
-wrote below; else build/libshmids.so next to this file's directory (the
-source tree); else the loader's search for libshmids.so.1.
+Where the library is: $SHMIDS_LIB if set; else where make install put
+it; else build/libshmids.so of the source tree this package is in;
+else libshmids.so.1 beside the package, in pkg-config's libdir of
+shmids, or where the system keeps libraries.  Without one, "import
+shmids" raises ImportError saying what to install (shmids-python(3),
+INSTALLATION).
 """
 
 # One module a concern, each importing only those listed before it:
+#   _locate     where libshmids is (and the version: one, the header's)
 #   _library    libshmids through ctypes: loading it, its structs and
 #               prototypes, the element types, the lock, its errors
 #   _args       what callers pass, checked (names, modes, shapes...)
@@ -69,6 +73,7 @@ source tree); else the loader's search for libshmids.so.1.
 #   _ls         ls(), shm-ls -p's listing
 # Streams (a writer lending messages, follow()) would be a module beside
 # _segments, over _mapping, re-exported here.
+from ._locate import _project_version
 from ._library import HEADER, TYPES, numpy   # shmids.HEADER, .numpy too
 from ._mapping import Segment, Writer, remove
 from ._segments import attach, segment, zeros, create, release
@@ -79,4 +84,4 @@ from ._ls import ls
 __all__ = ["attach", "segment", "zeros", "create", "remove", "release",
            "load", "dump", "ls", "Segment", "Writer", "TYPES"]
 
-__version__ = "1.6.0"    # SHMIDS_VERSION of shmids.h (tests/version.bats)
+__version__ = _project_version()     # SHMIDS_VERSION of lib/shmids.h

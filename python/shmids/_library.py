@@ -3,10 +3,11 @@ prototypes, the element types, the module's lock (and what a fork does
 to it), and the library's errors in shmids_explain()'s words."""
 
 import ctypes
-import ctypes.util
 import errno as _errno
 import os
 import threading
+
+from ._locate import _library_path, _not_loaded, _too_old
 
 try:
     import numpy as _np
@@ -17,9 +18,6 @@ except ImportError:  # memoryviews then, and a word once (at import)
                   "memoryviews (Debian: apt-get install python3-numpy)",
                   ImportWarning, stacklevel=3)   # import shmids's line
 
-
-# make install replaces None with the installed library's absolute path.
-_INSTALLED_LIB = None
 
 HEADER = 128            # bytes before the payload (shmids(5) 2)
 _LABEL_MAX = 75
@@ -43,19 +41,6 @@ _TYPESTR = {k: _np.dtype(v[2]).str for k, v in _TYPES.items()} \
 
 #: True when functions return numpy arrays (numpy importable).
 numpy = _np is not None
-
-
-def _library_path():
-    # realpath: a symlink to python/ still finds the build tree beside it
-    here = os.path.dirname(os.path.realpath(__file__))
-    build = os.path.join(here, os.pardir, os.pardir, "build",
-                         "libshmids.so")
-    for p in (os.environ.get("SHMIDS_LIB"), _INSTALLED_LIB):
-        if p:
-            return p
-    if os.path.exists(build):
-        return os.path.normpath(build)
-    return ctypes.util.find_library("shmids") or "libshmids.so.1"
 
 
 class _Array(ctypes.Structure):
@@ -143,7 +128,13 @@ _SCANFN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(_Info),
 
 
 def _load_library():
-    lib = ctypes.CDLL(_library_path(), use_errno=True)
+    """libshmids (_locate: where) with its prototypes, and libc's calls
+    dump() uses; ImportError saying what to do if either fails."""
+    path = _library_path()
+    try:
+        lib = ctypes.CDLL(path, use_errno=True)
+    except OSError as e:
+        raise _not_loaded(path, e) from None
     vp, cp, sz, i = ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t, \
         ctypes.c_int
     protos = {
@@ -180,7 +171,10 @@ def _load_library():
         "shmids_remove_info": (i, [ctypes.POINTER(_Info), i]),
     }
     for name, (res, args) in protos.items():
-        f = getattr(lib, name)
+        try:
+            f = getattr(lib, name)
+        except AttributeError:
+            raise _too_old(path, name) from None
         f.restype, f.argtypes = res, args
     libc = ctypes.CDLL(None, use_errno=True)
     libc.open_memstream.restype = vp
