@@ -12,17 +12,23 @@ from ._library import (TYPES, _ARRAY, _CONT, _Line, _Lines, _MALFORMED,
 from ._args import _bytes, _str, _tname
 from ._mapping import _wrap
 from ._segments import attach
+from ._tools import _refuse_compressed
 
 
 # Reference lines (shmids(5) section 5).
 
 
 def _read_all(file):
+    """(the bytes of file, its name), or OSError for compressed input,
+    as the tools refuse it (shmids(5) 7): its text is no ASCII."""
     if isinstance(file, (str, bytes, os.PathLike)):
         with open(file, "rb") as f:
-            return f.read(), os.fsdecode(file)
-    data = file.read()
-    return _bytes(data), getattr(file, "name", "<file>")
+            data, fname = f.read(), os.fsdecode(file)
+    else:
+        data = _bytes(file.read())
+        fname = getattr(file, "name", "<file>")
+    _refuse_compressed(data, file, fname)
+    return data, fname
 
 
 def load(file, type="f64"):
@@ -79,7 +85,9 @@ def load(file, type="f64"):
     "shmids", but not a valid label, or a number as its field; a table
     reference "shmids <digit>..." that is not a valid one: shmids(5) 5;
     filename is "file:line"), those of attach() for a reference line
-    (label as filename), and those of reading the file.
+    (label as filename), and those of reading the file; EINVAL for a
+    compressed file (gzip, xz, zstd, bzip2: its first bytes, as the
+    tools tell it, shmids(5) 7), naming the call that reads it.
     """
     type = ({k: _load_type(t) for k, t in type.items()}
             if isinstance(type, dict) else _load_type(type))

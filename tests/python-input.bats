@@ -1,0 +1,111 @@
+#!/usr/bin/env bats
+# What the Python module says where the tools say more than the
+# library's shmids_explain() (issue 40 item 5): compressed input
+# refused as shm-import refuses it (format-spec.md 7).  The module
+# mirrors cmd/magic.c (python/shmids/_tools.py): the test holds it to
+# the tools' own answer.
+
+load helper
+
+TOP=$BATS_TEST_DIRNAME/..
+LIB=$TOP/${SHMIDS_BUILD:-build}/libshmids.so
+
+# PY: a python3 that can load the library (with MODULE, if named).
+need_python() {
+	PY=$(python_with "${1:-ctypes}") ||
+	    skip "no python3${1:+ with $1} (Debian: python3${1:+-$1})"
+	! nm -D "$LIB" 2>/dev/null | grep -q __asan_init ||
+	    skip "$LIB is built with AddressSanitizer: python cannot load it"
+}
+
+# pyrun SCRIPT [ARGS...]: SCRIPT with the module of the source tree.
+pyrun() {
+	P=$P T=$T SHMIDS_LIB=$LIB PYTHONPATH=$TOP/python \
+	    timeout 60 "$PY" -c "$@"
+}
+
+# refused FILE: what shm-import says of FILE's first bytes: the
+# compressor it names, or "text".
+refused() {
+	local err
+	err=$(timeout 30 "$BIN/shm-import" -P "$P" "$1" 2>&1 > /dev/null)
+	case $err in
+	*": compressed by "*)
+		err=${err#*: compressed by }
+		echo "${err%%:*}" ;;
+	*)	echo text ;;
+	esac
+}
+
+@test "7: python: load() refuses compressed input whose first bytes shm-import refuses, no other, with the call that reads it" {
+	need_python
+	local c f want= got fails=
+	seq 100 | sed 's/^/w /' > s.txt
+	for c in gzip xz zstd bzip2; do
+		command -v "$c" > /dev/null && "$c" -c < s.txt > "s.$c"
+	done
+	: | bzip2 -c > e.bzip2 2> /dev/null || true
+	# the edges of the magic numbers: short, near, and text that is one
+	printf '\037' > b.1
+	printf '\375' > b.2
+	printf '\3757zXZ' > b.3
+	printf '\3757zXZ\000rest\n' > b.4
+	printf '(\265/' > b.5
+	printf 'BZh9 is a word\n' > b.6
+	printf 'BZh91AY&SY\n' > b.7
+	printf 'BZh0\027rE8P\220\n' > b.8
+	printf 'BZh1\027rE8P\220' > b.9
+	printf '\037\213' > b.10
+	printf 'x 1 2\n' > b.11
+	for f in s.* e.bzip2 b.*; do
+		[ -f "$f" ] || continue
+		want+="$f $(refused "$f")"$'\n'
+	done
+	run pyrun '
+import sys, shmids
+for f in sys.argv[1:]:
+    try:
+        shmids.load(f)
+        print(f, "text")
+    except OSError as e:
+        w = e.strerror.split(": ")[0]
+        print(f, w[len("compressed by "):] if w.startswith("compressed by ") else e)' s.* e.bzip2 b.*
+	status_is 0
+	is "$output"$'\n' "$want" "python against shm-import"
+	[ -f s.gzip ] || skip "no gzip"
+	# the words, and the call they give reads the file
+	run pyrun '
+import gzip, bz2, lzma, os, sys, shmids
+want = shmids.load("s.txt")
+for f in sys.argv[1:]:
+    for x in (f, open(f, "rb")):
+        try:
+            shmids.load(x)
+            raise AssertionError(f + ": read")
+        except OSError as e:
+            print(e.errno, e.strerror, e.filename)
+            call = e.strerror.split("decompress it first: ")[1]
+        if not f.endswith("zstd"):
+            assert eval(call) == want, call
+try:
+    shmids.load(sys.stdin.buffer)
+except OSError as e:
+    print(e.errno, e.strerror, e.filename)' $(ls s.gzip s.xz s.zstd s.bzip2 2> /dev/null) < s.gzip
+	status_is 0
+	for f in s.gzip s.xz s.bzip2; do
+		[ -f "$f" ] || continue
+		case $f in
+		*gzip)	c=gzip m=gzip ;;
+		*xz)	c=xz m=lzma ;;
+		*)	c=bzip2 m=bz2 ;;
+		esac
+		grep -Fqx "22 compressed by $c: decompress it first: shmids.load($m.open('$f')) $f" <<< "$output" ||
+		    fails+="[$f] "
+	done
+	if [ -f s.zstd ]; then
+		grep -Fqx "22 compressed by zstd: decompress it first: zstd -d s.zstd, and load the file it writes s.zstd" <<< "$output" ||
+		    fails+="[s.zstd] "
+	fi
+	is "${lines[${#lines[@]} - 1]}" "22 compressed by gzip: decompress it first: shmids.load(gzip.open(sys.stdin.buffer)) <stdin>" "stdin"
+	is "$fails" "" "files whose words differ"
+}
