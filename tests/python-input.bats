@@ -1,9 +1,10 @@
 #!/usr/bin/env bats
 # What the Python module says where the tools say more than the
-# library's shmids_explain() (issue 40 item 5): compressed input
-# refused as shm-import refuses it (format-spec.md 7).  The module
-# mirrors cmd/magic.c (python/shmids/_tools.py): the test holds it to
-# the tools' own answer.
+# library's shmids_explain() (issue 40 items 5, 15): compressed input
+# refused as shm-import refuses it (format-spec.md 7), and a SHMIDS_DIR
+# that is not there with shm-ls's hint (2.6, 7).  The module mirrors
+# cmd/magic.c and cmd/msg.c (python/shmids/_tools.py): each test holds
+# it to the tools' own answer.
 
 load helper
 
@@ -108,4 +109,34 @@ except OSError as e:
 	fi
 	is "${lines[${#lines[@]} - 1]}" "22 compressed by gzip: decompress it first: shmids.load(gzip.open(sys.stdin.buffer)) <stdin>" "stdin"
 	is "$fails" "" "files whose words differ"
+}
+
+@test "2.6, 7: python: a SHMIDS_DIR missing, no directory or closed gets shm-ls's hint from create(), zeros(), dump() and ls()" {
+	need_python
+	local d want got fails=
+	: > afile
+	mkdir closed
+	chmod 0 closed
+	for d in "$T/none" "$T/my dir/none" "$T/it's" "$T/afile" \
+	    "$T/afile/sub" "-x" "rel/none" "$T/closed"; do
+		want=$(SHMIDS_DIR=$d timeout 30 "$BIN/shm-ls" 2>&1 > /dev/null) || true
+		want=${want#shm-ls: }
+		[ "$d" != "$T/closed" ] || [ "$(id -u)" != 0 ] ||
+		    continue	# root searches any directory: no hint
+		got=$(SHMIDS_DIR=$d pyrun '
+import array, os, shmids
+P = os.environ["P"]
+for f, a in ((shmids.ls, ()), (shmids.create, (P + "c", array.array("d", [1]))),
+             (shmids.zeros, (P + "z", 3)),
+             (shmids.dump, ({"x": array.array("d", range(100))}, "out.txt"))):
+    try:
+        f(*a)
+        print(f.__name__, "no error")
+    except OSError as e:
+        print(e.strerror)' 2>&1) || true
+		[ "$got" = "$want"$'\n'"$want"$'\n'"$want"$'\n'"$want" ] ||
+		    fails+="[$d: want $want; got $got] "
+	done
+	chmod 700 closed
+	is "$fails" "" "directories whose words differ"
 }

@@ -1382,7 +1382,7 @@ for f, args in ((shmids.ls, ()), (shmids.create, (P + "x", array.array("d", [1])
         f(*args)
         raise AssertionError("no error")
     except FileNotFoundError as e:
-        assert e.strerror == "SHMIDS_DIR %s/nosuch does not exist" % os.environ["T"], e
+        assert e.strerror == "SHMIDS_DIR {0}/nosuch does not exist: \x27mkdir -p {0}/nosuch\x27 (mode 1777 to share it), or unset SHMIDS_DIR for System V segments".format(os.environ["T"]), e
 del os.environ["SHMIDS_DIR"]
 try:
     shmids.attach("coeff")

@@ -6,6 +6,7 @@ import os
 from ._library import (_BY_ENUM, _SCANFN, _SHMIDS_ALL, _error, _lib,
                        _lock)
 from ._args import _str
+from ._tools import _dir_error
 
 
 # Listing (shm-ls -p).
@@ -95,7 +96,8 @@ def ls(all=False):
         err, shmid = stores[0]
         where = ("SHMIDS_DIR " + os.environ.get("SHMIDS_DIR", "")
                  if shmid == -1 else "segment table")
-        exc = _error(err, where)
+        hint = _dir_error(err) if shmid == -1 else None
+        exc = OSError(err, hint, where) if hint else _error(err, where)
         exc.segments = out
         raise exc
     return out

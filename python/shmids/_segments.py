@@ -15,6 +15,7 @@ from ._args import (_M600, _count, _cstr, _mode, _name, _reshape,
                     _seconds, _shape, _str, _tname)
 from ._mapping import (Writer, Segment, _Base, _Memory, _call, _detach,
                        _drop, _undo)
+from ._tools import _dir_error
 
 
 def _open(b, seconds, flags, cell):
@@ -199,7 +200,9 @@ def _create_error(e, name, shape, tname):
     n = 1
     for d in shape:
         n *= d
-    if e == _errno.EINVAL:
+    if _dir_error(e):       # SHMIDS_DIR missing: the mkdir to run
+        why = _dir_error(e)
+    elif e == _errno.EINVAL:
         why = ("SHMIDS_DIR cannot go into a label (blanks?)"
                if _lib.shmids_dir() else
                "size outside the kernel's limits (kernel.shmmax; see "
