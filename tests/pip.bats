@@ -8,10 +8,9 @@
 # off.  Each test skips, saying why, where a tool is missing.
 
 load helper
+load python
 
-TOP=$BATS_TEST_DIRNAME/..
 README=$TOP/README.md
-LIB=$TOP/${SHMIDS_BUILD:-build}/libshmids.so
 
 # need_pip: PY, the python3 that makes virtual environments (Debian's
 # /usr/bin/python3, with python3-venv, python3-setuptools and
@@ -24,8 +23,7 @@ need_pip() {
 		    { PY=$py; break; }
 	done
 	[ -n "${PY:-}" ] || skip "no python3 with venv, setuptools and pip (Debian: python3-venv python3-setuptools python3-pip)"
-	! nm -D "$LIB" 2>/dev/null | grep -q __asan_init ||
-	    skip "$LIB is built with AddressSanitizer: python cannot load it"
+	need_lib
 	export PIP_CONFIG_FILE=/dev/null PIP_NO_CACHE_DIR=1 \
 	    PIP_DISABLE_PIP_VERSION_CHECK=1 PYTHONNOUSERSITE=1
 	unset PYTHONPATH SHMIDS_LIB LD_LIBRARY_PATH

@@ -7,23 +7,7 @@
 # it to the tools' own answer.
 
 load helper
-
-TOP=$BATS_TEST_DIRNAME/..
-LIB=$TOP/${SHMIDS_BUILD:-build}/libshmids.so
-
-# PY: a python3 that can load the library (with MODULE, if named).
-need_python() {
-	PY=$(python_with "${1:-ctypes}") ||
-	    skip "no python3${1:+ with $1} (Debian: python3${1:+-$1})"
-	! nm -D "$LIB" 2>/dev/null | grep -q __asan_init ||
-	    skip "$LIB is built with AddressSanitizer: python cannot load it"
-}
-
-# pyrun SCRIPT [ARGS...]: SCRIPT with the module of the source tree.
-pyrun() {
-	P=$P T=$T SHMIDS_LIB=$LIB PYTHONPATH=$TOP/python \
-	    timeout 60 "$PY" -c "$@"
-}
+load python
 
 # refused FILE: what shm-import says of FILE's first bytes: the
 # compressor it names, or "text".

@@ -48,7 +48,8 @@ def _library_path():
             return p
     if os.path.exists(build):
         return os.path.normpath(build)
-    for d in (here, _pkgconfig_libdir()):
+    for where in (lambda: here, _pkgconfig_libdir):   # pkg-config if need be
+        d = where()
         if d and os.path.exists(os.path.join(d, _SONAME)):
             return os.path.join(d, _SONAME)
     return _SONAME
