@@ -269,18 +269,29 @@ FINSTALL = if [ -f $(FDIR)/skip ] || [ ! -f $(B)/libshmids-fortran.a ]; then \
 	cp $(B)/libshmids-fortran.a $(DESTDIR)$(LIBDIR)/ && \
 	$(PCSED) fortran/shmids-fortran.pc.in > $(DESTDIR)$(PKGDIR)/shmids-fortran.pc
 
-# python/shmids.py with the installed library's path written in, so
-# that it needs no LD_LIBRARY_PATH; says where it went, and what to set
-# if $(PYTHON) does not look there.
+# python/shmids/, the package, with the installed library's path written
+# into _locate.py, so that it needs no LD_LIBRARY_PATH, and the version
+# into _version.py; says where it went, and what to set if $(PYTHON)
+# does not look there.  The module of 1.6 and before, one file, goes:
+# the package would hide it.  (pip install ./python installs the same
+# package, which finds the library by itself: python/pyproject.toml.)
+PYMODS	= $(filter-out _version.py,$(notdir $(wildcard python/shmids/*.py)))
+PYOLD	= rm -f $(DESTDIR)$(PYDIR)/shmids.py \
+	    $(DESTDIR)$(PYDIR)/__pycache__/shmids.*.pyc
 PYINSTALL = if [ -z "$(PYDIR)" ]; then \
 		echo "install: no $(PYTHON): the Python module shmids not installed (set PYDIR)"; \
 		exit 0; \
 	fi; \
-	mkdir -p $(DESTDIR)$(PYDIR) && \
+	mkdir -p $(DESTDIR)$(PYDIR)/shmids && $(PYOLD) || exit 1; \
+	for m in $(PYMODS); do \
+		cp python/shmids/$$m $(DESTDIR)$(PYDIR)/shmids/ || exit 1; \
+	done; \
 	sed "s|^_INSTALLED_LIB = None\$$|_INSTALLED_LIB = '$(LIBDIR)/libshmids.so.$(SOMAJOR)'|" \
-	    python/shmids.py > $(DESTDIR)$(PYDIR)/shmids.py || exit 1; \
+	    python/shmids/_locate.py > $(DESTDIR)$(PYDIR)/shmids/_locate.py || exit 1; \
+	printf '\# SHMIDS_VERSION of lib/shmids.h, written by make install.\nversion = "%s"\n' \
+	    '$(VERSION)' > $(DESTDIR)$(PYDIR)/shmids/_version.py || exit 1; \
 	echo "install: the Python module is for $$(command -v $(PYTHON)) (Python $$($(PYTHON) -c 'import platform; print(platform.python_version())'))"; \
-	echo "install: the Python module shmids: $(PYDIR)/shmids.py"; \
+	echo "install: the Python module shmids: $(PYDIR)/shmids"; \
 	$(PYTHON) -c 'import numpy' >/dev/null 2>&1 || \
 	    echo "install: the Python module gives memoryviews, not arrays: $(PYTHON) has no numpy (install numpy for it, or name another interpreter: make install PYTHON=/path/to/python3)"; \
 	[ -n "$(DESTDIR)" ] && exit 0; \
@@ -289,6 +300,16 @@ PYINSTALL = if [ -z "$(PYDIR)" ]; then \
 	else \
 		echo "install: $(PYTHON) does not look in $(PYDIR): set PYTHONPATH=$(PYDIR)"; \
 	fi
+
+# What PYINSTALL wrote (and what Python compiled of it), and a 1.6
+# module; directories only if empty.
+PYUNINSTALL = [ -z "$(PYDIR)" ] && exit 0; \
+	d=$(DESTDIR)$(PYDIR)/shmids; \
+	for m in $(PYMODS:.py=) _version; do \
+		rm -f $$d/$$m.py $$d/__pycache__/$$m.*.pyc || exit 1; \
+	done; \
+	rmdir $$d/__pycache__ $$d 2>/dev/null; \
+	$(PYOLD)
 
 demo: all
 	sh examples/demo.sh
@@ -445,8 +466,7 @@ uninstall:
 		rm -f $(DESTDIR)$(MANPREFIX)/man3/$$l; \
 	done
 	for f in $(MAN5:man/%=%); do rm -f $(DESTDIR)$(MANPREFIX)/man5/$$f; done
-	[ -z "$(PYDIR)" ] || rm -f $(DESTDIR)$(PYDIR)/shmids.py \
-	    $(DESTDIR)$(PYDIR)/__pycache__/shmids.*.pyc
+	@$(PYUNINSTALL)
 	@$(LDSYNC)
 
 install-r:

@@ -485,13 +485,13 @@ print([p for p in sys.path if p.startswith("/usr/local/lib/python3")][0])' 2>/de
 	status_is 0
 	grep -Fqx "install: the Python module is for /usr/bin/python3 (Python $(/usr/bin/python3 -c 'import platform; print(platform.python_version())'))" <<< "$output" ||
 	    { echo "no interpreter line in: $output" >&2; false; }
-	grep -Fqx "install: the Python module shmids: $want/shmids.py" <<< "$output" ||
+	grep -Fqx "install: the Python module shmids: $want/shmids" <<< "$output" ||
 	    { echo "not $want in: $output" >&2; false; }
-	[ -f "$root$want/shmids.py" ]
+	[ -f "$root$want/shmids/__init__.py" ]
 	[ -f "$root/usr/local/share/man/man3/shmids-python.3" ]
 	run --separate-stderr make -s --no-print-directory -C "$TOP" \
 	    B="${SHMIDS_BUILD:-build}" LDCONFIG=true PYTHON=/usr/bin/python3 \
 	    uninstall DESTDIR="$root" PREFIX=/usr/local
 	status_is 0
-	[ ! -e "$root$want/shmids.py" ]
+	[ ! -e "$root$want/shmids" ]
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# python/shmids.py, the Python module over libshmids.so: both backends,
+# python/shmids/, the Python module over libshmids.so: both backends,
 # every type, exact bits, read-only views, errors, the lifetime of an
 # attachment, and agreement with the C tools (shm-expand, shm-import,
 # shm-ls -p).  Each script runs twice where it can: with numpy (ndarray)
@@ -73,7 +73,7 @@ def randbits(t, n):
             0x7f800001, 0x7fc00001, 0x80000000, 1]).tobytes()))
     if shmids.numpy:
         import numpy
-        return numpy.frombuffer(a.tobytes(), dtype=shmids._TYPES[t][2])
+        return numpy.frombuffer(a.tobytes(), dtype=shmids._library._TYPES[t][2])
     return a
 def raw(x):
     return bytes(memoryview(x).cast("B"))
@@ -90,10 +90,10 @@ P = os.environ["P"]
 	need_python
 	run pyrun '
 import shmids, ctypes
-for name, _ in shmids._Info._fields_:
-    f = getattr(shmids._Info, name)
+for name, _ in shmids._library._Info._fields_:
+    f = getattr(shmids._library._Info, name)
     print(name, f.offset, f.size)
-print("sizeof", ctypes.sizeof(shmids._Info))'
+print("sizeof", ctypes.sizeof(shmids._library._Info))'
 	status_is 0
 	is "$output" "$("$TOOLS/infolayout")" "layout"
 }
@@ -444,11 +444,11 @@ print("ok")'
 	need_python
 	both "$COMMON"'
 asked = []
-f = shmids._lib.shmids_values_read
+f = shmids._library._lib.shmids_values_read
 def counted(v, s, n, *rest):
     asked.append(n)
     return f(v, s, n, *rest)
-shmids._lib.shmids_values_read = counted
+shmids._library._lib.shmids_values_read = counted
 with open("many.txt", "w") as out:
     for k in range(300):
         out.write("a%d 1 2 /\n3 4\n" % k)
@@ -684,16 +684,16 @@ SHMIDS_DIR $T/nosuch <class 'list'>"
 	    B="${SHMIDS_BUILD:-build}" LDCONFIG=true PYTHON="$PY" \
 	    install PREFIX="$p"
 	status_is 0
-	dir=$(sed -n 's/^install: the Python module shmids: \(.*\)\/shmids.py$/\1/p' <<< "$output")
+	dir=$(sed -n 's/^install: the Python module shmids: \(.*\)\/shmids$/\1/p' <<< "$output")
 	[ -n "$dir" ] || { echo "no module line in: $output" >&2; false; }
 	like "$dir" "$p/*" "module directory"
-	[ -f "$dir/shmids.py" ]
-	grep -Fqx "_INSTALLED_LIB = '$p/lib/libshmids.so.1'" "$dir/shmids.py"
+	[ -f "$dir/shmids/__init__.py" ]
+	grep -Fqx "_INSTALLED_LIB = '$p/lib/libshmids.so.1'" "$dir/shmids/_locate.py"
 	cd "$T"
 	run env -u SHMIDS_LIB -u LD_LIBRARY_PATH P="$P" PYTHONPATH="$dir" "$PY" -c '
 import shmids, array, os
 l = shmids.create(os.environ["P"] + "inst", array.array("i", [1, 2]))
-print(shmids._library_path(), list(shmids.attach(l)), l)' 
+print(shmids._locate._library_path(), list(shmids.attach(l)), l)' 
 	status_is 0
 	track "${output##* }" 2> /dev/null || true
 	like "$output" "$p/lib/libshmids.so.1 [[]1, 2] *" "installed module"
@@ -734,7 +734,7 @@ print(shmids._library_path(), list(shmids.attach(l)), l)'
 	mkdir -p top/build top/examples top/python pybin
 	ln -s "$(cd "$BIN" && pwd)" top/build/bin
 	ln -s "$LIB" top/build/libshmids.so
-	cp "$TOP/python/shmids.py" top/python/
+	cp -R "$TOP/python/shmids" top/python/
 	cp "$TOP/examples/data.txt" "$TOP/examples/numpy_attach.py" top/examples/
 	ln -s "$(command -v "$PY")" pybin/python3
 	readme_block "python:" > block.sh
@@ -770,7 +770,7 @@ print(shmids._library_path(), list(shmids.attach(l)), l)'
 	ln -s "$TOP/python" "$T/py"
 	cd "$T"
 	run --separate-stderr env -u SHMIDS_LIB PYTHONPATH="$T/py" "$PY" -c \
-	    'import shmids; print(shmids._library_path())'
+	    'import shmids; print(shmids._locate._library_path())'
 	status_is 0
 	is "$output" "$(cd "$TOP/build" && pwd -P)/libshmids.so"
 }
@@ -890,15 +890,15 @@ print("ok")'
 	need_python
 	both "$COMMON"'
 calls = {"next": 0, "run": 0}
-nxt, run = shmids._lib.shmids_line_next, shmids._lib.shmids_line_run
+nxt, run = shmids._library._lib.shmids_line_next, shmids._library._lib.shmids_line_run
 def counted_next(*a):
     calls["next"] += 1
     return nxt(*a)
 def counted_run(*a):
     calls["run"] += 1
     return run(*a)
-shmids._lib.shmids_line_next = counted_next
-shmids._lib.shmids_line_run = counted_run
+shmids._library._lib.shmids_line_next = counted_next
+shmids._library._lib.shmids_line_run = counted_run
 n = 20000
 with open("rows.txt", "wb") as out:
     out.write(b"".join(b"%d %d.5\n" % (k, k) for k in range(n)))
@@ -1382,7 +1382,7 @@ for f, args in ((shmids.ls, ()), (shmids.create, (P + "x", array.array("d", [1])
         f(*args)
         raise AssertionError("no error")
     except FileNotFoundError as e:
-        assert e.strerror == "SHMIDS_DIR %s/nosuch does not exist" % os.environ["T"], e
+        assert e.strerror == "SHMIDS_DIR {0}/nosuch does not exist: \x27mkdir -p {0}/nosuch\x27 (mode 1777 to share it), or unset SHMIDS_DIR for System V segments".format(os.environ["T"]), e
 del os.environ["SHMIDS_DIR"]
 try:
     shmids.attach("coeff")
@@ -1534,8 +1534,8 @@ for be in backends():
     # the lock is free nearly all the time while they wait
     free = 0
     for i in range(50):
-        if shmids._lock.acquire(blocking=False):
-            shmids._lock.release()
+        if shmids._library._lock.acquire(blocking=False):
+            shmids._library._lock.release()
             free += 1
         time.sleep(0.005)
     assert free >= 40, free
@@ -1559,7 +1559,7 @@ print("ok")'
 import threading, time
 held = threading.Event()
 def call():
-    with shmids._lock:          # as a library call in progress holds it
+    with shmids._library._lock:  # as a library call in progress holds it
         held.set()
         time.sleep(0.5)
 t = threading.Thread(target=call)
@@ -1568,7 +1568,7 @@ held.wait()
 t0 = time.monotonic()
 pid = os.fork()
 if pid == 0:
-    os._exit(0 if shmids._lock.acquire(blocking=False) else 1)
+    os._exit(0 if shmids._library._lock.acquire(blocking=False) else 1)
 waited = time.monotonic() - t0
 _, st = os.waitpid(pid, 0)
 t.join()
@@ -1992,7 +1992,7 @@ for be in backends():
     class Interrupting(set):
         def add(self, w):
             raise KeyboardInterrupt
-    keep, shmids._writers = shmids._writers, Interrupting()
+    keep, shmids._mapping._writers = shmids._mapping._writers, Interrupting()
     try:
         shmids.zeros(P + "tb", 1000)
         raise AssertionError("not interrupted")
@@ -2001,7 +2001,7 @@ for be in backends():
         while tb.tb_frame.f_code.co_name != "__init__":
             tb = tb.tb_next
         w = tb.tb_frame.f_locals["self"]
-    shmids._writers = keep
+    shmids._mapping._writers = keep
     del tb
     gc.collect()
     w.array[999] = 5
