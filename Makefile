@@ -280,13 +280,16 @@ FINSTALL = if [ -f $(FDIR)/skip ] || [ ! -f $(B)/libshmids-fortran.a ]; then \
 
 # python/shmids.py with the installed library's path written in, so
 # that it needs no LD_LIBRARY_PATH; says where it went, and what to set
-# if $(PYTHON) does not look there.
+# if $(PYTHON) does not look there.  PYLIB is what is written in: a
+# package whose library is in a directory the loader searches gives the
+# bare SONAME (debian/rules), found as any program finds it.
+PYLIB	?= $(LIBDIR)/libshmids.so.$(SOMAJOR)
 PYINSTALL = if [ -z "$(PYDIR)" ]; then \
 		echo "install: no $(PYTHON): the Python module shmids not installed (set PYDIR)"; \
 		exit 0; \
 	fi; \
 	mkdir -p $(DESTDIR)$(PYDIR) && \
-	sed "s|^_INSTALLED_LIB = None\$$|_INSTALLED_LIB = '$(LIBDIR)/libshmids.so.$(SOMAJOR)'|" \
+	sed "s|^_INSTALLED_LIB = None\$$|_INSTALLED_LIB = '$(PYLIB)'|" \
 	    python/shmids.py > $(DESTDIR)$(PYDIR)/shmids.py || exit 1; \
 	echo "install: the Python module is for $$(command -v $(PYTHON)) (Python $$($(PYTHON) -c 'import platform; print(platform.python_version())'))"; \
 	echo "install: the Python module shmids: $(PYDIR)/shmids.py"; \
