@@ -10,6 +10,7 @@
 # the build's tools are missing (Debian: see debian/control).
 
 load helper
+load programs
 
 TOP=$BATS_TEST_DIRNAME/..
 README=$TOP/README.md
@@ -77,28 +78,6 @@ need_packages() {
 need_numpy() {
 	/usr/bin/python3 -c 'import numpy' 2> /dev/null ||
 	    skip "no numpy for /usr/bin/python3 (Debian: python3-numpy)"
-}
-
-# check_hello: the README's C program ran ($status, $output).
-check_hello() {
-	local l
-	l=$(sed -n 's/^u shmids //p' <<< "$output")
-	[ -z "$l" ] || track "$l"
-	status_is 0
-	like "${lines[0]}" "u shmids [0-9]* hello-u" "hello line 1"
-	is "${lines[1]}" "u: 1000 values, sum 124875" "hello line 2"
-	gone "$l"
-}
-
-# check_fhello: the README's Fortran program ran.
-check_fhello() {
-	local l
-	l=$(sed -n 's/^coeff shmids //p' <<< "$output")
-	[ -z "$l" ] || track "$l"
-	status_is 0
-	like "${lines[0]}" "coeff shmids [0-9]* coeff" "Fortran line 1"
-	is "${lines[1]}" "read back: 100 values, sum 4950.0" "Fortran line 2"
-	gone "$l"
 }
 
 # examples DIR: in DIR, the README's blocks as scripts (python.sh,
@@ -243,12 +222,12 @@ holds() {
 	run env LD_LIBRARY_PATH="$root/usr/lib/$t" ldd ./hello
 	like "$output" "*libshmids.so.1 => $root/usr/lib/$t/libshmids.so.1 *" "ldd hello"
 	run env LD_LIBRARY_PATH="$root/usr/lib/$t" ./hello
-	check_hello
+	check_program c
 	command -v gfortran > /dev/null || skip "no gfortran"
 	run sh -c 'gfortran -o fhello hello.f90 $(pkg-config --cflags --libs shmids-fortran)'
 	status_is 0
 	run env LD_LIBRARY_PATH="$root/usr/lib/$t" ./fhello
-	check_fhello
+	check_program fortran
 }
 
 # The module finds libshmids.so.1 without LD_LIBRARY_PATH once
