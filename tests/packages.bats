@@ -40,9 +40,9 @@ setup_file() {
 	fi
 	printf '%s' "$why" > "$d/skip"
 	[ -z "$why" ] || return 0
-	mkdir -p "$d/home" "$d/root"
+	mkdir -p "$d/home" "$d/root" "$d/tmp"
 	(cd "$d/src" && env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-	    HOME="$d/home" DEB_BUILD_OPTIONS=parallel=2 \
+	    HOME="$d/home" TMPDIR="$d/tmp" DEB_BUILD_OPTIONS=parallel=2 \
 	    timeout 1200 dpkg-buildpackage -us -uc -b) > "$d/build.log" 2>&1 ||
 	    { echo failed > "$d/failed"; return 0; }
 	for p in $PACKAGES; do
@@ -200,7 +200,8 @@ holds() {
 	need_packages
 	command -v lintian > /dev/null || skip "no lintian (Debian: lintian)"
 	run --separate-stderr env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-	    HOME="$BATS_FILE_TMPDIR/home" timeout 600 lintian --fail-on error,warning \
+	    HOME="$BATS_FILE_TMPDIR/home" TMPDIR="$BATS_FILE_TMPDIR/tmp" \
+	    timeout 600 lintian --fail-on error,warning \
 	    --info --display-level '>=pedantic' --show-overrides \
 	    "$BATS_FILE_TMPDIR"/shmids_"$v"_*.changes
 	# the summary, for the record: hints by level, overrides

@@ -26,7 +26,8 @@ setup_file() {
 		why="$LIB is built with AddressSanitizer: the tarball is built as R builds it, and make check tests it"
 	else
 		ln -s "$TOP/r" "$d/r"
-		(cd "$d" && env -u SHMIDS_BUILD timeout 300 R CMD build r) \
+		mkdir -p "$d/tmp"
+		(cd "$d" && env -u SHMIDS_BUILD TMPDIR="$d/tmp" timeout 300 R CMD build r) \
 		    > "$d/build.log" 2>&1 || echo failed > "$d/failed"
 	fi
 	printf '%s' "$why" > "$d/skip"
@@ -52,9 +53,9 @@ need_tarball() {
 # pkg-config looking in PKG-CONFIG-DIR alone (never the machine's own
 # directories) and none of configure's other sources set.
 rinstall() {
-	mkdir -p "$T/rlib"
+	mkdir -p "$T/rlib" "$T/tmp"
 	run env -u SHMIDS_BUILD -u SHMIDS_CFLAGS -u SHMIDS_LIBS \
-	    -u PKG_CONFIG_PATH PKG_CONFIG_LIBDIR="$1" \
+	    -u PKG_CONFIG_PATH PKG_CONFIG_LIBDIR="$1" TMPDIR="$T/tmp" \
 	    timeout 300 R CMD INSTALL --library="$T/rlib" "$tarball"
 	status_is 0
 }
@@ -125,12 +126,12 @@ x <- shm_attach(l); cat(length(x), sum(x), "\n"); shm_remove(l)'
 	local status_line
 	# offline: CRAN is an empty local repository, and the remote checks
 	# are off
-	mkdir -p "$T/cran/src/contrib" "$T/check"
+	mkdir -p "$T/cran/src/contrib" "$T/check" "$T/tmp"
 	: > "$T/cran/src/contrib/PACKAGES"
 	echo "options(repos = c(CRAN = 'file://$T/cran'))" > "$T/Rprofile"
 	cd "$T/check"
 	run env -u SHMIDS_BUILD -u SHMIDS_CFLAGS -u SHMIDS_LIBS \
-	    -u PKG_CONFIG_PATH PKG_CONFIG_LIBDIR="$T/none" \
+	    -u PKG_CONFIG_PATH PKG_CONFIG_LIBDIR="$T/none" TMPDIR="$T/tmp" \
 	    R_PROFILE_USER="$T/Rprofile" _R_CHECK_CRAN_INCOMING_REMOTE_=false \
 	    timeout 600 R CMD check --as-cran --no-manual "$tarball"
 	status_line=$(grep '^Status:' <<< "$output")
