@@ -221,6 +221,15 @@ PCSED	= sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	    -e 's|@INCDIR@|$(INCDIR)|' -e 's|@VERSION@|$(VERSION)|' \
 	    -e "s|@FMODDIR@|$(FMODDIR)|" -e 's|@FSRCDIR@|$(FSRCDIR)|'
 
+# find_package(shmids CONFIG) finds $(CMAKEDIR)/shmidsConfig.cmake
+# (cmake/*.in: the targets shmids::shmids and shmids::fortran), which
+# finds the rest from its own place; the version file refuses a program
+# built for the other pointer size.
+CMAKEDIR ?= $(LIBDIR)/cmake/shmids
+CMAKEIN	= cmake/shmidsConfig.cmake.in cmake/shmidsConfigVersion.cmake.in
+CMAKESED = $(PCSED) -e 's|@CMAKEDIR@|$(CMAKEDIR)|' -e 's|@SOMAJOR@|$(SOMAJOR)|' \
+	    -e "s|@SIZEOF_VOID_P@|$$(echo __SIZEOF_POINTER__ | $(CC) -E -P - | tail -n 1)|"
+
 # A program linked with -lshmids finds libshmids.so.1 at run time only
 # once ldconfig has cached it, and only in the directories the loader
 # searches: run ldconfig where we can (as root, installing for real; a
@@ -275,6 +284,9 @@ FINSTALL = if [ -f $(FDIR)/skip ] || [ ! -f $(B)/libshmids-fortran.a ]; then \
 # does not look there.  The module of 1.6 and before, one file, goes:
 # the package would hide it.  (pip install ./python installs the same
 # package, which finds the library by itself: python/pyproject.toml.)
+# PYLIB is what is written in: a package whose library is in a directory
+# the loader searches gives the bare SONAME (debian/rules).
+PYLIB	?= $(LIBDIR)/libshmids.so.$(SOMAJOR)
 PYMODS	= $(filter-out _version.py,$(notdir $(wildcard python/shmids/*.py)))
 PYOLD	= rm -f $(DESTDIR)$(PYDIR)/shmids.py \
 	    $(DESTDIR)$(PYDIR)/__pycache__/shmids.*.pyc
@@ -286,7 +298,7 @@ PYINSTALL = if [ -z "$(PYDIR)" ]; then \
 	for m in $(PYMODS); do \
 		cp python/shmids/$$m $(DESTDIR)$(PYDIR)/shmids/ || exit 1; \
 	done; \
-	sed "s|^_INSTALLED_LIB = None\$$|_INSTALLED_LIB = '$(LIBDIR)/libshmids.so.$(SOMAJOR)'|" \
+	sed "s|^_INSTALLED_LIB = None\$$|_INSTALLED_LIB = '$(PYLIB)'|" \
 	    python/shmids/_locate.py > $(DESTDIR)$(PYDIR)/shmids/_locate.py || exit 1; \
 	printf '\# SHMIDS_VERSION of lib/shmids.h, written by make install.\nversion = "%s"\n' \
 	    '$(VERSION)' > $(DESTDIR)$(PYDIR)/shmids/_version.py || exit 1; \
@@ -439,6 +451,10 @@ install: all $(CMDS:%=$(B)/inst/%)
 	ln -sf libshmids.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libshmids.so
 	cp $(HDRS) $(DESTDIR)$(INCDIR)/
 	$(PCSED) shmids.pc.in > $(DESTDIR)$(PKGDIR)/shmids.pc
+	mkdir -p $(DESTDIR)$(CMAKEDIR)
+	for f in $(CMAKEIN:cmake/%.in=%); do \
+		$(CMAKESED) cmake/$$f.in > $(DESTDIR)$(CMAKEDIR)/$$f || exit 1; \
+	done
 	cp $(MAN1) $(DESTDIR)$(MANPREFIX)/man1/
 	cp $(MAN3) $(DESTDIR)$(MANPREFIX)/man3/
 	$(MANLINKS) | while read p l; do \
@@ -458,7 +474,8 @@ uninstall:
 	    $(DESTDIR)$(INCDIR)/shmids.h $(DESTDIR)$(INCDIR)/shmids_paper.h \
 	    $(DESTDIR)$(PKGDIR)/shmids.pc $(DESTDIR)$(LIBDIR)/libshmids-fortran.a \
 	    $(DESTDIR)$(PKGDIR)/shmids-fortran.pc \
-	    $(DESTDIR)$(FSRCDIR)/shmids.f90 $(DESTDIR)$(FSRCDIR)/errno.c
+	    $(DESTDIR)$(FSRCDIR)/shmids.f90 $(DESTDIR)$(FSRCDIR)/errno.c \
+	    $(CMAKEIN:cmake/%.in=$(DESTDIR)$(CMAKEDIR)/%)
 	rm -f $(DESTDIR)$(LIBDIR)/fortran/gfortran-mod-*/shmids.mod
 	for f in $(MAN1:man/%=%); do rm -f $(DESTDIR)$(MANPREFIX)/man1/$$f; done
 	for f in $(MAN3:man/%=%); do rm -f $(DESTDIR)$(MANPREFIX)/man3/$$f; done

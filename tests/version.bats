@@ -1,7 +1,9 @@
 #!/usr/bin/env bats
 # One version, SHMIDS_VERSION of lib/shmids.h: the tools' --version, the
-# library's file name, shmids.pc and the Python module's __version__ say
-# it.  --help and --version in every tool (format-spec.md section 7).
+# library's file name, shmids.pc, the Python module's __version__, R's
+# DESCRIPTION, debian/changelog and the CMake package's version say it
+# (issue 42.5).  --help and --version in every tool (format-spec.md
+# section 7).
 
 load helper
 
@@ -143,4 +145,75 @@ s.loader.exec_module(m)
 print(m._project_version())' "$TOP/python/shmids/_locate.py")" "$v" "python/shmids"
 	grep -q "^\.Qq $v \.\$" "$TOP/man/shmids-python.3" ||
 	    { echo "shmids-python.3 does not say $v" >&2; false; }
+}
+
+# py_versions: "FILE VERSION" for each file of the Python module that
+# states its version as a literal (__version__ = "...", or pyproject's
+# version = "..."), wherever the module lives: python/shmids.py, or the
+# package python/shmids/, or python/pyproject.toml.
+py_versions() {
+	local f
+	for f in python/shmids.py python/shmids/__init__.py \
+	    python/shmids/_version.py python/shmids/version.py \
+	    python/pyproject.toml python/setup.cfg; do
+		[ -f "$TOP/$f" ] || continue
+		sed -n -E "s/^(__version__|version)[[:space:]]*=[[:space:]]*[\"']([^\"']*)[\"'].*/\2/p" \
+		    "$TOP/$f" | head -n 1 | sed "s|^|$f |"
+	done
+}
+
+@test "9: version: the Python module's __version__ is SHMIDS_VERSION, in every file that states it, and as imported" {
+	local v py
+	v=$(macros)
+	v=${v% *}
+	is "$(py_versions | awk -v v="$v" '$2 != v')" "" "files stating another version"
+	grep -q "^\.Qq $v \.\$" "$TOP/man/shmids-python.3" ||
+	    { echo "shmids-python.3 does not say $v" >&2; false; }
+	# as the module says it, where a python3 can load this build's library
+	py=$(command -v python3) || skip "no python3"
+	! nm -D "$BIN/../libshmids.so" 2>/dev/null | grep -q __asan_init ||
+	    skip "the library is built with AddressSanitizer: python cannot load it"
+	run --separate-stderr env PYTHONPATH="$TOP/python" \
+	    SHMIDS_LIB="$BIN/../libshmids.so" "$py" -c 'import shmids; print(shmids.__version__)'
+	status_is 0
+	is "$output" "$v" "shmids.__version__"
+}
+
+@test "9: version: R's DESCRIPTION says SHMIDS_VERSION" {
+	local v
+	v=$(macros)
+	v=${v% *}
+	is "$(sed -n 's/^Version:[[:space:]]*//p' "$TOP/r/DESCRIPTION")" "$v" \
+	    "r/DESCRIPTION's Version"
+}
+
+# The packages' version is debian/changelog's latest entry: the project's
+# own version (a native package), or it with a Debian revision (-N).
+@test "9: version: debian/changelog's latest entry is SHMIDS_VERSION (a new release: a new entry on top)" {
+	local v first
+	v=$(macros)
+	v=${v% *}
+	first=$(sed -n 1p "$TOP/debian/changelog")
+	like "$first" "shmids (*) *; urgency=*" "debian/changelog's first line"
+	first=${first#*(}
+	first=${first%%)*}
+	is "${first%-[0-9]*}" "$v" "debian/changelog's version (dch -v $v adds the entry)"
+}
+
+@test "9: version: installed, the CMake package's version is SHMIDS_VERSION, met exactly" {
+	local v root=$T/root f=$T/root/usr/local/lib/cmake/shmids/shmidsConfigVersion.cmake
+	v=$(macros)
+	v=${v% *}
+	run --separate-stderr make -s -C "$TOP" B="${SHMIDS_BUILD:-build}" \
+	    LDCONFIG=true PYTHON=false install DESTDIR="$root" PREFIX=/usr/local
+	status_is 0
+	[ -f "$f" ] || { echo "no $f" >&2; false; }
+	command -v cmake > /dev/null || skip "no cmake (Debian: cmake)"
+	printf '%s\n' "set(PACKAGE_FIND_VERSION $v)" \
+	    "set(PACKAGE_FIND_VERSION_MAJOR ${v%%.*})" "include($f)" \
+	    'message("${PACKAGE_VERSION} ${PACKAGE_VERSION_COMPATIBLE} ${PACKAGE_VERSION_EXACT}")' \
+	    > "$T/v.cmake"
+	run cmake -P "$T/v.cmake"
+	status_is 0
+	is "$output" "$v TRUE TRUE" "PACKAGE_VERSION COMPATIBLE EXACT"
 }
