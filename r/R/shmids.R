@@ -18,11 +18,38 @@ shm_attach <- function(label, timeout = 0, pointer = c("copy", "segment")) {
 }
 
 shm_zeros <- function(name, dim, type = "f64", mode = "0600") {
-  .Call(shmr_zeros, name, as.double(dim), type, octal_mode(mode))
+  x <- .Call(shmr_zeros, name, as.double(dim), type, octal_mode(mode))
+  error_option()
+  x
 }
 
 shm_seal <- function(x) {
-  invisible(.Call(shmr_seal, x))
+  lab <- .Call(shmr_seal, x)
+  error_option()
+  invisible(lab)
+}
+
+# The end of R by an error (format-spec.md 2.2).  At R's normal end the
+# library seals the segments still being filled; at an end by an error
+# they are removed.  R tells that end by its error option: while this
+# process fills a segment, in a session that is not interactive (an
+# error ends it: "Execution halted") and whose user set no option, the
+# option is error_end(), which marks the end and gives the option back,
+# so that R then ends as it would have (its on.exit code run, "Execution
+# halted", status 1), and src/write.c's exit handler removes them.
+error_end <- function() {
+  .Call(shmr_error_end)
+  options(error = NULL)
+}
+
+error_option <- function() {
+  # options(error = f) holds the call f(), f itself in it
+  ours <- identical(getOption("error"), as.call(list(error_end)))
+  filling <- .Call(shmr_filling) > 0L
+  if (filling && !ours && is.null(getOption("error")) && !interactive())
+    options(error = error_end)
+  else if (!filling && ours)
+    options(error = NULL)
 }
 
 shm_label <- function(x) {
@@ -59,9 +86,11 @@ shm_remove <- function(x) {
   lab <- if (is.character(x)) x else shm_label(x)
   if (is.na(lab))
     stop("shm_remove: a label or a segment object is wanted", call. = FALSE)
-  .Call(shmr_remove, lab)
-  if (!is.character(x))
+  if (is.character(x))
+    .Call(shmr_remove, lab)
+  else
     .Call(shmr_detach, x)
+  error_option()
   invisible(NULL)
 }
 
