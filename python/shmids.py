@@ -1556,14 +1556,11 @@ class _Reader:
         kind, key, first, tname = self.item
         self.item = None
         if kind == _ROW:
-            above = self.above      # a row alone is a table under a key
-            if self.rows >= 2 or above and (above[-1][3] or len(above) == 2
-                                            and above[0][3]):
-                cols = self.v.count // self.rows
-                self._put(key, self._take(self.v.count, tname,
-                                          (self.rows, cols)), self.sep)
-            else:
-                self._put(key, _text(self._group(first, j)))
+            cols = self.v.count // self.rows
+            # a row alone: a table under a key line, else text
+            self._put(key, self._take(self.v.count, tname,
+                                      (self.rows, cols)), self.sep,
+                      self.rows < 2 and _text(self._group(first, j)))
         elif kind == _ARRAY and not self.bad and not cut:
             group = self._group(first, j) if self.v.count == 0 else ()
             # a field alone: a table's key line, perhaps
@@ -1581,8 +1578,9 @@ class _Reader:
         """out[key] = value, in file order; key None: no item, but the
         end of what may stand above a table.  line: a table's separator
         (int: value is a table, keyed by the key line above it, and
-        named by the CSV header above it: shmids(5) 5, "Keys", 6.1);
-        or the bytes of a line that may be a key line (alone: a field
+        named by the CSV header above it: shmids(5) 5, "Keys", 6.1;
+        alone: a row alone's text, what it is without a key line); or
+        the bytes of a line that may be a key line (alone: a field
         alone) or a header, whose item is held back till the next."""
         above = self.above
         if isinstance(line, bytes):
@@ -1598,12 +1596,16 @@ class _Reader:
                 row = above[-1][2].rstrip(b"\r").decode("latin-1")
                 names = [n.strip(" \t") for n in
                          next(csv.reader([row], skipinitialspace=True))]
-                if len(names) == cols:
-                    above.pop()     # the header: no item
-                else:
+                if len(names) != cols:
                     names = None
-            if above and above[-1][3]:
-                key = above.pop()[0]    # the key line: no item
+            k = len(above) - 1 - (names is not None)
+            if k >= 0 and above[k][3]:
+                key = above[k][0]       # the key line, the header: no items
+                del above[k:]
+            elif alone:
+                value, names = alone, None
+            elif names is not None:
+                above.pop()
             if names is not None and _np is not None and \
                     all(names) and len(set(names)) == len(names):
                 a = _np.empty(len(value), [(n, value.dtype) for n in names])
