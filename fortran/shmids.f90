@@ -20,10 +20,13 @@
 ! stored column by column (header version 3, SHMIDS_COLMAJOR), so that
 ! shm-expand writes the rows Fortran means and numpy's attach() gives
 ! the same matrix.  A row-major table (version 2, what numpy and
-! shm-import make) opens, without a copy, as its transpose a(cols, rows):
-! a(j, i) is row i, column j, and transposed= says so.  A 1-D segment
-! opens as a(count) or a(count, 1); any segment opens as rank 1, its
-! elements in storage order.
+! shm-import make) of 2 rows and 2 columns or more opens, without a
+! copy, as its transpose a(cols, rows): a(j, i) is row i, column j, and
+! transposed= says so.  A table of one row or one column (or none), the
+! same bytes in either order, opens as the matrix meant, a(rows, cols),
+! as numpy and R give it.  A 1-D segment opens as a(count) or
+! a(count, 1); any segment opens as rank 1, its elements in storage
+! order.
 !
 ! Errors: every call takes stat= and errmsg= as Fortran's intrinsics
 ! do.  stat= receives 0 or the errno of the failed C call (EAGAIN,
@@ -31,13 +34,17 @@
 ! success; without stat= an error stops the program (error stop) with
 ! the message, e.g. "ERROR STOP shmids_open: 11 coeff: no such segment
 ! (removed, or never made)", exit status 1 (gfortran adds a backtrace
-! unless built with -fno-backtrace).
+! unless built with -fno-backtrace), having removed the segments the
+! program made and had not sealed or closed, a line each on stderr.
+! The end of the program (STOP, ERROR STOP: C's exit) seals them
+! (format-spec.md 2.2).
 ! Pointers given by shmids_open() point at read-only memory: writing
 ! through them is a segmentation fault.  A pointer is dangling after
 ! shmids_close() of its segment.  Not thread-safe (shmids(3)).
 module shmids
   use, intrinsic :: iso_c_binding
-  use, intrinsic :: iso_fortran_env, only: real32, real64, int32, int64
+  use, intrinsic :: iso_fortran_env, only: real32, real64, int32, int64, &
+      error_unit
   implicit none
   private
 
@@ -55,6 +62,14 @@ module shmids
     private
     type(c_ptr) :: shm = c_null_ptr
   end type shmids_segment
+
+  ! The segments this program made and has not sealed or closed: the
+  ! module's own error stop removes them (format-spec.md 2.2: an end by
+  ! an uncaught error), where the end of the program seals them (the
+  ! library's exit seal; ERROR STOP in the program too, which gfortran
+  ! ends through exit(3) as STOP: the module cannot tell it).
+  type(c_ptr), allocatable, save :: filling(:)
+  integer, save :: nfilling = 0
 
   public :: shmids_create, shmids_open, shmids_seal, shmids_close
   public :: shmids_remove, shmids_label, shmids_explain, shmids_attached
@@ -259,7 +274,8 @@ contains
   end function shmids_errno
 
   ! Report errnum of call (on label; '' for none) as the intrinsics do:
-  ! stat= and errmsg= if present, else error stop with the message.
+  ! stat= and errmsg= if present, else error stop with the message,
+  ! first removing the segments still being filled (abandon()).
   subroutine fail(errnum, call, label, explained, stat, errmsg)
     integer, intent(in) :: errnum
     character(len=*), intent(in) :: call, label, explained
@@ -272,9 +288,54 @@ contains
     if (present(stat)) then
       stat = errnum
     else
+      call abandon()
       error stop msg
     end if
   end subroutine fail
+
+  ! The program ends by an error (the module's error stop): remove what
+  ! it never sealed, a line each on stderr, never a half-written array
+  ! left ready by the exit seal (format-spec.md 2.2).
+  subroutine abandon()
+    character(len=:), allocatable :: label
+    integer :: i
+
+    do i = 1, nfilling
+      label = fstr(c_label(filling(i)))
+      if (c_remove(cstr(label)) == 0) write (error_unit, '(a)') &
+          'shmids: ' // label // ': removed, never sealed: the program ' &
+          // 'ends by an uncaught error'
+    end do
+    flush (error_unit)
+    nfilling = 0
+  end subroutine abandon
+
+  ! filling(): shm made here (add true) or sealed or closed (false).
+  subroutine track(shm, add)
+    type(c_ptr), intent(in) :: shm
+    logical, intent(in) :: add
+    type(c_ptr), allocatable :: more(:)
+    integer :: i
+
+    if (add) then
+      if (.not. allocated(filling)) allocate(filling(8))
+      if (nfilling == size(filling)) then
+        allocate(more(2 * nfilling))
+        more(1:nfilling) = filling
+        call move_alloc(more, filling)
+      end if
+      nfilling = nfilling + 1
+      filling(nfilling) = shm
+      return
+    end if
+    do i = 1, nfilling
+      if (c_associated(filling(i), shm)) then
+        filling(i) = filling(nfilling)
+        nfilling = nfilling - 1
+        return
+      end if
+    end do
+  end subroutine track
 
   subroutine ok(stat)
     integer, intent(out), optional :: stat
@@ -330,6 +391,7 @@ contains
     p = a%data
     ! count 0: a zero-size array still needs an address to point at
     if (.not. c_associated(p)) p = seg%shm
+    call track(seg%shm, .true.)
     call ok(stat)
   end subroutine make
 
@@ -448,6 +510,7 @@ contains
           stat, errmsg)
       return
     end if
+    call track(seg%shm, .false.)
     call ok(stat)
   end subroutine shmids_seal
 
@@ -462,6 +525,7 @@ contains
     integer :: e
 
     label = shmids_label(seg)
+    call track(seg%shm, .false.)
     if (c_close(seg%shm) /= 0) then
       e = c_errno()
       call fail(e, 'shmids_close', label, shmids_explain(e), stat, errmsg)

@@ -382,3 +382,25 @@ shmids_open: 99999999 ${P}none: no such segment (removed, or never made)"
 	status_is 0
 	is "$output" "0 3 F"
 }
+
+@test "2.2: the end of a Fortran program seals what it never sealed, ERROR STOP too (the module cannot tell it from STOP); the module's own error stop removes it, said on stderr in one line" {
+	need_fortran
+	local l how
+	for how in stop errorstop; do
+		run --separate-stderr env GFORTRAN_ERROR_BACKTRACE=0 "$FTOOL" end "$how" "${P}$how" 3
+		l=$output
+		track "$l"
+		like "$l" "* ${P}$how"
+		[ "$how" = stop ] && status_is 0 || status_is 1
+		run shm_expand <<< "v shmids $l"
+		status_is 0
+		is "$output" "v 1 1 1" "$how: sealed"
+	done
+	run --separate-stderr env GFORTRAN_ERROR_BACKTRACE=0 "$FTOOL" end fail "${P}fail" 3
+	status_is 1
+	l=$output
+	track "$l"
+	is "$stderr" "shmids: $l: removed, never sealed: the program ends by an uncaught error
+ERROR STOP shmids_open: 2147483646 ${P}fail-none: no such segment (removed, or never made)"
+	gone "$l"
+}

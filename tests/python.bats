@@ -955,16 +955,16 @@ assert d == {"shmids": "is fast", "shmids,": "the tools"}, d
 print("ok")'
 }
 
-@test "5: python: dump writes 2-D arrays as table references; load gives them back under their name, both backends" {
+@test "5: python: dump writes 2-D arrays as table references under their key line; load gives them back under their key, whatever the prefix, both backends" {
 	need_python
 	both "$COMMON$TABLES"'
 for be in backends():
     for t in shmids.TYPES:
-        x = {P + "m": mat(t, 3, 2), "v": randbits(t, 5), P + "w": mat(t, 0 if shmids.numpy else 1, 4)}
-        made = shmids.dump(x, "out.txt")
+        x = {"m": mat(t, 3, 2), "v": randbits(t, 5), "w": mat(t, 0 if shmids.numpy else 1, 4)}
+        made = shmids.dump(x, "out.txt", prefix=P)
         assert len(made) == 2, made
         lines = open("out.txt").read().splitlines()
-        assert lines[0] == "shmids " + made[0] and lines[-1] == "shmids " + made[1], lines
+        assert lines[:2] == ["m", "shmids " + made[0]] and lines[-2:] == ["w", "shmids " + made[1]], lines
         y = shmids.load("out.txt", type=t)
         assert list(y) == list(x), list(y)
         for k in x:
@@ -1909,7 +1909,7 @@ print("ok")'
 	done
 }
 
-@test "2.2: python: a Writer not sealed when the interpreter exits on an uncaught exception is removed, not sealed half-written; a normal exit seals it" {
+@test "2.2: python: a Writer not sealed when the interpreter exits on an uncaught exception is removed, not sealed half-written, said on stderr in one line; a normal exit seals it" {
 	need_python
 	both "$COMMON"'
 import subprocess
@@ -1930,6 +1930,9 @@ for be in backends():
         r = subprocess.run([sys.executable, "-c", CHILD, P + "x" + how, how],
                            capture_output=True, text=True)
         label = r.stdout.split("\n")[0]
+        said = [l for l in r.stderr.splitlines() if l.startswith("shmids: ")]
+        assert said == ([] if kept else ["shmids: %s: removed, never sealed: "
+                        "the program ends by an uncaught error" % label]), (how, r.stderr)
         try:
             y = shmids.attach(label)
             assert kept, (how, "sealed half-written")
@@ -2150,4 +2153,39 @@ if shmids.numpy:
             assert what in str(e), e
 print("ok")'
 	no_segments_named "${P}bad"
+}
+
+@test "5, 6.1: python: load() keys a table by the key line above it (above its CSV header), else by its segment's name or source:line; a CSV header is numpy's field names, never a key; a field alone elsewhere is an empty array" {
+	need_python
+	local l
+	printf '%s\n' e '' t '"p","q"' 1,2 3,4 u '5 6' '7 8' n '1 2' '3 4' \
+	    '"a", "b"' 9,10 11,12 one '5 6 7' 'w 1' > t.txt
+	# no -P: shm-import names a table source:line, as load() keys it
+	run shm_import -k 2 t.txt
+	status_is 0
+	printf '%s\n' "$output" > i.txt
+	for l in $(sed -n 's/^shmids,* //p' i.txt | tr ' ' '@'); do
+		track "${l%%@*}"
+	done
+	grep -v -x -e u -e n i.txt > k.txt
+	both "$COMMON"'
+for f in ("t.txt", "i.txt"):
+    d = shmids.load(f)
+    assert list(d) == ["e", "t", "u", "n", "t.txt:14", "one", "w"], (f, list(d))
+    assert len(d["e"]) == 0 and list(d["w"]) == [1.0]
+    u = d["u"].tolist()
+    assert u == [[5.0, 6.0], [7.0, 8.0]], u
+    one = d["one"].tolist()
+    assert one == [[5.0, 6.0, 7.0]], one
+    if shmids.numpy:
+        assert d["t"].dtype.names == ("p", "q"), d["t"].dtype
+        assert d["t"]["q"].tolist() == [2.0, 4.0] and d["t"].shape == (2,)
+        assert d["t.txt:14"].dtype.names == ("a", "b")
+        assert d["t.txt:14"]["a"].tolist() == [9.0, 11.0]
+    else:
+        assert d["t"].tolist() == [[1.0, 2.0], [3.0, 4.0]]
+# without their key lines: the segments names, source:line
+d = shmids.load("k.txt")
+assert list(d) == ["e", "t", "t.txt:8", "t.txt:11", "t.txt:14", "one", "w"], list(d)
+print("ok")'
 }

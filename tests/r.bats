@@ -14,38 +14,11 @@ README=$TOP/README.md
 BUILD=$(cd "$TOP/${SHMIDS_BUILD:-build}" && pwd)
 LIB=$BUILD/libshmids.so
 
-# The package, built once for the file in $BATS_FILE_TMPDIR/lib (the
-# source copied first: R CMD INSTALL writes in its source directory).
-setup_file() {
-	local why=
-	if ! command -v Rscript > /dev/null || ! command -v R > /dev/null; then
-		why="no R (Debian: r-base-dev)"
-	elif ! Rscript -e 'library(testthat)' > /dev/null 2>&1; then
-		why="no testthat for R (Debian: r-cran-testthat)"
-	elif nm -D "$LIB" 2>/dev/null | grep -q __asan_init; then
-		why="$LIB is built with AddressSanitizer: R cannot load it"
-	else
-		mkdir -p "$BATS_FILE_TMPDIR/lib"
-		cp -r "$TOP/r" "$BATS_FILE_TMPDIR/src"
-		(cd "$BATS_FILE_TMPDIR/src" && ./cleanup)
-		SHMIDS_BUILD=$BUILD timeout 300 R CMD INSTALL --no-multiarch \
-		    --library="$BATS_FILE_TMPDIR/lib" "$BATS_FILE_TMPDIR/src" \
-		    > "$BATS_FILE_TMPDIR/install.log" 2>&1 ||
-		    echo failed > "$BATS_FILE_TMPDIR/failed"
-	fi
-	printf '%s' "$why" > "$BATS_FILE_TMPDIR/skip"
-}
+load rpkg
 
-# need_r: skip where R cannot run the package; fail if it did not build.
-need_r() {
-	local why
-	why=$(cat "$BATS_FILE_TMPDIR/skip")
-	[ -z "$why" ] || skip "$why"
-	if [ -f "$BATS_FILE_TMPDIR/failed" ]; then
-		echo "R CMD INSTALL failed:" >&2
-		tail -n 20 "$BATS_FILE_TMPDIR/install.log" >&2
-		return 1
-	fi
+# The package, built once for the file (tests/rpkg.bash).
+setup_file() {
+	rpkg_build testthat
 }
 
 # rtest FILE: r/tests/testthat/FILE with testthat, with the build's

@@ -59,14 +59,15 @@ def dump(fields, file, min_count=64, prefix="", mode=_M600):
     shortest exact decimals: byte for byte what shm-expand writes for
     that segment and shm-import reads back.  A 2-D array, whatever its
     size, becomes a table segment named prefix + field, written as the
-    table reference line "shmids <label>" (section 5): a table's rows
-    have no field, and its segment's name is the key load() gives it
-    back under (with prefix "").  A str must read back as the same text:
+    table reference line "shmids <label>" (section 5) under its key
+    line, the field alone: a table's rows have no field, and load()
+    (and R's shm_read()) give it back under that key, whatever the
+    prefix, before and after shm-expand.  A str must read back as the same text:
     not empty, no CR, LF or NUL, no blank at either end, no last token
     "/", no first word "shmids", not values of any type.
     file: a path (written anew) or an open file (text or binary).
     Returns the list of labels made.  load(dump(x)) == x for every x
-    dump() takes (with prefix "" and load's type the arrays' types).
+    dump() takes (whatever the prefix; load's type the arrays' types).
 
     Raises ValueError for a str it refuses (naming the field) and for
     mode (as create()); OSError EINVAL for a bad field, those of
@@ -113,10 +114,10 @@ def _dump(fields, f, min_count, prefix, mode, made):
                                  "a.reshape(-1) and its shape beside it, "
                                  "or create() it and attach(label, "
                                  "shape=)" % (field, len(shape)))
-            if len(shape) == 2:     # no field: the name keeps the key
+            if len(shape) == 2:     # under its key line (shmids(5) 5)
                 label = _dump_segment(prefix, field, value, mode)
                 made.append(label)
-                out = b"shmids %s\n" % _bytes(label)
+                out = b"%s\nshmids %s\n" % (bfield, _bytes(label))
             elif shape[0] >= min_count:
                 label = _dump_segment(prefix, field, value, mode)
                 made.append(label)

@@ -2,6 +2,7 @@
 6.1), each line as the library's classifier says, the values by its
 parser."""
 
+import csv
 import ctypes
 import errno as _errno
 import os
@@ -40,24 +41,40 @@ def load(file, type="f64"):
     - a reference line "field shmids <label>": field -> attach(label),
       a read-only zero-copy array of the segment's own type and shape;
     - a table reference line "shmids <label>" or "shmids, <label>":
-      the segment's name (the label's second word) -> attach(label),
-      2-D for a table;
+      its key (below) -> attach(label), 2-D for a table;
     - a table block: consecutive lines of values only (blank- or
       comma-separated, the same separator and number of values on each,
-      at least 2 lines), read with the library's row parser as
-      shm-import reads them: "source:line" -> a new writable 2-D array
-      (rows, cols), source the file's name without its directories
-      ("stdin" for a file object without a name) and line the number
-      of the block's first line, the name shm-import gives its segment
-      (without -P); a blank line, a "#" comment or a row of another
-      width ends a block (the last may begin the next);
+      at least 2 lines, or 1 under a key line), read with the library's
+      row parser as shm-import reads them: its key -> a new writable
+      2-D array (rows, cols); a blank line, a "#" comment or a row of
+      another width ends a block (the last may begin the next);
+    - a table's key (shmids(5) 5, "Keys": the same in every language,
+      R's shm_read() too): the field of its key line, a field alone on
+      the line right above it (or right above its CSV header), which
+      is then no item of its own, as dump() and R's shm_write() write
+      it; without one, a table reference line's segment's name (the
+      label's second word) and a block's "source:line", source the
+      file's name without its directories ("stdin" for a file object
+      without a name) and line the number of the block's first line:
+      the name shm-import gives its segment (without -P), so that a
+      file has the same keys before and after shm-import;
+    - a CSV header (shmids(5) 6.1): the line right above a table of
+      comma rows or a "shmids," reference that holds as many
+      comma-separated names (quoted or not) as the table has columns,
+      as R's write.csv and pandas' to_csv write it, is no item: with
+      numpy the table comes as a structured array of shape (rows,)
+      whose field names they are, one copy, as numpy.genfromtxt(
+      names=True) gives a CSV file (pandas.DataFrame(a) keeps them),
+      or as it is where the names cannot name fields (empty or
+      repeated) and without numpy;
     - a number is never a field: any other line whose first token reads
       as a value (1, -0.5, nan, 0x1p-3...; a row alone, "1 apple") is
       text, "source:line" -> the line, blanks at either end stripped;
     - an inline array "field v1 v2 ... /" with its continuation lines
       (a last token "/" continues the array on the next line): field ->
       a new writable 1-D array of type, read exactly as shm-import reads
-      it; a field alone is an empty array;
+      it; a field alone is an empty array, unless it is a table's key
+      line;
     - any other line (a token that is not a value of the type, or out of
       its range, or a NUL byte): field -> str, the rest of the line
       (with its continuation lines, if it ends in "/" and its own
@@ -121,6 +138,10 @@ class _Reader:
         self.v = None           # the values of the array or block at hand
         self.item = None        # (kind, key, first line's offset, tname)
         self.rows = 0
+        # the lines right above the one at hand that may be a table's
+        # key line or CSV header (shmids(5) 5, "Keys"; 6.1), their items
+        # held back: [key, value, line, a field alone], the last nearest
+        self.above = []
 
     def _tname(self, key):
         t = self.type.get(key, "f64") if isinstance(self.type, dict) \
@@ -176,6 +197,7 @@ class _Reader:
             while pos < self.n:
                 pos = self._line(pos)
             self._end_item(None)
+            self._put(None, None)
             return self.out
         finally:
             self._free()
@@ -195,21 +217,67 @@ class _Reader:
         kind, key, first, tname = self.item
         self.item = None
         if kind == _ROW:
-            if self.rows >= 2:
-                cols = self.v.count // self.rows
-                self.out[key] = self._take(self.v.count, tname,
-                                           (self.rows, cols))
-            else:
-                self.out[key] = _text(self._group(first, j))
+            cols = self.v.count // self.rows
+            # a row alone: a table under a key line, else text
+            self._put(key, self._take(self.v.count, tname,
+                                      (self.rows, cols)), self.sep,
+                      self.rows < 2 and _text(self._group(first, j)))
         elif kind == _ARRAY and not self.bad and not cut:
-            self.out[key] = self._take(self.v.count, tname)
+            group = self._group(first, j) if self.v.count == 0 else ()
+            # a field alone: a table's key line, perhaps
+            self._put(key, self._take(self.v.count, tname),
+                      group[0] if len(group) == 1 else None, True)
         else:
             group = self._group(first, j)
             c = _Line()
             _lib.shmids_line_kind(group[0], len(group[0]), 0,
                                   ctypes.byref(c))
             group[0] = group[0][c.field + c.fieldlen:]
-            self.out[key] = _text(group)
+            self._put(key, _text(group))
+
+    def _put(self, key, value, line=None, alone=False):
+        """out[key] = value, in file order; key None: no item, but the
+        end of what may stand above a table.  line: a table's separator
+        (int: value is a table, keyed by the key line above it, and
+        named by the CSV header above it: shmids(5) 5, "Keys", 6.1;
+        alone: a row alone's text, what it is without a key line); or
+        the bytes of a line that may be a key line (alone: a field
+        alone) or a header, whose item is held back till the next."""
+        above = self.above
+        if isinstance(line, bytes):
+            above.append([key, value, line, alone])
+            if len(above) > 2:
+                k, v = above.pop(0)[:2]
+                self.out[k] = v
+            return
+        if line is not None:
+            names = None
+            cols = value.shape[1] if len(value.shape) == 2 else 1
+            if line == ord(",") and above:
+                row = above[-1][2].rstrip(b"\r").decode("latin-1")
+                names = [n.strip(" \t") for n in
+                         next(csv.reader([row], skipinitialspace=True))]
+                if len(names) != cols:
+                    names = None
+            k = len(above) - 1 - (names is not None)
+            if k >= 0 and above[k][3]:
+                key = above[k][0]       # the key line, the header: no items
+                del above[k:]
+            elif alone:
+                value, names = alone, None
+            elif names is not None:
+                above.pop()
+            if names is not None and _np is not None and \
+                    all(names) and len(set(names)) == len(names):
+                a = _np.empty(len(value), [(n, value.dtype) for n in names])
+                for i, n in enumerate(names):
+                    a[n] = value[:, i] if len(value.shape) == 2 else value
+                value = a
+        for k, v, _, _ in above:
+            self.out[k] = v
+        above.clear()
+        if key is not None:
+            self.out[key] = value
 
     def _line(self, pos):
         """The line at offset pos: the offset of the next line to read."""
@@ -239,11 +307,11 @@ class _Reader:
             self._new_values(tname)
             self._next(line)
             if c.kind != _ROW:
-                self.out[key] = _text([line])
+                self._put(key, _text([line]))
                 return nxt
             # the block's other rows, in one call: its first line that
             # is no row of it is left unread, to be read on its own
-            self.item, self.rows = (_ROW, key, pos, tname), 1
+            self.item, self.rows, self.sep = (_ROW, key, pos, tname), 1, c.sep
             if nxt >= self.n:
                 return nxt
             end, nrows = self._run(nxt)
@@ -256,8 +324,8 @@ class _Reader:
             tname = self._tname(field)
             self._new_values(tname)
             self._next(line)
-            if c.kind == _TEXT:
-                self.out[field] = _text([line[c.values:]])
+            if c.kind == _TEXT:     # a CSV header, perhaps
+                self._put(field, _text([line[c.values:]]), line)
                 return nxt
             self.item, self.bad = (_ARRAY, field, pos, tname), 0
             if not c.more:
@@ -286,16 +354,19 @@ class _Reader:
             raise OSError(_errno.EINVAL, "malformed reference: " +
                           _str(c.why), where)
         if c.kind == _REF:
-            self.out[_str(line[c.field:c.field + c.fieldlen])] = \
-                attach(c.label)
-        elif c.kind == _TREF:   # a table's key: its segment's name
-            self.out[_str(c.label.split(b" ", 1)[1])] = attach(c.label)
+            self._put(_str(line[c.field:c.field + c.fieldlen]),
+                      attach(c.label))
+        elif c.kind == _TREF:   # keyed by its key line, else its name
+            self._put(_str(c.label.rsplit(b" ", 1)[1]), attach(c.label),
+                      c.sep)
         elif c.kind == _TEXT and c.fieldlen > 0:
             # a line that begins with a Fortran form that is no value
             # ("3*0.0 1 2": the classifier's text, shmids(5) 6); a
             # comment ("# 1 2 3", sep "#") and a blank line have no field
             field = _str(line[c.field:c.field + c.fieldlen])
-            self.out[field] = _text([line[c.field + c.fieldlen:]])
+            self._put(field, _text([line[c.field + c.fieldlen:]]), line)
+        else:
+            self._put(None, None)
         return nxt
 
 

@@ -371,8 +371,9 @@ def _remove_unsealed():
     level set sys.last_value; not an interactive session, where that
     happens at every error): remove the segments this process's Writers
     never sealed, closed or removed, which the library's exit handler
-    would seal as ready half-written (shmids(5) 2.2).  A forked child's
-    exit leaves its parent's alone."""
+    would seal as ready half-written, and say so, a line each (shmids(5)
+    2.2: the rule of every language).  A forked child's exit leaves its
+    parent's alone."""
     if getattr(sys, "last_value", None) is None or \
             hasattr(sys, "ps1") or sys.flags.interactive:
         return
@@ -382,7 +383,14 @@ def _remove_unsealed():
             try:
                 w.remove()
             except OSError:
-                pass
+                continue
+            try:
+                sys.stderr.write("shmids: %s: removed, never sealed: the "
+                                 "program ends by an uncaught error\n"
+                                 % w.label)
+                sys.stderr.flush()
+            except (AttributeError, OSError, ValueError):
+                pass    # no stderr left (closed, pythonw)
 
 
 atexit.register(_remove_unsealed)

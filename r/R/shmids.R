@@ -18,11 +18,38 @@ shm_attach <- function(label, timeout = 0, pointer = c("copy", "segment")) {
 }
 
 shm_zeros <- function(name, dim, type = "f64", mode = "0600") {
-  .Call(shmr_zeros, name, as.double(dim), type, octal_mode(mode))
+  x <- .Call(shmr_zeros, name, as.double(dim), type, octal_mode(mode))
+  error_option()
+  x
 }
 
 shm_seal <- function(x) {
-  invisible(.Call(shmr_seal, x))
+  lab <- .Call(shmr_seal, x)
+  error_option()
+  invisible(lab)
+}
+
+# The end of R by an error (format-spec.md 2.2).  At R's normal end the
+# library seals the segments still being filled; at an end by an error
+# they are removed.  R tells that end by its error option: while this
+# process fills a segment, in a session that is not interactive (an
+# error ends it: "Execution halted") and whose user set no option, the
+# option is error_end(), which marks the end and gives the option back,
+# so that R then ends as it would have (its on.exit code run, "Execution
+# halted", status 1), and src/write.c's exit handler removes them.
+error_end <- function() {
+  .Call(shmr_error_end)
+  options(error = NULL)
+}
+
+error_option <- function() {
+  # options(error = f) holds the call f(), f itself in it
+  ours <- identical(getOption("error"), as.call(list(error_end)))
+  filling <- .Call(shmr_filling) > 0L
+  if (filling && !ours && is.null(getOption("error")) && !interactive())
+    options(error = error_end)
+  else if (!filling && ours)
+    options(error = NULL)
 }
 
 shm_label <- function(x) {
@@ -30,14 +57,26 @@ shm_label <- function(x) {
 }
 
 # The one copy of shm_create(): a data frame's numeric columns as a
-# matrix, an integer vector or matrix as i32 (NA_integer_ is INT_MIN,
-# format-spec.md 6), a double one as f64, raw as raw.
+# matrix (integer if all are), an integer vector or matrix as i32
+# (NA_integer_ is INT_MIN, format-spec.md 6), a double one as f64, raw
+# as raw.  What has no shmids type is named in the user's terms.
 as_segment_data <- function(x, what) {
+  if (is.factor(x))
+    stop(what, ": a factor, not numbers (its levels are text): ",
+         "as.integer() gives its codes", call. = FALSE)
   if (is.data.frame(x)) {
-    if (!all(vapply(x, is.numeric, TRUE)))
-      stop(what, ": only numeric data frames are written", call. = FALSE)
-    x <- as.matrix(x)
-    dimnames(x) <- NULL
+    for (j in seq_along(x))
+      if (!is.numeric(x[[j]]) || is.factor(x[[j]]))
+        stop(what, sprintf(': column "%s" is %s', names(x)[j],
+             if (is.factor(x[[j]])) paste("a factor, not numbers (its",
+               "levels are text): as.integer() gives its codes")
+             else if (is.logical(x[[j]])) "logical (as.integer() makes it 0/1)"
+             else paste(class(x[[j]])[1L], "(not numbers)")),
+             "; only numeric columns are written", call. = FALSE)
+    ints <- all(vapply(x, is.integer, TRUE))
+    x <- matrix(if (ints) as.integer(unlist(x, use.names = FALSE)) else
+                as.double(unlist(x, use.names = FALSE)),
+                nrow = nrow(x), ncol = length(x))
   }
   if (is.logical(x))
     stop(what, ": logical vectors have no shmids type (use as.integer())",
@@ -59,9 +98,11 @@ shm_remove <- function(x) {
   lab <- if (is.character(x)) x else shm_label(x)
   if (is.na(lab))
     stop("shm_remove: a label or a segment object is wanted", call. = FALSE)
-  .Call(shmr_remove, lab)
-  if (!is.character(x))
+  if (is.character(x))
+    .Call(shmr_remove, lab)
+  else
     .Call(shmr_detach, x)
+  error_option()
   invisible(NULL)
 }
 
@@ -73,9 +114,16 @@ shm_ls <- function(all = FALSE) {
   d
 }
 
+# shm_read: the file's items, keyed as format-spec.md 5 ("Keys") says:
+# a reference or an array by its field; a table by its key line (a
+# field alone right above it, or above its CSV header), else by its
+# segment's name or, left as text, by "source:line".  A CSV header
+# (6.1) names a table's columns: it is no item of its own.
 shm_read <- function(file, timeout = 0) {
   r <- .Call(shmr_read, path.expand(file))
+  nms <- r[[1L]]
   vals <- r[[2L]]
+  drop <- integer()
   for (i in seq_along(vals)) {
     kind <- r[[3L]][i]
     if (kind == "inline")
@@ -85,37 +133,59 @@ shm_read <- function(file, timeout = 0) {
       shm_attach(vals[[i]], timeout), error = function(e)
         stop("shm_read: ", file, ": ", sub("^shm_attach: ", "",
              conditionMessage(e)), call. = FALSE))
-    if (kind != "ref" && !is.na(r[[4L]][i]))
-      x <- csv_frame(x, r[[4L]][i])
+    if (kind != "ref") {
+      key <- r[[5L]][i]
+      cn <- if (is.na(r[[4L]][i])) NULL else csv_names(r[[4L]][i], x)
+      if (!is.null(cn)) {
+        x <- csv_frame(x, cn)
+        drop <- c(drop, key)   # a field alone as header: no item
+        key <- r[[6L]][i]
+      }
+      if (key > 0L) {
+        nms[i] <- nms[key]
+        drop <- c(drop, key)
+      }
+    }
     vals[[i]] <- x
   }
-  names(vals) <- r[[1L]]
-  vals
+  names(vals) <- nms
+  drop <- drop[drop > 0L]
+  if (length(drop)) vals[-drop] else vals
 }
 
-# A CSV table under a header line of as many names as it has columns:
-# a data frame of those names (one copy: its columns are R's own).  A
-# row-major table (shm-import's) is attached transposed (shm_attach()).
-csv_frame <- function(x, head) {
+# The names of a CSV header line for table x, if it has as many as x
+# has columns (as R views x: shmr_order "C" is the transpose).
+csv_names <- function(head, x) {
   nms <- tryCatch(as.character(unlist(utils::read.csv(text = head,
     header = FALSE, colClasses = "character", strip.white = TRUE))),
     error = function(e) NULL)
-  rowmajor <- identical(.Call(shmr_order, x), "C")
-  cols <- if (rowmajor) nrow(x) else ncol(x)
+  cols <- if (is.null(dim(x))) 1L else
+    if (identical(.Call(shmr_order, x), "C")) nrow(x) else ncol(x)
   if (is.null(nms) || length(nms) != cols || anyNA(nms))
-    return(x)
-  d <- as.data.frame(if (rowmajor) t(x) else x)
+    return(NULL)
+  nms
+}
+
+# A CSV table as a data frame of its header's names (one copy: its
+# columns are R's own).  A row-major table (shm-import's) of 2 rows and
+# 2 columns or more is attached transposed (shm_attach()); a 1-D one is
+# a column.
+csv_frame <- function(x, nms) {
+  d <- as.data.frame(if (is.null(dim(x))) matrix(x[], ncol = 1L) else
+    if (identical(.Call(shmr_order, x), "C")) t(x) else x)
   names(d) <- nms
   d
 }
 
-# shm_write: one segment and one line per element; what shm-expand
-# makes of the file is what write.table()/write.csv() write.  Every
+# shm_write: one segment and one line per element, a table's under its
+# key line (format-spec.md 5, "Keys"); what shm-expand makes of the file
+# of a table alone is what write.table()/write.csv() write.  Every
 # element's field and segment name are checked first (by the library's
-# classifier, in C); the file is written beside file and renamed onto it
-# at the end, so that a failure leaves neither a segment nor a line.
+# classifier, in C), and every segment is made before the file is
+# opened, so that a failure leaves the file as it was and no segment.
 shm_write <- function(x, file, prefix = "", mode = "0600") {
-  if (is.data.frame(x) || is.matrix(x) || !is.list(x))
+  alone <- is.data.frame(x) || is.matrix(x) || !is.list(x)
+  if (alone)
     x <- list(x = x)
   if (is.null(names(x)) || anyNA(names(x)) || any(names(x) == ""))
     stop("shm_write: every element needs a name", call. = FALSE)
@@ -131,8 +201,8 @@ shm_write <- function(x, file, prefix = "", mode = "0600") {
   m <- octal_mode(mode)
   for (f in names(x)) {
     v <- x[[f]]
-    .Call(shmr_field, if (is.data.frame(v) || is.matrix(v)) NULL else f,
-          paste0(prefix, f))
+    # a table's name is its key line's field, as a vector's is its line's
+    .Call(shmr_field, if (alone) NULL else f, paste0(prefix, f))
     if (is.data.frame(v) && any(grepl('["\r\n]', names(v))))
       stop(sprintf('shm_write: element "%s": a column name holds a ', f),
            "double quote, CR or LF, which its CSV header line cannot hold",
@@ -155,20 +225,22 @@ shm_write <- function(x, file, prefix = "", mode = "0600") {
   # leaves the file as it was; the file is written as file() writes
   # it (its mode, links and owner kept, a read-only one refused).
   out <- character()
+  key <- if (alone) character() else names(x)
   for (f in names(x)) {
     v <- x[[f]]
     what <- sprintf('shm_write: element "%s"', f)
     if (is.integer(v) && anyNA(v))
-      v <- as.double(v)  # written "NA", as write.csv does
+      storage.mode(v) <- "double"  # written "NA", as write.csv does
     if (is.data.frame(v)) {
       head <- paste0('"', names(v), '"', collapse = ",")
       v <- as_segment_data(v, what)
       if (is.integer(v) && anyNA(v)) storage.mode(v) <- "double"
-      out <- c(out, head, paste("shmids,", create(f, v)))
+      out <- c(out, key[key == f], head, paste("shmids,", create(f, v)))
     } else if (is.matrix(v)) {
-      out <- c(out, paste("shmids", create(f, as_segment_data(v, what))))
+      out <- c(out, key[key == f],
+               paste("shmids", create(f, as_segment_data(v, what))))
     } else {
-      v <- as_segment_data(as.vector(v), what)
+      v <- as_segment_data(if (is.factor(v)) v else as.vector(v), what)
       out <- c(out, paste(f, "shmids", create(f, v)))
     }
   }

@@ -8,30 +8,37 @@
  * data2 is R_NilValue, or the private copy made for a writer.
  *
  * A segment made by shm_zeros() is attached read-write: R writes into
- * it through DATAPTR, and shm_seal() marks it ready.  Collected (or R
- * ending) before the seal, it is removed, never sealed half filled.
+ * it through DATAPTR, and shm_seal() marks it ready.  Collected before
+ * the seal, it is removed, never sealed half filled; at the end of R
+ * it is left attached, for the library's exit seal (or for write.c's
+ * exit handler, which removes it if R ends by an error: format-spec.md
+ * 2.2).  A forked child (parallel::mcparallel()) removes nothing of its
+ * parent's.
  */
 #include <float.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "shmids_r.h"
 
 static R_altrep_class_t seg_real, seg_int, seg_raw;
 
 /*
- * seg_free: detach s, removing it first if made here and never sealed;
- * free s.  The caller has cleared any external pointer to s.
+ * seg_free: detach s, removing it first if made here, by this process,
+ * and never sealed; free s.  The caller has cleared any external
+ * pointer to s.
  */
 void
 seg_free(struct seg *s)
 {
 	if (s->shm != NULL) {
-		if (s->writable && !s->sealed)
+		if (seg_mine(s))
 			(void)shmids_remove(s->label);
 		(void)shmids_close(s->shm);
 		s->shm = NULL;
 	}
+	seg_untrack(s);
 	free(s);
 }
 
@@ -240,6 +247,53 @@ seg_duplicate(SEXP x, Rboolean deep)
 	return ans;
 }
 
+/*
+ * Coerce: a segment being filled is never made into a vector of a wider
+ * type.  R's subassignment does that to x before it stores a value of
+ * a wider type (w[] <- c(1.5, 2) into an i32 segment: SubassignTypeFix
+ * calls coerceVector()), and x would become an ordinary R vector, the
+ * segment left unfilled, to be removed when collected: so say it at the
+ * assignment, with w unchanged.  The same coercion of a reading
+ * (as.double(w), as.character(w)) is refused too while it fills: the
+ * method cannot tell them apart.  NULL: R's own coercion (a copy).
+ */
+static SEXP
+seg_coerce(SEXP x, int type)
+{
+	struct seg *s = R_ExternalPtrAddr(R_altrep_data1(x));
+	const char *to;
+
+	if (s == NULL || s->shm == NULL || !s->writable || s->sealed ||
+	    R_altrep_data2(x) != R_NilValue)
+		return NULL;
+	switch (type) {
+	case REALSXP:
+		if (TYPEOF(x) != INTSXP)
+			return NULL;
+		to = "double";
+		break;
+	case CPLXSXP:
+		to = "complex";
+		break;
+	case STRSXP:
+		to = "character";
+		break;
+	case VECSXP:
+	case EXPRSXP:
+		to = "list";
+		break;
+	default:
+		return NULL;
+	}
+	Rf_error("shmids: %s: a segment being filled holds %s: not made a "
+	    "%s vector, which R would fill instead of the segment: assign "
+	    "it %s values (%s), or convert it after shm_seal()", s->label,
+	    shmids_type_name(s->type), to, TYPEOF(x) == INTSXP ? "integer" :
+	    TYPEOF(x) == REALSXP ? "double" : "raw", TYPEOF(x) == INTSXP ?
+	    "as.integer()" : TYPEOF(x) == REALSXP ? "as.double()" :
+	    "as.raw()");
+}
+
 /* serialize(), saveRDS(): as an ordinary vector (no state: NULL). */
 static SEXP
 seg_serialized_state(SEXP x)
@@ -275,6 +329,7 @@ set_common(R_altrep_class_t c)
 	R_set_altrep_Duplicate_method(c, seg_duplicate);
 	R_set_altrep_Serialized_state_method(c, seg_serialized_state);
 	R_set_altrep_Inspect_method(c, seg_inspect);
+	R_set_altrep_Coerce_method(c, seg_coerce);
 	R_set_altvec_Dataptr_method(c, seg_dataptr);
 	R_set_altvec_Dataptr_or_null_method(c, seg_dataptr_or_null);
 }
@@ -338,7 +393,10 @@ seg_wrap(struct seg *s, int ndim, size_t rows, size_t cols)
 
 	ptr = R_MakeExternalPtr(s, R_NilValue, R_NilValue);
 	PROTECT(ptr);
-	R_RegisterCFinalizerEx(ptr, seg_finalize, TRUE);
+	/* not at R's end: a segment being filled is sealed then (the
+	 * library's exit seal), or removed by write.c (R ending by an
+	 * error), never removed as collected (format-spec.md 2.2) */
+	R_RegisterCFinalizerEx(ptr, seg_finalize, FALSE);
 	c = s->type == SHMIDS_F64 ? seg_real :
 	    s->type == SHMIDS_I32 ? seg_int : seg_raw;
 	PROTECT(x = R_new_altrep(c, ptr, R_NilValue));

@@ -12,9 +12,12 @@
 #include "shmids_r.h"
 
 /*
- * shape: the shape as R sees it: rows x cols of a column-major table;
- * a row-major one as its transpose (cols x rows: R cannot view it in
- * place as the matrix meant, format-spec.md 2.7); *order its order.
+ * shape: the shape as R sees it: rows x cols of a column-major table,
+ * and of a table of one row or one column (or none), whose two orders
+ * are the same bytes; a row-major one of 2 rows and 2 columns or more
+ * as its transpose (cols x rows: R cannot view it in place as the
+ * matrix meant); format-spec.md 2.7.  *order: 'F' where R's view is
+ * the matrix meant, 'C' where it is the transpose.
  */
 static int
 shape(void *shm, size_t *rows, size_t *cols, int *order)
@@ -24,7 +27,9 @@ shape(void *shm, size_t *rows, size_t *cols, int *order)
 	if (shmids_dims(shm, &d) == -1)
 		return -1;
 	*order = d.order;
-	if (d.ndim == 2 && d.order == SHMIDS_COLMAJOR) {
+	if (d.ndim == 2 && (d.order == SHMIDS_COLMAJOR || d.rows <= 1 ||
+	    d.cols <= 1)) {
+		*order = SHMIDS_COLMAJOR;
 		*rows = d.rows;
 		*cols = d.cols;
 	} else {
@@ -139,7 +144,10 @@ shmr_label(SEXP x)
 	return s == NULL ? Rf_ScalarString(NA_STRING) : Rf_mkString(s->label);
 }
 
-/* The order of a segment object's table: "C", "F"; NA for another. */
+/*
+ * The order of a segment object's table as R views it: "F" the matrix
+ * meant, "C" its transpose (shape()); NA for another object.
+ */
 SEXP
 shmr_order(SEXP x)
 {

@@ -20,6 +20,8 @@ static const R_CallMethodDef calls[] = {
 	CALL(shmr_remove, 1),
 	CALL(shmr_create, 4),
 	CALL(shmr_field, 2),
+	CALL(shmr_filling, 0),
+	CALL(shmr_error_end, 0),
 	CALL(shmr_ls, 1),
 	CALL(shmr_read, 1),
 	{ NULL, NULL, 0 }

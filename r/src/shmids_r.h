@@ -12,6 +12,8 @@
 #ifndef SHMIDS_R_H
 #define SHMIDS_R_H
 
+#include <sys/types.h>
+
 #include <shmids.h>
 /* column-major tables and the classifier of lines: libshmids 1.4 */
 #if SHMIDS_VERSION_MAJOR == 1 && SHMIDS_VERSION_MINOR < 4
@@ -28,7 +30,9 @@
 /*
  * struct seg: one segment under an ALTREP vector, owned by the external
  * pointer in the vector's data1, whose finalizer detaches it (and
- * removes it if made here and never sealed).
+ * removes it if made here, by this process, and never sealed).  A
+ * segment made here is on the list of write.c from its making to its
+ * free (seg_free()), for the end of R by an error (format-spec.md 2.2).
  */
 struct seg {
 	void		*shm;		/* header; NULL once detached */
@@ -38,7 +42,10 @@ struct seg {
 	int		 writable;	/* made here, attached read-write */
 	int		 sealed;
 	int		 direct;	/* writable DATAPTR gets the segment */
-	int		 order;		/* 'C', 'F' (format-spec.md 2.7) */
+	int		 order;		/* 'F' where R's view is the matrix
+					   meant, else 'C' (format-spec.md 2.7) */
+	pid_t		 pid;		/* the process that made it (writable) */
+	struct seg	*next, *prev;	/* write.c's list (writable) */
 	char		 label[SHMIDS_LABEL_MAX + 1];
 };
 
@@ -56,6 +63,11 @@ struct seg	*seg_arg(SEXP, const char *) attribute_hidden;
 void		 seg_free(struct seg *) attribute_hidden;
 size_t		 elsize(SEXP) attribute_hidden;
 
+/* write.c: the segments made here, for the end of R by an error */
+void		 seg_track(struct seg *) attribute_hidden;
+void		 seg_untrack(struct seg *) attribute_hidden;
+int		 seg_mine(const struct seg *) attribute_hidden;
+
 /* The .Call entry points (init.c registers them). */
 SEXP	shmr_attach(SEXP, SEXP, SEXP);		/* attach.c */
 SEXP	shmr_label(SEXP);
@@ -65,6 +77,8 @@ SEXP	shmr_seal(SEXP);
 SEXP	shmr_detach(SEXP);
 SEXP	shmr_create(SEXP, SEXP, SEXP, SEXP);
 SEXP	shmr_field(SEXP, SEXP);
+SEXP	shmr_filling(void);
+SEXP	shmr_error_end(void);
 SEXP	shmr_ls(SEXP);				/* list.c */
 SEXP	shmr_remove(SEXP);
 SEXP	shmr_read(SEXP);			/* files.c */

@@ -1,7 +1,8 @@
 /*
  * write.c: segments R makes: shm_zeros() (filled in place by R, then
- * shm_seal()), shm_create() (one copy of a vector), and the early
- * detach of an unsealed one that shm_remove() removed.
+ * shm_seal()), shm_create() (one copy of a vector), the early detach of
+ * an unsealed one that shm_remove() removed, and what becomes of those
+ * never sealed when R ends (format-spec.md 2.2).
  */
 #include <errno.h>
 #include <limits.h>
@@ -9,8 +10,106 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "shmids_r.h"
+
+/*
+ * The segments made here, from shm_zeros() to seg_free().  At R's end
+ * the library's exit handler seals those still attached (a normal end:
+ * the end of the script, quit()); R's error option tells an end by an
+ * error (shmr_error_end(), which ../R/shmids.R sets as the option),
+ * and then the exit handler below, registered after the library's and
+ * so run before it, removes those this process never sealed, saying
+ * so.  A forked child (parallel::mcparallel()) inherits the list and
+ * leaves them alone: they are not its own (seg_mine()).
+ */
+static struct seg *made;
+static pid_t error_end;		/* the process R ends by an error */
+
+void
+seg_track(struct seg *s)
+{
+	s->prev = NULL;
+	s->next = made;
+	if (made != NULL)
+		made->prev = s;
+	made = s;
+}
+
+void
+seg_untrack(struct seg *s)
+{
+	if (!s->writable)
+		return;
+	if (s->prev != NULL)
+		s->prev->next = s->next;
+	else if (made == s)
+		made = s->next;
+	if (s->next != NULL)
+		s->next->prev = s->prev;
+	s->next = s->prev = NULL;
+}
+
+/* seg_mine: s was made by this process and is still being filled. */
+int
+seg_mine(const struct seg *s)
+{
+	return s->writable && !s->sealed && s->pid == getpid();
+}
+
+static void
+remove_unsealed(void)
+{
+	struct seg *s;
+
+	if (error_end != getpid())
+		return;
+	for (s = made; s != NULL; s = s->next) {
+		if (s->shm == NULL || !seg_mine(s))
+			continue;
+		if (shmids_remove(s->label) == 0)
+			fprintf(stderr, "shmids: %s: removed, never sealed: the "
+			    "program ends by an uncaught error\n", s->label);
+		(void)shmids_close(s->shm);
+		s->shm = NULL;
+	}
+	fflush(stderr);
+}
+
+/* The number of segments this process made and is still filling. */
+SEXP
+shmr_filling(void)
+{
+	struct seg *s;
+	int n = 0;
+
+	for (s = made; s != NULL; s = s->next)
+		n += s->shm != NULL && seg_mine(s);
+	return Rf_ScalarInteger(n);
+}
+
+/* R's error option (../R/shmids.R): R ends by this error. */
+SEXP
+shmr_error_end(void)
+{
+	error_end = getpid();
+	return R_NilValue;
+}
+
+/*
+ * writer_only: an R error unless this process made s: seal and remove
+ * belong to the writer, not to a child forked from it, where they
+ * would end the parent's segment while it still fills (as Python's).
+ */
+static void
+writer_only(const struct seg *s, const char *what)
+{
+	if (s->writable && s->pid != getpid())
+		Rf_error("%s: %s: in pid %ld, a process forked from its "
+		    "writer (pid %ld): only the writer seals or removes it",
+		    what, s->label, (long)getpid(), (long)s->pid);
+}
 
 /*
  * name_ok: an R error, in what's name, unless nm can name a segment
@@ -34,6 +133,7 @@ name_ok(const char *nm, const char *what)
 static SEXP
 zeros(SEXP name, SEXP dim, SEXP type, SEXP mode, const char *what)
 {
+	static int registered;
 	const char *nm = str1(name, what);
 	int t = shmids_type_parse(str1(type, what));
 	int m = Rf_asInteger(mode);
@@ -82,7 +182,12 @@ zeros(SEXP name, SEXP dim, SEXP type, SEXP mode, const char *what)
 	s->n = (R_xlen_t)a.count;
 	s->type = t;
 	s->writable = 1;
+	s->pid = getpid();
 	snprintf(s->label, sizeof s->label, "%s", shmids_label(shm));
+	seg_track(s);
+	/* after the library's own, at its first segment: run before it */
+	if (!registered && atexit(remove_unsealed) == 0)
+		registered = 1;
 	return seg_wrap(s, (int)nd, (size_t)r, (size_t)c);
 }
 
@@ -101,6 +206,7 @@ seal(SEXP x, const char *what)
 	if (!s->writable)
 		Rf_error("%s: %s: attached read-only, not made by shm_zeros()",
 		    what, s->label);
+	writer_only(s, what);
 	if (R_altrep_data2(x) != R_NilValue)
 		Rf_error("%s: %s: R wrote a copy, not the segment", what,
 		    s->label);
@@ -116,16 +222,22 @@ shmr_seal(SEXP x)
 	return seal(x, "shm_seal");
 }
 
-/* Detach now an unsealed segment of ours that shm_remove() removed. */
+/*
+ * shm_remove(x) of a segment object: remove its segment, and detach
+ * now an unsealed one of ours (R objects over it then say it was
+ * detached).  In a child forked from its writer, an R error, as seal.
+ */
 SEXP
 shmr_detach(SEXP x)
 {
 	SEXP p;
 	struct seg *s;
 
-	seg_arg(x, "shm_remove");
+	s = seg_arg(x, "shm_remove");
 	p = R_altrep_data1(x);
-	s = R_ExternalPtrAddr(p);
+	writer_only(s, "shm_remove");
+	if (shmids_remove(s->label) == -1)
+		error_explained("shm_remove", s->label, errno);
 	/* Attached, or sealed: R objects over it stay valid (the mapping
 	 * outlives the removal), and go when collected. */
 	if (!s->writable || s->sealed)

@@ -11,7 +11,11 @@
 #		a field converted only if it can be a name of room bytes
 # mode python:	load()'s keys, "KEY a" (an array) or "KEY t" (text), or
 #		"raise N" at the first malformed line; "skip" where a
-#		reference line would have load() attach a segment
+#		reference line would have load() attach a segment; a
+#		block keyed by its key line (a field alone right above it,
+#		or above its CSV header, a field of as many comma-separated
+#		names as it has columns), which are then no keys (format-
+#		spec.md 5, "Keys"; 6.1)
 function flags(from,   i, f) {
 	f = " "
 	for (i = from; i <= NF; i++)
@@ -29,6 +33,22 @@ function key(k, v) {
 		order[++nkeys] = k
 	val[k] = v
 }
+# mode python: the lines right above that may be a block's key line
+# (alone: a field alone) or its header, their keys held back
+function cand(k, v, alone,   i) {
+	if (nc == 2) {
+		key(ck[1], cv[1])
+		ck[1] = ck[2]; cv[1] = cv[2]; ca[1] = ca[2]
+		nc = 1
+	}
+	nc++
+	ck[nc] = k; cv[nc] = v; ca[nc] = alone
+}
+function flush(   i) {
+	for (i = 1; i <= nc; i++)
+		key(ck[i], cv[i])
+	nc = 0
+}
 function end_array(ok) {
 	if (!inarr)
 		return
@@ -37,8 +57,12 @@ function end_array(ok) {
 		print arrline " " (ok ? "ok " arrcount : "einval")
 	else if (mode == "import" && ok && arrcount > 0 && isname(arrfield))
 		print arrfield
-	else if (mode == "python")
+	else if (mode == "python" && ok && arrcount == 0 && arrlines == 1)
+		cand(arrfield, "a", 1)
+	else if (mode == "python") {
+		flush()
 		key(arrfield, ok ? "a" : "t")
+	}
 }
 function end_block() {
 	if (!inblk)
@@ -47,13 +71,28 @@ function end_block() {
 	if (mode == "import" && rows >= 2)
 		print doc ":" blkline
 	else if (mode == "python")
-		key(doc ":" blkline, rows >= 2 ? "a" : "t")
+		end_pyblock()
+}
+function end_pyblock(   hdr, k, bk, v) {
+	hdr = blksep == "comma" && nc >= 1 && split(ck[nc], nm, ",") == blkcols
+	k = nc - hdr
+	bk = doc ":" blkline
+	v = rows >= 2 ? "a" : "t"
+	if (k >= 1 && ca[k]) {
+		bk = ck[k]
+		v = "a"
+		nc = k - 1
+	} else if (hdr && rows >= 2)
+		nc--
+	flush()
+	key(bk, v)
 }
 BEGIN { room = room ? room : 64 }
 {
 	n = $1; kind = $2
 	if (inarr && kind == "cont") {
 		arrcount += $3
+		arrlines++
 		f = flags(4)
 		if (has(f, "bad"))
 			arrok = 0
@@ -86,11 +125,13 @@ BEGIN { room = room ? room : 64 }
 		refs++
 	} else if (kind == "array") {
 		inarr = 1; arrline = n; arrfield = $3; arrcount = $4; arrok = 1
+		arrlines = 1
 		if (!has(flags(5), "/"))
 			end_array(1)
 	} else if (kind == "row") {
 		if (!inblk) {
 			inblk = 1; blkline = n; rows = 0
+			blksep = $3; blkcols = $4
 		}
 		rows++
 		if (mode == "get")
@@ -98,17 +139,22 @@ BEGIN { room = room ? room : 64 }
 	} else if (kind == "text") {
 		if (mode == "get")
 			print n " einval"
-		if (mode == "python" && NF >= 3 && $3 == "(row)")
+		if (mode == "python" && NF >= 3 && $3 == "(row)") {
+			flush()
 			key(doc ":" n, "t")
-		else if (mode == "python" && NF >= 3 &&
+		} else if (mode == "python" && NF >= 3 &&
 		    $3 !~ /^(crlf|cr|noeol|\(comment\))$/)
-			key($3, "t")	# a comment (6) is no key
-	}
+			cand($3, "t", 0)	# a comment (6) is no key
+		else if (mode == "python")
+			flush()
+	} else if (mode == "python")
+		flush()
 }
 END {
 	end_array(1)			# a "/" on the last line ends it
 	end_block()
 	if (mode == "python") {
+		flush()
 		if (raised)
 			print "raise " raised
 		else if (refs)

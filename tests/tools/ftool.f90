@@ -17,6 +17,12 @@
 !   ftool dtext                              an array "x" of 200 values
 !                                            written (D25.17), a line
 !                                            "# rows", 30 rows (3D25.17)
+!   ftool end HOW NAME N                     make an f64 a(N), print the
+!                                            label, never seal it, end
+!                                            by HOW: "stop" (the end of
+!                                            the program), "errorstop"
+!                                            (ERROR STOP), "fail" (the
+!                                            module's error stop)
 program ftool
   use, intrinsic :: iso_c_binding
   use, intrinsic :: iso_fortran_env, only: real32, real64, int32, int64, &
@@ -54,6 +60,10 @@ program ftool
     call paper()
   case ('dtext')
     call dtext()
+  case ('end')
+    call get_command_argument(2, kind)
+    call get_command_argument(3, arg)
+    call ending(trim(kind), trim(arg), iarg(4))
   case default
     write (error_unit, '(a)') 'usage: ftool write|read|hang|open|remove|paper ...'
     error stop 2
@@ -162,6 +172,24 @@ contains
     call shmids_seal(seg)
     call shmids_close(seg)
   end subroutine write
+
+  subroutine ending(how, name, n)
+    character(len=*), intent(in) :: how, name
+    integer, intent(in) :: n
+    type(shmids_segment) :: seg, other
+    real(real64), pointer :: a(:), b(:)
+
+    call shmids_create(seg, name, a, n)
+    a = 1
+    print '(a)', shmids_label(seg)
+    flush (6)
+    select case (how)
+    case ('errorstop')
+      error stop 'ftool: an error of the program'
+    case ('fail')
+      call shmids_open(other, '2147483646 ' // name // '-none', b)
+    end select
+  end subroutine ending
 
   subroutine wait()
     interface

@@ -1,12 +1,12 @@
 # shm_write() and shm_read(): ASCII files with reference lines.
 
-test_that("5, 6.1: shm_write(); shm-expand gives what write.csv and write.table write", {
+test_that("5, 6.1: shm_write() of a table alone; shm-expand gives what write.csv and write.table write", {
   need_tools()
   local_clean()
   need_colmajor_tools()
   d <- data.frame(a = c(1.5, NA, 3), b = c(10L, 20L, 30L), c = c(-0, 1e-20, 2))
   f <- tempfile()
-  shm_write(list(d = d), f, prefix = P)
+  shm_write(d, f, prefix = P)
   e <- tool("shm-expand", f)
   expect_identical(e$status, 0L)
   g <- tempfile()
@@ -15,10 +15,17 @@ test_that("5, 6.1: shm_write(); shm-expand gives what write.csv and write.table 
   # byte for byte but -0, which write.csv writes "0" (shmids: "-0")
   expect_identical(sub(",-0$", ",0", e$out), readLines(g))
   m <- matrix(c(1, 2.25, NA, 4, 5, 6), 2)
-  shm_write(list(m = m), f, prefix = P)
+  shm_write(m, f, prefix = P)
   e <- tool("shm-expand", f)
   write.table(m, g, row.names = FALSE, col.names = FALSE)
   expect_identical(e$out, readLines(g))
+  # in a list, each under its key line
+  shm_write(list(d = d, m = m), f, prefix = P)
+  e <- tool("shm-expand", f)
+  write.csv(d, g, row.names = FALSE)
+  expect_identical(sub(",-0$", ",0", e$out[1:5]), c("d", readLines(g)))
+  write.table(m, g, row.names = FALSE, col.names = FALSE)
+  expect_identical(e$out[6:8], c("m", readLines(g)))
 })
 
 test_that("5, 6: shm_write() of vectors; integers with NA go as f64 (\"NA\")", {
@@ -44,7 +51,8 @@ test_that("5, 6, 6.1: shm_read() gives references attached, inline arrays and ta
   m <- tool("shm-import", c("-k", "1", "-P", P), input = c("1,2", "3,4"))
   cat(m$out, "\n", sep = "", file = f, append = TRUE)
   r <- shm_read(f)
-  expect_identical(names(r), c("x", "k", "coeff", sub("^shmids, *", "", m$out)))
+  # a table without a key line: its segment's name (shm-import's)
+  expect_identical(names(r), c("x", "k", "coeff", paste0(P, "stdin:1")))
   expect_identical(r$x[], c(1, 2.5))
   expect_identical(r$k[], 1:3)
   expect_identical(r$coeff, c(0, 1, 2, 3, 4))
@@ -123,15 +131,17 @@ test_that("5, 6, 6.1: shm_write() refuses a name that would not read back as its
                      character())
     expect_false(any(startsWith(shm_ls()$name, P)))
   }
-  # a table's name is no field: only its segment name counts
+  # a table's name is its key line's field: the same rules
   expect_error(shm_write(list(`a b` = matrix(1, 1)), f, prefix = P),
-               'name ".*a b": cannot be a segment name')
+               'element "a b": a field is one token')
+  expect_error(shm_write(list(`1` = data.frame(a = 1)), f, prefix = P),
+               'element "1": a number is not a field')
   expect_error(shm_write(list(a = 1), f, prefix = strrep("p", 64)),
                "longer than 64 bytes")
   labs <- shm_write(list(`1a` = 1, `a#` = 2, `shmidsx` = 3,
-                         `1` = matrix(4, 1)), f, prefix = P)
+                         t1 = matrix(4, 1)), f, prefix = P)
   r <- shm_read(f)
-  expect_identical(names(r)[1:3], c("1a", "a#", "shmidsx"))
+  expect_identical(names(r), c("1a", "a#", "shmidsx", "t1"))
   expect_identical(unname(unlist(lapply(r, `[`))), c(1, 2, 3, 4))
 })
 
@@ -190,7 +200,8 @@ test_that("6.1: shm_read(): table rows left as text are a matrix, under a CSV he
   f <- tempfile()
   writeLines(c("# two tables", '"a","b"', "1.5,2", "NA,4", "", "1 2 3", "4 5 6"), f)
   r <- shm_read(f)
-  expect_identical(names(r), c("rows", "rows"))
+  # keyed as shm-import names their segments: source:line
+  expect_identical(names(r), paste0(basename(f), c(":3", ":6")))
   expect_identical(r[[1]], data.frame(a = c(1.5, NA), b = c(2, 4)))
   expect_identical(r[[2]], matrix(c(1, 4, 2, 5, 3, 6), 2))
 })
@@ -200,9 +211,126 @@ test_that("6: shm_read() asks the classifier about comments: '# 1 2 3' is no arr
   writeLines(c("# 1 2 3", "#x 4 5", "a 1 2", "1 2", "3 4", "# c", "5 6",
                "7 8", "  # 9 /", "b 3"), f)
   r <- shm_read(f)
-  expect_identical(names(r), c("a", "rows", "rows", "b"))
+  expect_identical(names(r), c("a", paste0(basename(f), c(":4", ":7")), "b"))
   expect_identical(r$a, c(1, 2))
   expect_identical(r[[2]], matrix(c(1, 3, 2, 4), 2))
   expect_identical(r[[3]], matrix(c(5, 7, 6, 8), 2))
   expect_identical(r$b, 3)
+})
+
+test_that("5, 6.1: keys: every element reads back under its name, whatever the prefix, before and after shm-expand", {
+  need_tools()
+  local_clean()
+  d <- data.frame(a = c(1.5, NA, 3), b = c(10, 20, 30))
+  m <- matrix(c(1, 2.25, NA, 4, 5, 6), 3)
+  x <- list(v = c(1, 2.5), m = m, d = d, k = 4:6, one = matrix(1:3, 1))
+  f <- tempfile()
+  shm_write(x, f, prefix = paste0(P, "a-"))
+  r <- shm_read(f)
+  expect_identical(names(r), names(x))
+  expect_identical(r$v[], x$v)
+  expect_identical(r$m[, ], m)
+  expect_identical(r$d, d)
+  expect_identical(r$k[], x$k)
+  expect_identical(r$one[, , drop = FALSE], x$one)
+  # the ASCII master copy: the same names, the same values
+  g <- tempfile()
+  writeLines(tool("shm-expand", f)$out, g)
+  r <- shm_read(g)
+  expect_identical(names(r), names(x))
+  expect_identical(r$m, m)
+  expect_identical(r$d, d)
+  expect_identical(r$k, as.double(x$k))
+  # shm-import of that text: the same names again
+  h <- tempfile()
+  writeLines(tool("shm-import", c("-k", "1", "-P", P), input = readLines(g))$out, h)
+  r <- shm_read(h)
+  expect_identical(names(r), names(x))
+  expect_identical(r$d, d)
+  expect_identical(t(r$m[, ]), m)
+})
+
+test_that("5, 6.1: keys: a file without key lines has the same names before and after shm-import", {
+  need_tools()
+  local_clean()
+  f <- file.path(tempfile(), "t.txt")
+  dir.create(dirname(f))
+  writeLines(c("x 1 2 3", "", "1 2", "3 4", "", '"a","b"', "5,6", "7,8"), f)
+  before <- shm_read(f)
+  expect_identical(names(before), c("x", "t.txt:3", "t.txt:7"))
+  g <- tempfile()
+  # no -P: shm-import names its segments as the source:line keys say
+  im <- tool("shm-import", c("-k", "4", f))
+  labs <- sub("^ *shmids,? *", "", grep("^ *shmids", im$out, value = TRUE))
+  withr::defer(for (l in labs) try(shm_remove(l), silent = TRUE))
+  expect_length(labs, 2)
+  writeLines(im$out, g)
+  after <- shm_read(g)
+  expect_identical(names(after), names(before))
+  expect_identical(after[[3]], before[[3]])
+  expect_identical(t(after[[2]][, ]), before[[2]])
+})
+
+test_that("5, 6.1: a CSV header is the columns' names, never an item; a field alone elsewhere is an empty array", {
+  f <- tempfile()
+  writeLines(c("e", "", "t", '"p","q"', "1,2", "3,4", "u", "5 6", "7 8",
+               "n", "w 1"), f)
+  r <- shm_read(f)
+  expect_identical(names(r), c("e", "t", "u", "n", "w"))
+  expect_identical(r$e, numeric(0))
+  expect_identical(r$t, data.frame(p = c(1, 3), q = c(2, 4)))
+  expect_identical(r$u, matrix(c(5, 7, 6, 8), 2))
+  expect_identical(r$n, numeric(0))
+})
+
+test_that("7: shm_read() refuses a compressed file as the tools do", {
+  f <- file.path(tempfile(), "d.txt")
+  dir.create(dirname(f))
+  writeLines("x 1 2 3", f)
+  con <- gzfile(paste0(f, ".gz"), "w")
+  writeLines("x 1 2 3", con)
+  close(con)
+  expect_error(shm_read(paste0(f, ".gz")), paste0("^shm_read: ",
+    f, ".gz: compressed by gzip: decompress it first: gzip -dc ", f,
+    ".gz > ", f, "$"), fixed = FALSE)
+  con <- xzfile(paste0(f, ".xz"), "w")
+  writeLines("x 1 2 3", con)
+  close(con)
+  expect_error(shm_read(paste0(f, ".xz")), "compressed by xz: decompress it first: xz -dc ")
+  con <- bzfile(file.path(dirname(f), "b"), "w")
+  writeLines("x 1 2 3", con)
+  close(con)
+  expect_error(shm_read(file.path(dirname(f), "b")),
+               "compressed by bzip2: .*bzip2 -dc .*/b > .*/b.txt$")
+  expect_identical(shm_read(f), list(x = c(1, 2, 3)))
+})
+
+test_that("4, 6: shm_write() keeps an integer matrix's dim, NA or not", {
+  local_clean()
+  f <- tempfile()
+  m <- matrix(c(1L, NA, 3L, 4L, 5L, 6L), 3, 2)
+  shm_write(list(m = m, n = matrix(1:6, 2)), f, prefix = P)
+  r <- shm_read(f)
+  expect_identical(r$m[, ], matrix(c(1, NA, 3, 4, 5, 6), 3, 2))
+  expect_identical(r$n[, ], matrix(1:6, 2))
+})
+
+test_that("4: what has no shmids type is named in the user's terms", {
+  local_clean()
+  f <- tempfile()
+  lab <- shm_create(nm("d0"), data.frame(a = numeric(0), b = numeric(0)))
+  expect_identical(dim(shm_attach(lab)), c(0L, 2L))
+  expect_identical(typeof(shm_attach(lab)), "double")
+  lab <- shm_create(nm("i0"), data.frame(a = 1:2, b = 3:4))
+  expect_identical(shm_attach(lab)[, ], matrix(1:4, 2))
+  expect_error(shm_write(list(d = data.frame(a = 1:2, f = factor(c("u", "v")))), f, prefix = P),
+               '^shm_write: element "d": column "f" is a factor, not numbers \\(its levels are text\\): as.integer\\(\\) gives its codes; only numeric columns are written$')
+  expect_error(shm_write(list(d = data.frame(a = 1:2, s = c("u", "v"))), f, prefix = P),
+               'column "s" is character \\(not numbers\\)')
+  expect_error(shm_write(list(d = data.frame(l = c(TRUE, NA))), f, prefix = P),
+               'column "l" is logical \\(as.integer\\(\\) makes it 0/1\\)')
+  expect_error(shm_write(list(g = factor("u")), f, prefix = P),
+               '^shm_write: element "g": a factor, not numbers')
+  expect_error(shm_create(nm("f"), factor("u")), "^shm_create: a factor")
+  expect_false(file.exists(f))
 })

@@ -105,3 +105,114 @@ test_that("4: shm_create() copies once, and refuses what has no type", {
   shm_remove(lab)
   expect_error(shm_remove(lab), "shm_remove: ")
 })
+
+# rscript(CODE): run CODE in a new Rscript of this library; its status,
+# stdout and stderr lines.
+rscript <- function(code, env = character()) {
+  ef <- tempfile()
+  on.exit(unlink(ef))
+  out <- suppressWarnings(system2(file.path(R.home("bin"), "Rscript"),
+    c("-e", shQuote(code)), stdout = TRUE, stderr = ef,
+    env = c(paste0("R_LIBS=", paste(.libPaths(), collapse = ":")), env)))
+  st <- attr(out, "status")
+  list(status = if (is.null(st)) 0L else st, out = as.character(out),
+       err = readLines(ef))
+}
+
+test_that("2.2: the end of an Rscript seals what it fills; an error that ends it removes it, said on stderr; an error option of its user decides", {
+  need_tools()
+  local_clean()
+  r <- rscript(sprintf(paste("library(shmids); w <- shm_zeros('%s', 3);",
+    "w[] <- 1:3; writeLines(shm_label(w))"), nm("n")))
+  expect_identical(r$status, 0L)
+  e <- tool("shm-expand", input = paste("v shmids", r$out))
+  expect_identical(e$out, "v 1 2 3")
+  r <- rscript(sprintf(paste("library(shmids); w <- shm_zeros('%s', 3);",
+    "writeLines(shm_label(w)); f <- function() { on.exit(cat('on.exit\\n'));",
+    "stop('boom') }; f()"), nm("e")))
+  expect_identical(r$status, 1L)
+  expect_identical(r$out, c(r$out[1], "on.exit"))
+  expect_identical(r$err, c("Error in f() : boom", "Execution halted",
+    paste0("shmids: ", r$out[1], ": removed, never sealed: the program ",
+           "ends by an uncaught error")))
+  expect_false(r$out[1] %in% shm_ls()$label)
+  # quit(status = 1) is a normal end, as C's exit(1)
+  r <- rscript(sprintf(paste("library(shmids); w <- shm_zeros('%s', 3);",
+    "writeLines(shm_label(w)); quit(status = 1)"), nm("q")))
+  expect_identical(r$status, 1L)
+  expect_identical(shm_ls()$state[shm_ls()$label == r$out], "ready")
+  # the user's error option decides: here it quits, a normal end
+  r <- rscript(sprintf(paste("library(shmids); w <- shm_zeros('%s', 3);",
+    "writeLines(shm_label(w)); options(error = function() quit(status = 3));",
+    "stop('boom')"), nm("o")))
+  expect_identical(r$status, 3L)
+  expect_identical(shm_ls()$state[shm_ls()$label == r$out], "ready")
+  # sealed, the option is the user's again; an error then removes nothing
+  r <- rscript(sprintf(paste("library(shmids); w <- shm_zeros('%s', 3);",
+    "print(is.null(getOption('error'))); shm_seal(w);",
+    "print(is.null(getOption('error'))); writeLines(shm_label(w));",
+    "stop('late')"), nm("s")))
+  expect_identical(r$status, 1L)
+  expect_identical(r$out[1:2], c("[1] FALSE", "[1] TRUE"))
+  expect_identical(shm_ls()$state[shm_ls()$label == r$out[3]], "ready")
+})
+
+test_that("2.2: a child forked by mcparallel() that quits leaves the parent's segment filling; its seal and remove are errors", {
+  skip_if_not(.Platform$OS.type == "unix")
+  local_clean()
+  w <- shm_zeros(nm("fork"), 3)
+  j <- parallel::mcparallel(quit(save = "no"))
+  suppressWarnings(parallel::mccollect(j))
+  s <- shm_ls()
+  expect_identical(s$state[s$label == shm_label(w)], "filling")
+  j <- parallel::mcparallel(tryCatch(shm_seal(w), error = conditionMessage))
+  said <- parallel::mccollect(j)[[1]]
+  expect_match(said, paste0("^shm_seal: ", shm_label(w), ": in pid [0-9]+, ",
+    "a process forked from its writer \\(pid ", Sys.getpid(), "\\): only ",
+    "the writer seals or removes it$"))
+  j <- parallel::mcparallel(tryCatch(shm_remove(w), error = conditionMessage))
+  said <- parallel::mccollect(j)[[1]]
+  expect_match(said, "^shm_remove: .*only the writer")
+  # the child's garbage collector leaves it alone too
+  j <- parallel::mcparallel({ rm(w); invisible(gc()); 1 })
+  parallel::mccollect(j)
+  w[] <- c(7, 8, 9)
+  lab <- shm_seal(w)
+  expect_identical(shm_attach(lab)[], c(7, 8, 9))
+})
+
+test_that("2.2: an assignment R would make into a copy of another type is an error at the assignment, the segment kept", {
+  local_clean()
+  w <- shm_zeros(nm("co"), 4, type = "i32")
+  expect_error(w[] <- c(1.5, 2, 3, 4), paste0("^shmids: ", shm_label(w),
+    ": a segment being filled holds i32: not made a double vector, which ",
+    "R would fill instead of the segment: assign it integer values ",
+    "\\(as.integer\\(\\)\\), or convert it after shm_seal\\(\\)$"))
+  expect_error(w[[2]] <- 2.5, "not made a double vector")
+  expect_error(w[1] <- "a", "not made a character vector")
+  d <- shm_zeros(nm("cd"), 2)
+  expect_error(d[1] <- "a", "holds f64: not made a character vector.*as.double")
+  d[] <- 1:2         # integers into f64: R converts the values, not d
+  expect_identical(how(d), "read-write, filling")
+  expect_identical(how(w), "read-write, filling")
+  w[] <- as.integer(c(1.5, 2, 3, 4))
+  lab <- shm_seal(w)
+  expect_identical(as.double(w), c(1, 2, 3, 4))
+  expect_identical(shm_attach(lab)[], 1:4)
+  shm_seal(d)
+})
+
+test_that("2.7: a matrix of one row or one column comes back as the matrix it was, dim c(rows, cols)", {
+  local_clean()
+  for (m in list(matrix(1:3, 1, 3), matrix(1:3, 3, 1), matrix(c(1.5, 2), 1),
+                 matrix(numeric(0), 0, 3), matrix(7L, 1, 1))) {
+    lab <- shm_create(nm("rc"), m)
+    x <- shm_attach(lab)
+    expect_identical(dim(x), dim(m))
+    expect_identical(x[, , drop = FALSE], m)
+    w <- shm_zeros(nm("rz"), dim(m), type = if (is.integer(m)) "i32" else "f64")
+    w[] <- m
+    expect_identical(shm_attach(shm_seal(w))[, , drop = FALSE], m)
+    shm_remove(lab)
+  }
+})
