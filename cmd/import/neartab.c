@@ -45,10 +45,12 @@ static char	 prev[4096];	/* the line before, for a header's names */
 static unsigned long prevline;
 static unsigned long typoline;	/* a row with a typo, said elsewhere */
 
-void
-neartab_start(const char *f)
+static int	 told;		/* a table was told of */
+
+/* A new input file: what was noted of the last is forgotten. */
+static void
+start(void)
 {
-	fname = f;
 	memset(&cur, 0, sizeof(cur));
 	memset(&best, 0, sizeof(best));
 	convmax = 0;
@@ -321,8 +323,8 @@ others(size_t col, size_t cols)
 	return buf;
 }
 
-int
-neartab_end(void)
+static int
+end(void)
 {
 	char why[600], fix[600], part[80] = "";
 	const struct run *r = &best;
@@ -332,10 +334,10 @@ neartab_end(void)
 	if (r->rows < 2 || r->values < 10 || (r->convblocks == 0 &&
 	    r->values <= convmax))
 		return 0;
-	/* a typo that cut a table in two: said as such (shm-import.c) */
+	/* a typo that cut a table in two: said as such (typo.c) */
 	if (r->textline != 0 && r->textline == typoline)
 		return 0;
-	/* R's row names "1" have a word of their own (shm-import.c) */
+	/* R's row names "1" have a word of their own (missed.c) */
 	if (r->textline != 0 && r->textcol == 1 && r->text[0] == '"' &&
 	    r->decline == 0 && r->emptyline == 0 &&
 	    strlen(r->text) > 2 && number(r->text + 1, strlen(r->text) - 2))
@@ -403,4 +405,18 @@ neartab_end(void)
 	    "%s; %s", fname, r->first, r->last, r->rows, r->values, part, why,
 	    fix);
 	return 1;
+}
+
+void
+neartab_file(const char *f)
+{
+	fname = f;
+	told |= end();
+	start();
+}
+
+int
+neartab_say(void)
+{
+	return told;
 }

@@ -4,13 +4,11 @@
  * 6.1 (a text column, an empty field, a decimal comma, a comma at the
  * end), told once per file with what would make them a table.
  */
-#ifndef SHMIDS_NEARTAB_H
-#define SHMIDS_NEARTAB_H
+#ifndef IMPORT_NEARTAB_H
+#define IMPORT_NEARTAB_H
 
 #include <stddef.h>
 
-/* A new input file: what was noted of the last is forgotten. */
-void	 neartab_start(const char *fname);
 /*
  * Line lineno, s[0..n) with its end of line, is no row of a table block
  * (a CSV line, or one that begins with a number): lines not noted end a
@@ -30,10 +28,13 @@ void	 neartab_block(unsigned long first, size_t rows, size_t cols,
  */
 void	 neartab_typo(unsigned long lineno);
 /*
- * The end of the file: where its largest run of lines that look like
- * rows stayed text, and holds more values than any block converted,
- * one warning that says why and what would move it.  1 if it warned.
+ * The end of the file fname: where its largest run of lines that look
+ * like rows stayed text, and holds more values than any block
+ * converted, one warning that says why and what would move it.  What
+ * was noted of it is forgotten, for the next file.
  */
-int	 neartab_end(void);
+void	 neartab_file(const char *fname);
+/* After the input: 1 if a file's end warned. */
+int	 neartab_say(void);
 
 #endif
