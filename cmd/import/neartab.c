@@ -7,10 +7,15 @@
  * one a number, look like rows; a run of them with the same separator
  * and number of fields, and the table blocks of section 6.1 among them,
  * make one run.  A run that holds a field no row may hold is a table
- * left as text; the largest of a file is told at its end.
+ * left as text.  Its causes (a text column or R's row names, a decimal
+ * comma or ';', trailing commas or empty fields) make its kind: of each
+ * kind the largest of a file is kept at the file's end, and after the
+ * input the largest of each kind is told, with how many there were.
  */
 #include <err.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "shmids.h"
@@ -18,8 +23,19 @@
 #include "msg.h"
 
 #define SAMPLE		40	/* bytes of a field quoted in the message */
+#define MIN_VALUES	10	/* values of a table worth a word */
+#define PREV_MAX	4096	/* the line before, kept for a header */
 
 enum { NUM, EMPTY, DECCOMMA, TEXT };
+
+/* Why a run stayed text: its kind is the set of them. */
+#define C_ROWNAMES	0x01	/* R's row names in column 1 */
+#define C_TEXT		0x02	/* a text column */
+#define C_DECCOMMA	0x04	/* ';' and a decimal comma (write.csv2) */
+#define C_SEMICOLON	0x08	/* ';' alone */
+#define C_TRAILING	0x10	/* rows that end in ',' (CDL) */
+#define C_EMPTY		0x20	/* empty fields (pandas' NaN) */
+#define NKINDS		0x40
 
 struct run {
 	unsigned long	 first, last;	/* lines */
@@ -38,31 +54,53 @@ struct run {
 	char		 emptyrow[SAMPLE + 6];
 };
 
-static const char *fname;
-static struct run cur, best;
-static size_t	 convmax;	/* values of the largest block converted */
-static char	 prev[4096];	/* the line before, for a header's names */
-static unsigned long prevline;
-static unsigned long typoline;	/* a row with a typo, said elsewhere */
+/* One line's fields, as neartab_text() reads them. */
+struct fields {
+	int		 sep;
+	size_t		 cols, nums, odd;	/* odd: empty fields */
+	size_t		 ecol;			/* the last empty one's */
+	const char	*ttok, *dtok;		/* the first text field, */
+	size_t		 tlen, tcol, dlen;	/* and decimal comma's */
+	int		 tquoted;
+};
 
-static int	 told;		/* a table was told of */
+/* A run with a cause, of the file at hand: what its end judges. */
+struct seen {
+	unsigned	 kind;
+	size_t		 values;
+	unsigned long	 textline;
+	int		 conv;		/* blocks converted in it */
+};
 
-/* A new input file: what was noted of the last is forgotten. */
-static void
-start(void)
-{
-	memset(&cur, 0, sizeof(cur));
-	memset(&best, 0, sizeof(best));
-	convmax = 0;
-	prevline = 0;
-	typoline = 0;
-}
+/* The file at hand. */
+static struct {
+	struct run	 cur;
+	struct run	 kept[NKINDS];	/* the largest run of each kind */
+	struct seen	*seen;		/* every run with a cause */
+	size_t		 nseen, capseen;
+	size_t		 convmax;	/* values of the largest block made */
+	char		 prev[PREV_MAX];	/* the line before a run */
+	unsigned long	 prevline;
+	unsigned long	 typoline;	/* a row with a typo, said elsewhere */
+} f;
+
+/* To tell after the input: of each kind, the largest, and how many. */
+struct told {
+	struct run	 run;
+	const char	*fname;
+	unsigned long	 n;
+	unsigned	 kind;
+};
+static struct {
+	struct told	 v[NKINDS];
+	size_t		 n;
+} told;
 
 void
 neartab_typo(unsigned long lineno)
 {
-	if (typoline == 0)
-		typoline = lineno;
+	if (f.typoline == 0)
+		f.typoline = lineno;
 }
 
 /* Is tok[0..n) a number of section 6 (any type's form), whole? */
@@ -162,14 +200,14 @@ static void
 header_name(struct run *r, size_t col)
 {
 	const char *tok;
-	size_t i = 0, len, k = 0, plen = strlen(prev);
+	size_t i = 0, len, k = 0, plen = strlen(f.prev);
 	int first = 1;
 
 	r->colname[0] = '\0';
 	r->rownames = 0;
-	if (prevline != r->first - 1)
+	if (f.prevline != r->first - 1)
 		return;
-	while (field(prev, plen, &i, r->sep, &tok, &len, &first))
+	while (field(f.prev, plen, &i, r->sep, &tok, &len, &first))
 		if (++k == col) {
 			if (len >= 2 && tok[0] == '"' && tok[len - 1] == '"')
 				tok++, len -= 2;
@@ -182,27 +220,84 @@ header_name(struct run *r, size_t col)
 		r->rownames = 1;
 }
 
-/* The run so far is over: the largest with a cause is kept. */
+/* The causes of run r, a set of C_*. */
+static unsigned
+kind_of(const struct run *r)
+{
+	unsigned k = 0;
+
+	if (r->textline != 0)
+		k |= r->textcol == 1 && r->textquoted && r->rownames ?
+		    C_ROWNAMES : C_TEXT;
+	if (r->decline != 0)
+		k |= C_DECCOMMA;
+	else if (r->sep == ';')
+		k |= C_SEMICOLON;
+	if (r->emptyline != 0)
+		k |= r->trailing && r->sep == ',' ? C_TRAILING : C_EMPTY;
+	return k;
+}
+
+/*
+ * Is run r one to tell, as far as it tells by itself: 2 rows or more, a
+ * cause, 10 values or more, and not R's row names "1" (missed.c's)?
+ */
+static int
+telling(const struct run *r)
+{
+	return r->rows >= 2 && r->bad && r->values >= MIN_VALUES &&
+	    !(r->textline != 0 && r->textcol == 1 && r->text[0] == '"' &&
+	    r->decline == 0 && r->emptyline == 0 && strlen(r->text) > 2 &&
+	    number(r->text + 1, strlen(r->text) - 2));
+}
+
+/* Run r of kind k seen, for the count at the file's end. */
+static void
+see(const struct run *r, unsigned k)
+{
+	struct seen *n;
+	size_t cap;
+
+	if (f.nseen == f.capseen) {
+		cap = f.capseen ? 2 * f.capseen : 16;
+		/* no memory: the count is short, the note said still */
+		if ((n = realloc(f.seen, cap * sizeof(*n))) == NULL)
+			return;
+		f.seen = n;
+		f.capseen = cap;
+	}
+	f.seen[f.nseen].kind = k;
+	f.seen[f.nseen].values = r->values;
+	f.seen[f.nseen].textline = r->textline;
+	f.seen[f.nseen++].conv = r->convblocks > 0;
+}
+
+/* The run so far is over: seen if it tells, the largest of its kind kept. */
 static void
 close_run(void)
 {
-	if (cur.rows >= 2 && cur.bad && cur.values > best.values)
-		best = cur;
-	memset(&cur, 0, sizeof(cur));
+	unsigned k = kind_of(&f.cur);
+
+	if (telling(&f.cur)) {
+		see(&f.cur, k);
+		if (f.cur.values > f.kept[k].values)
+			f.kept[k] = f.cur;
+	}
+	memset(&f.cur, 0, sizeof(f.cur));
 }
 
 /* Does a line of sep and cols from line first go on the run? */
 static void
 extend(unsigned long first, int sep, size_t cols)
 {
-	if (cur.rows > 0 && (first != cur.last + 1 || sep != cur.sep ||
-	    cols != cur.cols))
+	if (f.cur.rows > 0 && (first != f.cur.last + 1 || sep != f.cur.sep ||
+	    cols != f.cur.cols))
 		close_run();
-	if (cur.rows == 0) {
-		cur.first = first;
-		cur.sep = sep;
-		cur.cols = cols;
-		cur.trailing = 1;
+	if (f.cur.rows == 0) {
+		f.cur.first = first;
+		f.cur.sep = sep;
+		f.cur.cols = cols;
+		f.cur.trailing = 1;
 	}
 }
 
@@ -214,27 +309,87 @@ neartab_block(unsigned long first, size_t rows, size_t cols, int sep,
 	 * A block converted may be a piece of a larger table cut by the
 	 * lines that are no rows (pandas' empty fields, with -k small).
 	 */
-	if (converted && rows * cols > convmax)
-		convmax = rows * cols;
+	if (converted && rows * cols > f.convmax)
+		f.convmax = rows * cols;
 	extend(first, sep == ',' ? ',' : ' ', cols);
 	if (converted) {
-		cur.convrows += rows;
-		cur.convblocks++;
+		f.cur.convrows += rows;
+		f.cur.convblocks++;
 	}
-	cur.rows += rows;
-	cur.values += rows * cols;
-	cur.last = first + rows - 1;
+	f.cur.rows += rows;
+	f.cur.values += rows * cols;
+	f.cur.last = first + rows - 1;
+}
+
+/* The fields of line s[0..n), counted by kind into l. */
+static void
+scan(const char *s, size_t n, struct fields *l)
+{
+	const char *tok;
+	size_t i = 0, len;
+	int first = 1;
+
+	memset(l, 0, sizeof(*l));
+	l->sep = separator(s, n);
+	while (field(s, n, &i, l->sep, &tok, &len, &first)) {
+		l->cols++;
+		switch (kind(tok, len, l->sep)) {
+		case NUM:
+			l->nums++;
+			break;
+		case DECCOMMA:
+			l->nums++;
+			if (l->dtok == NULL)
+				l->dtok = tok, l->dlen = len;
+			break;
+		case EMPTY:
+			l->odd++;
+			l->ecol = l->cols;
+			break;
+		default:
+			if (l->ttok == NULL) {
+				l->ttok = tok, l->tlen = len, l->tcol = l->cols;
+				l->tquoted = len >= 2 && tok[0] == '"';
+			}
+			break;
+		}
+	}
+}
+
+/* The causes line lineno, s[0..n) of fields l, shows first in its run. */
+static void
+first_causes(unsigned long lineno, const char *s, size_t n,
+    const struct fields *l)
+{
+	struct run *r = &f.cur;
+	size_t i;
+
+	if (l->dtok != NULL && r->decline == 0) {
+		r->decline = lineno;
+		snprintf(r->dec, sizeof(r->dec), "\"%s\"", msg_quote(l->dtok,
+		    l->dlen < SAMPLE ? l->dlen : SAMPLE));
+	}
+	if (l->ttok != NULL && r->textline == 0) {
+		r->textline = lineno;
+		r->textcol = l->tcol;
+		r->textquoted = l->tquoted;
+		snprintf(r->text, sizeof(r->text), l->tquoted ? "%s" : "\"%s\"",
+		    msg_quote(l->ttok, l->tlen < SAMPLE ? l->tlen : SAMPLE));
+		header_name(r, l->tcol);
+	}
+	if (l->odd > 0 && r->emptyline == 0) {
+		r->emptyline = lineno;
+		i = strspn(s, " \t");
+		snprintf(r->emptyrow, sizeof(r->emptyrow), "\"%s%s\"",
+		    msg_quote(s + i, n - i < SAMPLE ? n - i : SAMPLE),
+		    n - i > SAMPLE ? "..." : "");
+	}
 }
 
 void
 neartab_text(unsigned long lineno, const char *s, size_t n)
 {
-	const char *tok;
-	size_t i = 0, len, cols = 0, nums = 0, odd = 0, col = 0;
-	size_t ecol = 0, tcol = 0;
-	int sep, k, first = 1, tquoted = 0;
-	const char *ttok = NULL, *dtok = NULL;
-	size_t tlen = 0, dlen = 0;
+	struct fields l;
 
 	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r'))
 		n--;
@@ -242,68 +397,134 @@ neartab_text(unsigned long lineno, const char *s, size_t n)
 		close_run();
 		return;
 	}
-	sep = separator(s, n);
-	while (field(s, n, &i, sep, &tok, &len, &first)) {
-		cols++;
-		col++;
-		switch ((k = kind(tok, len, sep))) {
-		case NUM:
-			nums++;
-			break;
-		case DECCOMMA:
-			nums++;
-			if (dtok == NULL)
-				dtok = tok, dlen = len;
-			break;
-		case EMPTY:
-			odd++;
-			ecol = col;
-			break;
-		default:
-			if (ttok == NULL) {
-				ttok = tok, tlen = len, tcol = col;
-				tquoted = len >= 2 && tok[0] == '"';
-			}
-			break;
-		}
-	}
-	if (cols < 2 || nums == 0 || 2 * (nums + odd) < cols) {
+	scan(s, n, &l);
+	if (l.cols < 2 || l.nums == 0 || 2 * (l.nums + l.odd) < l.cols) {
 		close_run();
-		snprintf(prev, sizeof(prev), "%.*s", (int)(n < sizeof(prev) - 1 ?
-		    n : sizeof(prev) - 1), s);
-		prevline = lineno;
+		snprintf(f.prev, sizeof(f.prev), "%.*s", (int)(n <
+		    sizeof(f.prev) - 1 ? n : sizeof(f.prev) - 1), s);
+		f.prevline = lineno;
 		return;
 	}
-	extend(lineno, sep, cols);
-	cur.rows++;
-	cur.values += nums;
-	cur.last = lineno;
-	if (sep == ';' || ttok != NULL || odd > 0)
-		cur.bad = 1;
-	if (dtok != NULL && cur.decline == 0) {
-		cur.decline = lineno;
-		snprintf(cur.dec, sizeof(cur.dec), "\"%s\"", msg_quote(dtok,
-		    dlen < SAMPLE ? dlen : SAMPLE));
+	extend(lineno, l.sep, l.cols);
+	f.cur.rows++;
+	f.cur.values += l.nums;
+	f.cur.last = lineno;
+	if (l.sep == ';' || l.ttok != NULL || l.odd > 0)
+		f.cur.bad = 1;
+	if (l.odd > 0 && (l.ecol != l.cols || l.odd > 1))
+		f.cur.trailing = 0;
+	first_causes(lineno, s, n, &l);
+}
+
+/*
+ * Is a run of the file at its end, values, its text from textline, conv
+ * blocks converted in it, one to tell?  It holds more values than any
+ * block of the file converted, unless it was converted in part; its
+ * text is no row with a typo that cut a table in two (typo.c's).
+ */
+static int
+tellable(size_t values, unsigned long textline, int conv)
+{
+	return (conv || values > f.convmax) &&
+	    !(textline != 0 && textline == f.typoline);
+}
+
+/* How many runs of kind k of the file at its end are to tell. */
+static unsigned long
+count(unsigned k)
+{
+	unsigned long n = 0;
+	size_t i;
+
+	for (i = 0; i < f.nseen; i++)
+		n += f.seen[i].kind == k && tellable(f.seen[i].values,
+		    f.seen[i].textline, f.seen[i].conv);
+	return n;
+}
+
+/*
+ * Run r of file fname, of kind k, one of n of its file: the largest of
+ * its kind is told, with how many.
+ */
+static void
+keep(const struct run *r, const char *fname, unsigned k, unsigned long n)
+{
+	struct told *t;
+	size_t i;
+
+	for (i = 0; i < told.n && told.v[i].kind != k; i++)
+		;
+	t = &told.v[i];
+	if (i == told.n) {
+		told.n++;
+		t->kind = k;
+		t->n = 0;
 	}
-	if (ttok != NULL && cur.textline == 0) {
-		cur.textline = lineno;
-		cur.textcol = tcol;
-		cur.textquoted = tquoted;
-		snprintf(cur.text, sizeof(cur.text), tquoted ? "%s" : "\"%s\"",
-		    msg_quote(ttok, tlen < SAMPLE ? tlen : SAMPLE));
-		header_name(&cur, tcol);
+	if (t->n == 0 || r->values > t->run.values) {
+		t->run = *r;
+		t->fname = fname;
 	}
-	if (odd > 0) {
-		if (ecol != cols || odd > 1)
-			cur.trailing = 0;
-		if (cur.emptyline == 0) {
-			cur.emptyline = lineno;
-			i = strspn(s, " \t");
-			snprintf(cur.emptyrow, sizeof(cur.emptyrow), "\"%s%s\"",
-			    msg_quote(s + i, n - i < SAMPLE ? n - i : SAMPLE),
-			    n - i > SAMPLE ? "..." : "");
-		}
+	t->n += n;
+}
+
+/*
+ * The kind whose largest run of the file at its end, to tell, begins
+ * first after line at; 0: none.
+ */
+static unsigned
+next_kind(unsigned long at)
+{
+	const struct run *r;
+	unsigned k, next = 0;
+
+	for (k = 1; k < NKINDS; k++) {
+		r = &f.kept[k];
+		if (r->rows > 0 && r->first > at && tellable(r->values,
+		    r->textline, r->convblocks > 0) && (next == 0 ||
+		    r->first < f.kept[next].first))
+			next = k;
 	}
+	return next;
+}
+
+void
+neartab_file(const char *fname)
+{
+	unsigned k;
+
+	close_run();
+	/* the file's tables to tell, in the order of their lines */
+	for (k = next_kind(0); k != 0; k = next_kind(f.kept[k].first))
+		keep(&f.kept[k], fname, k, count(k));
+	free(f.seen);
+	memset(&f, 0, sizeof(f));
+}
+
+/* What s is, its causes' words, "; " between them. */
+struct words {
+	char	 buf[600];
+	size_t	 len;
+};
+
+static void
+add(struct words *w, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(w->buf + w->len, sizeof(w->buf) - w->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		w->len += (size_t)n < sizeof(w->buf) - w->len ? (size_t)n :
+		    sizeof(w->buf) - w->len - 1;
+}
+
+/* "; " after the words before, if any. */
+static const char *
+semi(const struct words *w)
+{
+	return w->len > 0 ? "; " : "";
 }
 
 /* A list of the fields other than col, for cut -f: "2-12", "1-4,6". */
@@ -323,100 +544,86 @@ others(size_t col, size_t cols)
 	return buf;
 }
 
-static int
-end(void)
+/* A text column, or R's row names: why, and the fix. */
+static void
+why_text(const struct run *r, const char *fname, struct words *why,
+    struct words *fix)
 {
-	char why[600], fix[600], part[80] = "";
-	const struct run *r = &best;
-	size_t w = 0, f = 0;
+	int rn = r->textcol == 1 && r->textquoted && r->rownames;
 
-	close_run();
-	if (r->rows < 2 || r->values < 10 || (r->convblocks == 0 &&
-	    r->values <= convmax))
-		return 0;
-	/* a typo that cut a table in two: said as such (typo.c) */
-	if (r->textline != 0 && r->textline == typoline)
-		return 0;
-	/* R's row names "1" have a word of their own (missed.c) */
-	if (r->textline != 0 && r->textcol == 1 && r->text[0] == '"' &&
-	    r->decline == 0 && r->emptyline == 0 &&
-	    strlen(r->text) > 2 && number(r->text + 1, strlen(r->text) - 2))
-		return 0;
-	if (r->textline != 0) {
-		if (r->textcol == 1 && r->textquoted && r->rownames) {
-			w += (size_t)snprintf(why + w, sizeof(why) - w,
-			    "column 1 holds row names (%s, line %lu)",
-			    r->text, r->textline);
-			f += (size_t)snprintf(fix + f, sizeof(fix) - f,
-			    "write it without them (R: row.names = FALSE%s",
-			    r->sep != ' ' ? ", or" : ")");
-		} else {
-			w += (size_t)snprintf(why + w, sizeof(why) - w,
-			    "column %zu%s%s%s is text (%s, line %lu)",
-			    r->textcol, r->colname[0] ? " (\"" : "",
-			    r->colname, r->colname[0] ? "\")" : "", r->text,
-			    r->textline);
-			f += (size_t)snprintf(fix + f, sizeof(fix) - f,
-			    "a row holds numbers only: leave column %zu out",
-			    r->textcol);
-		}
-		if (r->sep != ' ')
-			f += (size_t)snprintf(fix + f, sizeof(fix) - f,
-			    " %scut -d'%c' -f%s %s | shm-import)",
-			    r->rownames && r->textcol == 1 && r->textquoted ?
-			    "" : "(", r->sep, others(r->textcol, r->cols),
-			    msg_shword(fname));
+	if (rn) {
+		add(why, "column 1 holds row names (%s, line %lu)", r->text,
+		    r->textline);
+		add(fix, "write it without them (R: row.names = FALSE%s",
+		    r->sep != ' ' ? ", or" : ")");
+	} else {
+		add(why, "column %zu%s%s%s is text (%s, line %lu)", r->textcol,
+		    r->colname[0] ? " (\"" : "", r->colname,
+		    r->colname[0] ? "\")" : "", r->text, r->textline);
+		add(fix, "a row holds numbers only: leave column %zu out",
+		    r->textcol);
 	}
+	if (r->sep != ' ')
+		add(fix, " %scut -d'%c' -f%s %s | shm-import)", rn ? "" : "(",
+		    r->sep, others(r->textcol, r->cols), msg_shword(fname));
+}
+
+/* ';' and the decimal comma; trailing commas, empty fields. */
+static void
+why_fields(const struct run *r, const char *fname, struct words *why,
+    struct words *fix)
+{
 	if (r->decline != 0) {
-		w += (size_t)snprintf(why + w, sizeof(why) - w,
-		    "%s';' separates the fields and ',' is the decimal mark "
-		    "(%s, line %lu), as R's write.csv2 writes", w ? "; " : "",
+		add(why, "%s';' separates the fields and ',' is the decimal "
+		    "mark (%s, line %lu), as R's write.csv2 writes", semi(why),
 		    r->dec, r->decline);
-		f += (size_t)snprintf(fix + f, sizeof(fix) - f,
-		    "%sshmids reads the decimal mark '.' only: write.csv "
-		    "writes the same table so", f ? "; " : "");
+		add(fix, "%sshmids reads the decimal mark '.' only: write.csv "
+		    "writes the same table so", semi(fix));
 	} else if (r->sep == ';') {
-		w += (size_t)snprintf(why + w, sizeof(why) - w,
-		    "%s';' separates the fields", w ? "; " : "");
-		f += (size_t)snprintf(fix + f, sizeof(fix) - f,
-		    "%sa row is separated by blanks or ',' only",
-		    f ? "; " : "");
+		add(why, "%s';' separates the fields", semi(why));
+		add(fix, "%sa row is separated by blanks or ',' only",
+		    semi(fix));
 	}
 	if (r->emptyline != 0 && r->trailing && r->sep == ',') {
-		w += (size_t)snprintf(why + w, sizeof(why) - w,
-		    "%srows end in ',' (%s, line %lu), as CDL's data "
-		    "section", w ? "; " : "", r->emptyrow, r->emptyline);
-		f += (size_t)snprintf(fix + f, sizeof(fix) - f,
-		    "%sa row ends at its last value (sed 's/, *$//' %s | "
-		    "shm-import)", f ? "; " : "", fname);
+		add(why, "%srows end in ',' (%s, line %lu), as CDL's data "
+		    "section", semi(why), r->emptyrow, r->emptyline);
+		add(fix, "%sa row ends at its last value (sed 's/, *$//' %s | "
+		    "shm-import)", semi(fix), fname);
 	} else if (r->emptyline != 0) {
-		w += (size_t)snprintf(why + w, sizeof(why) - w,
-		    "%sempty fields (%s, line %lu), as pandas writes NaN",
-		    w ? "; " : "", r->emptyrow, r->emptyline);
-		f += (size_t)snprintf(fix + f, sizeof(fix) - f,
-		    "%san empty field is no value: write NaN as nan "
-		    "(pandas: to_csv(na_rep=\"nan\"))", f ? "; " : "");
+		add(why, "%sempty fields (%s, line %lu), as pandas writes NaN",
+		    semi(why), r->emptyrow, r->emptyline);
+		add(fix, "%san empty field is no value: write NaN as nan "
+		    "(pandas: to_csv(na_rep=\"nan\"))", semi(fix));
 	}
+}
+
+static void
+tell(const struct told *t)
+{
+	const struct run *r = &t->run;
+	struct words why = { "", 0 }, fix = { "", 0 };
+	char part[80] = "", more[48] = "";
+
+	if (r->textline != 0)
+		why_text(r, t->fname, &why, &fix);
+	why_fields(r, t->fname, &why, &fix);
 	if (r->convblocks > 0)
 		snprintf(part, sizeof(part), " in part (%zu of its rows made "
 		    "%zu segment%s)", r->convrows, r->convblocks,
 		    r->convblocks > 1 ? "s" : "");
+	if (t->n > 1)
+		snprintf(more, sizeof(more), "; %lu such tables in all", t->n);
 	warnx("%s:%lu-%lu: a table of %zu rows, %zu values, stayed text%s: "
-	    "%s; %s", fname, r->first, r->last, r->rows, r->values, part, why,
-	    fix);
-	return 1;
-}
-
-void
-neartab_file(const char *f)
-{
-	fname = f;
-	told |= end();
-	start();
+	    "%s; %s%s", t->fname, r->first, r->last, r->rows, r->values, part,
+	    why.buf, fix.buf, more);
 }
 
 int
 neartab_say(void)
 {
-	return told;
+	size_t i;
+
+	for (i = 0; i < told.n; i++)
+		tell(&told.v[i]);
+	return told.n > 0;
 }

@@ -1,0 +1,54 @@
+#!/usr/bin/env bats
+# shm-import's notes (format-spec.md 7, shm-import): each cause said
+# once a run, of its largest or first case, with how many there were; a
+# place said once; the rule of "/" the library's classifier's.
+
+load helper
+
+# csv NAME: a small file as R or pandas writes it.
+csv() {
+	local i
+	case $1 in
+	iris)	echo '"Sepal.Length","Sepal.Width","Species"'
+		for i in 1 2 3 4 5; do echo "5.$i,3.5,\"setosa\""; done ;;
+	iris7)	echo '"Sepal.Length","Sepal.Width","Species"'
+		for i in 1 2 3 4 5 6 7; do echo "6.$i,3.0,\"virginica\""; done ;;
+	pandas)	echo ',a,b,c'
+		for i in 0 1 2 3 4 5; do
+			[ "$i" = 3 ] && echo "$i,0.5,,0.25" || echo "$i,0.5,0.75,0.25"
+		done ;;
+	esac
+}
+
+IRIS="a row holds numbers only: leave column 3 out"
+PANDAS='empty fields ("3,0.5,,0.25", line 5), as pandas writes NaN; an empty field is no value: write NaN as nan (pandas: to_csv(na_rep="nan"))'
+
+@test "7: shm-import: two tables left as text for different causes both get their word, in one file or in two" {
+	{ csv iris; echo; csv pandas; } > two.csv
+	run --separate-stderr shm_import -P "$P" two.csv
+	status_is 0
+	is "$output" "$(cat two.csv)" "bytes"
+	is "$stderr" "shm-import: two.csv:2-6: a table of 5 rows, 10 values, stayed text: column 3 (\"Species\") is text (\"setosa\", line 2); $IRIS (cut -d',' -f1-2 two.csv | shm-import)
+shm-import: two.csv:9-14: a table of 6 rows, 23 values, stayed text: ${PANDAS/line 5/line 12}"
+	csv iris > iris.csv
+	csv pandas > pandas.csv
+	run --separate-stderr shm_import -P "$P" iris.csv pandas.csv
+	status_is 0
+	is "$stderr" "shm-import: iris.csv:2-6: a table of 5 rows, 10 values, stayed text: column 3 (\"Species\") is text (\"setosa\", line 2); $IRIS (cut -d',' -f1-2 iris.csv | shm-import)
+shm-import: pandas.csv:2-7: a table of 6 rows, 23 values, stayed text: $PANDAS"
+}
+
+@test "7: shm-import: tables left as text for one cause: said once a run, of the largest, with how many" {
+	csv iris > iris.csv
+	csv iris7 > iris7.csv
+	csv pandas > pandas.csv
+	run --separate-stderr shm_import -P "$P" iris.csv pandas.csv iris7.csv iris.csv
+	status_is 0
+	is "$stderr" "shm-import: iris7.csv:2-8: a table of 7 rows, 14 values, stayed text: column 3 (\"Species\") is text (\"virginica\", line 2); $IRIS (cut -d',' -f1-2 iris7.csv | shm-import); 3 such tables in all
+shm-import: pandas.csv:2-7: a table of 6 rows, 23 values, stayed text: $PANDAS"
+	# and within one file: the largest of the cause, counted
+	{ csv iris; echo; csv iris7; } > both.csv
+	run --separate-stderr shm_import -P "$P" both.csv
+	status_is 0
+	is "$stderr" "shm-import: both.csv:9-15: a table of 7 rows, 14 values, stayed text: column 3 (\"Species\") is text (\"virginica\", line 9); $IRIS (cut -d',' -f1-2 both.csv | shm-import); 2 such tables in all"
+}
