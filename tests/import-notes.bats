@@ -52,3 +52,21 @@ shm-import: pandas.csv:2-7: a table of 6 rows, 23 values, stayed text: $PANDAS"
 	status_is 0
 	is "$stderr" "shm-import: both.csv:9-15: a table of 7 rows, 14 values, stayed text: column 3 (\"Species\") is text (\"virginica\", line 9); $IRIS (cut -d',' -f1-2 both.csv | shm-import); 2 such tables in all"
 }
+
+@test "7: shm-import: a table not made is said at its place once (file:line, not file:line: file:line)" {
+	printf '1 2 3\n4 5 6\n' > t.txt
+	SHMIDS_DIR=$T/nodir run --separate-stderr shm_import -k 1 -P "$P" t.txt
+	status_is 1
+	is "$output" "$(cat t.txt)" "bytes"
+	is "$stderr" "shm-import: t.txt:1: SHMIDS_DIR $T/nodir does not exist: 'mkdir -p $T/nodir' (mode 1777 to share it), or unset SHMIDS_DIR for System V segments
+shm-import: SHMIDS_DIR $T/nodir: 1 table left as text (its lines copied unchanged: nothing lost)"
+	# with -P, whose name would not be the place either
+	SHMIDS_DIR=$T/nodir run --separate-stderr shm_import -k 1 -P "${P}run3/" t.txt
+	status_is 1
+	like "$stderr" "shm-import: t.txt:1: SHMIDS_DIR $T/nodir does not exist: *" "with -P"
+	# an array's is said at its field
+	printf 'a 1 2 3\n' > a.txt
+	SHMIDS_DIR=$T/nodir run --separate-stderr shm_import -k 1 -P "$P" a.txt
+	status_is 1
+	like "$stderr" "shm-import: a.txt:1: a: SHMIDS_DIR $T/nodir does not exist: *" "array"
+}

@@ -249,7 +249,10 @@ table_name(const struct segs *g, const char *fname, unsigned long lineno)
 	return name;
 }
 
-/* The segment of table t, made; NULL, said why. */
+/*
+ * The segment of table t, made; NULL, said why.  Its name is its place:
+ * a failure is said at file:line alone, not at file:line: file:line.
+ */
 static char *
 table_make(struct segs *g, const struct sink_table *t, int type)
 {
@@ -269,8 +272,7 @@ table_make(struct segs *g, const struct sink_table *t, int type)
 	e = errno;
 	g->failed = 1;
 	if (!dir_again(g, e, &g->dirtables))
-		warnx("%s:%lu: %s: %s", t->fname, t->line, name,
-		    msg_create_error(e));
+		warnx("%s:%lu: %s", t->fname, t->line, msg_create_error(e));
 	return NULL;
 }
 
