@@ -70,3 +70,30 @@ shm-import: SHMIDS_DIR $T/nodir: 1 table left as text (its lines copied unchange
 	status_is 1
 	like "$stderr" "shm-import: a.txt:1: a: SHMIDS_DIR $T/nodir does not exist: *" "array"
 }
+
+# slash_ends() read "x 1 /\r \n" as continued: the classifier does not
+# (a CR inside the line is no line end; its "/" ends no line), and the
+# row after it, of no array, is a row alone.
+@test "6, 7: shm-import: an array line ending in '/\\r ' continues nothing, as the classifier reads it: the row after it is said alone" {
+	local end fails= want
+	for end in '/\r \n' '/ \n' '/\r\n' '/\n'; do
+		{ printf "x 1 2 3 4 5 6 7 8 9 10 11 3o $end"
+		  echo '1 2 3 4 5 6 7 8 9 10 11 12'; } > s.txt
+		run --separate-stderr shm_import -k 10 -P "$P" s.txt
+		[ "$status" = 0 ] || fails+="[$end: exit $status] "
+		[ "$output" = "$(cat s.txt)" ] || fails+="[$end: bytes] "
+		want='shm-import: s.txt:1: x: "3o" is no number: the array left as text (correct it; -f x names its line)'
+		[ "$end" != '/\r \n' ] ||
+		    want="shm-import: s.txt:2: a row of 12 values alone stays text (a table needs 2 rows or more); a field name makes it an array: sed '2s/^/x /' s.txt | shm-import
+$want"
+		[ "$stderr" = "$want" ] || fails+="[$end: $stderr] "
+	done
+	is "$fails" "" "failures"
+	# -f reads it so too: "/" a bad value, the next line an array of its own
+	printf 'x 1 2 /\r \ny 3 4\n' > c.txt
+	run --separate-stderr shm_import -f x,y -P "$P" c.txt
+	status_is 1
+	is "$stderr" 'shm-import: c.txt:1: x: bad value "/"'
+	track "$(sed -n 's/^y shmids //p' <<< "$output")"
+	[[ ${lines[1]} == "y shmids "*" ${P}y" ]] || { echo "$output" >&2; false; }
+}

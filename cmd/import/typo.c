@@ -141,28 +141,21 @@ array_typo(const struct notes_block *b)
 	    b->fieldlen, nums, more ? 2 : 1);
 }
 
-/* The line s[0..n) ends with a "/" token (its CR, LF and blanks aside). */
-static int
-slash_ends(const char *s, size_t n)
-{
-	while (n > 0 && (shmids_isblank(s[n - 1]) || s[n - 1] == '\r' ||
-	    s[n - 1] == '\n'))
-		n--;
-	return n > 0 && s[n - 1] == '/' && (n == 1 ||
-	    shmids_isblank(s[n - 2]));
-}
-
 /*
  * An array left as text for a bad value: a typo the note tells of?  If
- * its one line ended with "/", the line after it was meant as its
+ * its one line ended with "/" (as the library reads it, its values
+ * aside: shmids_continued()), the line after it was meant as its
  * continuation.
  */
 void
 typo_array(const struct notes_block *b)
 {
+	size_t vals = b->field + b->fieldlen;
+
 	if (!array_typo(b))
 		return;
-	if (b->last == b->at.line && b->whole && slash_ends(b->s, b->n)) {
+	if (b->last == b->at.line && b->whole &&
+	    shmids_continued(b->s + vals, b->n - vals)) {
 		arr.meant.fname = b->at.fname;
 		arr.meant.line = b->at.line + 1;
 	}
