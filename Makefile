@@ -97,30 +97,36 @@ $(B)/libshmids.so: $(LIBOBJ)
 # The objects' link flags are kept in $(B)/cmd/ldflags, so that make
 # install links them as they were built (a sanitizer build's need
 # -fsanitize) whatever flags it is given itself.
-# Each tool links the helpers of cmd/ it uses, and no other (a helper
-# is a .c and its .h; one group of functions a file):
+# A tool is cmd/NAME.c, or a folder of its own, cmd/DIR/ (NAME_DIR),
+# all of whose files it is: shm-import's reading, notes and sink
+# (cmd/import/).  Each tool links the helpers of cmd/ it uses, and no
+# other (a helper is a .c and its .h; one group of functions a file):
 #	opts	options, usage errors, option arguments
 #	msg	what the tools say; the final check of stdout
 #	operand	segments named as operands, what a stat or scan says
 #	user	users as -u takes them, names from the databases
 #	filter	shm-expand's and shm-import's: file operands, -f, labels
 #	fmt	the listings' formats; lscol: shm-ls's columns
-#	syscheck, magic, ftoken, lines, fvalues, neartab: see each .h
-#	engine, engine_stream: shm-import's arrays read (engine.h)
+#	syscheck, magic, lines, par: see each .h
 shm-ls_USES	= opts msg operand user fmt lscol syscheck
 shm-rm_USES	= opts msg operand user fmt
 shm-expand_USES	= opts msg filter magic
-shm-import_USES	= opts msg filter magic ftoken lines engine engine_stream neartab par syscheck
-CMDOBJ	= $(sort $(foreach c,$(CMDS),$($(c)_USES:%=$(B)/cmd/%.o)))
+shm-import_USES	= opts msg filter magic lines par syscheck
+shm-import_DIR	= import
+CMDDIROBJ = $(patsubst %.c,$(B)/%.o,$(wildcard cmd/$($(1)_DIR)/*.c))
+CMDOBJ	= $(sort $(foreach c,$(CMDS),$($(c)_USES:%=$(B)/cmd/%.o) \
+	    $(if $($(c)_DIR),$(call CMDDIROBJ,$(c)),$(B)/cmd/$(c).o)))
 CMDLINK	= $(CC) $$(cat $(B)/cmd/ldflags) -o $@ $(filter %.o,$^) -L$(B) -lshmids
-# The helpers' objects of tool $*, in a rule's second expansion.
+# The objects of tool $*, its own and its helpers', in a rule's second
+# expansion.
+CMDMAIN	= $(if $($*_DIR),$(call CMDDIROBJ,$*),$(B)/cmd/$*.o)
 CMDUSES	= $(patsubst %,$(B)/cmd/%.o,$($*_USES))
-$(B)/cmd/%.o: cmd/%.c cmd/*.h lib/shmids.h
+$(B)/cmd/%.o: cmd/%.c cmd/*.h $(wildcard cmd/*/*.h) lib/shmids.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Icmd $(WFLAGS) $(CFLAGS) -c -o $@ $<
 	@echo '$(WFLAGS) $(CFLAGS) $(LDFLAGS)' > $(B)/cmd/ldflags
 .SECONDEXPANSION:
-$(B)/bin/%: $(B)/cmd/%.o $$(CMDUSES) $(B)/libshmids.so
+$(B)/bin/%: $$(CMDMAIN) $$(CMDUSES) $(B)/libshmids.so
 	@mkdir -p $(@D)
 	$(CMDLINK) -Wl,-rpath,'$$ORIGIN/..'
 
@@ -132,12 +138,12 @@ MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
 SYSLIBDIRS = /lib /lib64 /usr/lib /usr/lib64 \
 	     $(if $(MULTIARCH),/lib/$(MULTIARCH) /usr/lib/$(MULTIARCH))
 INSTALL_RPATH ?= $(if $(filter $(SYSLIBDIRS),$(LIBDIR)),,$(LIBDIR))
-$(B)/inst/%: $(B)/cmd/%.o $$(CMDUSES) $(B)/libshmids.so FORCE
+$(B)/inst/%: $$(CMDMAIN) $$(CMDUSES) $(B)/libshmids.so FORCE
 	@mkdir -p $(@D)
 	$(CMDLINK) $(if $(INSTALL_RPATH),-Wl$(comma)-rpath$(comma)$(INSTALL_RPATH))
 comma	:= ,
 FORCE:
-.SECONDARY: $(CMDS:%=$(B)/cmd/%.o) $(CMDOBJ)
+.SECONDARY: $(CMDOBJ)
 
 $(EXBINS): $(B)/examples/%: examples/%.c $(B)/libshmids.a
 	@mkdir -p $(@D)

@@ -196,8 +196,9 @@ man_names() {
 # of lib/ but the public ones.
 @test "7: install: no file of cmd/ includes a library-internal header" {
 	local h bad=
-	for h in $(sed -n 's/^#include "\(.*\)".*/\1/p' "$TOP"/cmd/*.[ch] | sort -u); do
-		[ "$h" = shmids.h ] || [ -f "$TOP/cmd/$h" ] || bad+="$h "
+	for h in $(sed -n 's/^#include "\(.*\)".*/\1/p' "$TOP"/cmd/*.[ch] "$TOP"/cmd/*/*.[ch] | sort -u); do
+		[ "$h" = shmids.h ] || [ -f "$TOP/cmd/$h" ] ||
+		    compgen -G "$TOP/cmd/*/$h" > /dev/null || bad+="$h "
 	done
 	is "$bad" "" "includes other than shmids.h and cmd/'s own"
 	run grep -rlwE '(internal|common|seg|text|number)\.h' "$TOP"/cmd/
@@ -251,11 +252,11 @@ kept_calls() {
 	like "|$kept|" "*|shmids_open|*" "kept calls"
 	like "|$kept|" "*|shmids_values_parse|*" "kept calls"
 	[ "$(kept_calls | wc -l)" -ge 10 ] || { echo "only: $kept" >&2; false; }
-	for f in "$TOP"/cmd/*.[ch] "$TOP"/examples/*.c; do
+	for f in "$TOP"/cmd/*.[ch] "$TOP"/cmd/*/*.[ch] "$TOP"/examples/*.c; do
 		run --separate-stderr "${CC:-cc}" -fpreprocessed -dD -E -P "$f"
 		status_is 0
 		# the stripped text still holds the calls (a check that can fail)
-		case $f in */shm-import.c)
+		case $f in */import/read.c)
 			like "$output" "*shmids_line_kind(*" "$f stripped" ;;
 		esac
 		t=$(grep -nE "(^|[^A-Za-z0-9_])($kept)[[:space:]]*\(" <<< "$output") &&
@@ -321,14 +322,17 @@ roundtrip() {
 	roundtrip "$p/bin"
 
 	# cmd/ alone, away from lib/, with the installed header
-	mkdir -p src/cmd bin
-	cp "$TOP"/cmd/*.c "$TOP"/cmd/*.h src/cmd/
-	# the tools' shared helpers: every file of cmd/ that is no tool
+	mkdir -p src bin
+	cp -R "$TOP"/cmd src/
+	# the tools' shared helpers: every file of cmd/ that is no tool; a
+	# tool is cmd/NAME.c, or the folder cmd/import/ (shm-import)
 	helpers=$(ls src/cmd/*.c | grep -v '/shm-[a-z]*\.c$')
 	for f in shm-ls shm-rm shm-expand shm-import; do
+		main=src/cmd/$f.c
+		[ "$f" != shm-import ] || main=$(echo src/cmd/import/*.c)
 		run env PKG_CONFIG_PATH="$p/lib/pkgconfig" sh -c \
-		    'cc -std=c99 -D_XOPEN_SOURCE=700 -o bin/$0 src/cmd/$0.c $3 $(pkg-config --cflags --libs shmids) -Wl,-rpath,$1 $2' \
-		    "$f" "$p/lib" "$san" "$helpers"
+		    'cc -std=c99 -D_XOPEN_SOURCE=700 -Isrc/cmd -o bin/$0 $4 $3 $(pkg-config --cflags --libs shmids) -Wl,-rpath,$1 $2' \
+		    "$f" "$p/lib" "$san" "$helpers" "$main"
 		status_is 0
 		run env -u LD_LIBRARY_PATH ldd "bin/$f"
 		like "$output" "*libshmids.so.1 => $p/lib/libshmids.so.1 *" "ldd $f"

@@ -90,7 +90,7 @@ void	 eng_free(struct engine *e);
  * The last place in s[0..len) (no LF in it) where a block may begin:
  * a token's start after a blank, the token before not "/" alone, so
  * that s[0..cut) reads as values as the line would (a pipe's long line
- * parsed in pieces, shm-import.c); 0 if none in its last 4 KiB.
+ * parsed in pieces, engine_stream.c); 0 if none in its last 4 KiB.
  */
 size_t	 eng_cut(const char *s, size_t len);
 

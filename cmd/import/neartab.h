@@ -2,19 +2,19 @@
  * Tables left as text, and why (issue 33; format-spec.md 7, shm-import):
  * runs of lines that look like a table's rows but are no rows of section
  * 6.1 (a text column, an empty field, a decimal comma, a comma at the
- * end), told once per file with what would make them a table.
+ * end).  After the input, for each cause, the largest such table is
+ * told with what would make it a table, and how many there were.
  */
-#ifndef SHMIDS_NEARTAB_H
-#define SHMIDS_NEARTAB_H
+#ifndef IMPORT_NEARTAB_H
+#define IMPORT_NEARTAB_H
 
 #include <stddef.h>
 
-/* A new input file: what was noted of the last is forgotten. */
-void	 neartab_start(const char *fname);
 /*
- * Line lineno, s[0..n) with its end of line, is no row of a table block
- * (a CSV line, or one that begins with a number): lines not noted end a
- * run.  Lines longer than NEARTAB_LINE_MAX are not looked at.
+ * Line lineno of the file at hand, s[0..n) with its end of line, is no
+ * row of a table block (a CSV line, or one that begins with a number):
+ * lines not noted end a run.  Lines longer than NEARTAB_LINE_MAX are
+ * not looked at.
  */
 #define NEARTAB_LINE_MAX	65536
 void	 neartab_text(unsigned long lineno, const char *s, size_t n);
@@ -29,11 +29,9 @@ void	 neartab_block(unsigned long first, size_t rows, size_t cols,
  * caller: a run whose text is first seen there is not told again.
  */
 void	 neartab_typo(unsigned long lineno);
-/*
- * The end of the file: where its largest run of lines that look like
- * rows stayed text, and holds more values than any block converted,
- * one warning that says why and what would move it.  1 if it warned.
- */
-int	 neartab_end(void);
+/* The file fname ended: its runs are judged, the next file's begin. */
+void	 neartab_file(const char *fname);
+/* After the input: the tables left as text told.  1 if any was. */
+int	 neartab_say(void);
 
 #endif
