@@ -110,7 +110,7 @@ $(B)/libshmids.so: $(LIBOBJ)
 shm-ls_USES	= opts msg operand user fmt lscol syscheck
 shm-rm_USES	= opts msg operand user fmt
 shm-expand_USES	= opts msg filter magic
-shm-import_USES	= opts msg filter magic ftoken lines engine engine_stream neartab par syscheck
+shm-import_USES	= opts msg filter magic ftoken lines engine engine_stream neartab syscheck
 CMDOBJ	= $(sort $(foreach c,$(CMDS),$($(c)_USES:%=$(B)/cmd/%.o)))
 CMDLINK	= $(CC) $$(cat $(B)/cmd/ldflags) -o $@ $(filter %.o,$^) -L$(B) -lshmids
 # The helpers' objects of tool $*, in a rule's second expansion.

@@ -597,7 +597,7 @@ int	 shmids_remove_id(const char *id);
 /*
  * shmids_advise_huge: advise transparent huge pages (madvise(2)
  * MADV_HUGEPAGE) for the malloc'd buffer p of len bytes that a filter
- * grows by doubling to many MiB (shmids_values_parse() does it for its
+ * grows by doubling to many MiB (shmids_values_read() does it for its
  * values; shm-import for its read buffer, which holds an array's text
  * read from a pipe): 512 times fewer page
  * faults where the system gives huge pages on request (THP "madvise").
@@ -605,10 +605,9 @@ int	 shmids_remove_id(const char *id);
  * big is the whole mapping malloc made: advice on part of it would
  * split the mapping, and realloc(3) could no longer move it with
  * mremap(2) but would copy.  Nothing below 4 MiB, with SHMIDS_NOTUNE set
- * in the environment, or where the system lacks MADV_HUGEPAGE.  Never
- * fails; errno is left unchanged.  Kept for 1.x programs; no part of the
- * designed API: a program advises its own buffers (madvise(2); shm-import
- * does), and the library its own.
+ * in the environment, or where the system lacks MADV_HUGEPAGE, as the
+ * library tunes its own segments (format-spec.md 2.5).  Never fails;
+ * errno is left unchanged.
  */
 void	 shmids_advise_huge(void *p, size_t len);
 
@@ -643,10 +642,8 @@ int	 shmids_threads(void);
  * thread, whose handlers run as before (a job on it may see EINTR);
  * fn must be safe to run on several threads at once.  Where a thread
  * cannot be made, fewer do the work.  Returns the threads used, 1 or
- * more; errno is left unchanged.  Kept for 1.x programs; no part of the
- * designed API: a program's own work goes on its own threads
- * (shm-import has a pool of its own); the library runs its
- * conversions on threads it makes (shmids_values_read(), shmids_emit()).
+ * more; errno is left unchanged.  The library's own conversions run on
+ * it (shmids_values_read(), the populate of big segments).
  */
 size_t	 shmids_par(size_t n, int nthreads, void (*fn)(void *, size_t),
 	    void *arg);
