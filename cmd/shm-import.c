@@ -1545,8 +1545,8 @@ store_table(const struct block *b, const struct shmids_values *v)
 		rval = 1;
 		return -1;
 	}
-	if (filter_labels_room(&made) == -1 || (h = shmids_create_table(name,
-	    mode, v->type, b->rows, b->cols)) == NULL) {
+	if (filter_labels_room(&made) == -1 || (h = shmids_create_matrix(name,
+	    mode, v->type, b->rows, b->cols, SHMIDS_ROWMAJOR)) == NULL) {
 		if (dir_again(errno, &dirtables))
 			return -1;
 		warnx("%s:%lu: %s: %s", b->fname, b->first, name,
