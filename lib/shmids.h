@@ -583,10 +583,11 @@ enum shmids_style {
  * sealed segment called name with mode, which is then detached.
  * data holds count elements of type.  Returns 0, or -1 with errno from
  * shmids_create_array() or from writing fp (on a write error after the
- * segment was made, the segment is removed).  EINVAL for a field that
- * begins with "#" (1.6: the line would be a comment, format-spec.md 6,
- * never read back as a field), empty, or holding a blank, CR, LF or
- * NUL.  Inline, it is
+ * segment was made, the segment is removed).  EINVAL, nothing written
+ * and no segment made, for a field that would not read back as one in
+ * either form (shmids_field_check(): empty, a blank, CR, LF or NUL in
+ * it, a comment's "#" first (1.6), a number, a Fortran form that is no
+ * value or the word shmids (1.7); format-spec.md 6).  Inline, it is
  * shmids_emit() with shmids_layout_init(field)'s layout.  Thread-safe
  * for distinct fp (it keeps no static buffer); creating a segment is not
  * (see the conventions at the top).
@@ -604,16 +605,21 @@ int	 shmids_put(FILE *fp, const char *field, int type, const void *data,
  * size that is a multiple of it.  A table reference line ("shmids id
  * name", format-spec.md 5) gives its table's rows x cols elements in
  * the payload's order (row by row; column by column for a column-major
- * table), as a reference line does (the shape and order: shmids_open()
- * its label and shmids_dims()).  A number is never a field (format-spec.md 6.1): a
- * line whose first token reads as a value (shmids_isnumber()) is EINVAL,
- * and nothing is read from fp; so is a comment, a line whose first token
+ * table), as a reference line does (the shape and order:
+ * shmids_open_flags() its label and shmids_dims()).  A number is never
+ * a field (format-spec.md 6.1): a line whose first token reads as a
+ * value (shmids_isnumber()) is EINVAL, and nothing is read from fp; so
+ * is a comment, a line whose first token
  * begins with "#" (format-spec.md 6, 1.6: "# 1 2 3" has no field; a
  * valid reference line "# shmids 0 #" is a reference all the same).
- * Release with shmids_array_free().
+ * line is a C string: a line that holds a NUL byte is text
+ * (format-spec.md 6, 1.7), but this sees only the bytes before it; a
+ * caller that reads lines with getline(3) passes none whose length is
+ * not strlen(line).  Continuation lines it reads itself with their
+ * length.  Release with shmids_array_free().
  * Where fp is left: nothing is read from it for a reference line or a
  * first line that is no inline array's (EINVAL, or the errors of
- * shmids_open()).  For an inline array it is left after the array's
+ * shmids_open_flags()).  For an inline array it is left after the array's
  * last line, on success and on EINVAL alike (a bad value in a
  * continuation line makes the whole array bad, its continuation lines
  * read all the same);
@@ -631,6 +637,34 @@ int	 shmids_get(const char *line, FILE *fp, int type,
 
 /* shmids_array_free: release what shmids_get() acquired; a is zeroed. */
 void	 shmids_array_free(struct shmids_array *a);
+
+/*
+ * shmids_field_check: may s[0..len) (no NUL needed; s may be NULL when
+ * len is 0) be written as a field (format-spec.md 6, "A field a writer
+ * may write")?  A field must read back as that field in both of its
+ * forms, an inline array and a reference line, as shm-expand and
+ * shm-import turn one into the other: one or more bytes, none a blank,
+ * CR, LF or NUL (5, 6); not beginning with "#" (a comment, 6); not a
+ * number (shmids_isnumber(), up to a comma: the line would be a row,
+ * 6.1); not one of Fortran's forms that are no value ("3*", "3*0.0",
+ * "0.1+101", up to a comma: text, 6); not "shmids" or "shmids," (a
+ * table reference's keyword, 5).  flags 0 says that, for a writer
+ * (shmids_put(), shm-import's -f and -t, Python's dump(), R's
+ * shm_write()); SHMIDS_FIELD_REF the rule for the field of a reference
+ * line as a reader finds it (shm-expand's -f), which a valid reference
+ * line has whatever it is but empty, holding a blank, CR, LF or NUL, or
+ * a number (5): "#x" and "3*" are such fields.  A field has no length
+ * of its own to keep; a segment named after a field is a name, for
+ * shmids_name_check() to say (on the name as made, a prefix included).
+ * Returns 0 (*why, if why is not NULL, set to NULL), or -1 with errno
+ * EINVAL and *why a static English phrase in the tools' words, e.g. "a
+ * number is never a field (a line that begins with a number is a table
+ * row)", meant to follow "prog: -f field: "; *why NULL for an unknown
+ * flag.  Thread-safe; errno is left unchanged on success.  Library 1.7.
+ */
+#define SHMIDS_FIELD_REF	0x1	/* a reference line's field, as read */
+int	 shmids_field_check(const char *s, size_t len, int flags,
+	    const char **why);
 
 /*
  * shmids_format: write one element (at elem, native order) as ASCII in
@@ -672,8 +706,10 @@ int	 shmids_parsen(const char *s, size_t len, const char **end, int type,
 
 /*
  * shmids_isblank: 1 if c is a blank of the ASCII form (space or tab, the
- * only token separators: format-spec.md 5, 6), else 0.  A token also ends
- * at CR, LF and NUL; a value does (shmids_parse()).
+ * only token separators: format-spec.md 5, 6), else 0.  A value also
+ * ends at CR, LF and NUL (shmids_parse()); a NUL byte in a line is no
+ * blank, but a byte of the token it is in, which is then no value and
+ * no field (format-spec.md 6, 1.7).
  */
 int	 shmids_isblank(int c);
 
@@ -702,8 +738,12 @@ enum shmids_line_kind {
 #define SHMIDS_EOL_CRLF		2
 #define SHMIDS_EOL_CR		3	/* the file's last line, one CR */
 
-/* shmids_line_kind() flag: the line's first bytes only (below). */
-#define SHMIDS_LINE_PART	1
+/* shmids_line_kind() flags: the line's first bytes only; its end (below). */
+#define SHMIDS_LINE_PART	0x1
+#define SHMIDS_LINE_CUT		0x2	/* line begins inside its first token */
+#define SHMIDS_LINE_CUT_HASH	0x4	/* ... which began with "#" */
+#define SHMIDS_LINE_CUT_NUL	0x8	/* ... whose bytes gone held a NUL */
+#define SHMIDS_LINE_CUT_CR	0x10	/* ... or a CR */
 
 struct shmids_line {
 	int		 kind;		/* enum shmids_line_kind */
@@ -712,7 +752,8 @@ struct shmids_line {
 	size_t		 field, fieldlen; /* first token (REF, ARRAY: the
 					   field; TREF: "shmids" or
 					   "shmids,"; CONT, blank: 0, 0;
-					   ROW, a comment: lead, 0: no
+					   ROW, a comment, a NUL in the
+					   first token: lead, 0: no
 					   field) */
 	size_t		 values;	/* ARRAY: where its values begin */
 	size_t		 end;		/* the line's end: its CR LF, LF,
@@ -750,7 +791,9 @@ struct shmids_line {
  * and why "a comment (its first token begins with #)": kind TEXT, not
  * a kind of its own, so that a 1.x program that switches on kind
  * passes it through as it passed text (sep '#' tells it from other
- * TEXT, whose sep is 0); one whose first token reads as a
+ * TEXT, whose sep is 0); one whose first token holds a NUL byte is
+ * TEXT with fieldlen 0 and why "a NUL byte in the first token (no field
+ * holds one)" (format-spec.md 6, library 1.7); one whose first token reads as a
  * value (shmids_isnumber()) is ROW, a row if its values are
  * (shmids_line_next() tells); one whose first token, up to a comma, is
  * one of Fortran's forms that are no value ("3*0.0", "3*", "0.1+101":
@@ -763,8 +806,19 @@ struct shmids_line {
  * first bytes, the rest still to come (a filter that does not hold a
  * long line whole): returns 0 when they cannot yet tell whether the
  * line is a reference of either form, else 1 with kind TEXT, ARRAY or
- * ROW as far as they tell (eol NONE, end len).  Never fails; errno is
- * left unchanged; thread-safe.
+ * ROW as far as they tell (eol NONE, end len).
+ * With flags SHMIDS_LINE_CUT (library 1.7), line[0..len) begins inside
+ * its first token, whose first bytes, and the line's leading blanks,
+ * the caller wrote out without holding them (a filter whose memory must
+ * not grow with a long token: shm-expand, format-spec.md 7); line[0] is
+ * a byte of that token, or the blank after it.  What the classifier
+ * needs of the bytes gone, the caller says in flags, as it saw them
+ * pass: SHMIDS_LINE_CUT_HASH, the token began with "#";
+ * SHMIDS_LINE_CUT_NUL, SHMIDS_LINE_CUT_CR, they held a NUL, a CR.  Such
+ * a token, longer than its caller holds, is taken for no number, no
+ * Fortran form and no table reference's keyword.  field is then 0 and
+ * fieldlen the token's bytes in line; SHMIDS_LINE_PART may be given too.
+ * Never fails; errno is left unchanged; thread-safe.
  */
 int	 shmids_line_kind(const char *line, size_t len, int flags,
 	    struct shmids_line *c);

@@ -101,8 +101,8 @@ BEGIN { room = room ? room : 64 }
 		if (mode == "python" && NF >= 3 && $3 == "(row)")
 			key(doc ":" n, "t")
 		else if (mode == "python" && NF >= 3 &&
-		    $3 !~ /^(crlf|cr|noeol|\(comment\))$/)
-			key($3, "t")	# a comment (6) is no key
+		    $3 !~ /^(crlf|cr|noeol|\(comment\)|\(nul\))$/)
+			key($3, "t")	# a comment (6), a NUL (6) no key
 	}
 }
 END {
