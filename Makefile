@@ -111,7 +111,7 @@ $(B)/libshmids.so: $(LIBOBJ)
 shm-ls_USES	= opts msg operand user fmt lscol syscheck
 shm-rm_USES	= opts msg operand user fmt
 shm-expand_USES	= opts msg filter magic
-shm-import_USES	= opts msg filter magic lines par syscheck
+shm-import_USES	= opts msg filter magic lines syscheck
 shm-import_DIR	= import
 CMDDIROBJ = $(patsubst %.c,$(B)/%.o,$(wildcard cmd/$($(1)_DIR)/*.c))
 CMDOBJ	= $(sort $(foreach c,$(CMDS),$($(c)_USES:%=$(B)/cmd/%.o) \

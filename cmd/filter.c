@@ -127,48 +127,33 @@ filter_fields(struct fields *f, const char *list)
 		if (f->v[f->n].len == 0)	/* "", "a,", "a,,b" */
 			opts_invalid("field list", list,
 			    "fields separated by commas: a,b");
-		filter_not_number("-f", p, f->v[f->n].len);
+		filter_field("-f", p, f->v[f->n].len, SHMIDS_FIELD_REF);
 		if (c != NULL)
 			p = c + 1;
 	}
 }
 
 void
-filter_not_number(const char *opt, const char *field, size_t len)
+filter_field(const char *opt, const char *field, size_t len, int flags)
 {
-	char msg[160];
+	const char *why;
+	char msg[512];
 
-	if (len == 0 || !shmids_isnumber(field, len))
+	/* the library's rule (format-spec.md 6), not one of our own */
+	if (len == 0 || shmids_field_check(field, len, flags, &why) == 0)
 		return;
-	snprintf(msg, sizeof(msg), "%s %s: a number is never a field (a "
-	    "line that begins with a number is a table row)", opt,
-	    msg_quote(field, len));
+	snprintf(msg, sizeof(msg), "%s %s: %s", opt, msg_quote(field, len),
+	    why != NULL ? why : "not a field");
 	opts_misuse(msg);
 }
 
 void
-filter_not_comment(const char *opt, const char *field, size_t len)
-{
-	struct shmids_line c;
-	char msg[160];
-
-	/* the classifier's rule (format-spec.md 6), not one of our own */
-	if (len == 0 || shmids_line_kind(field, len, 0, &c) != 1 ||
-	    c.kind != SHMIDS_LINE_TEXT || c.sep != '#')
-		return;
-	snprintf(msg, sizeof(msg), "%s %s: a comment is never a field (a "
-	    "line whose first token begins with # is a comment)", opt,
-	    msg_quote(field, len));
-	opts_misuse(msg);
-}
-
-void
-filter_fields_not_comment(const struct fields *f)
+filter_fields_check(const struct fields *f, int flags)
 {
 	size_t i;
 
 	for (i = 0; i < f->n; i++)
-		filter_not_comment("-f", f->v[i].name, f->v[i].len);
+		filter_field("-f", f->v[i].name, f->v[i].len, flags);
 }
 
 int

@@ -35,22 +35,22 @@ struct fields {
 };
 /*
  * Split list (a -f argument); exits after a diagnostic on ENOMEM, and
- * as opts_invalid() (exit 2) if the list has a blank.
+ * as opts_invalid() (exit 2) if the list has a blank.  Each field is
+ * checked as a reference line's (filter_field(), SHMIDS_FIELD_REF): a
+ * tool that writes them checks them again with filter_fields_check().
  */
 void	 filter_fields(struct fields *f, const char *list);
 /*
- * A number is never a field (format-spec.md 6.1): a usage error naming
- * opt if field[0..len) reads as a value.
+ * What may be a field is the library's rule (shmids_field_check(),
+ * format-spec.md 6): a usage error "opt field: why" (exit 2) if
+ * field[0..len) is none, for a tool that writes it (flags 0:
+ * shm-import's -f and -t) or that picks reference lines by it
+ * (SHMIDS_FIELD_REF: shm-expand's -f).  len 0 (-t type: no field) is
+ * not checked.  filter_fields_check(): each of a -f list.
  */
-void	 filter_not_number(const char *opt, const char *field, size_t len);
-/*
- * A comment is never a field (format-spec.md 6): a usage error naming
- * opt if field[0..len) is one, as the classifier reads it (a first
- * token that begins with "#"); filter_fields_not_comment() for
- * each of a -f list (a tool that reads no reference's field: shm-import).
- */
-void	 filter_not_comment(const char *opt, const char *field, size_t len);
-void	 filter_fields_not_comment(const struct fields *f);
+void	 filter_field(const char *opt, const char *field, size_t len,
+	    int flags);
+void	 filter_fields_check(const struct fields *f, int flags);
 /* Is tok[0..len) one of f's fields? */
 int	 filter_fields_has(const struct fields *f, const char *tok, size_t len);
 /* Note a line whose field is tok[0..len), used or only seen. */

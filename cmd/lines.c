@@ -5,13 +5,10 @@
  * it, and a regular file's array text is read again only when the array
  * does pass through.
  */
-#define _DEFAULT_SOURCE		/* madvise(2) MADV_HUGEPAGE */
 #include <errno.h>
 #include <poll.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -84,33 +81,6 @@ lines_init(struct lines *l, int fd)
 	return 0;
 }
 
-/*
- * Transparent huge pages for the buffer b of cap bytes, grown by doubling
- * to many MiB when a pipe brings a long array's text (format-spec.md
- * 2.5): 512 times fewer page faults where the system gives them on
- * request.  The whole pages, which for a buffer this big are the whole
- * mapping malloc made: advice on part of it would split the mapping,
- * and realloc(3) could no longer move it with mremap(2).  Not below 4
- * MiB, nor with SHMIDS_NOTUNE set, as the library tunes.
- */
-static void
-advise_huge(char *b, size_t cap)
-{
-#ifdef MADV_HUGEPAGE
-	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t from = (uintptr_t)b & ~(pg - 1);
-	uintptr_t to = ((uintptr_t)b + cap + pg - 1) & ~(pg - 1);
-	int e = errno;
-
-	if (cap >= ((size_t)4 << 20) && getenv("SHMIDS_NOTUNE") == NULL)
-		(void)madvise((void *)from, to - from, MADV_HUGEPAGE);
-	errno = e;
-#else
-	(void)b;
-	(void)cap;
-#endif
-}
-
 /* Room for one more block: slide what must stay to the front, or grow. */
 static int
 room(struct lines *l)
@@ -141,7 +111,8 @@ room(struct lines *l)
 	cap = 2 * (l->cap - 1) + 1;
 	if ((b = realloc(l->buf, cap)) == NULL)
 		return -1;
-	advise_huge(b, cap);
+	/* a pipe's long array: huge pages, as the library's own buffers */
+	shmids_advise_huge(b, cap);
 	l->buf = b;
 	l->cap = cap;
 	return 0;

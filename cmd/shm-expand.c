@@ -69,7 +69,7 @@ struct line {
 	char		*buf;	/* the line from its field on */
 	size_t		 n, cap;
 	size_t		 sent;	/* bytes of the line written before buf */
-	size_t		 fake;	/* bytes of buf standing for written ones */
+	int		 cut;	/* its first token cut: SHMIDS_LINE_CUT... */
 	int		 plain;	/* known not to be a reference line */
 	int		 longfield;	/* longer than any -f name */
 	int		 hash;	/* the field begins with '#' */
@@ -519,8 +519,8 @@ expand(const char *fname, unsigned long lineno, const struct line *l,
 	if ((h = open_view(fname, lineno, r, &a)) == NULL)
 		return -1;
 	shmids_layout_init(&e, NULL);
-	e.lead = l->buf + l->fake;
-	e.leadlen = r->field + r->fieldlen - l->fake;
+	e.lead = l->buf;
+	e.leadlen = r->field + r->fieldlen;
 	e.col0 = l->sent;
 	e.indent = e.col0 + e.leadlen + 1;
 	e.cols = cols;
@@ -608,8 +608,8 @@ expand_table(const char *fname, unsigned long lineno, const struct line *l,
 	}
 	shmids_layout_init(&e, NULL);
 	/* -r: the rows alone, each on a line of its own */
-	e.lead = rflag ? "" : l->buf + l->fake;
-	e.leadlen = rflag ? 0 : r->field - l->fake;
+	e.lead = rflag ? "" : l->buf;
+	e.leadlen = rflag ? 0 : r->field;
 	if (rflag)
 		e.eol = "\n";
 	else
@@ -719,7 +719,7 @@ expand_tref(const char *fname, unsigned long lineno, const struct line *l,
 		warnx("%s:%lu: malformed reference: %s", fname, lineno, r.why);
 	if (k == -1 || fields == NULL)
 		rval = 1;
-	put(l->buf + l->fake, l->n - l->fake);
+	put(l->buf, l->n);
 }
 
 /*
@@ -753,7 +753,7 @@ expand_line(const char *fname, unsigned long lineno, const struct line *l)
 	int k, copied = dflag && !rflag;	/* may keep a segment (-d) */
 
 	/* what the line is: format-spec.md 5, 6.1 (the library's) */
-	shmids_line_kind(l->buf, l->n, 0, &c);
+	shmids_line_kind(l->buf, l->n, l->cut, &c);
 	if (c.kind == SHMIDS_LINE_TREF ||
 	    (c.kind == SHMIDS_LINE_MALFORMED && c.sep != 0)) {
 		expand_tref(fname, lineno, l, &c);
@@ -795,7 +795,7 @@ expand_line(const char *fname, unsigned long lineno, const struct line *l)
 		nrows++;
 		return;
 	}
-	put(l->buf + l->fake, l->n - l->fake);
+	put(l->buf, l->n);
 }
 
 static int
@@ -819,36 +819,28 @@ line_add(struct line *l, int c)
 
 /*
  * Write what is held of the leading blanks and the field, but the last
- * keep bytes (of the field), which stay to start buf.  Before them stay
- * (l->fake) a '#' when the field's own '#' was written, then a NUL or CR
- * when one was: the classifier still sees a field that begins with '#'
- * (a comment if malformed, format-spec.md 6), and a reference line after
- * so long a field is still found malformed.
+ * keep bytes (of the field), which stay to start buf.  A long field
+ * keeps only its last byte: the classifier is told that the line begins
+ * inside its first token, and what the bytes that went held of what it
+ * needs (l->cut: a first '#', a NUL, a CR; format-spec.md 6, 7), so that
+ * such a field's reference line is still found malformed, or a comment.
  */
 static void
 send_lead(struct line *l, size_t keep)
 {
-	size_t len = l->n - l->fake - keep, f = 0;
-	int mark = l->fake && l->buf[l->fake - 1] != '#' ?
-	    l->buf[l->fake - 1] : 'x';
-	/* a long field keeps only its last byte: its '#' goes out */
-	int hash = keep > 0 && l->longfield && l->hash;
+	size_t len = l->n - keep;
 
-	if (mark != '\0' && memchr(l->buf + l->fake, '\0', len) != NULL)
-		mark = '\0';
-	else if (mark == 'x' && memchr(l->buf + l->fake, '\r', len) != NULL)
-		mark = '\r';
-	put(l->buf + l->fake, len);
+	if (keep > 0 && l->longfield) {
+		l->cut |= SHMIDS_LINE_CUT | (l->hash ? SHMIDS_LINE_CUT_HASH : 0);
+		if (memchr(l->buf, '\0', len) != NULL)
+			l->cut |= SHMIDS_LINE_CUT_NUL;
+		if (memchr(l->buf, '\r', len) != NULL)
+			l->cut |= SHMIDS_LINE_CUT_CR;
+	}
+	put(l->buf, len);
 	l->sent += len;
-	if (keep > 0)
-		f = (size_t)hash + (mark != 'x');
-	memmove(l->buf + f, l->buf + l->n - keep, keep);
-	if (hash)
-		l->buf[0] = '#';
-	if (f > (size_t)hash)
-		l->buf[f - 1] = (char)mark;
-	l->fake = f;
-	l->n = f + keep;
+	memmove(l->buf, l->buf + len, keep);
+	l->n = keep;
 	l->buf[l->n] = '\0';
 }
 
@@ -861,7 +853,8 @@ is_plain(const struct line *l)
 {
 	struct shmids_line c;
 
-	return shmids_line_kind(l->buf, l->n, SHMIDS_LINE_PART, &c) == 1;
+	return shmids_line_kind(l->buf, l->n, SHMIDS_LINE_PART | l->cut, &c) ==
+	    1;
 }
 
 /*
@@ -876,7 +869,8 @@ read_line(struct line *l)
 	size_t check = hold, flen = 0;
 	int c, phase = 0;	/* 0 leading blanks, 1 field, 2 after */
 
-	l->n = l->sent = l->fake = 0;
+	l->n = l->sent = 0;
+	l->cut = 0;
 	l->plain = l->longfield = l->hash = 0;
 	while ((c = in_getc()) != EOF) {
 		saw(c);
@@ -948,7 +942,7 @@ unheld(const char *fname, unsigned long lineno, struct line *l)
 	    lineno, MSG_NOMEM);
 	inputbad = "a line that may name a segment was not held";
 	rval = 1;
-	put(l->buf + l->fake, l->n - l->fake);
+	put(l->buf, l->n);
 	put(&c, 1);
 	return c == '\n' ? 0 : copy_rest();
 }
@@ -965,14 +959,14 @@ note_plain(const struct line *l)
 
 	if (fields == NULL || l->longfield)
 		return;
-	shmids_line_kind(l->buf + l->fake, l->n - l->fake, 0, &c);
+	shmids_line_kind(l->buf, l->n, 0, &c);
 	if (c.kind == SHMIDS_LINE_TEXT && c.sep == '#')
 		return;		/* a comment has no field (section 6) */
 	for (f = c.lead, i = f; i < c.end && !shmids_isblank(
-	    l->buf[l->fake + i]); i++)
+	    l->buf[i]); i++)
 		;
 	if (i > f)
-		filter_fields_note(&want, l->buf + l->fake + f, i - f, 0);
+		filter_fields_note(&want, l->buf + f, i - f, 0);
 }
 
 static void
@@ -992,7 +986,7 @@ expand_file(FILE *fp, const char *fname)
 			expand_line(fname, lineno, &l);
 		else {
 			note_plain(&l);
-			put(l.buf + l.fake, l.n - l.fake);
+			put(l.buf, l.n);
 			k = copy_rest();
 		}
 		if (k == -1)

@@ -2,8 +2,8 @@
  * shmids_explain(): an errno of the API in the user's terms.  The errno
  * values stay the API's (format-spec.md names them); this says what is
  * there now, what went wrong and what to do, by looking at the segment
- * the label names as shmids_stat() does.  No static state: two threads
- * may explain at once.
+ * the label names as shmids_stat_dims() does.  No static state: two
+ * threads may explain at once.
  */
 #include <sys/resource.h>
 

@@ -12,8 +12,8 @@
  *
  * Conventions for every function below:
  *  - "shm" is the address of a segment's 128-byte header, as returned by
- *    shmids_create() or shmids_open(); the payload starts SHMIDS_HEADER
- *    bytes later.
+ *    shmids_create_array(), shmids_create_matrix() or shmids_open_flags();
+ *    the payload starts SHMIDS_HEADER bytes later.
  *  - Sizes called nbytes are in bytes; sizes called count are in elements.
  *  - On failure a function returns NULL or -1 and sets errno; it never
  *    prints and never exits.  errno is left unchanged on success.
@@ -22,7 +22,7 @@
  *    keeps is not locked: call create/open/close/seal from one thread, or
  *    serialise them yourself.
  *  - A function that converts a big array on threads of its own says so
- *    (shmids_values_lines(); format-spec.md 6.2).  Those threads are
+ *    (shmids_values_read(); format-spec.md 6.2).  Those threads are
  *    POSIX threads that block every signal, are joined before it
  *    returns, and touch only the caller's text and values: no callback,
  *    no global state.  Making or attaching a segment of 32 MiB or more
@@ -30,29 +30,33 @@
  *    touch only that segment's pages.  shmids_par() alone runs the
  *    caller's own function on such threads, as it is asked to.
  *
- * The designed calls (shmids 1.5), one a concern; new code calls these:
- *  - make: shmids_create_matrix() (shmids_create_array() for 1-D);
- *    seal, close: shmids_seal(), shmids_close();
- *  - open: shmids_open_flags() (flags and a timeout in one call);
- *  - an attached segment: shmids_label(), shmids_array(), shmids_dims();
- *  - a segment by id, and all of them: shmids_stat_dims(),
- *    shmids_scan_dims() (the info, and the dimensions and order);
- *  - what a line is, a reference of either form included:
- *    shmids_line_kind(), shmids_line_next() (struct shmids_line says
- *    REF or TREF, with the label);
- *  - an array's values: shmids_values_read() (one line, many lines on
- *    threads, into the caller's memory, or a count: by its flags);
- *  - writing: shmids_emit(), shmids_emit_matrix(), shmids_put().
- * The calls that 1.x grew one at a time are kept, each a thin wrapper
- * over its designed call ("Kept for 1.x programs; new code calls X"),
- * so that no program built against 1.x breaks (SONAME 1):
- * shmids_open(), shmids_open_wait(), shmids_stat(), shmids_stat_shape(),
- * shmids_scan(), shmids_scan_shape(), shmids_shape(), shmids_ref_parse(),
- * shmids_tref_parse(), shmids_values_parse(), shmids_values_lines(),
- * shmids_values_count(), shmids_values_into().  shmids_par() and
- * shmids_advise_huge() are kept for 1.x programs too, but are no part
- * of the designed set: a thread pool and a huge-page advice for one
- * tool's buffers are that tool's (shm-import has its own).
+ * The designed calls (shmids 1.7), one a concern, in the sections below;
+ * the tools (cmd/) call these and no other:
+ *  - element types: shmids_type_size(), shmids_type_name(),
+ *    shmids_type_parse();
+ *  - segments: make shmids_create_array() (1-D), shmids_create_matrix()
+ *    (a table, either order); shmids_seal(), shmids_close(); open
+ *    shmids_open_flags(); shmids_release(); an attached segment
+ *    shmids_label(), shmids_array(), shmids_dims(); a segment by id, and
+ *    all of them, shmids_stat_dims(), shmids_scan_dims(); remove
+ *    shmids_remove() (by label, its header checked), shmids_remove_info()
+ *    (a cleaner's), shmids_remove_id() (by id, unchecked); labels
+ *    shmids_name_check(), shmids_id_check(), shmids_label_check(),
+ *    shmids_id_uid(); shmids_dir(); shmids_advise_huge();
+ *  - threads: shmids_threads(), shmids_par();
+ *  - the ASCII text: a field shmids_put(), shmids_get(),
+ *    shmids_array_free(), shmids_field_check(); a value shmids_format(),
+ *    shmids_parse(), shmids_parsen(), shmids_isblank(), shmids_isnumber();
+ *    what a line is shmids_line_kind(), shmids_line_next(),
+ *    shmids_line_run(), shmids_continued(), shmids_row_parse(); an
+ *    array's values shmids_values_read(), shmids_values_free(); writing
+ *    shmids_layout_init(), shmids_emit(), shmids_emit_matrix();
+ *  - errors in the user's terms: shmids_explain().
+ * The calls that 1.0 to 1.6 grew one at a time are in the last section,
+ * "Calls kept for 1.x programs": each is a thin wrapper over a designed
+ * call, kept so that no program built against libshmids.so.1 breaks
+ * (the soname stays 1, nothing exported is removed).  New code calls
+ * the designed ones.
  */
 #ifndef SHMIDS_H
 #define SHMIDS_H
@@ -139,7 +143,7 @@ struct shmids_array {
 
 /*
  * What the system and the header say of one segment; filled by
- * shmids_stat() and shmids_scan().  System fields are read before the
+ * shmids_stat_dims() and shmids_scan_dims().  System fields are read before the
  * segment is attached, so the times are the ones other programs left.
  * For a file segment (format-spec.md 2.6) shmid is -1, key, cpid, lpid
  * and dtime are 0, ctime is the file's birth (else modification) time,
@@ -188,19 +192,6 @@ struct shmids_info {
 };
 
 /*
- * A segment's shape (format-spec.md 2.7): a table of rows x cols
- * elements, stored row by row (ndim 2), or a 1-D array (ndim 1, rows
- * the count, cols 1); rows * cols is the count either way.  ndim 0:
- * unknown (a header not read, or not ours).  The header holds two
- * dimensions at most, so this struct is final; an N-D shape lives in
- * the ASCII file.
- */
-struct shmids_shape {
-	int		 ndim;		/* 1, 2; 0 unknown */
-	size_t		 rows, cols;	/* elements */
-};
-
-/*
  * The order of a table's elements in its payload (format-spec.md 2.7):
  * row by row (numpy's order 'C'; header version 2), or column by column
  * (Fortran, R, numpy's order 'F'; header version 3).  The values are the
@@ -215,10 +206,11 @@ struct shmids_shape {
  * the count, cols 1, order SHMIDS_ROWMAJOR); rows * cols is the count.
  * Element (i, j) of a table is element i * cols + j of the payload for
  * SHMIDS_ROWMAJOR, i + j * rows for SHMIDS_COLMAJOR.  ndim 0: unknown
- * (a header not read, or not ours), and order 0.  Unlike struct
- * shmids_shape, which 1.3's calls fill with a column-major table's
- * storage read row by row (its transpose), this says what the writer
- * meant.  Library 1.4.
+ * (a header not read, or not ours), and order 0.  It says what the
+ * writer meant (unlike struct shmids_shape of the calls kept for 1.3
+ * programs, below, which holds a column-major table's transpose).  The
+ * header holds two dimensions at most; an N-D shape lives in the ASCII
+ * file.  Library 1.4.
  */
 struct shmids_dims {
 	int		 ndim;		/* 1, 2; 0 unknown */
@@ -226,7 +218,7 @@ struct shmids_dims {
 	size_t		 rows, cols;	/* elements */
 };
 
-/* Flags for shmids_scan(), shmids_stat() and shmids_remove_info(). */
+/* Flags for shmids_scan_dims(), shmids_stat_dims(), shmids_remove_info(). */
 #define SHMIDS_ALL	0x1	/* scan: report other programs' segments too */
 #define SHMIDS_NOHDR	0x2	/* never attach: kernel data only */
 #define SHMIDS_IDLE	0x4	/* remove only if no process is attached */
@@ -235,62 +227,50 @@ struct shmids_dims {
 #define SHMIDS_LAZY	0x10	/* populate nothing: pages map as first read */
 
 /*
- * shmids_create: make a segment of SHMIDS_HEADER + nbytes bytes of type
- * raw, write its header (label "<shmid> <name>"; the paper's Figure 1) and
+ * shmids_create_array: make a segment of SHMIDS_HEADER + count *
+ * shmids_type_size(type) bytes for count elements of type (enum
+ * shmids_type; SHMIDS_RAW: count bytes of unknown meaning, the paper's
+ * shm_create()), write its header (label "<shmid> <name>"; the paper's
+ * Figure 1; type and count recorded, so readers need no arithmetic) and
  * return the header's address, attached read-write.  With SHMIDS_DIR set
  * in the environment (not empty) the segment is a file in that directory
- * instead, labelled "<path> <name>" (format-spec.md 2.6).  The payload, nbytes
- * bytes at shm + SHMIDS_HEADER, is zero.  The segment gets exactly
+ * instead, labelled "<path> <name>" (format-spec.md 2.6).  The payload,
+ * at shm + SHMIDS_HEADER, is zero.  The segment gets exactly
  * mode & 0777 (no umask) and outlives the process; it is in state
  * "filling" until shmids_seal(), shmids_close() or a normal exit.
  * Errors: EINVAL (mode has bits outside 0777, bad name byte, empty name,
- * or the kernel refuses the size), ENAMETOOLONG (name over 64 bytes; for
- * a file segment, path and name over 74), ENOMEM (size overflow or no
- * memory), ENOSPC (kernel.shmmni or kernel.shmall reached; for a file
+ * unknown type, or the kernel refuses the size), ENAMETOOLONG (name
+ * over 64 bytes; for a file segment, path and name over 74), ENOMEM (count * size overflows,
+ * or no memory), ENOSPC (kernel.shmmni or kernel.shmall reached; for a file
  * segment, a full file system), EFBIG (a file segment over the file
  * size limit, ulimit -f: the SIGXFSZ this raises is blocked and taken,
  * one pending before stays), and those of shmget(2) and shmat(2), or
  * for a file segment of realpath(3), mkstemp(3), ftruncate(2), mmap(2),
- * and ENOSYS where the system lacks F_OFD_SETLK.
- */
-void	*shmids_create(const char *name, int mode, size_t nbytes);
-
-/*
- * shmids_create_array: as shmids_create() for count elements of type
- * (enum shmids_type); the header records type and count, so readers need
- * no arithmetic.  Extra error: EINVAL for an unknown type, ENOMEM if
- * count * size overflows.
+ * and ENOSYS where the system lacks F_OFD_SETLK.  Every version of
+ * shmids reads the segment (header version 1).
  */
 void	*shmids_create_array(const char *name, int mode, int type,
 	    size_t count);
 
 /*
- * shmids_create_table: as shmids_create_array() for a table of rows x
- * cols elements of type, stored row by row (format-spec.md 2.7: header
- * version 2, which shmids 1.1 refuses as not a segment of its
- * version; a 1-D array is best made by shmids_create_array(), which
- * every version reads).  rows may be 0; cols is 1 to SHMIDS_COLS_MAX.
- * Extra errors: EINVAL for cols 0 or over SHMIDS_COLS_MAX, ENOMEM if
- * rows * cols overflows.
- */
-void	*shmids_create_table(const char *name, int mode, int type,
-	    size_t rows, size_t cols);
-
-/*
- * shmids_create_matrix: as shmids_create_table() for a table of rows x
+ * shmids_create_matrix: as shmids_create_array() for a table of rows x
  * cols elements of type whose payload the caller fills in order:
  * SHMIDS_ROWMAJOR (row by row, element (i, j) at index i * cols + j;
- * exactly shmids_create_table()) or SHMIDS_COLMAJOR (column by column,
- * as Fortran and R hold a matrix: element (i, j) at index i + j * rows).
+ * header version 2, which shmids 1.1 refuses as not a segment of its
+ * version) or SHMIDS_COLMAJOR (column by column, as Fortran and R hold a
+ * matrix: element (i, j) at index i + j * rows).
  * A column-major table with rows > 1 and cols > 1 gets header version 3
  * (format-spec.md 2.7), which shmids 1.3 and older refuse (ESTALE, "a
  * header of a later version") and so never misread; with one row or one
  * column both orders are the same bytes, and the header is version 2,
- * which shmids 1.2 reads: shmids_dims() then says SHMIDS_ROWMAJOR.
- * Sizes in elements; the payload is rows * cols * shmids_type_size(type)
- * bytes, zero.  Returns the header's address as shmids_create(); seal
- * and close as for it.  Errors: those of shmids_create_table(), and
- * EINVAL for an order other than SHMIDS_ROWMAJOR and SHMIDS_COLMAJOR.
+ * which shmids 1.2 reads: shmids_dims() then says SHMIDS_ROWMAJOR.  A
+ * 1-D array is best made by shmids_create_array(), which every version
+ * reads.  Sizes in elements: rows may be 0, cols is 1 to
+ * SHMIDS_COLS_MAX; the payload is rows * cols * shmids_type_size(type)
+ * bytes, zero.  Returns the header's address as shmids_create_array();
+ * seal and close as for it.  Errors: those of shmids_create_array(),
+ * EINVAL also for cols 0 or over SHMIDS_COLS_MAX or an order other than
+ * SHMIDS_ROWMAJOR and SHMIDS_COLMAJOR, ENOMEM if rows * cols overflows.
  * Library 1.4.
  */
 void	*shmids_create_matrix(const char *name, int mode, int type,
@@ -305,63 +285,43 @@ void	*shmids_create_matrix(const char *name, int mode, int type,
 int	 shmids_seal(void *shm);
 
 /*
- * shmids_open: attach read-only the segment named by label ("<shmid>
- * <name>" or "<path> <name>", optionally followed by one "\n"; a file
- * segment holds one file descriptor while attached) after checking that
- * its header carries exactly that label and is whole (format-spec.md
- * 2.3).  Returns the header's address; the memory is not writable, and
- * only the header and the payload it declares are mapped (files) or
- * populated, whatever the segment's size; of those, only pages someone
- * wrote are populated (a sparse segment's holes read as zeros and are
- * allocated only as the caller reads them).  Errors: EINVAL (label
- * malformed), ENAMETOOLONG, ENOENT (no such segment, or removed),
+ * shmids_open_flags: attach read-only the segment named by label
+ * ("<shmid> <name>" or "<path> <name>", optionally followed by one "\n";
+ * a file segment holds one file descriptor while attached) after
+ * checking that its header carries exactly that label and is whole
+ * (format-spec.md 2.3).  Returns the header's address; the memory is not
+ * writable, and only the header and the payload it declares are mapped
+ * (files) or populated, whatever the segment's size; of those, only
+ * pages someone wrote are populated (a sparse segment's holes read as
+ * zeros and are allocated only as the caller reads them).  The segment
+ * is closed with shmids_close().
+ * seconds: while the segment's writer is still filling it, wait for the
+ * seal up to seconds seconds in all (measured on CLOCK_MONOTONIC; 0 tries
+ * once), then try a last time.  On Linux the seal wakes the waiter at
+ * once (a futex on the header, format-spec.md 2.2); every 100 ms at most
+ * it also checks again whether the writer died and whether a writer that
+ * wakes nobody sealed (10 ms polls where there is no futex).
+ * flags: 0, or SHMIDS_LAZY: attach without populating any page of the
+ * payload (format-spec.md 2.5), for a caller that reads part of it, or
+ * reads it over time; each page is mapped when first read, a page fault
+ * each (on System V one per page: more in all than the populate, for a
+ * caller that reads everything at once).  Every check is made all the
+ * same: label, header, state, declared bytes.
+ * Errors: EINVAL (label malformed, seconds negative or NaN, a flag other
+ * than SHMIDS_LAZY), ENAMETOOLONG, ENOENT (no such segment, or removed),
  * EACCES, ESTALE (the shmid names a segment whose header does not carry
  * this label, or no shmids header at all: a stale reference), EBADMSG
  * (header corrupt or claims more than the segment holds), EAGAIN (writer
- * still filling), EOWNERDEAD (writer died before sealing), ENOMEM, EXDEV
- * (the path is a mount point, whose file system is never asked).
- * Kept for 1.x programs; new code calls shmids_open_flags(label, 0, 0),
- * which this is.
- */
-void	*shmids_open(const char *label);
-
-/*
- * shmids_open_wait: as shmids_open(), but while the segment's writer is
- * still filling it, wait for the seal up to seconds seconds in all
- * (measured on CLOCK_MONOTONIC; 0 tries once), then try a last time.  On
- * Linux the seal wakes the waiter at once (a futex on the header,
- * format-spec.md 2.2); every 100 ms at most it also checks again whether
- * the writer died and whether a writer that wakes nobody sealed (10 ms
- * polls where there is no futex).  Returns as shmids_open().
- * Errors: those of shmids_open(), where EAGAIN means the writer was
- * still filling when the time was up and EOWNERDEAD that it died before
- * sealing, meanwhile or before; EINVAL also for seconds negative or NaN.
- * Kept for 1.x programs; new code calls shmids_open_flags(label, 0,
- * seconds), which this is.
- */
-void	*shmids_open_wait(const char *label, double seconds);
-
-/*
- * shmids_open_flags: the one open call (the designed API: shmids_open()
- * and shmids_open_wait() are it with flags 0): shmids_open_wait() with
- * flags, 0 or SHMIDS_LAZY:
- * attach without populating any page of the payload (format-spec.md
- * 2.5), for a caller that reads part of it, or reads it over time;
- * each page is mapped when first read, a page fault each (on System V
- * one per page: more in all than the populate, for a caller that reads
- * everything at once).  Every check is as for shmids_open(): label,
- * header, state, declared bytes.  shmids_open_wait(label, s) is
- * shmids_open_flags(label, 0, s); with seconds 0 it tries once, as
- * shmids_open().  Returns as shmids_open(); the segment is closed with
- * shmids_close().  Errors: those of shmids_open_wait(); EINVAL also for
- * a flag other than SHMIDS_LAZY.  Library 1.2.
+ * still filling when the time was up), EOWNERDEAD (writer died before
+ * sealing, meanwhile or before), ENOMEM, EXDEV (the path is a mount
+ * point, whose file system is never asked).  Library 1.2.
  */
 void	*shmids_open_flags(const char *label, int flags, double seconds);
 
 /*
  * shmids_release: drop from this process's memory the pages that hold
  * payload bytes off to off + nbytes - 1 of the attached segment shm
- * (shmids_open*() or shmids_create*(); off and nbytes in bytes from the
+ * (shmids_open_flags() or shmids_create*(); off and nbytes in bytes from the
  * payload's start), with madvise(2) MADV_DONTNEED: the data stays in
  * the segment, and reading (or, for the writer, writing) those bytes
  * again maps them again.  A filter that works window by window and
@@ -379,7 +339,7 @@ void	*shmids_open_flags(const char *label, int flags, double seconds);
 int	 shmids_release(const void *shm, size_t off, size_t nbytes);
 
 /*
- * shmids_close: detach shm (from shmids_open() or shmids_create*()); a
+ * shmids_close: detach shm (from shmids_open_flags() or shmids_create*()); a
  * segment this process made is sealed first, unless a process forked
  * from its writer may still fill it (the last writer to let go seals,
  * format-spec.md 2.2).  The segments a fork shared are let go together:
@@ -397,8 +357,8 @@ int	 shmids_close(void *shm);
 /*
  * shmids_remove: remove the segment named by label, after checking its
  * header carries that label.  Processes attached keep their mapping until
- * they detach (shmctl(2) IPC_RMID).  Errors: as shmids_open() except
- * EAGAIN and EOWNERDEAD, plus EPERM (not the owner or creator).
+ * they detach (shmctl(2) IPC_RMID).  Errors: as shmids_open_flags()
+ * except EAGAIN and EOWNERDEAD, plus EPERM (not the owner or creator).
  */
 int	 shmids_remove(const char *label);
 
@@ -413,7 +373,7 @@ const char *shmids_label(const void *shm);
 /*
  * shmids_array: fill a with the payload's address, element type and count
  * as the header declared them when the segment was attached (made, or
- * checked by shmids_open()): the same snapshot as shmids_label(), and the
+ * checked by shmids_open_flags()): the same snapshot as shmids_label(), and the
  * only bytes mapped, whatever a writer rewrites later.  a does not own
  * anything: do not pass it to shmids_array_free().
  * Errors: EINVAL (shm not attached by this library).
@@ -421,22 +381,7 @@ const char *shmids_label(const void *shm);
 int	 shmids_array(const void *shm, struct shmids_array *a);
 
 /*
- * shmids_shape: fill sh with the shape of an attached segment, from the
- * same snapshot as shmids_array() (whose count is rows * cols, the
- * payload's elements in order), as its payload reads row by row: for a
- * column-major table (SHMIDS_COLMAJOR, header version 3) that is the
- * transpose of what was meant, rows and cols swapped (format-spec.md
- * 9), so that a program written for 1.3 reads it right, transposed;
- * shmids_dims() gives the dimensions meant and the order.  Returns
- * sh->ndim (1 or 2), or -1 with EINVAL (shm not attached by this
- * library).  Kept for 1.x programs; new code calls shmids_dims(), of
- * which this is the transpose for a column-major table.
- */
-int	 shmids_shape(const void *shm, struct shmids_shape *sh);
-
-/*
- * shmids_dims: the designed call for an attached segment's shape: fill d
- * with the dimensions of an attached segment as its
+ * shmids_dims: fill d with the dimensions of an attached segment as its
  * writer meant them, and the order of its payload (format-spec.md 2.7),
  * from the same snapshot as shmids_array().  A 1-D segment is ndim 1,
  * rows the count, cols 1, SHMIDS_ROWMAJOR.  Returns d->ndim (1 or 2), or
@@ -445,47 +390,26 @@ int	 shmids_shape(const void *shm, struct shmids_shape *sh);
 int	 shmids_dims(const void *shm, struct shmids_dims *d);
 
 /*
- * shmids_stat: system data for the segment id names (a shmid in decimal,
- * or a file segment's path: a label's first token) into si; unless flags
- * has SHMIDS_NOHDR, the header of a segment of 128 bytes or more is read
- * too (one read-only attach; a file is read, not mapped), whatever its
- * key: the id was named, as a reader's label is.  Errors: EINVAL (id
- * malformed), ENOENT (no such segment, or one marked for removal, as
- * shmids_open() says), EACCES (for the system data; header errors go in
- * si->err with si->ours -1), ESTALE (a path that is not a regular file),
- * EXDEV (a mount point).  Kept for 1.x programs; new code calls
- * shmids_stat_dims(id, si, NULL, flags), which this is.
- */
-int	 shmids_stat(const char *id, struct shmids_info *si, int flags);
-
-/*
- * shmids_stat_shape: shmids_stat(), and the segment's shape in sh, read
- * from the same header copy (no second attach): ndim 1 or 2 when
- * si->ours is 1, else 0; a column-major table's transposed, as
- * shmids_shape() gives it.  shmids_info keeps its 1.1 size, so the
- * shape comes beside it.  Returns and errors as shmids_stat().  Kept for
- * 1.x programs; new code calls shmids_stat_dims() (this is it, the
- * dimensions turned into the 1.3 shape).
- */
-int	 shmids_stat_shape(const char *id, struct shmids_info *si,
-	    struct shmids_shape *sh, int flags);
-
-/*
- * shmids_stat_dims: the one stat call (the designed API): system data
- * and header of the segment id names into si, as shmids_stat() says
- * (units, flags, errors), and the segment's dimensions as meant and
- * its order in d, as shmids_dims() gives them (ndim 0 and order 0
- * unless si->ours is 1), read from the same header copy; d may be
- * NULL (library 1.5; 1.4 needs it).  si and d are the caller's.
- * Returns 0, or -1 with errno as shmids_stat() (format-spec.md 2.3,
- * 2.7).  Library 1.4.
+ * shmids_stat_dims: system data for the segment id names (a shmid in
+ * decimal, or a file segment's path: a label's first token) into si;
+ * unless flags has SHMIDS_NOHDR, the header of a segment of 128 bytes or
+ * more is read too (one read-only attach; a file is read, not mapped),
+ * whatever its key: the id was named, as a reader's label is.  d, unless
+ * NULL (library 1.5; 1.4 needs it), gets the segment's dimensions as
+ * meant and its order, as shmids_dims() gives them (ndim 0 and order 0
+ * unless si->ours is 1), read from the same header copy.  si and d are
+ * the caller's.  Returns 0, or -1 with errno (format-spec.md 2.3, 2.7):
+ * EINVAL (id malformed), ENOENT (no such segment, or one marked for
+ * removal, as shmids_open_flags() says), EACCES (for the system data;
+ * header errors go in si->err with si->ours -1), ESTALE (a path that is
+ * not a regular file), EXDEV (a mount point).  Library 1.4.
  */
 int	 shmids_stat_dims(const char *id, struct shmids_info *si,
 	    struct shmids_dims *d, int flags);
 
 /*
- * shmids_remove_info: remove the segment si describes (from shmids_scan()
- * or shmids_stat(), header already checked by the caller) without
+ * shmids_remove_info: remove the segment si describes (from shmids_scan_dims()
+ * or shmids_stat_dims(), header already checked by the caller) without
  * attaching it again: for cleaners, which then attach each segment once.
  * The system data is read again first; the segment goes only if it is
  * still the same one (shmid and creation time and creator; for a file,
@@ -500,9 +424,9 @@ int	 shmids_stat_dims(const char *id, struct shmids_info *si,
 int	 shmids_remove_info(const struct shmids_info *si, int flags);
 
 /*
- * shmids_scan: call fn(si, arg) for each of our segments (with SHMIDS_ALL,
- * each System V segment), in shmid order, then for the file segments in
- * SHMIDS_DIR if set, in path order.  Each segment is attached at most
+ * shmids_scan_dims: call fn(si, d, arg) for each of our segments (with
+ * SHMIDS_ALL, each System V segment), in shmid order, then for the file
+ * segments in SHMIDS_DIR if set, in path order.  Each segment is attached at most
  * once, and only if its key (or file name) is ours and it has at least
  * 128 bytes.  A name in SHMIDS_DIR that cannot be examined is that
  * name's trouble, not the directory's: a mount point (a user's FUSE
@@ -517,29 +441,10 @@ int	 shmids_remove_info(const struct shmids_info *si, int flags);
  * for SHMIDS_DIR and 0 for the System V table, and nothing else set, as
  * nftw(3) reports a directory it cannot read.  fn returns 0 to go on, or
  * a positive value that stops the scan and is returned.  Returns 0, that
- * value, or -1 with ENOMEM (nothing reported).  Kept for 1.x programs;
- * new code calls shmids_scan_dims(), over which this is a wrapper.
- */
-int	 shmids_scan(int (*fn)(const struct shmids_info *, void *), void *arg,
-	    int flags);
-
-/*
- * shmids_scan_shape: shmids_scan(), fn also given each segment's shape
- * (as shmids_stat_shape(); ndim 0 where si->ours is not 1, and for the
- * unreadable stores' infos).  sh, like si, is valid during the call.
- * Kept for 1.x programs; new code calls shmids_scan_dims() (this is
- * it, each segment's dimensions turned into the 1.3 shape).
- */
-int	 shmids_scan_shape(int (*fn)(const struct shmids_info *,
-	    const struct shmids_shape *, void *), void *arg, int flags);
-
-/*
- * shmids_scan_dims: the one scan call (the designed API): shmids_scan()
- * (order, flags, stores, errors as said there), fn also given each
- * segment's
- * dimensions and order (as shmids_stat_dims(); ndim 0 and order 0 where
- * si->ours is not 1, and for the unreadable stores' infos).  d, like si,
- * is valid during the call.  Library 1.4.
+ * value, or -1 with ENOMEM (nothing reported).  d is each segment's
+ * dimensions and order, as shmids_stat_dims() gives them (ndim 0 and
+ * order 0 where si->ours is not 1, and for the unreadable stores'
+ * infos); d, like si, is valid during the call.  Library 1.4.
  */
 int	 shmids_scan_dims(int (*fn)(const struct shmids_info *,
 	    const struct shmids_dims *, void *), void *arg, int flags);
@@ -547,7 +452,7 @@ int	 shmids_scan_dims(int (*fn)(const struct shmids_info *,
 /*
  * shmids_dir: where file segments live: SHMIDS_DIR as the environment
  * holds it (not resolved), or NULL when it is unset or empty, when new
- * segments are System V ones and shmids_scan() reads no directory
+ * segments are System V ones and shmids_scan_dims() reads no directory
  * (format-spec.md 2.6).  The one place that rule is decided.  The string
  * is getenv(3)'s: valid until the environment changes; not thread-safe
  * against setenv(3).
@@ -597,7 +502,7 @@ int	 shmids_remove_id(const char *id);
 /*
  * shmids_advise_huge: advise transparent huge pages (madvise(2)
  * MADV_HUGEPAGE) for the malloc'd buffer p of len bytes that a filter
- * grows by doubling to many MiB (shmids_values_parse() does it for its
+ * grows by doubling to many MiB (shmids_values_read() does it for its
  * values; shm-import for its read buffer, which holds an array's text
  * read from a pipe): 512 times fewer page
  * faults where the system gives huge pages on request (THP "madvise").
@@ -605,10 +510,9 @@ int	 shmids_remove_id(const char *id);
  * big is the whole mapping malloc made: advice on part of it would
  * split the mapping, and realloc(3) could no longer move it with
  * mremap(2) but would copy.  Nothing below 4 MiB, with SHMIDS_NOTUNE set
- * in the environment, or where the system lacks MADV_HUGEPAGE.  Never
- * fails; errno is left unchanged.  Kept for 1.x programs; no part of the
- * designed API: a program advises its own buffers (madvise(2); shm-import
- * does), and the library its own.
+ * in the environment, or where the system lacks MADV_HUGEPAGE, as the
+ * library tunes its own segments (format-spec.md 2.5).  Never fails;
+ * errno is left unchanged.
  */
 void	 shmids_advise_huge(void *p, size_t len);
 
@@ -643,10 +547,8 @@ int	 shmids_threads(void);
  * thread, whose handlers run as before (a job on it may see EINTR);
  * fn must be safe to run on several threads at once.  Where a thread
  * cannot be made, fewer do the work.  Returns the threads used, 1 or
- * more; errno is left unchanged.  Kept for 1.x programs; no part of the
- * designed API: a program's own work goes on its own threads
- * (shm-import has a pool of its own); the library runs its
- * conversions on threads it makes (shmids_values_read(), shmids_emit()).
+ * more; errno is left unchanged.  The library's own conversions run on
+ * it (shmids_values_read(), the populate of big segments).
  */
 size_t	 shmids_par(size_t n, int nthreads, void (*fn)(void *, size_t),
 	    void *arg);
@@ -681,10 +583,11 @@ enum shmids_style {
  * sealed segment called name with mode, which is then detached.
  * data holds count elements of type.  Returns 0, or -1 with errno from
  * shmids_create_array() or from writing fp (on a write error after the
- * segment was made, the segment is removed).  EINVAL for a field that
- * begins with "#" (1.6: the line would be a comment, format-spec.md 6,
- * never read back as a field), empty, or holding a blank, CR, LF or
- * NUL.  Inline, it is
+ * segment was made, the segment is removed).  EINVAL, nothing written
+ * and no segment made, for a field that would not read back as one in
+ * either form (shmids_field_check(): empty, a blank, CR, LF or NUL in
+ * it, a comment's "#" first (1.6), a number, a Fortran form that is no
+ * value or the word shmids (1.7); format-spec.md 6).  Inline, it is
  * shmids_emit() with shmids_layout_init(field)'s layout.  Thread-safe
  * for distinct fp (it keeps no static buffer); creating a segment is not
  * (see the conventions at the top).
@@ -702,16 +605,21 @@ int	 shmids_put(FILE *fp, const char *field, int type, const void *data,
  * size that is a multiple of it.  A table reference line ("shmids id
  * name", format-spec.md 5) gives its table's rows x cols elements in
  * the payload's order (row by row; column by column for a column-major
- * table), as a reference line does (the shape and order: shmids_open()
- * its label and shmids_dims()).  A number is never a field (format-spec.md 6.1): a
- * line whose first token reads as a value (shmids_isnumber()) is EINVAL,
- * and nothing is read from fp; so is a comment, a line whose first token
+ * table), as a reference line does (the shape and order:
+ * shmids_open_flags() its label and shmids_dims()).  A number is never
+ * a field (format-spec.md 6.1): a line whose first token reads as a
+ * value (shmids_isnumber()) is EINVAL, and nothing is read from fp; so
+ * is a comment, a line whose first token
  * begins with "#" (format-spec.md 6, 1.6: "# 1 2 3" has no field; a
  * valid reference line "# shmids 0 #" is a reference all the same).
- * Release with shmids_array_free().
+ * line is a C string: a line that holds a NUL byte is text
+ * (format-spec.md 6, 1.7), but this sees only the bytes before it; a
+ * caller that reads lines with getline(3) passes none whose length is
+ * not strlen(line).  Continuation lines it reads itself with their
+ * length.  Release with shmids_array_free().
  * Where fp is left: nothing is read from it for a reference line or a
  * first line that is no inline array's (EINVAL, or the errors of
- * shmids_open()).  For an inline array it is left after the array's
+ * shmids_open_flags()).  For an inline array it is left after the array's
  * last line, on success and on EINVAL alike (a bad value in a
  * continuation line makes the whole array bad, its continuation lines
  * read all the same);
@@ -719,8 +627,8 @@ int	 shmids_put(FILE *fp, const char *field, int type, const void *data,
  * (EINVAL) and has been read: a caller that reads on must seek back
  * (ftello() before the call).  On a read error or ENOMEM, fp is
  * somewhere inside the line that failed.
- * Errors: those of shmids_open(), EINVAL (malformed line or value, a
- * number as a field, a comment), ERANGE (value out of range),
+ * Errors: those of shmids_open_flags(), EINVAL (malformed line or value,
+ * a number as a field, a comment), ERANGE (value out of range),
  * EPROTOTYPE (segment of another type), ENOMEM, and read errors from
  * fp.
  */
@@ -729,6 +637,34 @@ int	 shmids_get(const char *line, FILE *fp, int type,
 
 /* shmids_array_free: release what shmids_get() acquired; a is zeroed. */
 void	 shmids_array_free(struct shmids_array *a);
+
+/*
+ * shmids_field_check: may s[0..len) (no NUL needed; s may be NULL when
+ * len is 0) be written as a field (format-spec.md 6, "A field a writer
+ * may write")?  A field must read back as that field in both of its
+ * forms, an inline array and a reference line, as shm-expand and
+ * shm-import turn one into the other: one or more bytes, none a blank,
+ * CR, LF or NUL (5, 6); not beginning with "#" (a comment, 6); not a
+ * number (shmids_isnumber(), up to a comma: the line would be a row,
+ * 6.1); not one of Fortran's forms that are no value ("3*", "3*0.0",
+ * "0.1+101", up to a comma: text, 6); not "shmids" or "shmids," (a
+ * table reference's keyword, 5).  flags 0 says that, for a writer
+ * (shmids_put(), shm-import's -f and -t, Python's dump(), R's
+ * shm_write()); SHMIDS_FIELD_REF the rule for the field of a reference
+ * line as a reader finds it (shm-expand's -f), which a valid reference
+ * line has whatever it is but empty, holding a blank, CR, LF or NUL, or
+ * a number (5): "#x" and "3*" are such fields.  A field has no length
+ * of its own to keep; a segment named after a field is a name, for
+ * shmids_name_check() to say (on the name as made, a prefix included).
+ * Returns 0 (*why, if why is not NULL, set to NULL), or -1 with errno
+ * EINVAL and *why a static English phrase in the tools' words, e.g. "a
+ * number is never a field (a line that begins with a number is a table
+ * row)", meant to follow "prog: -f field: "; *why NULL for an unknown
+ * flag.  Thread-safe; errno is left unchanged on success.  Library 1.7.
+ */
+#define SHMIDS_FIELD_REF	0x1	/* a reference line's field, as read */
+int	 shmids_field_check(const char *s, size_t len, int flags,
+	    const char **why);
 
 /*
  * shmids_format: write one element (at elem, native order) as ASCII in
@@ -770,8 +706,10 @@ int	 shmids_parsen(const char *s, size_t len, const char **end, int type,
 
 /*
  * shmids_isblank: 1 if c is a blank of the ASCII form (space or tab, the
- * only token separators: format-spec.md 5, 6), else 0.  A token also ends
- * at CR, LF and NUL; a value does (shmids_parse()).
+ * only token separators: format-spec.md 5, 6), else 0.  A value also
+ * ends at CR, LF and NUL (shmids_parse()); a NUL byte in a line is no
+ * blank, but a byte of the token it is in, which is then no value and
+ * no field (format-spec.md 6, 1.7).
  */
 int	 shmids_isblank(int c);
 
@@ -800,8 +738,12 @@ enum shmids_line_kind {
 #define SHMIDS_EOL_CRLF		2
 #define SHMIDS_EOL_CR		3	/* the file's last line, one CR */
 
-/* shmids_line_kind() flag: the line's first bytes only (below). */
-#define SHMIDS_LINE_PART	1
+/* shmids_line_kind() flags: the line's first bytes only; its end (below). */
+#define SHMIDS_LINE_PART	0x1
+#define SHMIDS_LINE_CUT		0x2	/* line begins inside its first token */
+#define SHMIDS_LINE_CUT_HASH	0x4	/* ... which began with "#" */
+#define SHMIDS_LINE_CUT_NUL	0x8	/* ... whose bytes gone held a NUL */
+#define SHMIDS_LINE_CUT_CR	0x10	/* ... or a CR */
 
 struct shmids_line {
 	int		 kind;		/* enum shmids_line_kind */
@@ -810,7 +752,8 @@ struct shmids_line {
 	size_t		 field, fieldlen; /* first token (REF, ARRAY: the
 					   field; TREF: "shmids" or
 					   "shmids,"; CONT, blank: 0, 0;
-					   ROW, a comment: lead, 0: no
+					   ROW, a comment, a NUL in the
+					   first token: lead, 0: no
 					   field) */
 	size_t		 values;	/* ARRAY: where its values begin */
 	size_t		 end;		/* the line's end: its CR LF, LF,
@@ -833,8 +776,8 @@ struct shmids_line {
 };
 
 /*
- * shmids_line_kind: the classifier, and the one reference parser (the
- * designed API): what line[0..len) is by its tokens, alone in its
+ * shmids_line_kind: the classifier, and the one reference parser: what
+ * line[0..len) is by its tokens, alone in its
  * file (the line ends at its first LF, or at len; a CR before that is
  * the end of line, format-spec.md 5).  In this order: a blank line is
  * TEXT; a line whose second token is "shmids" is REF, or MALFORMED
@@ -848,7 +791,9 @@ struct shmids_line {
  * and why "a comment (its first token begins with #)": kind TEXT, not
  * a kind of its own, so that a 1.x program that switches on kind
  * passes it through as it passed text (sep '#' tells it from other
- * TEXT, whose sep is 0); one whose first token reads as a
+ * TEXT, whose sep is 0); one whose first token holds a NUL byte is
+ * TEXT with fieldlen 0 and why "a NUL byte in the first token (no field
+ * holds one)" (format-spec.md 6, library 1.7); one whose first token reads as a
  * value (shmids_isnumber()) is ROW, a row if its values are
  * (shmids_line_next() tells); one whose first token, up to a comma, is
  * one of Fortran's forms that are no value ("3*0.0", "3*", "0.1+101":
@@ -861,8 +806,19 @@ struct shmids_line {
  * first bytes, the rest still to come (a filter that does not hold a
  * long line whole): returns 0 when they cannot yet tell whether the
  * line is a reference of either form, else 1 with kind TEXT, ARRAY or
- * ROW as far as they tell (eol NONE, end len).  Never fails; errno is
- * left unchanged; thread-safe.
+ * ROW as far as they tell (eol NONE, end len).
+ * With flags SHMIDS_LINE_CUT (library 1.7), line[0..len) begins inside
+ * its first token, whose first bytes, and the line's leading blanks,
+ * the caller wrote out without holding them (a filter whose memory must
+ * not grow with a long token: shm-expand, format-spec.md 7); line[0] is
+ * a byte of that token, or the blank after it.  What the classifier
+ * needs of the bytes gone, the caller says in flags, as it saw them
+ * pass: SHMIDS_LINE_CUT_HASH, the token began with "#";
+ * SHMIDS_LINE_CUT_NUL, SHMIDS_LINE_CUT_CR, they held a NUL, a CR.  Such
+ * a token, longer than its caller holds, is taken for no number, no
+ * Fortran form and no table reference's keyword.  field is then 0 and
+ * fieldlen the token's bytes in line; SHMIDS_LINE_PART may be given too.
+ * Never fails; errno is left unchanged; thread-safe.
  */
 int	 shmids_line_kind(const char *line, size_t len, int flags,
 	    struct shmids_line *c);
@@ -870,9 +826,9 @@ int	 shmids_line_kind(const char *line, size_t len, int flags,
 /*
  * A file's lines read in order by shmids_line_next(): zero it before
  * the first line.  nthreads: the threads an array's first line of 512
- * KiB or more is parsed on (shmids_values_lines(); 0 or 1: the
+ * KiB or more is parsed on (shmids_values_read(); 0 or 1: the
  * caller's); the rest is the reader's.  A caller that reads an array's
- * continuation lines itself (shmids_values_lines() on many at once)
+ * continuation lines itself (shmids_values_read() on many at once)
  * sets more to 0 after them and counts them in lineno.
  */
 struct shmids_lines {
@@ -886,7 +842,8 @@ struct shmids_lines {
 
 /*
  * shmids_line_next: line s[0..len) (one line, as for
- * shmids_line_kind(); s[len] readable as for shmids_values_parse()),
+ * shmids_line_kind(); s[len] readable as for shmids_values_read()'s
+ * SHMIDS_VALUES_LINE),
  * the one after those rd has read: shmids_line_kind(), then in its
  * file (format-spec.md 5, 6, 6.1).  A reference of either form or a
  * malformed one is never a continuation (c->cut: the array before it,
@@ -915,7 +872,8 @@ int	 shmids_line_next(struct shmids_lines *rd, const char *s, size_t len,
 /*
  * shmids_line_run: shmids_line_next() on the lines of s[0..len) in
  * turn (each ends with its LF, the last may end at len; s[len]
- * readable as for shmids_values_parse()) for as long as each goes on
+ * readable as for shmids_values_read()'s SHMIDS_VALUES_LINE) for as
+ * long as each goes on
  * with what the line before it began: a continuation line of an array
  * (rd->more set before it; the run ends after the first that does not
  * continue) or the next row of a table block (ROW, not first:
@@ -936,35 +894,6 @@ int	 shmids_line_next(struct shmids_lines *rd, const char *s, size_t len,
 int	 shmids_line_run(struct shmids_lines *rd, const char *s, size_t len,
 	    struct shmids_values *v, struct shmids_line *c, size_t *used,
 	    size_t *lines);
-
-/*
- * Reference lines (format-spec.md 5): "field shmids id name".  Offsets
- * and lengths are in bytes from the start of the line handed to
- * shmids_ref_parse(); nothing points into it but why.
- */
-struct shmids_ref {
-	size_t		 field, fieldlen;	/* first token: offset, bytes */
-	size_t		 eol;			/* offset of the CR or LF ending it, or len */
-	const char	*why;			/* malformed: static text, else NULL */
-	char		 label[SHMIDS_LABEL_MAX + 1]; /* "id name", NUL-terminated */
-};
-
-/*
- * shmids_ref_parse: is line[0..len) (a NUL inside is a byte like any
- * other; the line ends at its first LF, or at len, and one CR before that
- * is not part of the last token) a reference line?  Returns 1 if so (r
- * filled: field, fieldlen, eol and label, the label as "id SP name"
- * whatever blanks the line has); 0 for any other line (field, fieldlen
- * and eol filled, fieldlen 0 for a blank line; label unset; a comment
- * is such a line, "# shmids are fast" included, 1.6), and -1 for
- * a line whose second token is "shmids" but which is no valid reference
- * (errno EINVAL, r->why a static English phrase such as "bad name";
- * field, fieldlen and eol filled).  r is the caller's; nothing is
- * allocated.  Kept for 1.x programs; new code calls shmids_line_kind()
- * (this is its REF half, with 1.1's answers kept: a table reference is
- * another line, "1 shmids 5 x" a reference).
- */
-int	 shmids_ref_parse(const char *line, size_t len, struct shmids_ref *r);
 
 /*
  * How shmids_emit() lays out an array: lead (the line's leading blanks
@@ -1034,10 +963,10 @@ int	 shmids_emit(FILE *fp, const struct shmids_layout *l, int type,
 	    const void *data, size_t count);
 
 /*
- * An inline array read back, line by line (format-spec.md 6).  Zero it,
- * set type, then call shmids_values_parse() on the values of the first
- * line (the bytes after the field) and on each continuation line while
- * it sets *more.  data is malloc'd and grown by the library; it holds
+ * An inline array read back (format-spec.md 6).  Zero it, set type,
+ * then call shmids_values_read() on the values of the first line (the
+ * bytes after the field) and of its continuation lines while sp->more
+ * says they go on.  data is malloc'd and grown by the library; it holds
  * count elements of type (cap: elements it has room for).  The caller
  * owns it: shmids_values_free() (or free(3) of data) releases it, also
  * after an error.
@@ -1066,23 +995,26 @@ struct shmids_span {
 #define SHMIDS_VALUES_COUNT	0x4	/* count the values, parse none */
 
 /*
- * shmids_values_read: the one values parser (the designed API; library
- * 1.5): the values of an inline array's lines s[0..len) (format-spec.md
- * 6, 6.2), of type v->type, on up to nthreads threads (1 or less: the
- * caller's alone; SHMIDS_THREADS_MAX at most; shmids_threads() tells
- * how many to ask for).  Sizes in elements but used, in bytes.
+ * shmids_values_read: the one values parser (library 1.5): the values
+ * of an inline array's lines s[0..len) (format-spec.md 6, 6.2), of type
+ * v->type, on up to nthreads threads (1 or less: the caller's alone;
+ * SHMIDS_THREADS_MAX at most; shmids_threads() tells how many to ask
+ * for), for the many lines of a long array.  Sizes in elements but used,
+ * in bytes.
  *  - flags 0: whole lines, each with its LF but the last, which may end
- *    at len; the first may begin anywhere a token may (after a first
- *    line's field, say).  Read through the first line not continued
- *    ("/"), its values appended to v, v->data malloc'd and grown by the
- *    library (the caller owns it: shmids_values_free()).  What
- *    shmids_values_lines() does, and its threads.
+ *    at len (s[len] then as for SHMIDS_VALUES_LINE); the first may begin
+ *    anywhere a token may (after a first line's field, say).  Read
+ *    through the first line not continued ("/"), its values appended to
+ *    v, v->data malloc'd and grown by the library (the caller owns it:
+ *    shmids_values_free()).  The text is cut into chunks of 256 KiB or
+ *    more where a line or a token begins (less than 512 KiB is read on
+ *    the caller's thread); v is grown once, then each chunk's values
+ *    parsed into their place.
  *  - SHMIDS_VALUES_LINE: s[0..len) is one line; s[len] must be NUL,
  *    blank, CR or LF (a line from getline(3) is fine).  Its CRs and LF
  *    at its end are ignored; sp->more is 1 if its last token is "/" and
  *    every value before it was read.  Values appended to v as for 0;
- *    sp->used is len and sp->lines 1 on success.  One thread.  What
- *    shmids_values_parse() does.
+ *    sp->used is len and sp->lines 1 on success.  One thread.
  *  - SHMIDS_VALUES_FIXED: as 0, into the caller's memory: v->data has
  *    room for v->cap elements of v->type (aligned for it, as a
  *    segment's payload is), none written past it; values go from
@@ -1092,13 +1024,15 @@ struct shmids_span {
  *    the first with no room; the values before it are written).  On
  *    one thread (nthreads 1 or less) it counts nothing first, so that a
  *    program may run it on threads of its own, one block of lines each
- *    (shm-import, format-spec.md 7).  What shmids_values_into() does.
+ *    (shm-import, format-spec.md 7); on several it counts its chunks
+ *    itself to place them.
  *  - SHMIDS_VALUES_COUNT: the values flags 0 would read, were every
- *    token a value (tokens are not read as values: a bad one counts as
- *    one), into sp->count; v is neither read nor written (it may be
- *    NULL), and s[len] need not be readable.  A program that makes a
- *    segment of the count before it parses checks that it parsed as
- *    many (format-spec.md 6.2).  What shmids_values_count() does.
+ *    token a value (each line's tokens, runs of bytes above the space,
+ *    less its continuation "/": tokens are not read as values, so a
+ *    bad one counts as one), into sp->count; v is neither read nor
+ *    written (it may be NULL), and s[len] need not be readable.  A
+ *    program that makes a segment of the count before it parses checks
+ *    that it parsed as many (format-spec.md 6.2).
  * sp (the caller's, required) says what was read: sp->count the values
  * appended, written or counted, sp->used the bytes and sp->lines the
  * lines (through the first line not continued, or the one holding the
@@ -1121,94 +1055,6 @@ struct shmids_span {
 int	 shmids_values_read(struct shmids_values *v, const char *s,
 	    size_t len, int nthreads, int flags, struct shmids_span *sp);
 
-/*
- * shmids_values_parse: append the values of s[0..len) to v.  s[len] must
- * be NUL, blank, CR or LF (a line from getline(3) is fine): a value may
- * be read up to its end.  The line's CRs and LF at its end are ignored;
- * *more is set to 1 if its last token is "/" (shmids_continued()) and
- * every value before it was read, else 0.  Returns 0, or -1: EINVAL or
- * ERANGE (as shmids_parse(); *bad points at the value in s, v keeps the
- * values before it), ENOMEM (*bad untouched, v unchanged), EINVAL also
- * for an unknown v->type.  Kept for 1.x programs; new code calls
- * shmids_values_read() with SHMIDS_VALUES_LINE, which this is.
- */
-int	 shmids_values_parse(struct shmids_values *v, const char *s,
-	    size_t len, int *more, const char **bad);
-
-/*
- * shmids_values_lines: shmids_values_parse() on each line of s[0..len)
- * in turn, while it returns 0 and sets *more, done at once on up to
- * nthreads threads (SHMIDS_THREADS_MAX at most, the caller's among
- * them; 1 or less: the caller's alone; shmids_threads() tells how many
- * to ask for), for the many lines of a long array (format-spec.md 6.2).
- * s[0..len) is whole lines, each with its LF but the last, which may end
- * at len (s[len] then as for shmids_values_parse()); the first may
- * begin anywhere a token may, after a first line's field say.  The text
- * is cut into chunks of 256 KiB or more where a line or a token
- * begins: less than 512 KiB is read on the caller's thread.  Values are
- * appended to v (grown once, then each chunk's values parsed into their
- * place).
- * *used is the bytes of the lines read, *lines how many (through the
- * first line not continued, or the one holding *bad, else len and all
- * of them), *more 1 if the last of them ends with "/".  Returns 0, or
- * -1: EINVAL or ERANGE for the first bad value in s's order (*bad
- * points at it, v keeps the values before it, *used and *lines count
- * through its line, *more 0), ENOMEM (v unchanged, *used, *lines and
- * *more 0), EINVAL also for an unknown v->type.  Same values, bad
- * value and errno whatever nthreads is.  Thread use: the threads read
- * s and write their own part of v->data, nothing else (no callback, no
- * global state); they block every signal, so that a signal reaches the
- * caller's thread, which sees it on return.  Not async-signal-safe;
- * distinct v and s may be read from several threads at once.  Kept for
- * 1.x programs; new code calls shmids_values_read() with flags 0, which
- * this is.
- */
-int	 shmids_values_lines(struct shmids_values *v, const char *s,
-	    size_t len, int nthreads, size_t *used, size_t *lines, int *more,
-	    const char **bad);
-
-/*
- * shmids_values_count: the values shmids_values_lines() would read from
- * the lines of s[0..len) (as for shmids_values_lines(): whole lines, the
- * last may end at len, s[len] need not be readable), were every token
- * a value: each line's tokens (runs of bytes above the space) less its
- * continuation "/", through the first line not continued.  Tokens are
- * not read as values, so a bad one counts as one: the count is exact
- * only where shmids_values_lines() reads the same lines without error;
- * a program that makes a segment of the count before it parses the
- * lines (shm-import, format-spec.md 6.2) checks that it parsed as many.
- * *count is the values, *used the bytes of the lines counted, *lines
- * how many, *more 1 if the last of them ends with "/" (the array goes
- * on after s).  On up to nthreads threads (SHMIDS_THREADS_MAX at most),
- * as shmids_values_lines(): they read s, nothing else.  Returns 0, or -1
- * with ENOMEM (all outputs 0).  Kept for 1.x programs; new code calls
- * shmids_values_read() with SHMIDS_VALUES_COUNT, which this is.
- */
-int	 shmids_values_count(const char *s, size_t len, int nthreads,
-	    size_t *count, size_t *used, size_t *lines, int *more);
-
-/*
- * shmids_values_into: shmids_values_lines() into the caller's memory,
- * for a program that counted the values (shmids_values_count()) and
- * made their segment first: the values of the lines of s[0..len) go to
- * dst, which has room for cap elements of type, none past it.  *count
- * is the values written (cap at most); *used, *lines, *more, *bad and
- * the return as for shmids_values_lines(), with one more error: E2BIG,
- * more values than cap (*bad points at the first with no room; the
- * cap values before it are written).  dst is aligned for type (a
- * segment's payload is); every output pointer is required.  No count
- * is needed first: on several threads it counts its chunks itself to
- * place them; on one (nthreads 1 or less: the caller's thread alone) it
- * counts nothing, so that a program may run it on threads of its own,
- * one block of lines each (shm-import, format-spec.md 7).  Threads
- * otherwise as shmids_values_lines().  Kept for 1.x programs; new code
- * calls shmids_values_read() with SHMIDS_VALUES_FIXED (v->data dst,
- * v->cap cap, v->count 0), which this is.
- */
-int	 shmids_values_into(void *dst, size_t cap, int type, const char *s,
-	    size_t len, int nthreads, size_t *count, size_t *used,
-	    size_t *lines, int *more, const char **bad);
-
 /* shmids_values_free: free v->data and zero v but its type. */
 void	 shmids_values_free(struct shmids_values *v);
 
@@ -1230,7 +1076,8 @@ int	 shmids_isnumber(const char *s, size_t len);
 
 /*
  * shmids_row_parse: is line s[0..len) (its LF and one CR before it
- * ignored; s[len] readable as for shmids_values_parse()) a row of
+ * ignored; s[len] readable as for shmids_values_read()'s
+ * SHMIDS_VALUES_LINE) a row of
  * values of v->type?  A row is values separated by blanks (*sep set to
  * ' '), or by commas with blanks allowed around them (*sep ','; the
  * first token followed by a comma makes it one); a line of one value
@@ -1245,50 +1092,22 @@ int	 shmids_row_parse(struct shmids_values *v, const char *s, size_t len,
 	    int *sep, size_t *n);
 
 /*
- * shmids_tref_parse: is line[0..len) (as for shmids_ref_parse()) a
- * table reference line, "shmids id name" or "shmids, id name"
- * (format-spec.md 5)?  Returns 1 with r filled as shmids_ref_parse()
- * fills it (field and fieldlen: the "shmids" or "shmids," token; the
- * blanks before it are the rows' lead) and *sep ',' for "shmids,", '\t'
- * where a tab follows "shmids" (tab-separated rows), else ' '; 0 for
- * any other line (reference lines with a field included; field,
- * fieldlen and eol filled); -1 for a line that begins as a table
- * reference ("shmids", then a token that begins with a digit or "/")
- * but is no valid one (errno EINVAL, r->why set).  shmids_ref_parse() keeps its
- * 1.1 answers: it takes every table reference line for another line.
- * Kept for 1.x programs; new code calls shmids_line_kind(), whose one
- * struct says which form a reference is (SHMIDS_LINE_REF,
- * SHMIDS_LINE_TREF) and why one is malformed: this is its TREF half.
- */
-int	 shmids_tref_parse(const char *line, size_t len, struct shmids_ref *r,
-	    int *sep);
-
-/*
- * shmids_emit_rows: write a table of rows x cols elements of type at
- * data (native order, row by row) to fp, one row a line
- * (format-spec.md 6.1): l->lead, the values in l->style joined by sep
- * (' ', '\t' or ','), then l->eol (between rows "\n" where l->eol is
- * "");
- * l->col0, l->indent and l->cols do not apply: rows are never wrapped.
- * rows 0 writes nothing.  Returns 0, or -1 with errno as
- * shmids_emit(), EINVAL also for another sep, or cols 0 with rows,
- * EOVERFLOW where rows * cols elements would be more bytes than a
- * size_t counts (nothing written).
- * Threads as shmids_emit()'s, for rows * cols elements of 4 MiB or more.
- */
-int	 shmids_emit_rows(FILE *fp, const struct shmids_layout *l, int type,
-	    const void *data, size_t rows, size_t cols, int sep);
-
-/*
- * shmids_emit_matrix: shmids_emit_rows() of a table stored in order
- * (SHMIDS_ROWMAJOR: exactly shmids_emit_rows(); SHMIDS_COLMAJOR: column
- * by column, element (i, j) at index i + j * rows): row i, the values
- * of elements (i, 0) to (i, cols - 1), on line i, as R's write.table(m)
- * writes them (format-spec.md 6.1).  Memory: a block of rows copied
- * row by row, about 4 MiB (one row if a row is larger, or if memory is
- * short), never the whole table.  Returns and errors as
- * shmids_emit_rows(), EINVAL also for another order, and ENOMEM.
- * Library 1.4.
+ * shmids_emit_matrix: write a table of rows x cols elements of type at
+ * data (native order) stored in order (SHMIDS_ROWMAJOR: row by row,
+ * element (i, j) at index i * cols + j; SHMIDS_COLMAJOR: column by
+ * column, at index i + j * rows) to fp, one row a line (format-spec.md
+ * 6.1): row i, the values of elements (i, 0) to (i, cols - 1), on line
+ * i, as R's write.table(m) writes them: l->lead, the values in l->style
+ * joined by sep (' ', '\t' or ','), then l->eol (between rows "\n"
+ * where l->eol is ""); l->col0, l->indent and l->cols do not apply:
+ * rows are never wrapped.  rows 0 writes nothing.  Memory: a
+ * column-major table's block of rows copied row by row, about 4 MiB
+ * (one row if a row is larger, or if memory is short), never the whole
+ * table.  Returns 0, or -1 with errno as shmids_emit(), EINVAL also for
+ * another sep or order, or cols 0 with rows, EOVERFLOW where rows * cols
+ * elements would be more bytes than a size_t counts (nothing written),
+ * and ENOMEM.  Threads as shmids_emit()'s, for rows * cols elements of 4
+ * MiB or more.  Library 1.4.
  */
 int	 shmids_emit_matrix(FILE *fp, const struct shmids_layout *l, int type,
 	    const void *data, size_t rows, size_t cols, int sep, int order);
@@ -1296,7 +1115,7 @@ int	 shmids_emit_matrix(FILE *fp, const struct shmids_layout *l, int type,
 /*
  * shmids_continued: 1 if line s[0..len), CRs and LF at its end ignored,
  * ends with the blank-separated token "/" (more values on the next line,
- * format-spec.md 6), else 0.  The rule shmids_values_parse() applies; a
+ * format-spec.md 6), else 0.  The rule shmids_values_read() applies; a
  * filter that passes a line through unparsed asks it here.
  */
 int	 shmids_continued(const char *s, size_t len);
@@ -1317,10 +1136,10 @@ int	 shmids_continued(const char *s, size_t len);
  * EPROTOTYPE "segment 12 holds 100 i32 values, not the type asked for".
  * One line, no newline, lower case first and no final period, meant to
  * follow "prog: label: " (it does not repeat the label).
- * label: the label, a bare id (shmids_stat()), or the reference line
+ * label: the label, a bare id (shmids_stat_dims()), or the reference line
  * given to shmids_get(), as the failed call had it; NULL for
  * shmids_create*(), where SHMIDS_DIR decides which store is meant.
- * To say what is there it looks at the segment now, as shmids_stat()
+ * To say what is there it looks at the segment now, as shmids_stat_dims()
  * does (system data, one read-only attach to copy the header, no lock,
  * nothing changed), and at the password database for an owner's name;
  * the segment may have changed since the call failed.  Every errno of
@@ -1340,6 +1159,181 @@ int	 shmids_continued(const char *s, size_t len);
 #define SHMIDS_EXPLAIN_MAX	1024	/* bytes, NUL included */
 int	 shmids_explain(char *buf, size_t size, const char *label,
 	    int errnum);
+
+/*
+ * ---------------------------------------------------------------------
+ * Calls kept for 1.x programs (lib/compat.c).  shmids 1.0 to 1.6 grew
+ * these one at a time; each is a thin wrapper over a designed call
+ * above, with the same answers, kept so that a program built against
+ * libshmids.so.1 runs unchanged (the soname stays 1: nothing exported
+ * is removed).  New code calls the designed ones; the tools call none
+ * of these (tests/install.bats checks it).  Units, ownership, threads
+ * and errors are those of the call each names, but where it says more.
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * shmids_create: shmids_create_array(name, mode, SHMIDS_RAW, nbytes): a
+ * segment of SHMIDS_HEADER + nbytes bytes of type raw (the paper's
+ * shm_create(), shmids_paper.h).  Kept for 1.x programs; new code calls
+ * shmids_create_array().
+ */
+void	*shmids_create(const char *name, int mode, size_t nbytes);
+
+/*
+ * shmids_create_table: shmids_create_matrix(name, mode, type, rows,
+ * cols, SHMIDS_ROWMAJOR): a table stored row by row (header version 2).
+ * Library 1.2.  Kept for 1.x programs; new code calls
+ * shmids_create_matrix().
+ */
+void	*shmids_create_table(const char *name, int mode, int type,
+	    size_t rows, size_t cols);
+
+/*
+ * shmids_open: shmids_open_flags(label, 0, 0): attach, try once.  Kept
+ * for 1.x programs; new code calls shmids_open_flags().
+ */
+void	*shmids_open(const char *label);
+
+/*
+ * shmids_open_wait: shmids_open_flags(label, 0, seconds): attach,
+ * waiting up to seconds for a writer still filling.  Kept for 1.x
+ * programs; new code calls shmids_open_flags().
+ */
+void	*shmids_open_wait(const char *label, double seconds);
+
+/*
+ * A segment's shape as 1.3's calls give it (format-spec.md 2.7, 9): a
+ * table of rows x cols elements as its payload reads row by row (ndim
+ * 2), or a 1-D array (ndim 1, rows the count, cols 1); ndim 0 unknown.
+ * For a column-major table (SHMIDS_COLMAJOR, header version 3) that is
+ * the transpose of what was meant, rows and cols swapped, so that a
+ * program written for 1.3 reads it right, transposed.  struct
+ * shmids_dims says what was meant, and the order.
+ */
+struct shmids_shape {
+	int		 ndim;		/* 1, 2; 0 unknown */
+	size_t		 rows, cols;	/* elements */
+};
+
+/*
+ * shmids_shape: shmids_dims(shm, &d), as a struct shmids_shape (above);
+ * returns sh->ndim (1 or 2), or -1 with EINVAL.  Kept for 1.x programs;
+ * new code calls shmids_dims().
+ */
+int	 shmids_shape(const void *shm, struct shmids_shape *sh);
+
+/*
+ * shmids_stat: shmids_stat_dims(id, si, NULL, flags).  Kept for 1.x
+ * programs; new code calls shmids_stat_dims().
+ */
+int	 shmids_stat(const char *id, struct shmids_info *si, int flags);
+
+/*
+ * shmids_stat_shape: shmids_stat_dims(id, si, &d, flags), the dimensions
+ * given as a struct shmids_shape (ndim 0 unless si->ours is 1).  Kept
+ * for 1.x programs; new code calls shmids_stat_dims().
+ */
+int	 shmids_stat_shape(const char *id, struct shmids_info *si,
+	    struct shmids_shape *sh, int flags);
+
+/*
+ * shmids_scan: shmids_scan_dims(), fn given no dimensions.  Kept for 1.x
+ * programs; new code calls shmids_scan_dims().
+ */
+int	 shmids_scan(int (*fn)(const struct shmids_info *, void *), void *arg,
+	    int flags);
+
+/*
+ * shmids_scan_shape: shmids_scan_dims(), fn given each segment's
+ * dimensions as a struct shmids_shape (ndim 0 where si->ours is not 1);
+ * sh, like si, is valid during the call.  Kept for 1.x programs; new
+ * code calls shmids_scan_dims().
+ */
+int	 shmids_scan_shape(int (*fn)(const struct shmids_info *,
+	    const struct shmids_shape *, void *), void *arg, int flags);
+
+/*
+ * A reference line as 1.1's and 1.2's parsers give it (format-spec.md
+ * 5): offsets and lengths in bytes from the start of the line handed
+ * over; nothing points into it but why.  shmids_line_kind() fills a
+ * struct shmids_line instead, which says which form a reference is.
+ */
+struct shmids_ref {
+	size_t		 field, fieldlen;	/* first token: offset, bytes */
+	size_t		 eol;			/* offset of the CR or LF ending it, or len */
+	const char	*why;			/* malformed: static text, else NULL */
+	char		 label[SHMIDS_LABEL_MAX + 1]; /* "id name", NUL-terminated */
+};
+
+/*
+ * shmids_ref_parse: shmids_line_kind()'s REF half, with 1.1's answers:
+ * 1 for a reference line (r filled: field, fieldlen, eol and label, "id
+ * SP name" whatever blanks the line has), "1 shmids 5 x" (a number as a
+ * field, malformed to shmids_line_kind()) included; 0 for any other
+ * line, a table reference and a comment included (field, fieldlen and
+ * eol filled: the first token; fieldlen 0 for a blank line); -1 with
+ * EINVAL for a line whose second token is "shmids" but which is no valid
+ * reference (r->why, a static English phrase such as "bad name").  Kept
+ * for 1.x programs; new code calls shmids_line_kind().
+ */
+int	 shmids_ref_parse(const char *line, size_t len, struct shmids_ref *r);
+
+/*
+ * shmids_tref_parse: shmids_line_kind()'s TREF half: 1 for a table
+ * reference line, r filled as shmids_ref_parse() fills it (field and
+ * fieldlen: the "shmids" or "shmids," token) and *sep ',', '\t' or ' '
+ * (shmids_line.sep); 0 for any other line; -1 with EINVAL for a
+ * malformed one (r->why set).  Library 1.2.  Kept for 1.x programs; new
+ * code calls shmids_line_kind().
+ */
+int	 shmids_tref_parse(const char *line, size_t len, struct shmids_ref *r,
+	    int *sep);
+
+/*
+ * shmids_values_parse: shmids_values_read(v, s, len, 1,
+ * SHMIDS_VALUES_LINE, &sp), sp's more in *more and, where a value was
+ * bad, its bad in *bad (*bad untouched else).  Kept for 1.x programs;
+ * new code calls shmids_values_read().
+ */
+int	 shmids_values_parse(struct shmids_values *v, const char *s,
+	    size_t len, int *more, const char **bad);
+
+/*
+ * shmids_values_lines: shmids_values_read(v, s, len, nthreads, 0, &sp),
+ * sp's used, lines, more and (where a value was bad) bad in *used,
+ * *lines, *more and *bad.  Kept for 1.x programs; new code calls
+ * shmids_values_read().
+ */
+int	 shmids_values_lines(struct shmids_values *v, const char *s,
+	    size_t len, int nthreads, size_t *used, size_t *lines, int *more,
+	    const char **bad);
+
+/*
+ * shmids_values_count: shmids_values_read(NULL, s, len, nthreads,
+ * SHMIDS_VALUES_COUNT, &sp), sp's count, used, lines and more in the
+ * outputs.  Kept for 1.x programs; new code calls shmids_values_read().
+ */
+int	 shmids_values_count(const char *s, size_t len, int nthreads,
+	    size_t *count, size_t *used, size_t *lines, int *more);
+
+/*
+ * shmids_values_into: shmids_values_read() with SHMIDS_VALUES_FIXED into
+ * dst (v->data dst, v->cap cap, v->type type, v->count 0), sp's count,
+ * used, lines, more and (where a value was bad) bad in the outputs, all
+ * required.  Kept for 1.x programs; new code calls shmids_values_read().
+ */
+int	 shmids_values_into(void *dst, size_t cap, int type, const char *s,
+	    size_t len, int nthreads, size_t *count, size_t *used,
+	    size_t *lines, int *more, const char **bad);
+
+/*
+ * shmids_emit_rows: shmids_emit_matrix(fp, l, type, data, rows, cols,
+ * sep, SHMIDS_ROWMAJOR).  Library 1.2.  Kept for 1.x programs; new code
+ * calls shmids_emit_matrix().
+ */
+int	 shmids_emit_rows(FILE *fp, const struct shmids_layout *l, int type,
+	    const void *data, size_t rows, size_t cols, int sep);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

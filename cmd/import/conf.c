@@ -46,8 +46,7 @@ conf_add_type(struct conf *c, const char *arg)
 	if ((t = shmids_type_parse(eq ? eq + 1 : arg)) == -1 ||
 	    (eq != NULL && len == 0))
 		opts_invalid("type", arg, TYPE_FORM);
-	filter_not_number("-t", arg, len);
-	filter_not_comment("-t", arg, len);
+	filter_field("-t", arg, len, 0);
 	if (eq == NULL) {
 		if (c->deftype != -1)
 			opts_invalid("type", arg, "one -t without a field: "

@@ -24,7 +24,6 @@
 
 #include "shmids.h"
 #include "engine.h"
-#include "par.h"
 
 #define BLOCK	((size_t)1 << 20)	/* bytes a thread takes at a time */
 #define SLACK	((size_t)64 << 10)	/* read past a block at first */
@@ -277,7 +276,7 @@ count_round(struct engine *e, size_t base, size_t n, size_t *last)
 	size_t i;
 
 	e->base = base;
-	par_run(n, e->nthreads, count_job, e);
+	(void)shmids_par(n, e->nthreads, count_job, e);
 	if (e->quit || *e->stop) {
 		errno = EINTR;
 		return -1;
@@ -473,7 +472,7 @@ eng_parse(struct engine *e, void *dst)
 	int g;
 
 	e->dst = dst;
-	par_run(e->nb, e->nthreads, parse_job, e);
+	(void)shmids_par(e->nb, e->nthreads, parse_job, e);
 	if (e->quit || *e->stop) {
 		errno = EINTR;
 		return -1;

@@ -69,7 +69,7 @@ option(struct conf *c, int ch, char *arg)
 	case 'f':
 		c->fields = arg;
 		filter_fields(&c->want, arg);
-		filter_fields_not_comment(&c->want);
+		filter_fields_check(&c->want, 0);
 		break;
 	case 'h':
 		usage(stdout, 0);

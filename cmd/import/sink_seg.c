@@ -266,8 +266,8 @@ table_make(struct segs *g, const struct sink_table *t, int type)
 		    "the line leave no room in the label", t->fname, t->line);
 		return NULL;
 	}
-	if (filter_labels_room(&g->made) == 0 && (h = shmids_create_table(
-	    name, g->mode, type, t->rows, t->cols)) != NULL)
+	if (filter_labels_room(&g->made) == 0 && (h = shmids_create_matrix(
+	    name, g->mode, type, t->rows, t->cols, SHMIDS_ROWMAJOR)) != NULL)
 		return h;
 	e = errno;
 	g->failed = 1;

@@ -26,19 +26,6 @@ shmids_dims_of(struct shmids_dims *d, size_t count, size_t cols, int order)
 	d->rows = count / d->cols;
 }
 
-/*
- * The shape of 1.3's calls, from d (ndim 0: unknown, as d): a
- * column-major table is its storage read row by row, the transpose
- * (format-spec.md 9).
- */
-void
-shmids_shape_of_dims(struct shmids_shape *sh, const struct shmids_dims *d)
-{
-	sh->ndim = d->ndim;
-	sh->rows = d->order == SHMIDS_COLMAJOR ? d->cols : d->rows;
-	sh->cols = d->order == SHMIDS_COLMAJOR ? d->rows : d->cols;
-}
-
 static void
 fill_header(const struct shmids_backend *be, struct shmids_info *si,
     struct shmids_dims *d)
@@ -136,24 +123,6 @@ look(struct shmids_info *si, int unreadable, int flags, int scan,
 }
 
 int
-shmids_stat(const char *id, struct shmids_info *si, int flags)
-{
-	return shmids_stat_dims(id, si, NULL, flags);
-}
-
-int
-shmids_stat_shape(const char *id, struct shmids_info *si,
-    struct shmids_shape *sh, int flags)
-{
-	struct shmids_dims d;
-	int r;
-
-	if ((r = shmids_stat_dims(id, si, &d, flags)) == 0)
-		shmids_shape_of_dims(sh, &d);
-	return r;
-}
-
-int
 shmids_stat_dims(const char *id, struct shmids_info *si,
     struct shmids_dims *d, int flags)
 {
@@ -230,50 +199,6 @@ byid(const void *a, const void *b)
  * other: its segments read so far are reported, then the store itself,
  * after all segments, as an info with ours -2.
  */
-/* shmids_scan()'s and shmids_scan_shape()'s fn, called by scan_dims */
-struct plain {
-	int	(*fn)(const struct shmids_info *, void *);
-	int	(*fnsh)(const struct shmids_info *,
-		    const struct shmids_shape *, void *);
-	void	*arg;
-};
-
-static int
-plain(const struct shmids_info *si, const struct shmids_dims *d, void *arg)
-{
-	const struct plain *p = arg;
-	struct shmids_shape sh;
-
-	if (p->fn != NULL)
-		return p->fn(si, p->arg);
-	shmids_shape_of_dims(&sh, d);
-	return p->fnsh(si, &sh, p->arg);
-}
-
-int
-shmids_scan(int (*fn)(const struct shmids_info *, void *), void *arg,
-    int flags)
-{
-	struct plain p;
-
-	p.fn = fn;
-	p.fnsh = NULL;
-	p.arg = arg;
-	return shmids_scan_dims(plain, &p, flags);
-}
-
-int
-shmids_scan_shape(int (*fn)(const struct shmids_info *,
-    const struct shmids_shape *, void *), void *arg, int flags)
-{
-	struct plain p;
-
-	p.fn = NULL;
-	p.fnsh = fn;
-	p.arg = arg;
-	return shmids_scan_dims(plain, &p, flags);
-}
-
 int
 shmids_scan_dims(int (*fn)(const struct shmids_info *,
     const struct shmids_dims *, void *), void *arg, int flags)

@@ -14,7 +14,7 @@ shmids_paper_create(const char *name, int mode, int nbytes)
 		errno = EINVAL;
 		return NULL;
 	}
-	return shmids_create(name, mode, (size_t)nbytes);
+	return shmids_create_array(name, mode, SHMIDS_RAW, (size_t)nbytes);
 }
 
 char *

@@ -183,14 +183,10 @@ SHMIDS_HIDDEN void	shmids_seg_huge(const struct att *a);
 
 /*
  * info.c: d for count elements, a table of cols columns (0: 1-D) stored
- * in order (SHMIDS_ROWMAJOR or SHMIDS_COLMAJOR); sh from d as the calls
- * of 1.3 see it: a column-major table read row by row, its transpose
- * (format-spec.md 2.7, 9).
+ * in order (SHMIDS_ROWMAJOR or SHMIDS_COLMAJOR) (format-spec.md 2.7).
  */
 SHMIDS_HIDDEN void	shmids_dims_of(struct shmids_dims *d, size_t count,
 			    size_t cols, int order);
-SHMIDS_HIDDEN void	shmids_shape_of_dims(struct shmids_shape *sh,
-			    const struct shmids_dims *d);
 
 /*
  * info.c: 0 if si is a file segment whose owner (si->uid, from the

@@ -94,20 +94,6 @@ shmids_create_matrix(const char *name, int mode, int type, size_t rows,
 	return create(name, mode, type, rows * cols, cols, order);
 }
 
-void *
-shmids_create_table(const char *name, int mode, int type, size_t rows,
-    size_t cols)
-{
-	return shmids_create_matrix(name, mode, type, rows, cols,
-	    SHMIDS_ROWMAJOR);
-}
-
-void *
-shmids_create(const char *name, int mode, size_t nbytes)
-{
-	return shmids_create_array(name, mode, SHMIDS_RAW, nbytes);
-}
-
 int
 shmids_seal(void *shm)
 {
@@ -259,13 +245,7 @@ hand_out(const struct shmids_backend *be, const struct shmids_info *si,
 	return a->addr;
 }
 
-void *
-shmids_open(const char *label)
-{
-	return shmids_open_flags(label, 0, 0);
-}
-
-/* One try, as shmids_open(), holding a segment still filling. */
+/* One try, as shmids_open_flags() without a wait, holding one filling. */
 static void *
 open_held(const char *label, struct shmids_info *si, struct att *a,
     const struct shmids_backend **held, int flags)
@@ -349,12 +329,6 @@ shmids_open_flags(const char *label, int flags, double seconds)
 	return h;
 }
 
-void *
-shmids_open_wait(const char *label, double seconds)
-{
-	return shmids_open_flags(label, 0, seconds);
-}
-
 int
 shmids_close(void *shm)
 {
@@ -418,23 +392,6 @@ shmids_array(const void *shm, struct shmids_array *a)
 	a->count = s->count;
 	a->data = s->count ? s->a.addr + SHMIDS_HEADER : NULL;
 	return 0;
-}
-
-/*
- * The same snapshot as shmids_array(); a column-major table is its
- * storage read row by row, the transpose (format-spec.md 9).
- */
-int
-shmids_shape(const void *shm, struct shmids_shape *sh)
-{
-	struct shmids_dims d;
-	struct seg *s;
-
-	if ((s = shmids_reg_find(shm)) == NULL)
-		return -1;
-	shmids_dims_of(&d, s->count, s->cols, s->order);
-	shmids_shape_of_dims(sh, &d);
-	return sh->ndim;
 }
 
 int

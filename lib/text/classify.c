@@ -2,9 +2,9 @@
  * What a line of an ASCII file is (format-spec.md 5, 6 and 6.1): the one
  * place those rules are coded.  shmids_line_kind() reads a line's tokens
  * alone; shmids_line_next() reads it in its file (continuations, table
- * blocks) with its values.  shm-import, shm-expand, shmids_get() and the
- * bindings all ask here; shmids_ref_parse() and shmids_tref_parse() are
- * their 1.1 and 1.2 answers, kept for 1.x programs as wrappers.
+ * blocks) with its values; shmids_field_check() says which fields a
+ * writer may write, by the same rules.  shm-import, shm-expand,
+ * shmids_get(), shmids_put() and the bindings all ask here.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -21,6 +21,8 @@
 
 static const char numfield[] = "a number is not a field";
 static const char comment_why[] = "a comment (its first token begins with #)";
+static const char nul_why[] =
+    "a NUL byte in the first token (no field holds one)";
 
 /* a first line this long is parsed on threads, as shm-import's runs */
 #define LONG_LINE	((size_t)512 << 10)
@@ -107,12 +109,34 @@ digit(char c)
 }
 
 /*
- * Why t[0..n) is one of Fortran's forms that are no value (format-spec.md
- * 6), or NULL: a list-directed repeat count r*c or null value r* (r a
- * positive count), or an E edit descriptor's exponent without its letter
- * ([sign] digits [. digits] sign digits).
+ * Fortran's forms that are no value (format-spec.md 6): what the
+ * classifier says of a line that begins with one, and what
+ * shmids_field_check() says of a field that is one.
  */
-static const char *
+enum { NOFORM, REPEAT, NULLVAL, EXPONENT };
+static const char *const form_why[] = {
+	NULL,
+	"a list-directed repeat count (Fortran's r*c)",
+	"a list-directed null value (Fortran's r*)",
+	"a Fortran exponent without its letter (E, D)"
+};
+static const char *const form_field[] = {
+	NULL,
+	"a list-directed repeat count (Fortran's r*c) is never a field "
+	    "(a line that begins with one is text)",
+	"a list-directed null value (Fortran's r*) is never a field (a "
+	    "line that begins with one is text)",
+	"a Fortran exponent without its letter (E, D) is never a field (a "
+	    "line that begins with one is text)"
+};
+
+/*
+ * Which of Fortran's forms t[0..n) is: a list-directed repeat count r*c
+ * or null value r* (r a positive count), an E edit descriptor's
+ * exponent without its letter ([sign] digits [. digits] sign digits),
+ * or NOFORM.
+ */
+static int
 fortran_form(const char *t, size_t n)
 {
 	size_t i = 0, d;
@@ -121,11 +145,11 @@ fortran_form(const char *t, size_t n)
 		i++;
 	if (i > 0 && i < n && t[i] == '*') {
 		if (t[0] == '0')
-			return NULL;
+			return NOFORM;
 		if (i + 1 == n)
-			return "a list-directed null value (Fortran's r*)";
-		return shmids_isnumber(t + i + 1, n - i - 1) ?
-		    "a list-directed repeat count (Fortran's r*c)" : NULL;
+			return NULLVAL;
+		return shmids_isnumber(t + i + 1, n - i - 1) ? REPEAT :
+		    NOFORM;
 	}
 	i = t[0] == '-' || t[0] == '+';
 	d = i;
@@ -135,10 +159,21 @@ fortran_form(const char *t, size_t n)
 		for (i++; i < n && digit(t[i]); i++)
 			;
 	if (i == d || i == n || (t[i] != '+' && t[i] != '-') || i + 1 == n)
-		return NULL;
+		return NOFORM;
 	for (i++; i < n && digit(t[i]); i++)
 		;
-	return i == n ? "a Fortran exponent without its letter (E, D)" : NULL;
+	return i == n ? EXPONENT : NOFORM;
+}
+
+/* The form of a first token t[0..n), which ends at a comma too (6). */
+static int
+first_form(const char *t, size_t n)
+{
+	const char *comma = memchr(t, ',', n);
+
+	if (comma != NULL)
+		n = (size_t)(comma - t);
+	return n > 0 ? fortran_form(t, n) : NOFORM;
 }
 
 /*
@@ -169,11 +204,11 @@ tkeyword(const char *t, size_t n)
  * be a reference of either kind?  Its second token is there and ends
  * before the part does, and is not "shmids"; or it reaches the part's
  * end and is no beginning of "shmids" (nor "shmids" and the CR of a
- * CRLF); and the first token is no table reference's, or the second
- * cannot begin an id.
+ * CRLF); and the first token is no table reference's (kw 0), or the
+ * second cannot begin an id.
  */
 static int
-part_plain(const char *b, size_t n, size_t f, size_t flen)
+part_plain(const char *b, size_t n, size_t f, size_t flen, int kw)
 {
 	size_t i = f + flen, s;
 
@@ -185,8 +220,7 @@ part_plain(const char *b, size_t n, size_t f, size_t flen)
 		;
 	if (s == n)
 		return 0;
-	if (tkeyword(b + f, flen) &&
-	    ((b[s] >= '0' && b[s] <= '9') || b[s] == '/'))
+	if (kw && ((b[s] >= '0' && b[s] <= '9') || b[s] == '/'))
 		return 0;
 	if (i < n)
 		return i - s != 6 || memcmp(b + s, "shmids", 6) != 0;
@@ -195,7 +229,8 @@ part_plain(const char *b, size_t n, size_t f, size_t flen)
 
 /*
  * c zeroed, but for its line's end and first token: end, eol, lead,
- * field and fieldlen.  Returns the line's length without its LF.
+ * field and fieldlen.  Returns the line's length without its LF.  A cut
+ * line (SHMIDS_LINE_CUT) begins inside its first token: no blanks lead.
  */
 static size_t
 shape(const char *line, size_t len, int flags, struct shmids_line *c)
@@ -215,49 +250,89 @@ shape(const char *line, size_t len, int flags, struct shmids_line *c)
 	}
 	c->end = len > 0 && line[len - 1] == '\r' &&
 	    (flags & SHMIDS_LINE_PART) == 0 ? len - 1 : len;
-	c->fieldlen = token(line, c->end, &pos, &c->field);
+	if (flags & SHMIDS_LINE_CUT)
+		while (c->fieldlen < c->end && !shmids_blank(line[c->fieldlen]))
+			c->fieldlen++;
+	else
+		c->fieldlen = token(line, c->end, &pos, &c->field);
 	c->lead = c->field;
 	return len;
+}
+
+/*
+ * What the classifier needs of a line's first token, c's field: from its
+ * bytes, or for a cut line (SHMIDS_LINE_CUT) from what the caller says
+ * of those that went before (format-spec.md 7, shm-expand): it begins
+ * with "#", holds a NUL or a CR; whether it reads as a number (6.1) or
+ * a Fortran form (6), and is a table reference's keyword (5), which a
+ * cut token, longer than its caller holds, never is.
+ */
+struct first {
+	int	 hash, nul, cr, cut;
+};
+
+static void
+first_of(const char *line, int flags, const struct shmids_line *c,
+    struct first *t)
+{
+	const char *f = line + c->field;
+
+	t->cut = (flags & SHMIDS_LINE_CUT) != 0;
+	t->hash = t->cut ? (flags & SHMIDS_LINE_CUT_HASH) != 0 :
+	    c->fieldlen > 0 && f[0] == '#';
+	t->nul = (t->cut && (flags & SHMIDS_LINE_CUT_NUL) != 0) ||
+	    memchr(f, '\0', c->fieldlen) != NULL;
+	t->cr = t->cut && (flags & SHMIDS_LINE_CUT_CR) != 0;
 }
 
 /* shmids_line_kind() but for errno, which the label's checks may set */
 static int
 line_kind(const char *line, size_t len, int flags, struct shmids_line *c)
 {
+	struct first t;
 	size_t end, pos, s, k;
+	int form;
 
 	len = shape(line, len, flags, c);
+	first_of(line, flags, c, &t);
 	end = c->end;
 	pos = c->field + c->fieldlen;
-	if (c->fieldlen == 0 && (flags & SHMIDS_LINE_PART) != 0)
+	if (c->fieldlen == 0 && !t.cut && (flags & SHMIDS_LINE_PART) != 0)
 		return 0;
-	if (c->fieldlen == 0) {
+	if (c->fieldlen == 0 && !t.cut) {
 		c->kind = SHMIDS_LINE_TEXT;
 		c->why = "a blank line";
 		return 1;
 	}
-	if ((flags & SHMIDS_LINE_PART) != 0 &&
-	    !part_plain(line, len, c->field, c->fieldlen))
+	if ((flags & SHMIDS_LINE_PART) != 0 && !part_plain(line, len,
+	    c->field, c->fieldlen, !t.cut && tkeyword(line + c->field,
+	    c->fieldlen)))
 		return 0;
 	k = token(line, end, &pos, &s);
 	/* Section 5: a reference line, its second token "shmids". */
 	if ((flags & SHMIDS_LINE_PART) == 0 && k == 6 &&
 	    memcmp(line + s, "shmids", 6) == 0) {
-		label_rest(line, end, pos, c, SHMIDS_LINE_REF);
+		/* a cut token's NUL or CR: the bytes that went before */
+		if (t.nul && t.cut)
+			malformed(c, "NUL byte in reference");
+		else if (t.cr && !memchr(line, '\0', end))
+			malformed(c, "CR inside reference");
+		else
+			label_rest(line, end, pos, c, SHMIDS_LINE_REF);
 		/* 6.1: a number is never a field */
-		if (c->kind == SHMIDS_LINE_REF &&
+		if (c->kind == SHMIDS_LINE_REF && !t.cut &&
 		    shmids_isnumber(line + c->field, c->fieldlen))
 			malformed(c, numfield);
 		/*
 		 * 6: a valid reference is one whatever its field (shm-import
 		 * 1.5 wrote "# shmids 0 #"); "# shmids are fast" is a comment.
 		 */
-		if (c->kind == SHMIDS_LINE_MALFORMED && line[c->field] == '#')
+		if (c->kind == SHMIDS_LINE_MALFORMED && t.hash)
 			return comment(c);
 		return 1;
 	}
 	/* A table reference: "shmids" or "shmids,", then an id's start. */
-	if ((flags & SHMIDS_LINE_PART) == 0 &&
+	if ((flags & SHMIDS_LINE_PART) == 0 && !t.cut &&
 	    tkeyword(line + c->field, c->fieldlen) && k > 0 &&
 	    ((line[s] >= '0' && line[s] <= '9') || line[s] == '/')) {
 		c->sep = c->fieldlen == 7 ? ',' :
@@ -266,10 +341,17 @@ line_kind(const char *line, size_t len, int flags, struct shmids_line *c)
 		    SHMIDS_LINE_TREF);
 	}
 	/* 6: a comment, never an array's first line, a row or a field */
-	if (line[c->field] == '#')
+	if (t.hash)
 		return comment(c);
+	/* 6: a NUL byte is in no field: text, and nothing to key it by */
+	if (t.nul) {
+		c->kind = SHMIDS_LINE_TEXT;
+		c->why = nul_why;
+		c->fieldlen = 0;
+		return 1;
+	}
 	/* 6.1: a line that begins with a number has no field */
-	if (shmids_isnumber(line + c->field, end - c->field)) {
+	if (!t.cut && shmids_isnumber(line + c->field, end - c->field)) {
 		c->kind = SHMIDS_LINE_ROW;
 		c->fieldlen = 0;
 		return 1;
@@ -280,10 +362,10 @@ line_kind(const char *line, size_t len, int flags, struct shmids_line *c)
 	 * never an array whose field is "3*0.0".  The form ends at a comma
 	 * too, as a row's value does.
 	 */
-	for (k = 0; k < c->fieldlen && line[c->field + k] != ','; k++)
-		;
-	if (k > 0 && (c->why = fortran_form(line + c->field, k)) != NULL) {
+	if (!t.cut && (form = first_form(line + c->field, c->fieldlen)) !=
+	    NOFORM) {
 		c->kind = SHMIDS_LINE_TEXT;
+		c->why = form_why[form];
 		return 1;
 	}
 	c->kind = SHMIDS_LINE_ARRAY;
@@ -301,6 +383,56 @@ shmids_line_kind(const char *line, size_t len, int flags,
 	r = line_kind(line, len, flags, c);
 	errno = e;
 	return r;
+}
+
+/*
+ * Why s[0..len) may be no field a writer writes (format-spec.md 6, "A
+ * field a writer may write"), or, with SHMIDS_FIELD_REF, no reference
+ * line's field (5); NULL if it may.  The same tests as line_kind()'s.
+ */
+static const char *
+field_why(const char *s, size_t len, int flags)
+{
+	size_t i;
+	int form;
+
+	for (i = 0; i < len && !shmids_isend(s[i]); i++)
+		;
+	if (len == 0 || i < len)
+		return "a field is one or more bytes, none a blank, CR, LF "
+		    "or NUL";
+	if (shmids_isnumber(s, len))
+		return "a number is never a field (a line that begins with "
+		    "a number is a table row)";
+	if (flags & SHMIDS_FIELD_REF)
+		return NULL;
+	if (s[0] == '#')
+		return "a comment is never a field (a line whose first token "
+		    "begins with # is a comment)";
+	if ((form = first_form(s, len)) != NOFORM)
+		return form_field[form];
+	if (tkeyword(s, len))
+		return "the word shmids is never a field (a line that begins "
+		    "with it and a number is a table reference)";
+	return NULL;
+}
+
+/* The contract is in shmids.h. */
+int
+shmids_field_check(const char *s, size_t len, int flags, const char **why)
+{
+	const char *w = NULL;
+
+	if ((flags & ~SHMIDS_FIELD_REF) != 0 || (s == NULL && len > 0) ||
+	    (w = field_why(s, len, flags)) != NULL) {
+		if (why != NULL)
+			*why = w;
+		errno = EINVAL;
+		return -1;
+	}
+	if (why != NULL)
+		*why = NULL;
+	return 0;
 }
 
 /*
@@ -538,63 +670,4 @@ shmids_line_run(struct shmids_lines *rd, const char *s, size_t len,
 	if (*lines > 0)
 		*c = t[!k];
 	return r;
-}
-
-/* r's field, fieldlen and eol: the first token, a row's number too. */
-static void
-old_field(const char *line, const struct shmids_line *c,
-    struct shmids_ref *r)
-{
-	size_t pos = c->lead;
-
-	r->field = c->field;
-	/* 1.x's field is the first token: a comment's "#..." too */
-	r->fieldlen = c->kind == SHMIDS_LINE_ROW || c->sep == '#' ?
-	    token(line, c->end, &pos, &r->field) : c->fieldlen;
-	r->eol = c->end;
-	r->why = NULL;
-}
-
-/* The 1.1 answer: a reference line, or none (table references none). */
-int
-shmids_ref_parse(const char *line, size_t len, struct shmids_ref *r)
-{
-	struct shmids_line c;
-
-	shmids_line_kind(line, len, 0, &c);
-	old_field(line, &c, r);
-	/* 1.1 read "1 shmids 5 x" as a reference line: so does this */
-	if (c.kind == SHMIDS_LINE_REF || (c.kind == SHMIDS_LINE_MALFORMED &&
-	    c.why == numfield)) {
-		memcpy(r->label, c.label, sizeof(r->label));
-		return 1;
-	}
-	if (c.kind == SHMIDS_LINE_MALFORMED && c.sep == 0) {
-		r->why = c.why;
-		errno = EINVAL;
-		return -1;
-	}
-	return 0;
-}
-
-/* The 1.2 answer: a table reference, or none. */
-int
-shmids_tref_parse(const char *line, size_t len, struct shmids_ref *r,
-    int *sep)
-{
-	struct shmids_line c;
-
-	shmids_line_kind(line, len, 0, &c);
-	old_field(line, &c, r);
-	if (c.kind == SHMIDS_LINE_TREF) {
-		memcpy(r->label, c.label, sizeof(r->label));
-		*sep = c.sep;
-		return 1;
-	}
-	if (c.kind == SHMIDS_LINE_MALFORMED && c.sep != 0) {
-		r->why = c.why;
-		errno = EINVAL;
-		return -1;
-	}
-	return 0;
 }

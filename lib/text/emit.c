@@ -399,7 +399,7 @@ lay_rows(void *arg, const struct shmids_chunk *c)
 	return s->o.err ? -1 : 0;
 }
 
-/* shmids_emit_rows() on nt threads, as emit_par(). */
+/* emit_rows() on nt threads, as emit_par(). */
 static int
 rows_par(FILE *fp, const struct shmids_layout *l, int type,
     const void *data, size_t rows, size_t cols, int sep, int nt)
@@ -424,8 +424,9 @@ rows_par(FILE *fp, const struct shmids_layout *l, int type,
 	return done(&s.o, small, 0);
 }
 
-int
-shmids_emit_rows(FILE *fp, const struct shmids_layout *l, int type,
+/* A table stored row by row: shmids_emit_matrix()'s SHMIDS_ROWMAJOR. */
+static int
+emit_rows(FILE *fp, const struct shmids_layout *l, int type,
     const void *data, size_t rows, size_t cols, int sep)
 {
 	char small[512];
@@ -486,7 +487,7 @@ gather(char *dst, size_t stride, const char *src, size_t n, size_t esz)
  * A column-major table (format-spec.md 2.7, 6.1) is written a block of
  * rows at a time: the block is gathered row by row into a buffer of
  * SHMIDS_PAR_MIN bytes or so (one row at least), which is big enough for
- * shmids_emit_rows() to use its threads, and the segment is never
+ * emit_rows() to use its threads, and the segment is never
  * copied whole.  Every block but the last ends its last row as rows
  * between them end.
  */
@@ -502,7 +503,7 @@ shmids_emit_matrix(FILE *fp, const struct shmids_layout *l, int type,
 
 	if (order == SHMIDS_ROWMAJOR || (order == SHMIDS_COLMAJOR &&
 	    (rows < 2 || cols < 2)))
-		return shmids_emit_rows(fp, l, type, data, rows, cols, sep);
+		return emit_rows(fp, l, type, data, rows, cols, sep);
 	if (order != SHMIDS_COLMAJOR || l == NULL || !known(l) || esz == 0 ||
 	    (sep != ' ' && sep != '\t' && sep != ',')) {
 		errno = EINVAL;
@@ -530,7 +531,7 @@ shmids_emit_matrix(FILE *fp, const struct shmids_layout *l, int type,
 		for (j = 0; j < cols; j++)
 			gather(buf + j * esz, cols * esz,
 			    src + (r0 + j * rows) * esz, n, esz);
-		r = shmids_emit_rows(fp, r0 + n < rows ? &mid : l, type, buf,
+		r = emit_rows(fp, r0 + n < rows ? &mid : l, type, buf,
 		    n, cols, sep);
 	}
 	e = errno;

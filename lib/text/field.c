@@ -8,31 +8,6 @@
 #include <string.h>
 
 #include "text.h"
-#include "number.h"
-
-static int
-field_ok(const char *field)
-{
-	size_t i;
-
-	for (i = 0; field[i] != '\0'; i++)
-		if (shmids_isend(field[i]))
-			return 0;
-	return i > 0;
-}
-
-/*
- * Would a line that begins with field be a comment (format-spec.md 6),
- * never read back as a field?  The classifier says.
- */
-static int
-comment_field(const char *field)
-{
-	struct shmids_line c;
-
-	shmids_line_kind(field, strlen(field), 0, &c);
-	return c.kind == SHMIDS_LINE_TEXT && c.sep == '#';
-}
 
 static int
 put_ref(FILE *fp, const char *field, int type, const void *data,
@@ -63,8 +38,9 @@ shmids_put(FILE *fp, const char *field, int type, const void *data,
 {
 	struct shmids_layout l;
 
-	if (fp == NULL || field == NULL || !field_ok(field) ||
-	    comment_field(field) ||
+	/* a field that reads back as one in either form (format-spec.md 6) */
+	if (fp == NULL || field == NULL ||
+	    shmids_field_check(field, strlen(field), 0, NULL) == -1 ||
 	    shmids_type_size(type) == 0 || (data == NULL && count > 0)) {
 		errno = EINVAL;
 		return -1;

@@ -101,21 +101,6 @@ shmids_values_line(struct shmids_values *v, const char *s, size_t len,
 	return 0;
 }
 
-/* Kept for 1.x programs: shmids_values_read(), SHMIDS_VALUES_LINE. */
-int
-shmids_values_parse(struct shmids_values *v, const char *s, size_t len,
-    int *more, const char **bad)
-{
-	struct shmids_span sp;
-	int r;
-
-	r = shmids_values_read(v, s, len, 1, SHMIDS_VALUES_LINE, &sp);
-	*more = sp.more;
-	if (sp.bad != NULL)
-		*bad = sp.bad;
-	return r;
-}
-
 void
 shmids_values_free(struct shmids_values *v)
 {

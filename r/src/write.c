@@ -279,50 +279,21 @@ shmr_create(SEXP name, SEXP x, SEXP mode, SEXP what)
 /*
  * shm_write()'s check of one element, before any segment is made or
  * anything written: its segment name (name_ok()) and, if field is a
- * string (a vector's element: "field shmids <label>"), that the
- * library's classifier reads that line back as a reference with
- * exactly that field (format-spec.md 5, 6, 6.1).  An R error naming
- * the element, the reason (the classifier's words) and what to do.
+ * string (a vector's element: "field shmids <label>"), that it reads
+ * back as that field, here and once expanded inline: the library's rule
+ * (shmids_field_check(), format-spec.md 6).  An R error naming the
+ * element, the library's reason and what to do.
  */
 SEXP
 shmr_field(SEXP field, SEXP name)
 {
-	const char *f, *nm = str1(name, "shm_write");
-	struct shmids_line c;
-	size_t len;
-	char *line;
+	const char *f, *why, *nm = str1(name, "shm_write");
 
 	if (field != R_NilValue) {
 		f = str1(field, "shm_write");
-		len = strlen(f);
-		line = R_alloc(len + sizeof " shmids 0 x", 1);
-		memcpy(line, f, len);
-		memcpy(line + len, " shmids 0 x", sizeof " shmids 0 x");
-		shmids_line_kind(line, strlen(line), 0, &c);
-		if (c.kind == SHMIDS_LINE_MALFORMED && shmids_isnumber(f, len))
-			Rf_error("shm_write: element \"%s\": %s (a line that "
-			    "begins with one is a table row); name it e.g. "
-			    "\"x%s\"", f, c.why, f);
-		if (c.kind != SHMIDS_LINE_REF || c.field != 0 ||
-		    c.fieldlen != len)
-			Rf_error("shm_write: element \"%s\": a field is one "
-			    "token (no blank, CR or LF) and begins with no #; "
-			    "name it otherwise", f);
-		/* the field alone: a comment (format-spec.md 6) is no field */
-		shmids_line_kind(f, len, 0, &c);
-		if (c.kind == SHMIDS_LINE_TEXT && c.sep == '#')
-			Rf_error("shm_write: element \"%s\": its line would be "
-			    "%s, which readers skip; name it e.g. \"x%s\"",
-			    f, c.why, f + 1);
-		/* "shmids 0 x": a table reference (5) has no field */
-		memcpy(line + len, " 0 x", sizeof " 0 x");
-		shmids_line_kind(line, strlen(line), 0, &c);
-		if (c.kind == SHMIDS_LINE_TREF || c.kind ==
-		    SHMIDS_LINE_MALFORMED)
-			Rf_error("shm_write: element \"%s\": the word shmids "
-			    "is no field (a line that begins with it and a "
-			    "number is a table reference); name it e.g. "
-			    "\"x%s\"", f, f);
+		if (shmids_field_check(f, strlen(f), 0, &why) == -1)
+			Rf_error("shm_write: element \"%s\": %s; name it "
+			    "otherwise", f, why);
 	}
 	name_ok(nm, "shm_write");
 	return R_NilValue;

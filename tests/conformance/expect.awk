@@ -143,8 +143,8 @@ BEGIN { room = room ? room : 64 }
 			flush()
 			key(doc ":" n, "t")
 		} else if (mode == "python" && NF >= 3 &&
-		    $3 !~ /^(crlf|cr|noeol|\(comment\))$/)
-			cand($3, "t", 0)	# a comment (6) is no key
+		    $3 !~ /^(crlf|cr|noeol|\(comment\)|\(nul\))$/)
+			cand($3, "t", 0)	# a comment (6), a NUL (6) no key
 		else if (mode == "python")
 			flush()
 	} else if (mode == "python")

@@ -3,7 +3,8 @@
  * 6, 6.1), for tests/conformance.bats.  One line out per line in:
  *
  *	lines file	shmids_line_next(), the classifier:
- *			N text [FIELD | (row) | (comment)] | ref FIELD LABEL |
+ *			N text [FIELD | (row) | (comment) | (nul)] |
+ *			ref FIELD LABEL |
  *			tref SEP LABEL |
  *			malformed WHY | array FIELD COUNT | cont COUNT |
  *			row SEP COLS, then flags: / (more), bad, cut, first,
@@ -34,6 +35,18 @@ bytes(const char *s, size_t n)
 			printf("\\x%02x", (unsigned char)s[i]);
 }
 
+/* Does the line's first token hold a NUL byte? */
+static int
+nul_first(const char *s, const struct shmids_line *c)
+{
+	size_t i;
+
+	for (i = c->lead; i < c->end && !shmids_isblank(s[i]); i++)
+		if (s[i] == '\0')
+			return 1;
+	return 0;
+}
+
 static const char *
 sepname(int sep)
 {
@@ -55,6 +68,8 @@ item(const char *s, const struct shmids_line *c)
 			bytes(s + c->field, c->fieldlen);
 		} else if (c->sep == '#')
 			printf(" (comment)");	/* format-spec.md 6 */
+		else if (nul_first(s, c))
+			printf(" (nul)");	/* format-spec.md 6, 1.7 */
 		else if (c->lead < c->end)
 			printf(" (row)");	/* it begins with a number */
 		break;

@@ -105,22 +105,25 @@ test_that("7: shm_write() that fails leaves no file, or the old one", {
   expect_identical(readLines(f), paste("c shmids", labs))
 })
 
-test_that("5, 6, 6.1: shm_write() refuses a name that would not read back as its line's field, before anything", {
+test_that("5, 6, 6.1: shm_write() refuses a name that would not read back as its line's field (the library's shmids_field_check()), before anything", {
   local_clean()
   d <- tempfile()
   dir.create(d)
   f <- file.path(d, "out.txt")
   bad <- list(
-    c("1", 'element "1": a number is not a field \\(a line that begins with one is a table row\\); name it e.g. "x1"'),
-    c("nan", 'element "nan": a number is not a field'),
-    c("-0.5", "a number is not a field"),
-    c("#c", 'element "#c": its line would be a comment \\(its first token begins with #\\), which readers skip; name it e.g. "xc"'),
-    c("#", "a comment"),
-    c("shmids", 'element "shmids": the word shmids is no field'),
-    c("shmids,", "the word shmids is no field"),
-    c("a b", 'element "a b": a field is one token \\(no blank, CR or LF\\)'),
-    c("# a", "a field is one token"),
-    c("a\tb", "a field is one token"),
+    c("1", 'element "1": a number is never a field \\(a line that begins with a number is a table row\\); name it otherwise'),
+    c("nan", 'element "nan": a number is never a field'),
+    c("-0.5", "a number is never a field"),
+    c("#c", 'element "#c": a comment is never a field \\(a line whose first token begins with # is a comment\\)'),
+    c("#", "a comment is never a field"),
+    c("shmids", 'element "shmids": the word shmids is never a field'),
+    c("shmids,", "the word shmids is never a field"),
+    c("3*", "a list-directed null value \\(Fortran's r\\*\\) is never a field"),
+    c("3*0.0", "a list-directed repeat count \\(Fortran's r\\*c\\) is never a field"),
+    c("0.1+101", "a Fortran exponent without its letter \\(E, D\\) is never a field"),
+    c("a b", 'element "a b": a field is one or more bytes, none a blank, CR, LF or NUL'),
+    c("# a", "a field is one or more bytes"),
+    c("a\tb", "a field is one or more bytes"),
     c("\u00e9", 'name ".*": cannot be a segment name'))
   for (b in bad) {
     x <- list(ok = c(1, 2), 3)
