@@ -136,9 +136,9 @@ test_that("5, 6, 6.1: shm_write() refuses a name that would not read back as its
   }
   # a table's name is its key line's field: the same rules
   expect_error(shm_write(list(`a b` = matrix(1, 1)), f, prefix = P),
-               'element "a b": a field is one token')
+               'element "a b": a field is one or more bytes, none a blank')
   expect_error(shm_write(list(`1` = data.frame(a = 1)), f, prefix = P),
-               'element "1": a number is not a field')
+               'element "1": a number is never a field')
   expect_error(shm_write(list(a = 1), f, prefix = strrep("p", 64)),
                "longer than 64 bytes")
   labs <- shm_write(list(`1a` = 1, `a#` = 2, `shmidsx` = 3,
