@@ -7,17 +7,13 @@ import errno as _errno
 import io
 import os
 
-from ._library import (TYPES, _Line, _Lines, _NAME_MAX, _TEXT, _TREF,
+from ._library import (TYPES, _Line, _Lines, _NAME_MAX, _TEXT,
                        _TYPES, _Values, _error, _fail, _lib, _libc, _lock)
 from ._args import _M600, _bytes, _mode, _str
 from ._segments import _type_of, create
 
 
 # Writing (dump).
-
-def _field_ok(field):
-    return field and not any(c in field for c in b" \t\r\n\0")
-
 
 def _inline(field, tname, count, src):
     """field and its values as shmids_put() writes them (section 6)."""
@@ -140,44 +136,27 @@ def _dump_segment(prefix, field, value, mode):
 
 
 def _field_check(field, bfield):
-    """OSError EINVAL unless bfield can be a field (shmids(5) 5, 6.1)
-    and a segment's name: printable ASCII only, as shm-import takes."""
-    if not _field_ok(bfield):
-        raise OSError(_errno.EINVAL, "a field is one or more bytes, none "
-                      "a blank, CR, LF or NUL", field)
-    if any(c < 0x21 or c > 0x7e for c in bfield):
+    """OSError EINVAL unless bfield may be written as a field (the
+    library's rule, shmids_field_check(): shmids(5) 6) and be a segment's
+    name: printable ASCII only, as shm-import takes."""
+    why = ctypes.c_char_p()
+    if _lib.shmids_field_check(bfield, len(bfield), 0,
+                               ctypes.byref(why)) == -1:
+        raise OSError(_errno.EINVAL, why.value.decode("ascii"), field)
+    if _lib.shmids_name_check(bfield, len(bfield)) == -1 and \
+            ctypes.get_errno() != _errno.ENAMETOOLONG:
         raise OSError(_errno.EINVAL, "the field cannot be a segment name "
                       "(printable ASCII only)", field)
-    if _lib.shmids_isnumber(bfield, len(bfield)):
-        raise OSError(_errno.EINVAL, "a number is never a field (a line "
-                      "that begins with one is a table row)", field)
-    c = _Line()         # the classifier's: "shmids 0 x" is a table's
-    t = bfield + b" 0 x"
-    _lib.shmids_line_kind(t, len(t), 0, ctypes.byref(c))
-    if c.kind == _TREF:
-        raise OSError(_errno.EINVAL, "the word shmids is no field (a line "
-                      "that begins with it and a number is a table "
-                      "reference)", field)
-    # and a "#" line is a comment
-    _lib.shmids_line_kind(bfield, len(bfield), 0, ctypes.byref(c))
-    if c.kind == _TEXT and c.sep == ord("#"):
-        raise OSError(_errno.EINVAL, "a field that begins with # would be "
-                      "a comment, which load() skips (shmids(5) 6)", field)
 
 
 def _text_check(field, bfield, bvalue):
     """ValueError unless the line "field value" reads back, by load(), as
     the text value of field, whatever the type asked."""
     why = None
-    words = bvalue.replace(b"\t", b" ").split(b" ")    # blanks: shmids(5)
     if any(c in bvalue for c in b"\r\n\0"):
         why = "holds a CR, LF or NUL byte"
     elif bvalue != bvalue.strip(b" \t") or not bvalue:
         why = "is empty or has blanks at an end (load() strips them)"
-    elif words[-1] == b"/":
-        why = "ends in the token \"/\" (it would continue onto the next line)"
-    elif words[0] in (b"shmids", b"shmids,"):
-        why = "begins with the word shmids (a reference line)"
     else:
         line = bfield + b" " + bvalue
         c = _Line()
