@@ -109,7 +109,7 @@ digit(char c)
 /*
  * Why t[0..n) is one of Fortran's forms that are no value (format-spec.md
  * 6), or NULL: a list-directed repeat count r*c or null value r* (r a
- * positive count), or an E edit descriptor's exponent without its letter
+ * positive count, leading zeros allowed), or an E edit descriptor's exponent without its letter
  * ([sign] digits [. digits] sign digits).
  */
 static const char *
@@ -120,7 +120,8 @@ fortran_form(const char *t, size_t n)
 	while (i < n && digit(t[i]))
 		i++;
 	if (i > 0 && i < n && t[i] == '*') {
-		if (t[0] == '0')
+		/* r = 0 (0*, 00*) is no count; 03* is 3, as Fortran reads it */
+		if (strspn(t, "0") >= i)
 			return NULL;
 		if (i + 1 == n)
 			return "a list-directed null value (Fortran's r*)";
