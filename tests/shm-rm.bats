@@ -145,6 +145,24 @@ shmid_exists() {
 	exists "$mine"
 }
 
+# Issue 40 item 15: "you may not read it" where removing was the problem.
+@test "7: shm-rm: a segment the caller may not read: another user's is one it may not remove; its own (mode 000) is removed by id with -f" {
+	need_user
+	local theirs mine
+	theirs=$(mkseg theirs f64 1 600)
+	mine=$(usermk create "${P}mine" f64 1 000)
+	run --separate-stderr as_user "$BIN/shm-rm" "$theirs"
+	status_is 1
+	is "$stderr" "shm-rm: $theirs: segment ${theirs%% *} is root's: only its owner, its creator or root may remove it"
+	exists "$theirs"
+	run --separate-stderr as_user "$BIN/shm-rm" "$mine"
+	status_is 1
+	is "$stderr" "shm-rm: $mine: segment ${mine%% *} cannot be read by you (mode 000), so it cannot be told for a shmids segment: shm-rm -f ${mine%% *} removes it"
+	run --separate-stderr as_user "$BIN/shm-rm" -f "${mine%% *}"
+	status_is 0
+	! shmid_exists "${mine%% *}"
+}
+
 @test "7: shm-rm: refuses segments not ours (shmget, ipcmk, our key) without -f" {
 	local rid iid fid id fails=
 	rid=$(mkraw 100)

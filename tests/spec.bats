@@ -29,3 +29,43 @@ kinds() {
 11 row comma 3 first
 12 array x 1"
 }
+
+# render PAGE: mandoc's text of PAGE without its overstrikes (a UTF-8
+# character, then a backspace), whatever the locale (col -b is not).
+render() {
+	mandoc -Tutf8 "$1" |
+	    LC_ALL=C sed -E 's/([\x01-\x7f]|[\xc0-\xff][\x80-\xbf]+)\x08//g'
+}
+
+# quotes PAGE: the places in PAGE, as mandoc renders it, where a quote
+# opens inside another or closes none (issue 40 item 15: shm-expand(1)
+# rendered "(‘30s, ‘5m, ‘1h’’’)").
+quotes() {
+	render "$1" | LC_ALL=C awk '
+	    { t = t " " $0 }
+	    END {
+		gsub(/\342\200\230/, "\001", t)
+		gsub(/\342\200\231/, "\002", t)
+		for (i = 1; i <= length(t); i++) {
+			c = substr(t, i, 1)
+			if (c == "\001" && d++ > 0 || c == "\002" && --d < 0) {
+				s = substr(t, i > 40 ? i - 40 : 1, 50)
+				gsub(/[\001\002]/, "\047", s)
+				print s
+				d = d < 0 ? 0 : 1
+			}
+		}
+	    }'
+}
+
+@test "7: man pages: every quote closes before the next opens ('30s', '5m', '1h', never '30s, '5m, '1h''')" {
+	command -v mandoc > /dev/null || skip "mandoc missing"
+	local f bad=
+	for f in "$BATS_TEST_DIRNAME"/../man/*.[135]; do
+		[ -z "$(quotes "$f")" ] || bad+="${f##*/}: $(quotes "$f" | head -n 3) "
+	done
+	is "$bad" "" "unbalanced quotes"
+	render "$BATS_TEST_DIRNAME/../man/shm-expand.1" |
+	    tr -s ' \n' '  ' | LC_ALL=C grep -qF "(‘30s’, ‘5m’, ‘1h’)" ||
+	    { echo "shm-expand(1): no (‘30s’, ‘5m’, ‘1h’)" >&2; false; }
+}
