@@ -60,7 +60,8 @@ perms() {
 	nonul|ESTALE|segment @id is not a shmids segment
 	nonl|ESTALE|segment @id is not a shmids segment
 	padding|EBADMSG|segment @id has a damaged header (malformed, or claiming more bytes than the segment has); shm-rm '@label' removes it
-	zero|ESTALE|segment @id has no label: its writer was killed before writing the header; shm-rm @id removes it
+	residue|ESTALE|segment @id has no label: its writer was killed before writing the header; shm-rm @id removes it
+	zero|ESTALE|segment @id is not a shmids segment
 	small|ESTALE|segment @id is not a shmids segment
 	EOF
 	is "$fails" "" "failures"

@@ -412,18 +412,22 @@ as_cleaner() {
 	setpriv --reuid="$CLEANER" --regid="$CLEANER" --clear-groups -- "$@"
 }
 
-@test "2.2: residue (writer killed before its header): listed broken, removed by age or by id; other programs' never" {
+@test "2.2, 2.4: residue (writer killed before its header): listed broken, removed by age or by id; other programs' never, 128 NUL bytes of theirs neither" {
 	need_user
-	local r r2 f l line
-	r=$(as_cleaner "$SHMTOOL" hostile zero "${P}r")
+	local r r2 f z l line
+	r=$(as_cleaner "$SHMTOOL" hostile residue "${P}r")
 	track "$r"
 	r=${r%% *}
-	r2=$(as_cleaner "$SHMTOOL" hostile zero "${P}r2")
+	r2=$(as_cleaner "$SHMTOOL" hostile residue "${P}r2")
 	track "$r2"
 	r2=${r2%% *}
 	f=$(as_cleaner "$SHMTOOL" hostile foreign "${P}f")
 	track "$f"
 	f=${f%% *}
+	# all NUL under our key, mode 0600: another program's (2.4)
+	z=$(as_cleaner "$SHMTOOL" hostile zero "${P}z")
+	track "$z"
+	z=${z%% *}
 	l=$(as_cleaner "$SHMTOOL" create "${P}l" f64 1)
 	track "$l"
 	run --separate-stderr shm_ls -p
@@ -432,6 +436,10 @@ as_cleaner() {
 	is "$(cut -f 4,6,13-16 <<< "$line")" "$CLEANER	136	-	-	broken	-" "-p line"
 	! awk -F '\t' -v id="$f" '$1 == id { f = 1 } END { exit !f }' <<< "$output" ||
 	    { echo "$f listed without -a" >&2; false; }
+	! awk -F '\t' -v id="$z" '$1 == id { f = 1 } END { exit !f }' <<< "$output" ||
+	    { echo "$z listed without -a" >&2; false; }
+	run --separate-stderr shm_ls -p -a "$z"
+	is "$(cut -f 1,3,13-16 <<< "$output")" "$z	0600	-	-	-	-" "-a: another program's"
 	run --separate-stderr shm_ls "$r"
 	status_is 0
 	is "$(awk 'NR == 2 { print $2, $3, $4, $5, $NF }' <<< "$output")" "136 - - broken $r" "long line"
@@ -450,6 +458,11 @@ as_cleaner() {
 	is "$(vlabels <<< "$output" | sort)" "$(printf '%s\n' "$r" "$l" | sort)" "removed by age"
 	! shmid_exists "$r"
 	shmid_exists "$f"
+	shmid_exists "$z"
+	run --separate-stderr as_cleaner "$BIN/shm-rm" "$z"
+	status_is 1
+	is "$stderr" "shm-rm: $z: not a shmids segment" "named"
+	shmid_exists "$z"
 }
 
 # The cleaner's window (format-spec.md 7): strace holds shm-rm's first

@@ -1120,6 +1120,7 @@ const struct shmids_backend shmids_file = {
 	.stat = file_stat,
 	.scan = file_scan,
 	.isours = file_isours,
+	.residue = file_isours,	/* its name proves it (2.4, 2.6) */
 	.peek = file_peek,
 	.orphan = file_orphan,
 };

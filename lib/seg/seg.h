@@ -25,6 +25,13 @@
 
 #define KEY_PREFIX	0x53480000u	/* "SH": section 2.4 */
 #define KEY_MASK	0xffff0000u
+/*
+ * A new System V segment's mode until its header is written: the others'
+ * execute bit on an owner-only segment, which grants nothing and which
+ * no program has a reason to ask for, so that a writer's residue is told
+ * from another program's segment under our key (format-spec.md 2.4).
+ */
+#define MODE_MARK	0601
 
 /* What a header says, once checked. */
 struct hdr {
@@ -130,6 +137,12 @@ struct shmids_backend {
 	 */
 	int	(*scan)(int (*fn)(struct shmids_info *, int, void *), void *arg);
 	int	(*isours)(const struct shmids_info *si);	/* by key or file name */
+	/*
+	 * Is si's segment, whose first bytes are residue's (none, or 128
+	 * NUL), a writer's of this library killed before its header: what
+	 * the system kept of its making proves it (format-spec.md 2.4)?
+	 */
+	int	(*residue)(const struct shmids_info *si);
 	/*
 	 * For tools that only look: copy si's first bytes, up to
 	 * SHMIDS_HEADER, to h, and its size to *size, without keeping it
