@@ -72,6 +72,24 @@ add_user(struct out *o, uid_t uid)
 		add(o, "uid %lu", (unsigned long)uid);
 }
 
+/*
+ * A login name, or the uid in decimal: one word, as SHMIDS_OLD_OWNERS
+ * takes it (format-spec.md 2.6).
+ */
+static void
+add_user_word(struct out *o, uid_t uid)
+{
+	struct passwd pw, *res = NULL;
+	char buf[1024];
+
+	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) == 0 &&
+	    res != NULL && strlen(pw.pw_name) <= 32 &&
+	    strcspn(pw.pw_name, ", \t'\"\\$`") == strlen(pw.pw_name))
+		add(o, "%s", pw.pw_name);
+	else
+		add(o, "%lu", (unsigned long)uid);
+}
+
 /* How to remove it: with shm-rm, or by its owner if the caller may not. */
 static void
 add_remove_hint(struct out *o, const struct shmids_info *si,
@@ -307,8 +325,10 @@ explain_gone(struct out *o, const char *id)
 static void
 add_linked(struct out *o, const char *id)
 {
-	add(o, "%s has more than one name (someone linked it): a file "
-	    "segment has exactly one, so this is not taken for one", id);
+	add(o, "file segment %s has another name besides this one (a hard "
+	    "link: stat -c %%h counts them): a segment has one, so it is not "
+	    "taken for one; its owner removes the other names, or makes the "
+	    "segment again", id);
 }
 
 /*
@@ -365,9 +385,35 @@ explain_squat(struct out *o, const struct shmids_info *si)
 	add(o, ", not to uid %lu who made it: not read", uid);
 }
 
+/*
+ * An old-form file (no uid in its name) of an owner the reader does not
+ * read: its maker cannot be checked (format-spec.md 2.6).  1 if said so.
+ */
+static int
+explain_old_form(struct out *o, const struct shmids_info *si)
+{
+	unsigned long uid;
+
+	if (si->shmid != -1 || shmids_id_uid(si->id, &uid) != 0 ||
+	    shmids_reads_owner(si->id, si->uid))
+		return 0;
+	add(o, "file segment %s was made before shmids 1.4 and belongs to ",
+	    si->id);
+	add_user(o, si->uid);
+	add(o, ", not to you: its maker cannot be checked, so it is not read "
+	    "(SHMIDS_OLD_OWNERS=");
+	add_user_word(o, si->uid);
+	add(o, " reads ");
+	add_user(o, si->uid);
+	add(o, "'s: shmids(5) 2.6)");
+	return 1;
+}
+
 static void
 explain_stale(struct out *o, const char *label, const struct shmids_info *si)
 {
+	if (explain_old_form(o, si))
+		return;
 	switch (si->ours) {
 	case 2:
 		/* An orphan (format-spec.md 2.6): a label names its origin. */

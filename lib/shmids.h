@@ -316,7 +316,10 @@ int	 shmids_seal(void *shm);
  * allocated only as the caller reads them).  Errors: EINVAL (label
  * malformed), ENAMETOOLONG, ENOENT (no such segment, or removed),
  * EACCES, ESTALE (the shmid names a segment whose header does not carry
- * this label, or no shmids header at all: a stale reference), EBADMSG
+ * this label, or no shmids header at all: a stale reference; a file
+ * owned by another than its name's uid, or of the old form and owned by
+ * an owner the reader does not read, 2.6), EMLINK (a file segment with
+ * another name, 2.6), EBADMSG
  * (header corrupt or claims more than the segment holds), EAGAIN (writer
  * still filling), EOWNERDEAD (writer died before sealing), ENOMEM, EXDEV
  * (the path is a mount point, whose file system is never asked).

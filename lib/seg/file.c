@@ -413,10 +413,23 @@ file_attach(const struct shmids_info *si, int lock, struct att *a)
 		return -1;
 	/*
 	 * A file owned by another user than the one its name says made it
-	 * is not the segment (format-spec.md 2.6): decided on the open
-	 * descriptor, so no swap after a check of the name can fool it.
+	 * is not the segment; nor, for a reader, an old-form file of an
+	 * owner it does not read (format-spec.md 2.6, Whose segment):
+	 * decided on the open descriptor, so no swap after a check of the
+	 * name can fool it.  A reader refuses a file of more than one name:
+	 * a link another user made at a removed segment's path is not told
+	 * from one its owner made (2.6, Other names).
 	 */
-	if (!owner_ok(si->id, &st) || st.st_size < SHMIDS_HEADER ||
+	if (!(lock ? shmids_reads_owner(si->id, st.st_uid) :
+	    owner_ok(si->id, &st))) {
+		errno = ESTALE;
+		goto fail;
+	}
+	if (lock && st.st_nlink > 1) {
+		errno = EMLINK;
+		goto fail;
+	}
+	if (st.st_size < SHMIDS_HEADER ||
 	    (unsigned long long)st.st_size > (size_t)-1) {
 		errno = ESTALE;
 		goto fail;

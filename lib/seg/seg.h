@@ -212,6 +212,15 @@ SHMIDS_HIDDEN void	shmids_shape_of_dims(struct shmids_shape *sh,
 SHMIDS_HIDDEN int	shmids_made_by_owner(const struct shmids_info *si);
 
 /*
+ * trust.c: may a reader read the file segment id, whose file owner is
+ * owner (format-spec.md 2.6, Whose segment)?  1 if its name carries
+ * owner's uid, or, for the old form (no uid), if owner is the reader
+ * (euid), root, or named in SHMIDS_OLD_OWNERS; 1 for a System V id;
+ * else 0.  errno kept.
+ */
+SHMIDS_HIDDEN int	shmids_reads_owner(const char *id, uid_t owner);
+
+/*
  * file.c: the bytes the file segment id has allocated, if fewer than
  * len (less 64 KiB of slack); -1 if not, or if it cannot be told
  * (format-spec.md 2.6, Holes).  errno unchanged.
