@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -246,6 +247,57 @@ explain_nomem(struct out *o)
 		    "-v)");
 }
 
+/*
+ * A file segment's label would not fit its 75 bytes (format-spec.md 1,
+ * 2.6, Long directories): the name is too long for the room the
+ * directory leaves, directly or through its short name, or the
+ * directory is too long and no short name can be had.
+ */
+static void
+explain_long_dir(struct out *o, const char *dir)
+{
+	char real[PATH_MAX], why[320];
+	unsigned long uid = (unsigned long)geteuid();
+	size_t file, n, s;
+
+	/* "/shmids.<uid>.XXXXXX", then a space and a name of a byte */
+	file = (size_t)snprintf(why, sizeof(why), "/shmids.%lu.XXXXXX", uid);
+	if (realpath(dir, real) == NULL) {
+		add(o, "SHMIDS_DIR and the name are too long for a label (75 "
+		    "bytes)");
+		return;
+	}
+	n = strcmp(real, "/") == 0 ? 0 : strlen(real);
+	s = shmids_short_len((uid_t)uid);
+	if (s != (size_t)-1 && s + file + 2 <= SHMIDS_LABEL_MAX && s < n &&
+	    shmids_short_why(real, (uid_t)uid, why, sizeof(why)) == NULL) {
+		add(o, "the name is too long for a file segment in SHMIDS_DIR: "
+		    "its label, through a short name for the directory, has "
+		    "room for a name of %zu bytes",
+		    SHMIDS_LABEL_MAX - s - file - 1);
+		return;
+	}
+	if (n + file + 2 <= SHMIDS_LABEL_MAX) {
+		add(o, "the name is too long for a file segment in SHMIDS_DIR: "
+		    "its label has room for a name of %zu bytes",
+		    SHMIDS_LABEL_MAX - n - file - 1);
+		return;
+	}
+	if (s == (size_t)-1 || s + file + 2 > SHMIDS_LABEL_MAX) {
+		add(o, "SHMIDS_DIR is too long for a label (75 bytes), and so "
+		    "is SHMIDS_SHORTDIR, where short names for it go: point "
+		    "SHMIDS_SHORTDIR at a shorter directory, or unset it for "
+		    "/tmp");
+		return;
+	}
+	if (shmids_short_why(real, (uid_t)uid, why, sizeof(why)) == NULL)
+		snprintf(why, sizeof(why), "its short name could not be made");
+	add(o, "SHMIDS_DIR %.64s%s is too long for a label (%zu bytes; a "
+	    "label holds 75 with its name), and no short name can be made "
+	    "for it: %s; point SHMIDS_DIR at a shorter path, or unset it for "
+	    "System V segments", real, n > 64 ? "..." : "", n, why);
+}
+
 /* Errors of creation, where no label exists yet: the store decides. */
 static int
 explain_store(struct out *o, int errnum)
@@ -290,8 +342,7 @@ explain_store(struct out *o, int errnum)
 		return 1;
 	case ENAMETOOLONG:
 		if (file)
-			add(o, "SHMIDS_DIR is too long: its path and the name "
-			    "share the label's 75 bytes");
+			explain_long_dir(o, dir);
 		else
 			add(o, "the name is longer than 64 bytes");
 		return 1;

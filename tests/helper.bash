@@ -48,6 +48,12 @@ fi
 # (SHMIDS_SYSTEMD_ROOT for logind's files), to test them.
 export SHMIDS_NOWARN=1
 unset SHMIDS_SYSTEMD_ROOT SHMIDS_KERNEL_ROOT
+# Short names for long directories (format-spec.md 2.6) go under
+# SHMIDS_SHORTDIR, /tmp by default: a test never makes them there, the
+# machine's.  Here a directory that does not exist, so that a writer in
+# a long directory fails (ENAMETOOLONG) unless its test gives one of its
+# own (tests/longdir.bats).
+export SHMIDS_SHORTDIR="${BATS_RUN_TMPDIR:-/nonexistent}/no-shortdir"
 
 setup() {
 	P="t$$.${BATS_TEST_NUMBER}."

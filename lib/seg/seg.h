@@ -221,6 +221,47 @@ SHMIDS_HIDDEN int	shmids_made_by_owner(const struct shmids_info *si);
 SHMIDS_HIDDEN int	shmids_reads_owner(const char *id, uid_t owner);
 
 /*
+ * shortdir.c: short names for long directories (format-spec.md 2.6, Long
+ * directories).
+ *
+ * shmids_dir_open: open the directory dir (an absolute path) of a file
+ * segment whose name carries uid (the caller's for the old form), as
+ * open(2) O_DIRECTORY would, but follow a symbolic link as its last name
+ * only if the link, and the directory holding it, belong to uid or root
+ * and that directory is a real one no group or other may write; else
+ * ESTALE.  A descriptor, or -1 with errno.
+ */
+SHMIDS_HIDDEN int	shmids_dir_open(const char *dir, uid_t uid);
+struct stat;
+/*
+ * shmids_short_make: the short name for the directory real (its real
+ * path) into out (size bytes): <base>/shmids-<uid>/<tag>, a link to it
+ * made if missing, in a directory of the caller's own (made if missing,
+ * mode 0755); base is SHMIDS_SHORTDIR or /tmp.  Its length, or -1 with
+ * errno: EPERM (that directory is another user's, or uid is not the
+ * caller's and the caller is not root), ENOSPC (no free tag), or what
+ * mkdir(2), open(2) or symlink(2) said.
+ */
+SHMIDS_HIDDEN int	shmids_short_make(const char *real, uid_t uid,
+			    char *out, size_t size);
+/*
+ * shmids_short_find: the short name owner has for the directory real,
+ * whose stat is *dst (NULL: not checked), by the rules of
+ * shmids_dir_open(), into out: 1, or 0 if there is none.  errno kept.
+ */
+SHMIDS_HIDDEN int	shmids_short_find(const char *real,
+			    const struct stat *dst, uid_t owner, char *out,
+			    size_t size);
+/* shmids_short_len: the length of uid's short names; (size_t)-1 none. */
+SHMIDS_HIDDEN size_t	shmids_short_len(uid_t uid);
+/*
+ * shmids_short_why: why the caller (uid) can have no short name for the
+ * directory real, into why, or NULL if it can (format-spec.md 2.6).
+ */
+SHMIDS_HIDDEN const char *shmids_short_why(const char *real, uid_t uid,
+			    char *why, size_t whysize);
+
+/*
  * file.c: the bytes the file segment id has allocated, if fewer than
  * len (less 64 KiB of slack); -1 if not, or if it cannot be told
  * (format-spec.md 2.6, Holes).  errno unchanged.
