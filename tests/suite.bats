@@ -13,6 +13,61 @@ TOP=$BATS_TEST_DIRNAME/..
 # line that begins with it for a test of this file, heredocs included.
 AT=@test
 
+# nested_run [VAR=VALUE...]: tests/run over $T/probe.bats alone, no unit
+# test, no fuzzer; output in $output, status in $status.
+nested_run() {
+	run env "$@" SHMIDS_SUITES="$T/probe.bats" SHMIDS_UNITS=none \
+	    SHMIDS_FUZZ_SECONDS=0 timeout 300 sh "$TOP/tests/run"
+}
+
+@test "7: the suite: tests/run runs in a private IPC namespace where it may, its own segments alone counted" {
+	command -v unshare > /dev/null || skip "unshare missing"
+	unshare --ipc true 2> /dev/null || skip "unshare --ipc not allowed"
+	cat > probe.bats <<-EOF
+	$AT "probe" {
+		readlink /proc/self/ns/ipc > "$T/ns"
+	}
+	EOF
+	nested_run
+	status_is 0
+	like "$output" "*# segments: this run's alone, in a private IPC namespace*" "the run's word"
+	like "$output" "*ok - no segment left behind*"
+	[ "$(cat ns)" != "$(readlink /proc/self/ns/ipc)" ] ||
+	    { echo "the nested run shared this namespace: $(cat ns)" >&2; false; }
+}
+
+# Issue 40 item 14: a run by another user (or root) at the same time
+# made the leak and removal checks fail.  In the machine's namespace
+# (SHMIDS_TEST_IPC=shared), a segment of a uid the run does not use that
+# vanishes, and one that appears, are not the run's; one of the run's
+# own uid left behind is.
+@test "7: the suite: in a shared IPC namespace another uid's segments that come and go during the run are not counted; the run's own leak is" {
+	need_user
+	local other x y z
+	other=$((TESTUSER + 11))
+	x=$(setpriv --reuid="$other" --regid="$other" --clear-groups -- \
+	    "$SHMTOOL" create "${P}x" f64 1)
+	track "$x"
+	cat > probe.bats <<-EOF
+	$AT "probe" {
+		ipcrm -m "${x%% *}"
+		setpriv --reuid=$other --regid=$other --clear-groups -- \
+		    "$SHMTOOL" create "${P}y" f64 1 > "$T/y"
+		"$SHMTOOL" create "${P}z" f64 1 > "$T/z"
+	}
+	EOF
+	nested_run SHMIDS_TEST_IPC=shared
+	y=$(cat y) z=$(cat z)
+	track "$y" "$z"
+	status_is 1
+	like "$output" "*# segments: those uids $(id -u) and $TESTUSER-$((TESTUSER + 9)) made or own*" "the run's word"
+	# the run's own leak, and not another uid's new segment
+	is "$(grep 'left behind (shmids):' <<< "$output")" \
+	    "not ok - segments left behind (shmids): ${z%% *} " "leaks"
+	like "$output" "*ok - no segment the suite did not make was removed*" "another uid's, removed"
+	like "$output" "*2 passed, 1 failed*"
+}
+
 # Issue 40 item 13: the README's exports in ~/.profile made two tests
 # fail.  Whatever a profile exports that changes what is built or
 # loaded (pkg-config's path, the loader's, Python's, R's, SHMIDS_DIR),
