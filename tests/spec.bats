@@ -5,6 +5,22 @@
 
 load helper
 
+eval "helper_$(declare -f teardown)"
+
+teardown() {
+	[ -s "$T/.dir" ] && rm -rf "$(cat "$T/.dir")"
+	helper_teardown
+}
+
+# shmdir: D, a directory of this test's on tmpfs (mode 1777), or skip.
+shmdir() {
+	[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] ||
+	    skip "/dev/shm is not tmpfs"
+	D=$(mktemp -d /dev/shm/shmids-spec.XXXXXX)
+	chmod 1777 "$D"
+	echo "$D" > "$T/.dir"
+}
+
 # kinds FILE: what tests/tools/lines says each line of FILE is.
 kinds() {
 	"$TOOLS/lines" "$1"
@@ -68,4 +84,48 @@ quotes() {
 	render "$BATS_TEST_DIRNAME/../man/shm-expand.1" |
 	    tr -s ' \n' '  ' | LC_ALL=C grep -qF "(‘30s’, ‘5m’, ‘1h’)" ||
 	    { echo "shm-expand(1): no (‘30s’, ‘5m’, ‘1h’)" >&2; false; }
+}
+
+# The allocated-bytes check of 2.6, Holes: refused when the bytes
+# allocated plus 65536 are fewer than the declared bytes.  On tmpfs,
+# which allocates whole pages and keeps no inline data.
+@test "2.6: the allocated-bytes check's 64 KiB of slack: 1 MiB declared, 60 KiB punched out is read, 72 KiB refused (EBADMSG)" {
+	command -v fallocate > /dev/null || skip "fallocate(1) missing"
+	local l f
+	shmdir
+	l=$(SHMIDS_DIR=$D _mk create "${P}s" f64 131072)
+	f=${l%% *}
+	# 128 + 1 MiB declared; a hole of 60 KiB from byte 64 KiB on
+	fallocate --punch-hole --offset 65536 --length 61440 "$f"
+	run shmtool open "$l"
+	like "$output" "f64 131072 *" "60 KiB missing: within the slack"
+	fallocate --punch-hole --offset 65536 --length 73728 "$f"
+	run shmtool open "$l"
+	is "$output" EBADMSG "72 KiB missing"
+}
+
+# 2.3's table in its order for a file segment (issue 40 item 16: it
+# left out 2.6's owner, link and allocated-bytes checks).
+@test "2.3: a file segment's checks in the table's order: its owner's before its links', its links' before its allocated bytes'" {
+	command -v fallocate > /dev/null || skip "fallocate(1) missing"
+	need_user
+	local l f o
+	shmdir
+	l=$(SHMIDS_DIR=$D _mk create "${P}o" f64 131072)
+	f=${l%% *}
+	fallocate --punch-hole --offset 65536 --length 73728 "$f"
+	ln "$f" "$D/other"
+	run shmtool open "$l"
+	is "$output" EMLINK "linked and sparse"
+	rm "$D/other"
+	run shmtool open "$l"
+	is "$output" EBADMSG "sparse"
+	# an old-form name of another user's, linked: its owner first
+	o=$D/shmids.Ab12Cd
+	{ printf '%s\0\n' "$o x" | cat - /dev/zero | head -c 80
+	    tail -c +81 "$f"; } > "$o"
+	chown "$TESTUSER" "$o"
+	as_user ln "$o" "$D/linked"
+	run shmtool open "$o x"
+	is "$output" ESTALE "another owner's old form, linked"
 }
