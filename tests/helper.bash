@@ -75,6 +75,12 @@ teardown() {
 		*) ipcrm -m "$id" 2>/dev/null ;;
 		esac
 	done
+	# Directories a test made for its files, one a line in $T/.dir.
+	if [ -s "$T/.dir" ]; then
+		while read -r d; do
+			[ -n "$d" ] && rm -rf "$d"
+		done < "$T/.dir"
+	fi
 	# Last: BIN and SHMTOOL above may be a copy in one of these
 	# (user_build), which finds the segments the second user made.
 	if [ -s "$T/.rmdirs" ]; then

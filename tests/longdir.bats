@@ -5,23 +5,17 @@
 # $SHMIDS_SHORTDIR/shmids-<uid>/<tag>, which every reader follows only
 # where its owner decides it.  Each test has a short-name directory of
 # its own ($S, in /tmp: short) and a long directory ($L, over 200
-# bytes), both removed in teardown.
+# bytes), both removed in teardown ($S by tests/helper.bash's, $L in
+# $T by bats).
 
 load helper
-
-eval "helper_$(declare -f teardown)"
-
-teardown() {
-	[ -s "$T/.dir" ] && rm -rf "$(cat "$T/.dir")"
-	[ -n "${S:-}" ] && rm -rf "$S"
-	helper_teardown
-}
 
 # lsetup: $S (exported as SHMIDS_SHORTDIR, mode 1777 as /tmp) and $L, a
 # directory of 200 bytes or more (real path), and $L2 another.
 lsetup() {
 	local d=$T/long
 	S=$(mktemp -d /tmp/shmids-sd.XXXXXX)
+	echo "$S" >> "$T/.dir"
 	chmod 1777 "$S"
 	export SHMIDS_SHORTDIR=$S
 	while [ "${#d}" -lt 200 ]; do

@@ -5,14 +5,8 @@
 
 load helper
 
-eval "helper_$(declare -f teardown)"
-
-teardown() {
-	[ -s "$T/.dir" ] && rm -rf "$(cat "$T/.dir")"
-	helper_teardown
-}
-
-# shmdir: D, a directory of this test's on tmpfs (mode 1777), or skip.
+# shmdir: D, a directory of this test's on tmpfs (mode 1777), or skip;
+# teardown removes it ($T/.dir).
 shmdir() {
 	[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] ||
 	    skip "/dev/shm is not tmpfs"
