@@ -14,9 +14,12 @@ TOP=$BATS_TEST_DIRNAME/..
 AT=@test
 
 # nested_run [VAR=VALUE...]: tests/run over $T/probe.bats alone, no unit
-# test, no fuzzer; output in $output, status in $status.
+# test, no fuzzer, deciding its namespace afresh (the run this test is
+# part of exported its own: SHMIDS_TEST_IPC); output in $output, status
+# in $status.
 nested_run() {
-	run env "$@" SHMIDS_SUITES="$T/probe.bats" SHMIDS_UNITS=none \
+	run env -u SHMIDS_TEST_IPC "$@" SHMIDS_SUITES="$T/probe.bats" \
+	    SHMIDS_UNITS=none \
 	    SHMIDS_FUZZ_SECONDS=0 timeout 300 sh "$TOP/tests/run"
 }
 
