@@ -185,3 +185,17 @@ print(shmids.attach(sys.argv[1]).tolist())' "$l"
 	is "$(vlabels <<< "$output" | sort)" "$(printf '%s\n' "$s" "$m" | sort)" "shm-rm -s"
 	[ -z "$(ls -A "$d")" ] || { echo "left: $(ls -A "$d")" >&2; false; }
 }
+
+@test "1, 2.6: a SHMIDS_DIR with a blank holds no id: a file named as ours there is not listed, and nothing is made there" {
+	local d l
+	d="$T/my dir"
+	mkdir "$d"
+	l=$(_mk create "${P}a" f64 1)
+	# a file named as ours, with a header (whatever its label says)
+	"$SHMTOOL" header "${l%% *}" > "$d/shmids.$(id -u).AbCdEf"
+	SHMIDS_DIR=$d run --separate-stderr shm_ls -a -p
+	status_is 0
+	[[ $output != *"my dir"* ]] || { echo "listed: $output" >&2; false; }
+	run env SHMIDS_DIR="$d" "$SHMTOOL" create "${P}b" f64 1
+	is "$output" EINVAL "made"
+}

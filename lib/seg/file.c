@@ -1097,7 +1097,8 @@ scan_id(int dfd, const char *dir, size_t n, const char *name,
 	memcpy(path, dir, n);
 	path[n] = '/';
 	strcpy(path + n + 1, name);
-	return 0;
+	/* a directory with a blank is no id's (section 1) */
+	return shmids_id_check(path, strlen(path), NULL);
 }
 
 /*
