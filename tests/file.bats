@@ -321,7 +321,7 @@ shm-expand: stdin:2: $o v: $why"
 	is "$output" ESTALE "shmids_open"
 	run shmtool get f64 < ref
 	is "$output" ESTALE "shmids_get"
-	if py=$(python_with numpy); then
+	if py=$(py_lib); then
 		run env SHMIDS_LIB="$BIN/../libshmids.so" \
 		    PYTHONPATH="$BATS_TEST_DIRNAME/../python" "$py" -c '
 import errno, shmids, sys

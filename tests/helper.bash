@@ -454,6 +454,14 @@ python_with() {
 	return 1
 }
 
+# py_lib: a python3 with numpy that can load this build's library, or
+# nothing: not an ASan build's, whose runtime would have to come first.
+py_lib() {
+	nm -D "$BIN/../libshmids.so" 2> /dev/null | grep -q __asan_init &&
+	    return 1
+	python_with numpy
+}
+
 # vlabels: shm-rm -v's lines "removed 'LABEL' (owner USER, age AGE)" on
 # stdin, as the bare labels; any other line is kept as it is, so that
 # a comparison shows it.

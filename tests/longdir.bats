@@ -56,7 +56,7 @@ lsetup() {
 	is "$(cat out)" "v 1 2 3" "shm-expand"
 	run shmtool open "$l"
 	like "$output" "f64 3 *" "shmids_open"
-	if py=$(python_with numpy); then
+	if py=$(py_lib); then
 		run env SHMIDS_LIB="$BIN/../libshmids.so" \
 		    PYTHONPATH="$BATS_TEST_DIRNAME/../python" "$py" -c '
 import shmids, sys
