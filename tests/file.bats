@@ -322,7 +322,7 @@ shm-expand: stdin:2: $o v: $why"
 	run shmtool get f64 < ref
 	is "$output" ESTALE "shmids_get"
 	if py=$(py_lib); then
-		run env SHMIDS_LIB="$BIN/../libshmids.so" \
+		run env SHMIDS_LIB="$LIBSO" \
 		    PYTHONPATH="$BATS_TEST_DIRNAME/../python" "$py" -c '
 import errno, shmids, sys
 try:

@@ -454,11 +454,12 @@ python_with() {
 	return 1
 }
 
-# py_lib: a python3 with numpy that can load this build's library, or
-# nothing: not an ASan build's, whose runtime would have to come first.
+# py_lib: a python3 with numpy that can load this build's library
+# ($LIBSO), or nothing: not an ASan build's, whose runtime would have to
+# come first.
+LIBSO=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/libshmids.so
 py_lib() {
-	nm -D "$BIN/../libshmids.so" 2> /dev/null | grep -q __asan_init &&
-	    return 1
+	nm -D "$LIBSO" 2> /dev/null | grep -q __asan_init && return 1
 	python_with numpy
 }
 

@@ -57,7 +57,7 @@ lsetup() {
 	run shmtool open "$l"
 	like "$output" "f64 3 *" "shmids_open"
 	if py=$(py_lib); then
-		run env SHMIDS_LIB="$BIN/../libshmids.so" \
+		run env SHMIDS_LIB="$LIBSO" \
 		    PYTHONPATH="$BATS_TEST_DIRNAME/../python" "$py" -c '
 import shmids, sys
 print(shmids.attach(sys.argv[1]).tolist())' "$l"
