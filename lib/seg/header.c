@@ -14,14 +14,14 @@
 
 /*
  * "shmids" and the version: 1, 2 for a table, 3 for a column-major
- * table (format-spec.md 2.7, 9)
+ * table (format-spec.md 2.7, 9), 4 for a stream (10.1)
  */
 static const char magic[] = "shmids";
 
 int
 shmids_hdr_known(int v)
 {
-	return v == '1' || v == '2' || v == '3';
+	return v == '1' || v == '2' || v == '3' || v == '4';
 }
 
 static const char *
@@ -41,9 +41,10 @@ digits(char *h, size_t width, size_t n)
 }
 
 /*
- * cols 0: a 1-D segment, version 1, as shmids 1.1 wrote it; else a
- * table, version 2, or 3 when order is SHMIDS_COLMAJOR (the caller
- * passes it only for rows > 1 and cols > 1: 2.7).
+ * cols 0: a 1-D segment, version 1, as shmids 1.1 wrote it, or 4 (a
+ * stream, 10.1) when order is HDR_STREAM; else a table, version 2, or
+ * 3 when order is SHMIDS_COLMAJOR (the caller passes it only for rows >
+ * 1 and cols > 1: 2.7).
  */
 void
 shmids_hdr_write(char *h, const char *id, const char *name, int type,
@@ -57,7 +58,7 @@ shmids_hdr_write(char *h, const char *id, const char *name, int type,
 	memcpy(h, label, n + 1);
 	h[n + 1] = '\n';
 	memcpy(h + HDR_MAGIC, magic, 6);
-	h[HDR_MAGIC + 6] = cols == 0 ? '1' :
+	h[HDR_MAGIC + 6] = cols == 0 ? (order == HDR_STREAM ? '4' : '1') :
 	    order == SHMIDS_COLMAJOR ? '3' : '2';
 	h[HDR_MAGIC + 7] = ' ';
 	memcpy(h + HDR_TYPE, shmids_type_name(type), 3);
@@ -105,7 +106,7 @@ check_label(const char *c, const char *id, const char *want, size_t wantlen,
 }
 
 /*
- * The reserved bytes: NUL (version 1), or the shape of a table
+ * The reserved bytes: NUL (versions 1 and 4), or the shape of a table
  * (versions 2 and 3: NUL NUL, 7 digits of cols, LF; format-spec.md
  * 2.7).  0 or EBADMSG.
  */
@@ -119,7 +120,7 @@ check_shape(const char *c, struct hdr *out)
 		if (c[i] != '\0')
 			return EBADMSG;
 	out->order = out->version == '3' ? SHMIDS_COLMAJOR : SHMIDS_ROWMAJOR;
-	if (out->version == '1') {
+	if (out->version == '1' || out->version == '4') {
 		for (; i < SHMIDS_HEADER; i++)
 			if (c[i] != '\0')
 				return EBADMSG;
@@ -175,6 +176,9 @@ check_fields(const char *c, struct hdr *out)
 	 * order changes the bytes: one form for every segment (2.7).
 	 */
 	if (out->version == '3' && (out->cols < 2 || count / out->cols < 2))
+		return EBADMSG;
+	/* A stream's payload is its ring, bytes to the array calls (10.1). */
+	if (out->version == '4' && out->type != SHMIDS_RAW)
 		return EBADMSG;
 	out->count = count;
 	out->state = c[HDR_STATE];
