@@ -45,10 +45,10 @@ CPPFLAGS += -D_XOPEN_SOURCE=700 -Ilib
 ALL_CFLAGS = $(WFLAGS) $(CFLAGS) -pthread -fPIC -fvisibility=hidden
 
 B	= build
-# The library's two layers, lib/seg/ and lib/text/, and what both use in
-# lib/ itself (lib/README).
-LIBSRC	= $(wildcard lib/*.c lib/seg/*.c lib/text/*.c)
-LIBHDR	= $(wildcard lib/*.h lib/seg/*.h lib/text/*.h)
+# The library's layers, lib/seg/, lib/stream/ and lib/text/, and what
+# they all use in lib/ itself (lib/README).
+LIBSRC	= $(wildcard lib/*.c lib/seg/*.c lib/stream/*.c lib/text/*.c)
+LIBHDR	= $(wildcard lib/*.h lib/seg/*.h lib/stream/*.h lib/text/*.h)
 LIBOBJ	= $(LIBSRC:lib/%.c=$(B)/lib/%.o)
 CMDS	= shm-ls shm-expand shm-rm shm-import
 BINS	= $(CMDS:%=$(B)/bin/%)
