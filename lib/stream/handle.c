@@ -113,6 +113,24 @@ shmids_st_place(struct shmids_stream *s)
 }
 
 /*
+ * Readers still registered once the stream has ended: those that died
+ * without a word (killed) go, so that they keep nothing from removal.
+ */
+static uint64_t
+live_mask(struct shmids_stream *s)
+{
+	uint64_t mask = LOAD(W64(s->base, ST_MASK), SC), m;
+	int k;
+
+	if (mask == 0)
+		return 0;
+	for (k = 0, m = mask; m != 0; k++, m >>= 1)
+		if (m & 1)
+			shmids_st_reclaim(s, k);
+	return LOAD(W64(s->base, ST_MASK), SC);
+}
+
+/*
  * Remove the stream if it has ended, its expected readers have come and
  * none is registered, unless kept (10.5).  The caller stored its part
  * first (the writer fin's bit, a reader its bit of mask: seq_cst), so
@@ -127,8 +145,9 @@ shmids_st_remove_if_last(struct shmids_stream *s)
 	if (s->g.flags & FLAG_KEEP)
 		return;
 	f = LOAD(fin, SC);
-	if (f != FIN_ENDED || LOAD(W64(s->base, ST_MASK), SC) != 0 ||
+	if (f != FIN_ENDED ||
 	    LOAD(W64(s->base, ST_JOINED), SC) < s->g.readers ||
+	    live_mask(s) != 0 ||
 	    !__atomic_compare_exchange_n(fin, &f, FIN_ENDED | FIN_TAKEN, 0,
 	    SC, SC))
 		return;
