@@ -315,13 +315,14 @@ check-ubsan:
 	$(MAKE) B=$(UBSAN_B) CC=clang CFLAGS="-O1 -g $(UBSANFLAGS)" \
 	    LDFLAGS="$(UBSANFLAGS)" SHMIDS_SUITES=none check
 
-# The unit tests and the threads' suites built with ThreadSanitizer in
-# build-tsan/ (the rest of the suite runs no threads of ours; slow).
+# The unit tests and the threads' and streams' suites built with
+# ThreadSanitizer in build-tsan/ (the rest of the suite runs no threads
+# of ours, nor shares memory between processes; slow).
 TSAN_B	= build-tsan
 check-tsan:
 	$(MAKE) B=$(TSAN_B) CFLAGS="-O1 -g -fsanitize=thread" \
 	    LDFLAGS="-fsanitize=thread" SHMIDS_FUZZ_SECONDS=0 \
-	    SHMIDS_SUITES="threads-import threads-expand" check
+	    SHMIDS_SUITES="threads-import threads-expand stream" check
 
 # The concurrency cases of tests/tools/stress/, for a bounded time.
 stress: all $(B)/tests/tools/stress
