@@ -570,6 +570,9 @@ explain_nomsg(struct out *o, const struct shmids_stream_info *st,
 			add(o, "the stream ended after %lld messages (0 to "
 			    "%lld): there is no message %lld", st->head,
 			    st->head - 1, seq);
+	} else if (seq >= 0 && seq < st->head) {
+		add(o, "message %lld is in the ring now: ", seq);
+		add_stream_held(o, st);
 	} else {
 		add(o, "the message asked for is gone: ");
 		add_stream_held(o, st);
@@ -650,6 +653,8 @@ explain_stream(struct out *o, const char *id, long long seq, int errnum)
 			    "no sequence number" : "");
 		else if (errnum == EBADMSG && e == EBADMSG)
 			add(o, "stream %s has a damaged stream header", id);
+		else if (e == ENOENT)
+			explain_gone(o, id);
 		else if (errnum == ENOLINK || errnum == EBADF ||
 		    errnum == EUSERS || errnum == EMSGSIZE ||
 		    errnum == ENOMSG)
