@@ -289,32 +289,54 @@ shmids_hdr_seal(char *h)
 }
 
 /*
- * A process that has exited but that its parent has not reaped yet (a
- * zombie, state Z, or X while it goes) still answers kill(2), and fills
- * nothing any more: 1 if pid is one, by /proc/PID/stat (Linux), else 0.
- * The state follows the last ')': the command name may hold one.
+ * shmids_proc_stat: /proc/PID/stat's state (field 3) and start time
+ * (field 22, clock ticks since boot; 0 if not there): 0, or -1 if it
+ * cannot be read (no such process, no /proc).  The fields follow the
+ * last ')': the command name may hold one.  errno unchanged.  A
+ * stream's writer and readers are known by their start time too
+ * (format-spec.md 10.5), as pids are reused.
  */
-static int
-zombie(pid_t pid)
+int
+shmids_proc_stat(pid_t pid, char *state, unsigned long long *start)
 {
-	char path[32], buf[512], *p;
+	char path[32], buf[1024], *p;
 	ssize_t n;
-	int fd, e = errno;
+	int fd, i, e = errno;
 
 	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
 		errno = e;
-		return 0;
+		return -1;
 	}
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	errno = e;
 	if (n <= 0)
-		return 0;
+		return -1;
 	buf[n] = '\0';
 	if ((p = strrchr(buf, ')')) == NULL || p[1] != ' ')
-		return 0;
-	return p[2] == 'Z' || p[2] == 'X';
+		return -1;
+	*state = p[2];
+	for (p += 2, i = 3; i < 22 && (p = strchr(p, ' ')) != NULL; i++)
+		p++;
+	if (p == NULL || sscanf(p, "%llu", start) != 1)
+		*start = 0;
+	return 0;
+}
+
+/*
+ * A process that has exited but that its parent has not reaped yet (a
+ * zombie, state Z, or X while it goes) still answers kill(2), and fills
+ * nothing any more: 1 if pid is one, by /proc/PID/stat (Linux), else 0.
+ */
+static int
+zombie(pid_t pid)
+{
+	unsigned long long start;
+	char state;
+
+	return shmids_proc_stat(pid, &state, &start) == 0 &&
+	    (state == 'Z' || state == 'X');
 }
 
 /*

@@ -241,6 +241,8 @@ SHMIDS_HIDDEN int	shmids_hdr_residue(const char *h, size_t n, size_t size);
 SHMIDS_HIDDEN int	shmids_hdr_state(const volatile char *h);
 SHMIDS_HIDDEN void	shmids_hdr_seal(char *h);
 SHMIDS_HIDDEN int	shmids_writer_state(pid_t cpid);
+SHMIDS_HIDDEN int	shmids_proc_stat(pid_t pid, char *state,
+			    unsigned long long *start);
 
 /*
  * wake.c: readers woken on seal (format-spec.md 2.2).  shmids_wait()

@@ -10,45 +10,10 @@
 #include <sys/stat.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
-#include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "stream.h"
-
-/*
- * /proc/PID/stat's state (field 3) and start time (field 22): 0, or -1
- * if it cannot be read (no such process, or no /proc).  The fields
- * follow the last ')': the command's name may hold blanks and ')'.
- */
-static int
-proc_stat(pid_t pid, char *state, uint64_t *start)
-{
-	char path[32], buf[1024], *p;
-	unsigned long long v = 0;
-	ssize_t n;
-	int fd, i;
-
-	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	if ((p = strrchr(buf, ')')) == NULL || p[1] != ' ')
-		return -1;
-	*state = p[2];
-	for (p += 2, i = 3; i < 22 && (p = strchr(p, ' ')) != NULL; i++)
-		p++;
-	if (p == NULL || sscanf(p, "%llu", &v) != 1)
-		return -1;
-	*start = v;
-	return 0;
-}
 
 static uint64_t
 pidns(const char *path)
@@ -62,12 +27,14 @@ pidns(const char *path)
 int
 shmids_st_self(struct ident *me)
 {
+	unsigned long long start;
 	char state;
 	int e = errno;
 
 	me->pid = (int32_t)getpid();
-	if (proc_stat(me->pid, &state, &me->start) == -1)
-		me->start = 0;
+	if (shmids_proc_stat(me->pid, &state, &start) == -1)
+		start = 0;
+	me->start = start;
 	me->pidns = pidns("/proc/self/ns/pid");
 	errno = e;
 	return 0;
@@ -92,7 +59,7 @@ int
 shmids_st_alive(const struct ident *who)
 {
 	struct ident me;
-	uint64_t start;
+	unsigned long long start;
 	char state;
 	int e = errno, r;
 
@@ -101,7 +68,7 @@ shmids_st_alive(const struct ident *who)
 	shmids_st_self(&me);
 	if (who->pidns != 0 && me.pidns != 0 && who->pidns != me.pidns)
 		return -1;
-	if (proc_stat(who->pid, &state, &start) == 0)
+	if (shmids_proc_stat(who->pid, &state, &start) == 0)
 		r = state == 'Z' || state == 'X' ? 0 : who->start == 0 ||
 		    (start & 0xffffffffu) == (who->start & 0xffffffffu);
 	else if (kill(who->pid, 0) == 0 || errno == EPERM)
