@@ -345,6 +345,22 @@ perm() {
 	gone_stream "$l"
 }
 
+@test "10.5, 7: shm-rm -s removes a stream whose writer died, as any stale segment, never a live one" {
+	local live dead
+	live=$(swriter a 4 8 100)
+	run st writer "${P}b" 4 8 3 end=midkill
+	dead=$(sed -n 1p <<< "$output")
+	track "$dead"
+	run shm_ls "$dead"
+	like "$output" "*raw * dead *" "shm-ls of the dead one"
+	# only this test's, by name: the machine's other segments are not ours
+	run shm_rm -s 0 -N "$P*"
+	status_is 0
+	gone_stream "$dead"
+	run st stat "$live"
+	like "$output" "*state w *" "the live one"
+}
+
 @test "10.8: stat and EAGAIN's words: how far the reader the writer waits for is behind" {
 	local l
 	l=$(swriter a 4 8 10)
