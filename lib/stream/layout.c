@@ -132,7 +132,7 @@ shmids_st_desc_read(const char *d, uint64_t seq, uint64_t capacity,
     struct shmids_msg *m)
 {
 	char *w = (char *)(uintptr_t)d;
-	uint64_t nbytes, rows, cols;
+	uint64_t nbytes, rows, cols, n, bytes;
 	uint32_t type, ndim, order;
 	size_t esz;
 
@@ -149,9 +149,9 @@ shmids_st_desc_read(const char *d, uint64_t seq, uint64_t capacity,
 	    (ndim != 1 && ndim != 2) ||
 	    (order != SHMIDS_ROWMAJOR && order != SHMIDS_COLMAJOR) ||
 	    (order == SHMIDS_COLMAJOR && (rows < 2 || cols < 2)) ||
-	    (rows != 0 && cols > UINT64_MAX / rows) ||
-	    rows * cols > UINT64_MAX / esz || rows * cols * esz != nbytes ||
-	    nbytes > capacity)
+	    __builtin_mul_overflow(rows, cols, &n) ||
+	    __builtin_mul_overflow(n, (uint64_t)esz, &bytes) ||
+	    bytes != nbytes || nbytes > capacity)
 		return EBADMSG;
 	m->nbytes = (size_t)nbytes;
 	m->rows = (size_t)rows;

@@ -98,15 +98,16 @@ settled(struct shmids_stream *s, uint64_t p, int look)
 }
 
 /*
- * Wait for message p (10.6): 1 published, 0 end of stream, -1 with
- * EAGAIN, EINTR or EOWNERDEAD.
+ * Wait for message p up to seconds (10.6; the clock is read only once a
+ * wait begins): 1 published, 0 end of stream, -1 with EAGAIN, EINTR or
+ * EOWNERDEAD.
  */
 static int
-wait_msg(struct shmids_stream *s, uint64_t p, long long until)
+wait_msg(struct shmids_stream *s, uint64_t p, double seconds)
 {
 	uint64_t *sleepers = W64(s->base, ST_SLEEPERS), me = (uint64_t)1 << s->k;
 	uint32_t *hseq = W32(s->base, ST_HSEQ), v;
-	long long left;
+	long long left, until = shmids_st_until(seconds);
 	int r, look = 0;
 
 	if (shmids_st_spin(&s->spin, published, s, &p, until))
@@ -137,7 +138,7 @@ wait_msg(struct shmids_stream *s, uint64_t p, long long until)
  * oldest kept or saying the end.
  */
 static int
-take(struct shmids_stream *s, struct shmids_msg *m, long long until,
+take(struct shmids_stream *s, struct shmids_msg *m, double seconds,
     int exact)
 {
 	uint64_t p, t, lost = 0;
@@ -161,7 +162,7 @@ take(struct shmids_stream *s, struct shmids_msg *m, long long until,
 		}
 		if (LOAD(W64(DESC(s, s->pidx), DE_PUB), ACQ) == p + 1)
 			break;
-		if ((r = wait_msg(s, p, until)) == 1)
+		if ((r = wait_msg(s, p, seconds)) == 1)
 			continue;
 		s->held = 0;	/* nothing handed out */
 		if (r == 0 && exact)
@@ -170,14 +171,14 @@ take(struct shmids_stream *s, struct shmids_msg *m, long long until,
 			s->ended = r == 0 ? -1 : EOWNERDEAD;
 		return r;
 	}
-	memset(m, 0, sizeof(*m));
+	m->lost = (long long)lost;
 	if ((e = shmids_st_desc_read(DESC(s, s->pidx), p, s->g.capacity, m))
 	    != 0) {
+		m->data = NULL;
 		errno = e;	/* skipped: held, so the next call goes on */
 		return -1;
 	}
 	m->data = PAYLOAD(s, s->pidx);
-	m->lost = (long long)lost;
 	return 1;
 }
 
@@ -185,11 +186,9 @@ int
 shmids_stream_next(struct shmids_stream *s, struct shmids_msg *m,
     double seconds)
 {
-	long long until;
-
 	if (!usable(s))
 		return -1;
-	if (m == NULL || (until = shmids_st_until(seconds)) == -1) {
+	if (m == NULL || !(seconds >= 0)) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -202,20 +201,19 @@ shmids_stream_next(struct shmids_stream *s, struct shmids_msg *m,
 	if (s->held)
 		s->pos++;
 	s->pidx = s->pos % s->g.slots;
-	return take(s, m, until, 0);
+	return take(s, m, seconds, 0);
 }
 
 int
 shmids_stream_get(struct shmids_stream *s, long long seq,
     struct shmids_msg *m, double seconds)
 {
-	long long until;
 	uint64_t q = (uint64_t)seq, was;
 	int r;
 
 	if (!usable(s))
 		return -1;
-	if (m == NULL || seq < 0 || (until = shmids_st_until(seconds)) == -1) {
+	if (m == NULL || seq < 0 || !(seconds >= 0)) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -228,11 +226,11 @@ shmids_stream_get(struct shmids_stream *s, long long seq,
 		if (shmids_st_back(s, q) == -1)
 			r = GONE;
 		else
-			r = take(s, m, until, 1);
+			r = take(s, m, seconds, 1);
 	} else {
 		s->pos = q;
 		s->pidx = q % s->g.slots;
-		r = take(s, m, until, 1);
+		r = take(s, m, seconds, 1);
 	}
 	if (r != GONE)
 		return r;

@@ -163,15 +163,21 @@ reclaim_dead(struct shmids_stream *s, uint64_t m)
 	}
 }
 
-/* Wait for room for message m: spin, then sleep on wsleep (10.6). */
+/*
+ * Room for message m, waiting up to seconds: spin, then sleep on wsleep
+ * (10.6).  The clock is read only once a wait begins.
+ */
 static int
-wait_room(struct shmids_stream *s, uint64_t m, long long until)
+wait_room(struct shmids_stream *s, uint64_t m, double seconds)
 {
 	uint32_t *w = W32(s->base, ST_WSLEEP);
-	long long left;
+	long long left, until;
 	int r;
 
-	if (room(s, &m) || shmids_st_spin(&s->spin, room, s, &m, until))
+	if (room(s, &m))
+		return 0;
+	until = shmids_st_until(seconds);
+	if (shmids_st_spin(&s->spin, room, s, &m, until))
 		return 0;
 	for (;;) {
 		if ((left = until - shmids_now_ns()) <= 0) {
@@ -198,16 +204,16 @@ wait_room(struct shmids_stream *s, uint64_t m, long long until)
 void *
 shmids_stream_loan(struct shmids_stream *s, double seconds)
 {
-	long long until;
-
 	if (!usable(s))
 		return NULL;
-	if ((until = shmids_st_until(seconds)) == -1)
+	if (!(seconds >= 0)) {
+		errno = EINVAL;
 		return NULL;
+	}
 	if (s->loaned)
 		return PAYLOAD(s, s->hidx);
 	if (s->head >= s->g.slots &&
-	    wait_room(s, s->head - s->g.slots, until) == -1)
+	    wait_room(s, s->head - s->g.slots, seconds) == -1)
 		return NULL;
 	/* readers that find 0 take the slot for one not yet published */
 	STORE(W64(DESC(s, s->hidx), DE_PUB), 0, RLX);
@@ -219,7 +225,7 @@ long long
 shmids_stream_publish(struct shmids_stream *s, int type, size_t rows,
     size_t cols, int order)
 {
-	size_t esz = shmids_type_size(type), c = cols ? cols : 1, n;
+	size_t esz = shmids_type_size(type), c = cols ? cols : 1, n, bytes;
 	uint64_t seq;
 	char *d;
 
@@ -230,8 +236,8 @@ shmids_stream_publish(struct shmids_stream *s, int type, size_t rows,
 		errno = EINVAL;
 		return -1;
 	}
-	if ((rows != 0 && c > (size_t)-1 / rows) ||
-	    (n = rows * c) > (size_t)-1 / esz || n * esz > s->g.capacity) {
+	if (__builtin_mul_overflow(rows, c, &n) ||
+	    __builtin_mul_overflow(n, esz, &bytes) || bytes > s->g.capacity) {
 		errno = EMSGSIZE;
 		return -1;
 	}
@@ -240,7 +246,7 @@ shmids_stream_publish(struct shmids_stream *s, int type, size_t rows,
 		order = SHMIDS_ROWMAJOR;
 	seq = s->head;
 	d = DESC(s, s->hidx);
-	shmids_st_desc_write(d, type, rows, c, cols ? 2 : 1, order, n * esz);
+	shmids_st_desc_write(d, type, rows, c, cols ? 2 : 1, order, bytes);
 	STORE(W64(d, DE_PUB), seq + 1, REL);
 	STORE(W64(s->base, ST_HEAD), seq + 1, RLX);
 	STORE(W32(s->base, ST_HSEQ), (uint32_t)(seq + 1), SC);
