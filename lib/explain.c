@@ -895,14 +895,16 @@ shmids_explain(char *buf, size_t size, const char *label, int errnum)
 	o.len = 0;
 	if (o.size > 0)
 		buf[0] = '\0';
-	/* a message's label, "<id> <name> <seq>" (format-spec.md 5.1) */
-	if (label != NULL && shmids_st_msglabel(label, l, &seq)) {
+	/*
+	 * A message's label, "<id> <name> <seq>" (format-spec.md 5.1), for
+	 * what went wrong with the segment; what is wrong with the text
+	 * ("1 2 3" given for a field, say) is said below.
+	 */
+	if (label != NULL && errnum != EINVAL && errnum != ENAMETOOLONG &&
+	    shmids_st_msglabel(label, l, &seq)) {
 		memcpy(id, l, strcspn(l, " "));
 		id[strcspn(l, " ")] = '\0';
-		if (errnum == EINVAL)
-			add(&o, "a message's label where a segment's is needed: "
-			    "its stream's label is '%s'", l);
-		else if (!explain_stream(&o, id, (long long)seq, errnum))
+		if (!explain_stream(&o, id, (long long)seq, errnum))
 			explain_seg(&o, id, l, errnum);
 		errno = e;
 		return o.len > (size_t)0x7fffffff ? 0x7fffffff : (int)o.len;
