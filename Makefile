@@ -45,10 +45,10 @@ CPPFLAGS += -D_XOPEN_SOURCE=700 -Ilib
 ALL_CFLAGS = $(WFLAGS) $(CFLAGS) -pthread -fPIC -fvisibility=hidden
 
 B	= build
-# The library's two layers, lib/seg/ and lib/text/, and what both use in
-# lib/ itself (lib/README).
-LIBSRC	= $(wildcard lib/*.c lib/seg/*.c lib/text/*.c)
-LIBHDR	= $(wildcard lib/*.h lib/seg/*.h lib/text/*.h)
+# The library's layers, lib/seg/, lib/stream/ and lib/text/, and what
+# they all use in lib/ itself (lib/README).
+LIBSRC	= $(wildcard lib/*.c lib/seg/*.c lib/stream/*.c lib/text/*.c)
+LIBHDR	= $(wildcard lib/*.h lib/seg/*.h lib/stream/*.h lib/text/*.h)
 LIBOBJ	= $(LIBSRC:lib/%.c=$(B)/lib/%.o)
 CMDS	= shm-ls shm-expand shm-rm shm-import
 BINS	= $(CMDS:%=$(B)/bin/%)
@@ -354,13 +354,14 @@ check-ubsan:
 	$(MAKE) B=$(UBSAN_B) CC=clang CFLAGS="-O1 -g $(UBSANFLAGS)" \
 	    LDFLAGS="$(UBSANFLAGS)" SHMIDS_SUITES=none check
 
-# The unit tests and the threads' suites built with ThreadSanitizer in
-# build-tsan/ (the rest of the suite runs no threads of ours; slow).
+# The unit tests and the threads' and streams' suites built with
+# ThreadSanitizer in build-tsan/ (the rest of the suite runs no threads
+# of ours, nor shares memory between processes; slow).
 TSAN_B	= build-tsan
 check-tsan:
 	$(MAKE) B=$(TSAN_B) CFLAGS="-O1 -g -fsanitize=thread" \
 	    LDFLAGS="-fsanitize=thread" SHMIDS_FUZZ_SECONDS=0 \
-	    SHMIDS_SUITES="threads-import threads-expand" check
+	    SHMIDS_SUITES="threads-import threads-expand stream" check
 
 # The concurrency cases of tests/tools/stress/, for a bounded time.
 stress: all $(B)/tests/tools/stress

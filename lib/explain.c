@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "seg/seg.h"
+#include "stream/stream.h"
 
 /* The text so far: snprintf(3)'s contract, append by append. */
 struct out {
@@ -604,6 +605,214 @@ explain_busy(struct out *o, const struct shmids_info *si)
 		    si->nattch == 1 ? "" : "es");
 }
 
+/*
+ * Streams (format-spec.md 10.8): how far the writer has come, and the
+ * reader it waits for, if one holds it up.
+ */
+static void
+add_stream_state(struct out *o, const char *id,
+    const struct shmids_stream_info *st)
+{
+	long long behind = 0;
+	int i, slow = -1;
+
+	if (st->state == 'r') {
+		add(o, "stream %s has ended, after %lld messages", id,
+		    st->head);
+		return;
+	}
+	add(o, "stream %s is live: its writer (pid %ld) has published %lld "
+	    "messages", id, (long)st->writer, st->head);
+	if (st->joined < st->readers) {
+		add(o, "; it keeps them all until %d readers have registered, "
+		    "and %lld have", st->readers, st->joined);
+		return;
+	}
+	for (i = 0; i < st->nreaders; i++)
+		if (st->head - st->reader[i].pos > behind) {
+			behind = st->head - st->reader[i].pos;
+			slow = i;
+		}
+	if (slow >= 0 && !(st->flags & SHMIDS_STREAM_OVERWRITE) &&
+	    behind >= (long long)st->slots)
+		add(o, "; reader pid %ld is %lld behind, at message %lld, and "
+		    "the ring of %zu slots is full until it reads on",
+		    (long)st->reader[slow].pid, behind, st->reader[slow].pos,
+		    st->slots);
+}
+
+/* What the ring of st holds now, for a message asked for by seq. */
+static void
+add_stream_held(struct out *o, const struct shmids_stream_info *st)
+{
+	if (st->head == st->tail)
+		add(o, "the ring of %zu slots holds no message now", st->slots);
+	else
+		add(o, "the ring of %zu slots holds messages %lld to %lld now",
+		    st->slots, st->tail, st->head - 1);
+}
+
+static void
+explain_nomsg(struct out *o, const struct shmids_stream_info *st,
+    long long seq)
+{
+	if (seq >= 0 && seq < st->tail) {
+		add(o, "message %lld is gone: ", seq);
+		add_stream_held(o, st);
+	} else if (seq >= 0 && st->state == 'r' && seq >= st->head) {
+		if (st->head == 0)
+			add(o, "the stream ended with no message: there is no "
+			    "message %lld", seq);
+		else
+			add(o, "the stream ended after %lld messages (0 to "
+			    "%lld): there is no message %lld", st->head,
+			    st->head - 1, seq);
+	} else if (seq >= 0 && seq < st->head) {
+		add(o, "message %lld is in the ring now: ", seq);
+		add_stream_held(o, st);
+	} else {
+		add(o, "the message asked for is gone: ");
+		add_stream_held(o, st);
+	}
+}
+
+/* A stream's reader writes in it: who may, by the mode (10.1). */
+static void
+explain_stream_access(struct out *o, const char *id)
+{
+	struct shmids_info si;
+
+	if (shmids_stat_dims(id, &si, NULL, SHMIDS_NOHDR) == -1) {
+		add(o, "a reader of stream %s needs read and write permission",
+		    id);
+		return;
+	}
+	add(o, "stream %s is ", id);
+	add_user(o, si.uid);
+	add(o, "'s, mode %03o: a reader registers in it, so it needs read "
+	    "and write permission", si.mode);
+}
+
+static void
+explain_stream_dead(struct out *o, const char *id,
+    const struct shmids_stream_info *st)
+{
+	struct shmids_info si;
+
+	add(o, "its writer (pid %ld) died after %lld messages, without ending "
+	    "the stream", (long)st->writer, st->head);
+	if (shmids_stat_dims(id, &si, NULL, SHMIDS_NOHDR) == 0)
+		add_remove_hint(o, &si, st->label);
+}
+
+/* Does the header of id's segment say version 4, a stream (10.1)? */
+static int
+is_stream(const char *id)
+{
+	struct shmids_info si;
+	char h[SHMIDS_HEADER];
+	size_t size;
+
+	if (shmids_be_of(id)->stat(id, &si) != 0)
+		return 0;
+	return shmids_be_of(id)->peek(&si, h, &size) == SHMIDS_HEADER &&
+	    memcmp(h + HDR_MAGIC, "shmids4 ", 8) == 0;
+}
+
+/*
+ * errnum about the stream id names, or a message of it (seq, or -1):
+ * 1 if said, 0 for the segment's words (not a stream, or an errno the
+ * segment's words say as well).
+ */
+static int
+explain_stream(struct out *o, const char *id, long long seq, int errnum)
+{
+	struct shmids_stream_info st;
+	int e, i, dead = 0;
+
+	switch (errnum) {
+	case EMEDIUMTYPE: case ENOMSG: case EUSERS: case ENOLINK:
+	case EMSGSIZE: case EBADF:
+		break;
+	case EAGAIN: case EOWNERDEAD: case EACCES: case EBADMSG:
+		/* a segment's words, unless its header says a stream */
+		if (!is_stream(id))
+			return 0;
+		break;
+	default:
+		return 0;
+	}
+	if (shmids_st_look(id, &st) == -1) {
+		e = errno;
+		if (errnum == EMEDIUMTYPE && e == EMEDIUMTYPE)
+			add(o, "segment %s holds an array, not a stream of "
+			    "messages%s", id, seq >= 0 ? ": its reference has "
+			    "no sequence number" : "");
+		else if (errnum == EBADMSG && e == EBADMSG)
+			add(o, "stream %s has a damaged stream header", id);
+		else if (e == ENOENT)
+			explain_gone(o, id);
+		else if (errnum == ENOLINK || errnum == EBADF ||
+		    errnum == EUSERS || errnum == EMSGSIZE ||
+		    errnum == ENOMSG)
+			add_strerror(o, errnum);
+		else
+			return 0;
+		return 1;
+	}
+	switch (errnum) {
+	case EMEDIUMTYPE:
+		add(o, "segment %s is a stream of messages, not an array: a "
+		    "reference names one of its messages by its sequence "
+		    "number ('x shmids %s 17')", id, st.label);
+		break;
+	case ENOMSG:
+		explain_nomsg(o, &st, seq);
+		break;
+	case EUSERS:
+		for (i = 0; i < st.nreaders; i++)
+			dead += st.reader[i].alive == 0;
+		add(o, "stream %s has %d readers registered, the most it "
+		    "holds", id, st.nreaders);
+		if (dead > 0)
+			add(o, " (%d of them dead: their entries are taken back "
+			    "as they are needed)", dead);
+		break;
+	case ENOLINK:
+		add(o, "this reader's registration in stream %s was taken back "
+		    "by a process that judged it dead (another pid "
+		    "namespace?): open the stream again", id);
+		break;
+	case EMSGSIZE:
+		add(o, "a message larger than the %zu bytes each slot of stream "
+		    "%s holds", st.capacity, id);
+		break;
+	case EBADF:
+		add(o, "a handle of stream %s used for what it cannot do: loan "
+		    "and publish take its writer's handle, next, get and "
+		    "release a reader's, and a fork's copy of either may only "
+		    "be closed", id);
+		break;
+	case EAGAIN:
+		add_stream_state(o, id, &st);
+		break;
+	case EOWNERDEAD:
+		if (st.state != 'd')
+			return 0;
+		explain_stream_dead(o, id, &st);
+		break;
+	case EACCES:
+		explain_stream_access(o, id);
+		break;
+	case EBADMSG:
+		add(o, "stream %s has a damaged message descriptor (written by "
+		    "someone who may write the stream): the message was "
+		    "skipped", id);
+		break;
+	}
+	return 1;
+}
+
 /* errnum, about the segment id names (label: what the user gave). */
 static void
 explain_seg(struct out *o, const char *id, const char *label, int errnum)
@@ -612,6 +821,8 @@ explain_seg(struct out *o, const char *id, const char *label, int errnum)
 	long long hole;
 	int e;
 
+	if (explain_stream(o, id, -1, errnum))
+		return;
 	switch (errnum) {
 	case ENOENT:
 		explain_gone(o, id);
@@ -771,6 +982,7 @@ int
 shmids_explain(char *buf, size_t size, const char *label, int errnum)
 {
 	char l[SHMIDS_LABEL_MAX + 1], id[SHMIDS_LABEL_MAX + 1], tok[64];
+	uint64_t seq;
 	struct out o;
 	const char *why = NULL;
 	int e = errno, toolong, bad, ref;
@@ -780,6 +992,20 @@ shmids_explain(char *buf, size_t size, const char *label, int errnum)
 	o.len = 0;
 	if (o.size > 0)
 		buf[0] = '\0';
+	/*
+	 * A message's label, "<id> <name> <seq>" (format-spec.md 5.1), for
+	 * what went wrong with the segment; what is wrong with the text
+	 * ("1 2 3" given for a field, say) is said below.
+	 */
+	if (label != NULL && errnum != EINVAL && errnum != ENAMETOOLONG &&
+	    shmids_st_msglabel(label, l, &seq)) {
+		memcpy(id, l, strcspn(l, " "));
+		id[strcspn(l, " ")] = '\0';
+		if (!explain_stream(&o, id, (long long)seq, errnum))
+			explain_seg(&o, id, l, errnum);
+		errno = e;
+		return o.len > (size_t)0x7fffffff ? 0x7fffffff : (int)o.len;
+	}
 	bad = label != NULL &&
 	    find_label(label, l, &why, &toolong, &ref, tok) == -1;
 	if (label == NULL || errnum == ENOSPC || errnum == ENOSYS ||

@@ -521,6 +521,232 @@ void	 shmids_advise_huge(void *p, size_t len);
 
 /*
  * ---------------------------------------------------------------------
+ * Streams (format-spec.md section 10, message references 5.1;
+ * lib/stream/; shmids_stream(3)): one segment whose payload is a ring
+ * of slots, through which a writer hands readers a sequence of
+ * messages, each an array read and written in place.  Library 1.7.
+ *
+ * One writer: the process that made the stream, one thread at a time
+ * (its calls on a handle are not locked).  Readers: up to
+ * SHMIDS_STREAM_READERS_MAX registered at once, in any processes, each
+ * handle used by one thread at a time; a process may hold several
+ * handles, on one stream or many, in several threads.  Making and
+ * opening are as thread-safe as shmids_create() and shmids_open() (see
+ * the conventions at the top); closing is thread-safe.  A stream is
+ * not an array: shmids_open() refuses it (EMEDIUMTYPE).  Waits spin
+ * for at most 50 us, then sleep on a futex in the segment (no daemon);
+ * a signal handler run meanwhile ends them (EINTR, as sem_wait(3)).
+ * seconds, in every call that waits: how long at most, on
+ * CLOCK_MONOTONIC; 0 tries once; 1e9 or more waits for ever; negative
+ * or NaN is EINVAL.  At a normal exit (exit(3), return from main) the
+ * library closes this process's handles as shmids_stream_close()
+ * does: a writer's stream ends.  A handle inherited by fork(2) can
+ * only be closed in the child (EBADF for any other call), and closing
+ * it there ends and unregisters nothing.
+ * ---------------------------------------------------------------------
+ */
+
+/* A stream's writer or one of its readers: opaque. */
+struct shmids_stream;
+
+/* shmids_stream_create()'s flags (format-spec.md 10.4, 10.5). */
+#define SHMIDS_STREAM_OVERWRITE	0x1	/* never wait for a lagging reader */
+#define SHMIDS_STREAM_KEEP	0x2	/* not removed when it ends */
+/* shmids_stream_open()'s flag: start at the next message published. */
+#define SHMIDS_STREAM_NEW	0x4
+/* Readers registered at once in one stream (the reader table). */
+#define SHMIDS_STREAM_READERS_MAX	64
+
+/*
+ * One message as a reader gets it (shmids_stream_next(),
+ * shmids_stream_get()): data points at its nbytes bytes in the ring,
+ * read-only, in native byte order, valid until the handle's next call
+ * (never NULL, whatever nbytes).  A 1-D message is ndim 1, rows its
+ * count, cols 1, order SHMIDS_ROWMAJOR; a table ndim 2, rows x cols
+ * elements in order (element (i, j) at i * cols + j, or i + j * rows
+ * for SHMIDS_COLMAJOR), as struct shmids_dims.  nbytes is rows * cols
+ * * shmids_type_size(type).  lost: messages this reader lost just
+ * before this one, lapped under the overwrite policy: those of seq
+ * seq - lost to seq - 1; 0 under the wait policy, always.
+ */
+struct shmids_msg {
+	const void	*data;
+	size_t		 nbytes;	/* bytes */
+	long long	 seq;		/* its sequence number, from 0 */
+	long long	 lost;		/* messages */
+	int		 type;		/* enum shmids_type */
+	int		 ndim;		/* 1 or 2 */
+	int		 order;		/* SHMIDS_ROWMAJOR, SHMIDS_COLMAJOR */
+	size_t		 rows, cols;	/* elements */
+};
+
+/*
+ * What a stream holds now, for listings (shmids_stream_stat()): its
+ * geometry, how far its writer has come, and each registered reader.
+ * head - reader[i].pos is how far reader i is behind.  A snapshot: the
+ * stream moves on as it is read.
+ */
+struct shmids_stream_info {
+	char		 label[SHMIDS_LABEL_MAX + 1];
+	size_t		 slots;		/* messages the ring holds */
+	size_t		 capacity;	/* bytes a message may hold */
+	size_t		 stride;	/* bytes from one payload to the next */
+	int		 flags;		/* SHMIDS_STREAM_OVERWRITE, _KEEP */
+	int		 readers;	/* registrations the writer waits for */
+	long long	 joined;	/* registrations so far */
+	long long	 head;		/* messages published: the next seq */
+	long long	 tail;		/* the oldest message kept */
+	int		 state;		/* 'w' live, 'r' ended, 'd' writer died */
+	pid_t		 writer;	/* its pid (in its pid namespace) */
+	int		 nreaders;	/* entries of reader[] filled */
+	struct shmids_stream_reader {
+		pid_t	 pid;		/* in its pid namespace */
+		long long pos;		/* the next message it reads */
+		int	 held;		/* 1: it holds message pos */
+		int	 alive;		/* 1, 0 dead (reclaimed when needed), -1 unknown */
+	} reader[SHMIDS_STREAM_READERS_MAX];
+};
+
+/*
+ * shmids_stream_create: make a stream called name (a segment, System V
+ * or in SHMIDS_DIR as shmids_create() says; format-spec.md 10.1), of
+ * slots slots (1 or more) each holding a message of up to capacity
+ * bytes (1 or more), mode & 0777 exactly (its readers need read and
+ * write permission: 0600 for the maker's alone), and return its
+ * writer's handle, the stream live.  readers: the registrations the
+ * writer waits for before it reuses a slot, 0 to
+ * SHMIDS_STREAM_READERS_MAX (1 for a pipeline's one reader: it loses
+ * nothing however late it comes; 0 never waits for one to come).
+ * flags: 0 (the wait policy: the writer waits for every registered
+ * reader), or SHMIDS_STREAM_OVERWRITE (it waits only for a reader that
+ * holds the message whose slot it needs: lapped readers are told what
+ * they lost), | SHMIDS_STREAM_KEEP (not removed when it ends and its
+ * readers have gone: 10.5).  The segment is about slots * capacity
+ * bytes (10.2: payloads of 4 KiB or more on pages), populated at once.
+ * Its label: shmids_stream_label().  Errors: EINVAL (name, mode,
+ * slots or capacity 0, readers out of range, a flag not named), and
+ * those of shmids_create() (ENAMETOOLONG, ENOMEM, ENOSPC, EFBIG,
+ * ENOSYS, ...).
+ */
+struct shmids_stream *shmids_stream_create(const char *name, int mode,
+	    size_t slots, size_t capacity, int readers, int flags);
+
+/*
+ * shmids_stream_loan: the payload of the slot the next message goes
+ * in, capacity bytes, writable, for the writer to fill in place (zero
+ * copy), aligned to 64 bytes (4096 for a capacity of 4 KiB or more).
+ * Waits up to seconds for the slot to be free, as the policy says
+ * (10.4); a loan not yet published is returned again.  Returns NULL
+ * with errno: EAGAIN (no room within seconds: a reader lags, or the
+ * expected readers have not registered; shmids_explain() says who),
+ * EINTR, EBADF (not the writer's handle, or one inherited by fork),
+ * EINVAL (seconds).  A reader found dead meanwhile is reclaimed (10.5).
+ */
+void	*shmids_stream_loan(struct shmids_stream *s, double seconds);
+
+/*
+ * shmids_stream_publish: hand the loaned slot to the readers as the
+ * next message: rows elements of type (cols 0: 1-D), or a table of
+ * rows x cols in order (SHMIDS_ROWMAJOR or SHMIDS_COLMAJOR; a table of
+ * one row or one column is recorded row-major, one form: 2.7); its
+ * bytes are rows * cols * shmids_type_size(type), at most the
+ * capacity, at the start of the loaned payload.  Returns the message's
+ * sequence number (0, 1, 2, ...: the one a reference line names,
+ * "field shmids <label> <seq>", format-spec.md 5.1), or -1 with errno:
+ * EINVAL (no slot loaned, a type, order or cols (over
+ * SHMIDS_COLS_MAX) not known), EMSGSIZE (more bytes than the
+ * capacity, or an overflow), EBADF.  Wakes the readers only if one
+ * sleeps.
+ */
+long long shmids_stream_publish(struct shmids_stream *s, int type,
+	    size_t rows, size_t cols, int order);
+
+/*
+ * shmids_stream_open: register as a reader of the stream label names
+ * ("<id> <name>", as shmids_open() takes it; or a message's label
+ * "<id> <name> <seq>", format-spec.md 5.1, to start at message seq),
+ * attached read and write (a reader writes its entry of the reader
+ * table: it needs write permission), and return its handle.  It starts
+ * at the oldest message the ring holds (the expected readers at
+ * message 0: 10.4), at seq, or with flags SHMIDS_STREAM_NEW at the
+ * next message published.  Waits up to seconds for a stream still
+ * being made.  Errors: those of shmids_open() (EINVAL, ENAMETOOLONG,
+ * ENOENT, EACCES: no read and write permission, ESTALE, EBADMSG: a
+ * damaged stream header too, EAGAIN: still being made, EOWNERDEAD:
+ * its writer died making it), EMEDIUMTYPE (not a stream), EUSERS (the
+ * reader table is full), ENOMSG (message seq is gone, or past the end
+ * of a stream that ended), EINTR, EINVAL (a flag not named).
+ */
+struct shmids_stream *shmids_stream_open(const char *label, int flags,
+	    double seconds);
+
+/*
+ * shmids_stream_next: release the message the reader holds, if any,
+ * and get the next one into m (read-only in place, valid until the
+ * next call on s), waiting up to seconds for it.  Returns 1 with m
+ * filled; 0 at the end of the stream (every message read, the writer
+ * ended it), and 0 again at every later call; -1 with errno: EAGAIN
+ * (none within seconds), EINTR, EOWNERDEAD (the writer died; every
+ * message it published has been read: again at every later call),
+ * EBADMSG (message m->seq's descriptor is damaged, forged by someone
+ * who may write the stream: skipped, the next call goes on after it),
+ * ENOLINK (this reader's registration was taken back: 10.5), EBADF
+ * (a writer's handle, or one inherited by fork), EINVAL (seconds).
+ * Messages lost under the overwrite policy are counted in m->lost.
+ */
+int	 shmids_stream_next(struct shmids_stream *s, struct shmids_msg *m,
+	    double seconds);
+
+/*
+ * shmids_stream_get: as shmids_stream_next(), for message seq (0 or
+ * more) whatever the reader's position, which follows it: the next
+ * call of shmids_stream_next() gets seq + 1.  A message the ring holds
+ * is handed out at once, one not yet published is waited for.  Errors:
+ * those of shmids_stream_next(), and ENOMSG (seq is gone: the writer
+ * has moved past it; or the stream ended before it), the reader then
+ * where it was; EINVAL (seq negative).  shmids_explain() with the
+ * message's label says which messages the ring holds.
+ */
+int	 shmids_stream_get(struct shmids_stream *s, long long seq,
+	    struct shmids_msg *m, double seconds);
+
+/*
+ * shmids_stream_release: let go of the message the reader holds, so
+ * that the writer may reuse its slot (before a long pause; next()
+ * does it anyway).  0, or -1 with EBADF.
+ */
+int	 shmids_stream_release(struct shmids_stream *s);
+
+/*
+ * shmids_stream_close: a writer's handle: end the stream (every reader
+ * gets the end after the last message; a slot loaned and not published
+ * is dropped); a reader's: unregister.  Either detaches and frees s,
+ * and removes the segment if the stream has ended, its expected
+ * readers have come and none is registered (unless made with
+ * SHMIDS_STREAM_KEEP, or its writer died: 10.5).  A handle inherited by
+ * fork is only detached and freed.  0, or -1 with EINVAL (s NULL).
+ */
+int	 shmids_stream_close(struct shmids_stream *s);
+
+/*
+ * shmids_stream_label: the stream's label ("<id> <name>"), a copy s
+ * owns, valid until shmids_stream_close(s).
+ */
+const char *shmids_stream_label(const struct shmids_stream *s);
+
+/*
+ * shmids_stream_stat: what the stream named by id (a shmid or a file
+ * segment's path, as shmids_stat() takes it, or a label, checked as
+ * shmids_open() checks it) holds now, into si (the caller's), with one
+ * read-only attach and no registration: a listing's look (shm-ls).
+ * Liveness as format-spec.md 10.5 judges it.  Errors: those of
+ * shmids_stat() and shmids_open(), and EMEDIUMTYPE (not a stream),
+ * EAGAIN (still being made).
+ */
+int	 shmids_stream_stat(const char *id, struct shmids_stream_info *si);
+
+/*
+ * ---------------------------------------------------------------------
  * Threads (format-spec.md 6.2; lib/threads.c): both layers run on them,
  * segments to populate their pages, text to convert big arrays.
  * ---------------------------------------------------------------------

@@ -153,6 +153,12 @@ public_functions() {
 	    "$TOP/lib/shmids.h" "$TOP/lib/shmids_paper.h"
 }
 
+# page_of FUNCTION: the section-3 page whose NAME section names it
+# (shmids.3, shmids_stream.3 for the streams).
+page_of() {
+	grep -l "^\.Nm $1\( ,\)\{0,1\}\$" "$TOP"/man/*.3 | head -n 1 | xargs basename
+}
+
 # man_names: every .Nm in the NAME section of the section-3 pages.
 man_names() {
 	sed -n '/^\.Sh NAME/,/^\.Sh /s/^\.Nm \([^ ]*\).*/\1/p' "$TOP"/man/*.3
@@ -168,11 +174,13 @@ man_names() {
 		if command -v man >/dev/null 2>&1; then
 			run env MANPATH="$root/usr/local/share/man" man -w "$f"
 			status_is 0
-			is "$output" "$man3/shmids.3" "man -w $f"
+			is "$output" "$man3/$(page_of "$f")" "man -w $f"
 		fi
 		run mandoc -Tascii "$man3/$f.3"
 		status_is 0
-		like "$(sed -n 1p <<< "$output")" "SHMIDS(3) *" "mandoc $f.3"
+		like "$(sed -n 1p <<< "$output")" \
+		    "$(basename "$(page_of "$f")" .3 | tr a-z A-Z)(3) *" \
+		    "mandoc $f.3"
 	done
 	[ "$n" -ge 20 ] || { echo "only $n functions found in the headers" >&2; false; }
 	# Not the paper's shm_open: that name is POSIX's shm_open(3).
@@ -218,6 +226,28 @@ man_names() {
 	is "$(comm -12 <(nm -u "$b"/seg/*.o | awk 'NF == 2 { print $2 }' |
 	    sort -u) <(nm --defined-only "$b"/text/*.o |
 	    awk 'NF == 3 { print $3 }' | sort -u))" "" "lib/seg/ calling lib/text/"
+}
+
+# lib/stream/ (lib/README) sits on lib/seg/ beside lib/text/: it may
+# call lib/seg/ (through seg.h); lib/seg/ never calls it, and it and
+# lib/text/ never call each other.
+@test "7: install: lib/stream/ calls only lib/seg/; neither lib/seg/ nor lib/text/ calls lib/stream/" {
+	local b=$TOP/${SHMIDS_BUILD:-build}/lib
+	run grep -lwE '(text|number|pow10_table)\.h' "$TOP"/lib/stream/*.[ch]
+	is "$output" "" "lib/stream/ files including a header of lib/text/"
+	run grep -lw 'stream\.h' "$TOP"/lib/seg/*.[ch] "$TOP"/lib/text/*.[ch]
+	is "$output" "" "lib/seg/ or lib/text/ files including stream.h"
+	ls "$b"/seg/*.o "$b"/stream/*.o "$b"/text/*.o > /dev/null
+	defined() { nm --defined-only "$@" | awk 'NF == 3 { print $3 }' | sort -u; }
+	needed() { nm -u "$@" | awk 'NF == 2 { print $2 }' | sort -u; }
+	is "$(comm -12 <(needed "$b"/seg/*.o) <(defined "$b"/stream/*.o))" "" \
+	    "lib/seg/ calling lib/stream/"
+	is "$(comm -12 <(needed "$b"/text/*.o) <(defined "$b"/stream/*.o))" "" \
+	    "lib/text/ calling lib/stream/"
+	is "$(comm -12 <(needed "$b"/stream/*.o) <(defined "$b"/text/*.o))" "" \
+	    "lib/stream/ calling lib/text/"
+	# and it does call lib/seg/ (a check that can fail)
+	[ -n "$(comm -12 <(needed "$b"/stream/*.o) <(defined "$b"/seg/*.o))" ]
 }
 
 # kept_calls: the calls lib/shmids.h keeps for 1.x programs, one a

@@ -490,12 +490,12 @@ lazyopen() { timeout 30 "$TOOLS/lazyopen" "$@"; }
 	is "$output" "open 1 5 1 stat 1 5 1 scan 1 5 1"
 }
 
-@test "2.7, 9: table: a hand-written version-2 header opens; version 4 is ESTALE, explained as later" {
+@test "2.7, 9: table: a hand-written version-2 header opens; version 5 is ESTALE, explained as later" {
 	local l
 	l=$(mkhostile v2 v2)
 	run -0 shmtool shape "$l"
 	is "$output" "open 2 1 1 stat 2 1 1 scan 2 1 1"
-	l=$(mkhostile version v4)
+	l=$(mkhostile version v5)
 	run -1 shmtool open "$l"
 	is "$output" ESTALE
 	run -1 shm_ls "$l"

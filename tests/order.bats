@@ -96,9 +96,9 @@ load helper
 	is "$fails" "" "failures"
 }
 
-@test "9: a header of version 4 is ESTALE, 'a header of a later version'" {
+@test "9: a header of version 5 is ESTALE, 'a header of a later version'" {
 	local l
-	l=$(mkhostile version v4)
+	l=$(mkhostile version v5)
 	run -1 shmtool open "$l"
 	is "$output" ESTALE
 	run -1 shm_ls "$l"

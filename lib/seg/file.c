@@ -84,6 +84,7 @@ map(int fd, size_t size, size_t len, int prot, struct att *a)
 	a->maplen = len;
 	a->fd = fd;
 	a->locked = 0;
+	a->prot = prot;
 	return 0;
 }
 
@@ -397,12 +398,13 @@ owner_ok(const char *id, const struct stat *st)
 }
 
 /*
- * Open a segment's file to read it, as above; *st is what fstat(2) says
- * of it.  noatime: only to look (O_NOATIME, which only the owner may ask
- * for, so that listing changes nothing).
+ * Open a segment's file to read it (flags OPENFL) or, for a stream's
+ * reader, to read and write it (RWFL), as above; *st is what fstat(2)
+ * says of it.  noatime: only to look (O_NOATIME, which only the owner
+ * may ask for, so that listing changes nothing).
  */
 static int
-open_seg(const char *id, int noatime, struct stat *st)
+open_seg_as(const char *id, int flags, int noatime, struct stat *st)
 {
 	const char *base;
 	int dfd, fd, e;
@@ -412,13 +414,19 @@ open_seg(const char *id, int noatime, struct stat *st)
 	if (stat_name(dfd, base, st) == -1)
 		fd = -1;
 	else if ((fd = open_at(dfd, base,
-	    OPENFL | (noatime ? O_NOATIME : 0), st)) == -1 &&
+	    flags | (noatime ? O_NOATIME : 0), st)) == -1 &&
 	    errno == EPERM && noatime)
-		fd = open_at(dfd, base, OPENFL, st);
+		fd = open_at(dfd, base, flags, st);
 	e = errno;
 	close(dfd);
 	errno = e;
 	return fd;
+}
+
+static int
+open_seg(const char *id, int noatime, struct stat *st)
+{
+	return open_seg_as(id, OPENFL, noatime, st);
 }
 
 /*
@@ -435,9 +443,9 @@ file_attach(const struct shmids_info *si, int lock, struct att *a)
 	struct stat st;
 	size_t len;
 	long pg = sysconf(_SC_PAGESIZE);
-	int fd, e;
+	int fd, e, rw = lock == ATT_RDWR, look = !lock || lock == ATT_KEEP;
 
-	if ((fd = open_seg(si->id, !lock, &st)) == -1)
+	if ((fd = open_seg_as(si->id, rw ? RWFL : OPENFL, look, &st)) == -1)
 		return -1;
 	/*
 	 * A file owned by another user than the one its name says made it
@@ -464,12 +472,15 @@ file_attach(const struct shmids_info *si, int lock, struct att *a)
 	}
 	len = pg > 0 && (unsigned long long)st.st_size > (unsigned long)pg ?
 	    (size_t)pg : (size_t)st.st_size;
-	if (map(fd, (size_t)st.st_size, len, PROT_READ, a) == -1)
+	if (map(fd, (size_t)st.st_size, len, rw ? PROT_READ | PROT_WRITE :
+	    PROT_READ, a) == -1)
 		goto fail;
 	if (!lock) {
 		close(fd);
 		a->fd = -1;
-	} else if (setlock(fd, F_RDLCK) == 0)
+	} else if (rw || lock == ATT_KEEP)
+		;	/* a stream's reader locks its entry (10.5) */
+	else if (setlock(fd, F_RDLCK) == 0)
 		a->locked = 1;
 	else if (errno != EAGAIN && errno != EACCES) {
 		e = errno;
@@ -563,7 +574,7 @@ file_narrow(struct att *a, size_t len)
 	}
 
 	if (len > a->maplen) {
-		if ((p = mmap(NULL, len, PROT_READ, MAP_SHARED, a->fd, 0)) ==
+		if ((p = mmap(NULL, len, a->prot, MAP_SHARED, a->fd, 0)) ==
 		    MAP_FAILED)
 			return -1;
 		munmap(a->addr, a->maplen);
@@ -1232,6 +1243,62 @@ file_isours(const struct shmids_info *si)
 	return r;
 }
 
+
+/* shmids_file_lock: the contract is in seg.h. */
+int
+shmids_file_lock(const struct att *a, int type, size_t off, size_t len)
+{
+#ifdef F_OFD_SETLK
+	struct flock fl;
+
+	memset(&fl, 0, sizeof(fl));
+	fl.l_type = (short)type;
+	fl.l_whence = SEEK_SET;
+	fl.l_start = (off_t)off;
+	fl.l_len = (off_t)len;
+	return fcntl(a->fd, F_OFD_SETLK, &fl);
+#else
+	(void)a;
+	(void)type;
+	(void)off;
+	(void)len;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+/* shmids_file_held: the contract is in seg.h.  errno unchanged. */
+int
+shmids_file_held(const struct att *a, const char *id, size_t off,
+    size_t len)
+{
+#ifdef F_OFD_GETLK
+	struct flock fl;
+	struct stat st;
+	int fd = a != NULL ? a->fd : -1, r, e = errno;
+
+	if (fd == -1 && (fd = open_seg(id, 1, &st)) == -1) {
+		errno = e;
+		return -1;
+	}
+	memset(&fl, 0, sizeof(fl));
+	fl.l_type = F_WRLCK;
+	fl.l_whence = SEEK_SET;
+	fl.l_start = (off_t)off;
+	fl.l_len = (off_t)len;
+	r = fcntl(fd, F_OFD_GETLK, &fl) == -1 ? -1 : fl.l_type != F_UNLCK;
+	if (a == NULL || a->fd == -1)
+		close(fd);
+	errno = e;
+	return r;
+#else
+	(void)a;
+	(void)id;
+	(void)off;
+	(void)len;
+	return -1;
+#endif
+}
 
 /* A file segment's id is its absolute path. */
 static int

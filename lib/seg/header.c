@@ -14,14 +14,14 @@
 
 /*
  * "shmids" and the version: 1, 2 for a table, 3 for a column-major
- * table (format-spec.md 2.7, 9)
+ * table (format-spec.md 2.7, 9), 4 for a stream (10.1)
  */
 static const char magic[] = "shmids";
 
 int
 shmids_hdr_known(int v)
 {
-	return v == '1' || v == '2' || v == '3';
+	return v == '1' || v == '2' || v == '3' || v == '4';
 }
 
 static const char *
@@ -41,9 +41,10 @@ digits(char *h, size_t width, size_t n)
 }
 
 /*
- * cols 0: a 1-D segment, version 1, as shmids 1.1 wrote it; else a
- * table, version 2, or 3 when order is SHMIDS_COLMAJOR (the caller
- * passes it only for rows > 1 and cols > 1: 2.7).
+ * cols 0: a 1-D segment, version 1, as shmids 1.1 wrote it, or 4 (a
+ * stream, 10.1) when order is HDR_STREAM; else a table, version 2, or
+ * 3 when order is SHMIDS_COLMAJOR (the caller passes it only for rows >
+ * 1 and cols > 1: 2.7).
  */
 void
 shmids_hdr_write(char *h, const char *id, const char *name, int type,
@@ -57,7 +58,7 @@ shmids_hdr_write(char *h, const char *id, const char *name, int type,
 	memcpy(h, label, n + 1);
 	h[n + 1] = '\n';
 	memcpy(h + HDR_MAGIC, magic, 6);
-	h[HDR_MAGIC + 6] = cols == 0 ? '1' :
+	h[HDR_MAGIC + 6] = cols == 0 ? (order == HDR_STREAM ? '4' : '1') :
 	    order == SHMIDS_COLMAJOR ? '3' : '2';
 	h[HDR_MAGIC + 7] = ' ';
 	memcpy(h + HDR_TYPE, shmids_type_name(type), 3);
@@ -105,7 +106,7 @@ check_label(const char *c, const char *id, const char *want, size_t wantlen,
 }
 
 /*
- * The reserved bytes: NUL (version 1), or the shape of a table
+ * The reserved bytes: NUL (versions 1 and 4), or the shape of a table
  * (versions 2 and 3: NUL NUL, 7 digits of cols, LF; format-spec.md
  * 2.7).  0 or EBADMSG.
  */
@@ -119,7 +120,7 @@ check_shape(const char *c, struct hdr *out)
 		if (c[i] != '\0')
 			return EBADMSG;
 	out->order = out->version == '3' ? SHMIDS_COLMAJOR : SHMIDS_ROWMAJOR;
-	if (out->version == '1') {
+	if (out->version == '1' || out->version == '4') {
 		for (; i < SHMIDS_HEADER; i++)
 			if (c[i] != '\0')
 				return EBADMSG;
@@ -175,6 +176,9 @@ check_fields(const char *c, struct hdr *out)
 	 * order changes the bytes: one form for every segment (2.7).
 	 */
 	if (out->version == '3' && (out->cols < 2 || count / out->cols < 2))
+		return EBADMSG;
+	/* A stream's payload is its ring, bytes to the array calls (10.1). */
+	if (out->version == '4' && out->type != SHMIDS_RAW)
 		return EBADMSG;
 	out->count = count;
 	out->state = c[HDR_STATE];
@@ -285,32 +289,54 @@ shmids_hdr_seal(char *h)
 }
 
 /*
- * A process that has exited but that its parent has not reaped yet (a
- * zombie, state Z, or X while it goes) still answers kill(2), and fills
- * nothing any more: 1 if pid is one, by /proc/PID/stat (Linux), else 0.
- * The state follows the last ')': the command name may hold one.
+ * shmids_proc_stat: /proc/PID/stat's state (field 3) and start time
+ * (field 22, clock ticks since boot; 0 if not there): 0, or -1 if it
+ * cannot be read (no such process, no /proc).  The fields follow the
+ * last ')': the command name may hold one.  errno unchanged.  A
+ * stream's writer and readers are known by their start time too
+ * (format-spec.md 10.5), as pids are reused.
  */
-static int
-zombie(pid_t pid)
+int
+shmids_proc_stat(pid_t pid, char *state, unsigned long long *start)
 {
-	char path[32], buf[512], *p;
+	char path[32], buf[1024], *p;
 	ssize_t n;
-	int fd, e = errno;
+	int fd, i, e = errno;
 
 	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
 		errno = e;
-		return 0;
+		return -1;
 	}
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	errno = e;
 	if (n <= 0)
-		return 0;
+		return -1;
 	buf[n] = '\0';
 	if ((p = strrchr(buf, ')')) == NULL || p[1] != ' ')
-		return 0;
-	return p[2] == 'Z' || p[2] == 'X';
+		return -1;
+	*state = p[2];
+	for (p += 2, i = 3; i < 22 && (p = strchr(p, ' ')) != NULL; i++)
+		p++;
+	if (p == NULL || sscanf(p, "%llu", start) != 1)
+		*start = 0;
+	return 0;
+}
+
+/*
+ * A process that has exited but that its parent has not reaped yet (a
+ * zombie, state Z, or X while it goes) still answers kill(2), and fills
+ * nothing any more: 1 if pid is one, by /proc/PID/stat (Linux), else 0.
+ */
+static int
+zombie(pid_t pid)
+{
+	unsigned long long start;
+	char state;
+
+	return shmids_proc_stat(pid, &state, &start) == 0 &&
+	    (state == 'Z' || state == 'X');
 }
 
 /*

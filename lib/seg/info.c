@@ -64,7 +64,7 @@ fill_header(const struct shmids_backend *be, struct shmids_info *si,
 	si->err = e;
 	if (e != 0 && e != EBADMSG) {
 		/* ours, but of a later version than this library reads */
-		if (hd.version > '3' && hd.version <= '9')
+		if (hd.version > '4' && hd.version <= '9')
 			si->err = EPROTONOSUPPORT;
 		si->ours = 0;
 		return;

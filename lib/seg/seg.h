@@ -9,6 +9,8 @@
 #ifndef SHMIDS_SEG_H
 #define SHMIDS_SEG_H
 
+#include <stdint.h>
+
 #include "../common.h"
 
 /* Header layout: format-spec.md section 2. */
@@ -42,7 +44,7 @@ struct hdr {
 	size_t		 cols;		/* a table's columns; 0: 1-D (version 1) */
 	int		 order;		/* SHMIDS_COLMAJOR (version 3), else ROWMAJOR */
 	int		 state;		/* 'w' or 'r' */
-	int		 version;	/* '1', '2', '3'; another digit: ESTALE */
+	int		 version;	/* '1' to '4' (a stream); another: ESTALE */
 };
 
 /* One attachment of a segment: what detaching it needs. */
@@ -56,7 +58,18 @@ struct att {
 	size_t		 maplen;	/* bytes mapped at addr (files) */
 	int		 fd;		/* file segments: held open, locked; else -1 */
 	int		 locked;	/* a reader's lock was granted (files) */
+	int		 prot;		/* the mapping's protection (files) */
 };
+
+/*
+ * attach()'s lock: 0 to look, 1 a reader (files: its read lock),
+ * ATT_RDWR: attached read and write, no lock (a stream's reader, which
+ * registers in the segment: format-spec.md 10.1), or ATT_KEEP: a look
+ * that keeps a file's descriptor (no lock, no access time) for the
+ * lock tests of a look at a stream (10.5).
+ */
+#define ATT_RDWR	2
+#define ATT_KEEP	3
 
 /*
  * The backend: one small interface so that stores can sit side by side
@@ -276,15 +289,19 @@ SHMIDS_HIDDEN size_t	shmids_hdr_labelid(const char *h, size_t n,
 SHMIDS_HIDDEN void	shmids_hdr_write(char *h, const char *id,
 			    const char *name, int type, size_t count,
 			    size_t cols, int order);
-/* Is v a header version this library reads ('1', '2', '3')? */
+/* Is v a header version this library reads ('1' to '4': 4 a stream)? */
 SHMIDS_HIDDEN int	shmids_hdr_known(int v);
 SHMIDS_HIDDEN int	shmids_hdr_read(const volatile char *h, size_t size,
 			    const char *id, const char *want, size_t wantlen,
 			    struct hdr *out);
 SHMIDS_HIDDEN int	shmids_hdr_residue(const char *h, size_t n, size_t size);
+/* hdr_write()'s order for a stream's header, version 4 (10.1) */
+#define HDR_STREAM	'S'
 SHMIDS_HIDDEN int	shmids_hdr_state(const volatile char *h);
 SHMIDS_HIDDEN void	shmids_hdr_seal(char *h);
 SHMIDS_HIDDEN int	shmids_writer_state(pid_t cpid);
+SHMIDS_HIDDEN int	shmids_proc_stat(pid_t pid, char *state,
+			    unsigned long long *start);
 
 /*
  * wake.c: readers woken on seal (format-spec.md 2.2).  shmids_wait()
@@ -294,6 +311,56 @@ SHMIDS_HIDDEN int	shmids_writer_state(pid_t cpid);
 SHMIDS_HIDDEN long long	shmids_now_ns(void);	/* CLOCK_MONOTONIC */
 SHMIDS_HIDDEN void	shmids_wake(char *h);
 SHMIDS_HIDDEN int	shmids_wait(char *h, long long ns);
+/* wake.c: any futex word of a segment (a stream's, 10.6): see there. */
+SHMIDS_HIDDEN void	shmids_futex_wake(uint32_t *w, int n);
+SHMIDS_HIDDEN int	shmids_futex_wait(uint32_t *w, uint32_t val,
+			    long long ns);
+
+/*
+ * Streams (format-spec.md section 10): lib/stream/'s ways in.  A
+ * stream's segment is no entry of the registry: lib/stream/ keeps its
+ * handles, ends them at exit and knows its forks.
+ *
+ * segment.c: shmids_seg_stream_make() makes a segment of SHMIDS_HEADER
+ * + nbytes bytes, header version 4 (type raw, count nbytes, state 'w'),
+ * attached read-write at a->addr, mode 0600 while init(a->addr, arg)
+ * writes the stream header, then mode (a file writer's lock narrowed to
+ * the header first, 10.3); id gets its id.  0, or -1 with errno (those
+ * of shmids_create(), or init's), nothing left behind.
+ * shmids_seg_stream_attach() attaches the segment label names read and
+ * write (ATT_RDWR), checks its header (2.3 up to the state: ESTALE,
+ * EBADMSG; EMEDIUMTYPE unless version 4) and keeps the declared bytes,
+ * populated (2.5); *hd is the header, si what the system said.
+ * shmids_seg_stream_end() seals (state 'r'; the file writer's lock
+ * given up) and wakes the seal's waiters (2.2).
+ * shmids_seg_unlink() removes the segment attached at a, by id, if id
+ * still names it (files: the same inode): 0, or -1 with errno.
+ */
+SHMIDS_HIDDEN int	shmids_seg_stream_make(const char *name, int mode,
+			    size_t nbytes, int (*init)(char *, void *),
+			    void *arg, const struct shmids_backend **be,
+			    char id[SHMIDS_LABEL_MAX + 1], struct att *a);
+SHMIDS_HIDDEN int	shmids_seg_stream_attach(const char *label,
+			    const struct shmids_backend **be,
+			    struct shmids_info *si, struct hdr *hd,
+			    struct att *a);
+SHMIDS_HIDDEN void	shmids_seg_stream_end(const struct shmids_backend *be,
+			    struct att *a);
+SHMIDS_HIDDEN int	shmids_seg_unlink(const struct shmids_backend *be,
+			    const struct att *a, const char *id);
+/*
+ * file.c: byte-range OFD locks on an attached file segment (a->fd), for
+ * a stream's writer and readers (10.5).  shmids_file_lock(): type
+ * F_WRLCK, F_RDLCK or F_UNLCK on len bytes from off (len 0: to the
+ * end), without waiting: 0, or -1 with errno (EAGAIN: held by another).
+ * shmids_file_held(): is any byte of the range locked by another open
+ * file description?  1, 0, or -1 when it cannot be told; a->fd, or if
+ * that is -1 the file id names, opened for the look.
+ */
+SHMIDS_HIDDEN int	shmids_file_lock(const struct att *a, int type,
+			    size_t off, size_t len);
+SHMIDS_HIDDEN int	shmids_file_held(const struct att *a, const char *id,
+			    size_t off, size_t len);
 
 /* registry.c: segments this process has attached through the library */
 struct seg {

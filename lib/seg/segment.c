@@ -2,7 +2,10 @@
  * Making, opening, sealing, closing and removing segments: the paper's
  * shm_create/shm_open/shm_close under their shmids_ names.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -217,9 +220,11 @@ hand_out(const struct shmids_backend *be, const struct shmids_info *si,
 	/*
 	 * Only the declared bytes: a segment may be far larger than its
 	 * header says, and pages populated stay with it (format-spec.md
-	 * 2.5).  hd->count was checked against a->size: no overflow.
+	 * 2.5).  hd->count was checked against a->size: no overflow.  A
+	 * stream is read by the stream calls alone, whatever its state
+	 * (10.1).
 	 */
-	e = be->ready(si, a, hd->state);
+	e = hd->version == '4' ? EMEDIUMTYPE : be->ready(si, a, hd->state);
 	if (e == 0 && be->narrow(a, SHMIDS_HEADER +
 	    hd->count * shmids_type_size(hd->type)) == -1)
 		e = errno;
@@ -403,4 +408,101 @@ shmids_dims(const void *shm, struct shmids_dims *d)
 		return -1;
 	shmids_dims_of(d, s->count, s->cols, s->order);
 	return d->ndim;
+}
+
+/*
+ * Streams (format-spec.md section 10): the segment a stream lives in,
+ * made, attached, ended and removed for lib/stream/ (seg.h says how).
+ * The stream header is written while the segment is still mode 0600,
+ * and a file writer's lock is narrowed to the header before the mode
+ * lets other users' readers in, who lock their entries (10.3, 10.5).
+ */
+int
+shmids_seg_stream_make(const char *name, int mode, size_t nbytes,
+    int (*init)(char *, void *), void *arg,
+    const struct shmids_backend **bep, char id[SHMIDS_LABEL_MAX + 1],
+    struct att *a)
+{
+	const struct shmids_backend *be = shmids_be_new();
+	size_t namelen;
+
+	if (name == NULL || (mode & ~0777) != 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	namelen = strlen(name);
+	if (shmids_name_check(name, namelen) == -1)
+		return -1;
+	if (nbytes > (size_t)-1 - SHMIDS_HEADER) {
+		errno = ENOMEM;
+		return -1;
+	}
+	if (be->create(SHMIDS_HEADER + nbytes, namelen, id, a) == -1)
+		return -1;
+	shmids_hdr_write(a->addr, id, name, SHMIDS_RAW, nbytes, 0, HDR_STREAM);
+	if (init(a->addr, arg) == -1 ||
+	    (a->fd >= 0 && shmids_file_lock(a, F_UNLCK, SHMIDS_HEADER, 0)
+	    == -1) || be->setmode(a, id, mode) == -1 ||
+	    be->prefault(a, 0) == -1) {
+		undo(be, a, id);
+		return -1;
+	}
+	*bep = be;
+	return 0;
+}
+
+int
+shmids_seg_stream_attach(const char *label, const struct shmids_backend **bep,
+    struct shmids_info *si, struct hdr *hd, struct att *a)
+{
+	const struct shmids_backend *be;
+	int e;
+
+	if ((be = stat_label(label, si)) == NULL ||
+	    be->attach(si, ATT_RDWR, a) == -1)
+		return -1;
+	e = check_hdr(a->addr, a->size, si->id, label, hd);
+	if (e == 0 && hd->version != '4')
+		e = EMEDIUMTYPE;
+	if (e == 0 && be->narrow(a, SHMIDS_HEADER + hd->count) == -1)
+		e = errno;
+	if (e != 0) {
+		be->detach(a);
+		errno = e;
+		return -1;
+	}
+	be->prefault(a, 1);
+	*bep = be;
+	return 0;
+}
+
+/* The seal of 2.2, but a file writer's lock goes: readers lock entries. */
+void
+shmids_seg_stream_end(const struct shmids_backend *be, struct att *a)
+{
+	int e = errno;
+
+	(void)be;
+	shmids_hdr_seal(a->addr);
+	if (a->fd >= 0)
+		shmids_file_lock(a, F_UNLCK, 0, SHMIDS_HEADER);
+	shmids_wake(a->addr);
+	errno = e;
+}
+
+int
+shmids_seg_unlink(const struct shmids_backend *be, const struct att *a,
+    const char *id)
+{
+	struct stat st, pst;
+
+	if (a->fd >= 0) {
+		if (fstat(a->fd, &st) == -1 || lstat(id, &pst) == -1)
+			return -1;
+		if (st.st_dev != pst.st_dev || st.st_ino != pst.st_ino) {
+			errno = ESTALE;
+			return -1;
+		}
+	}
+	return be->remove(id);
 }

@@ -168,6 +168,7 @@ attach(int id, size_t size, int rdonly, struct att *a)
 	a->size = a->maplen = size;
 	a->fd = -1;
 	a->locked = 0;
+	a->prot = rdonly ? PROT_READ : PROT_READ | PROT_WRITE;
 	return 0;
 }
 
@@ -192,12 +193,15 @@ sysv_create(size_t size, size_t namelen, char id[SHMIDS_LABEL_MAX + 1],
 	return 0;
 }
 
-/* The size the kernel reported before the attach is the one checked. */
+/*
+ * The size the kernel reported before the attach is the one checked.
+ * Read-only but for a stream's reader (ATT_RDWR), which registers in
+ * the segment (format-spec.md 10.1).
+ */
 static int
 sysv_attach(const struct shmids_info *si, int lock, struct att *a)
 {
-	(void)lock;
-	return attach(si->shmid, si->size, 1, a);
+	return attach(si->shmid, si->size, lock != ATT_RDWR, a);
 }
 
 /*

@@ -47,20 +47,57 @@ word(char *h)
 }
 
 /*
+ * A shared futex (never FUTEX_PRIVATE_FLAG: it must reach other
+ * processes, through a System V segment or a shared file mapping).
+ * shmids_futex_wake() wakes up to n waiters on w; errno kept.
+ * shmids_futex_wait() sleeps up to ns nanoseconds while *w is val: 0
+ * woken (or *w was not val), or -1 with errno ETIMEDOUT, EINTR (a
+ * signal handler ran), ENOSYS (no futex: the caller polls).  Streams
+ * sleep on words of their own (format-spec.md 10.6).
+ */
+void
+shmids_futex_wake(uint32_t *w, int n)
+{
+#ifdef FUTEX_CALL
+	int e = errno;
+
+	syscall(FUTEX_CALL, w, FUTEX_WAKE, n, NULL, NULL, 0);
+	errno = e;
+#else
+	(void)w;
+	(void)n;
+#endif
+}
+
+int
+shmids_futex_wait(uint32_t *w, uint32_t val, long long ns)
+{
+#ifdef FUTEX_CALL
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)(ns / NS);
+	ts.tv_nsec = (long)(ns % NS);
+	if (syscall(FUTEX_CALL, w, FUTEX_WAIT, val, &ts, NULL, 0) == 0 ||
+	    errno == EAGAIN)
+		return 0;
+	return -1;
+#else
+	(void)w;
+	(void)val;
+	(void)ns;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+/*
  * Called after the seal is complete (for a file, after the lock turned
  * into a reader's): a woken reader must find the segment ready.
  */
 void
 shmids_wake(char *h)
 {
-#ifdef FUTEX_CALL
-	int e = errno;
-
-	syscall(FUTEX_CALL, word(h), FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
-	errno = e;
-#else
-	(void)h;
-#endif
+	shmids_futex_wake(word(h), INT_MAX);
 }
 
 static void

@@ -25,8 +25,8 @@ FUZZ_B		= $(B)/fuzz
 FUZZ_NAMES	= $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS	= $(FUZZ_NAMES:%=$(FUZZ_B)/%)
 FUZZ_OBJS	= $(patsubst lib/%.c,$(FUZZ_B)/lib/%.o,\
-		    $(wildcard lib/*.c lib/seg/*.c lib/text/*.c))
-FUZZ_LIBHDR	= $(wildcard lib/*.h lib/seg/*.h lib/text/*.h)
+		    $(wildcard lib/*.c lib/seg/*.c lib/stream/*.c lib/text/*.c))
+FUZZ_LIBHDR	= $(wildcard lib/*.h lib/seg/*.h lib/stream/*.h lib/text/*.h)
 
 $(FUZZ_B)/lib/%.o: lib/%.c $(FUZZ_LIBHDR)
 	@mkdir -p $(@D)

@@ -34,9 +34,9 @@ tsize(const char *t)
 }
 
 /*
- * The reserved bytes: all NUL (version 1), or NUL NUL, 7 digits of cols
- * (not 0) and LF (versions 2 and 3).  0 with *cols (0 for version 1), or
- * -1.
+ * The reserved bytes: all NUL (versions 1 and 4), or NUL NUL, 7 digits
+ * of cols (not 0) and LF (versions 2 and 3).  0 with *cols (0 for
+ * versions 1 and 4), or -1.
  */
 static int
 reserved(const char *h, unsigned long long *cols)
@@ -46,7 +46,7 @@ reserved(const char *h, unsigned long long *cols)
 	*cols = 0;
 	if (h[118] != '\0' || h[119] != '\0')
 		return -1;
-	if (h[86] == '1') {
+	if (h[86] == '1' || h[86] == '4') {
 		for (i = 120; i < 128; i++)
 			if (h[i] != '\0')
 				return -1;
@@ -80,9 +80,12 @@ reference(const char *h, size_t size, const char *id, int *badblank)
 	if (fuzz_ref_label(h, L, &idlen, &shmid, &np) != 0 ||
 	    idlen != strlen(id) || memcmp(h, id, idlen) != 0)
 		return ESTALE;
-	/* version 1, 2 for a table, 3 column-major (format-spec.md 2.7) */
+	/*
+	 * version 1, 2 for a table, 3 column-major (format-spec.md 2.7), 4
+	 * a stream (10.1)
+	 */
 	if (memcmp(h + 80, "shmids", 6) != 0 ||
-	    (h[86] != '1' && h[86] != '2' && h[86] != '3'))
+	    (h[86] != '1' && h[86] != '2' && h[86] != '3' && h[86] != '4'))
 		return ESTALE;
 	/* offset 87 is a blank of the layout; ESTALE or EBADMSG both fit */
 	if (h[87] != ' ') {
@@ -110,6 +113,9 @@ reference(const char *h, size_t size, const char *id, int *badblank)
 		return EBADMSG;
 	/* version 3: 2 rows or more, 2 columns or more (2.7) */
 	if (h[86] == '3' && !over && (cols < 2 || count / cols < 2))
+		return EBADMSG;
+	/* version 4: a stream's ring is raw bytes (10.1) */
+	if (h[86] == '4' && memcmp(h + 88, "raw", 3) != 0)
 		return EBADMSG;
 	if (memcmp(h + 92, native(), 2) != 0)
 		return EBADMSG;
@@ -174,7 +180,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			memcpy(nm, name, namelen);
 			nm[namelen] = '\0';
 			shmids_hdr_write(canon, id, nm, out.type, out.count,
-			    out.cols, out.order);
+			    out.cols, out.version == '4' ? HDR_STREAM :
+			    out.order);
 		}
 		canon[HDR_STATE] = (char)out.state;
 		CHECK(memcmp(canon, h, SHMIDS_HEADER) == 0,

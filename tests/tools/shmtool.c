@@ -697,7 +697,7 @@ header(char *h, int id, const char *name, const char *type, size_t count,
 
 /*
  * Kinds, with the errno shmids_open() must give (format-spec.md 2.3):
- * good (none), small, nonul, nonl, padding, magic, version (4), foreign,
+ * good (none), small, nonul, nonl, padding, magic, version (5), foreign,
  * zero (ESTALE: 128 NUL bytes under another program's mode, 0600),
  * residue (ESTALE: 128 NUL bytes of mode 0601, format-spec.md 2.4);
  * padding, type, order,
@@ -753,7 +753,7 @@ cmd_hostile(int argc, char **argv)
 	else if (strcmp(kind, "magic") == 0)
 		memcpy(h + 80, "shmidz", 6);
 	else if (strcmp(kind, "version") == 0)
-		h[86] = '4';	/* later than 1.4's 3 (format-spec.md 9) */
+		h[86] = '5';	/* later than 1.7's 4 (format-spec.md 9) */
 	else if (strncmp(kind, "v3", 2) == 0) {
 		/*
 		 * a column-major table's header (format-spec.md 2.7), 2 x 2:
