@@ -87,10 +87,10 @@ queues() {
 	[ "$(grep -c '^Ping-pong, ' <<< "$output")" -eq $((2 * np)) ]
 	[ "$(grep -c '^The shmemq case, ' <<< "$output")" -eq "$np" ]
 	[ "$(grep -c '^The live case, ' <<< "$output")" -eq "$np" ]
-	# the baselines measured in every block whose size they take
+	# the baselines and the stream in every block whose size they take
 	num='[0-9.]+[kMG]? \[ *[0-9.]+[kMG]?, +[0-9.]+[kMG]?\]'
 	for r in "pipe" "sem pair" "ring \(mutex\)" "ring \(adaptive\)" \
-	    "segment/step"; do
+	    "segment/step" "shmids stream"; do
 		[ "$(grep -Ec "^  $r +$num" <<< "$output")" -eq $((8 * np)) ]
 	done
 	[ "$(grep -Ec "^  POSIX mq +$num" <<< "$output")" -ge $((5 * np)) ]
