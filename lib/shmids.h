@@ -78,9 +78,9 @@ extern "C" {
  * This header's version, major.minor.patch; the Makefile takes the
  * library's version (its file name, shmids.pc) from SHMIDS_VERSION.
  */
-#define SHMIDS_VERSION		"1.6.0"
+#define SHMIDS_VERSION		"1.7.0"
 #define SHMIDS_VERSION_MAJOR	1
-#define SHMIDS_VERSION_MINOR	6
+#define SHMIDS_VERSION_MINOR	7
 #define SHMIDS_VERSION_PATCH	0
 
 #define SHMIDS_HEADER		128	/* bytes of header before the payload */

@@ -64,7 +64,7 @@ check_hello() {
 	is "$(cat "$T/make.out")" \
 	    "install: staged in $root: run ldconfig once installed in /usr/local/lib"
 	[ ! -e "$T/ldlog" ] || { echo "ran ldconfig with DESTDIR: $(cat "$T/ldlog")" >&2; false; }
-	[ -f "$lib/libshmids.so.1.6.0" ] && [ -L "$lib/libshmids.so.1" ] &&
+	[ -f "$lib/libshmids.so.1.7.0" ] && [ -L "$lib/libshmids.so.1" ] &&
 	    [ -f "$lib/pkgconfig/shmids.pc" ] && [ -f "$root/usr/local/include/shmids.h" ]
 
 	mkdir work && cd work

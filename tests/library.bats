@@ -499,7 +499,7 @@ lazyopen() { timeout 30 "$TOOLS/lazyopen" "$@"; }
 	run -1 shmtool open "$l"
 	is "$output" ESTALE
 	run -1 shm_ls "$l"
-	is "$output" "shm-ls: $l: segment ${l%% *} has a header of a later version than shmids 1.6.0 reads: a newer shmids reads it"
+	is "$output" "shm-ls: $l: segment ${l%% *} has a header of a later version than shmids 1.7.0 reads: a newer shmids reads it"
 }
 
 @test "2.7: table: create_table refuses cols 0 and over 9999999 (EINVAL), rows x cols overflow (ENOMEM)" {

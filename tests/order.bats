@@ -102,7 +102,7 @@ load helper
 	run -1 shmtool open "$l"
 	is "$output" ESTALE
 	run -1 shm_ls "$l"
-	is "$output" "shm-ls: $l: segment ${l%% *} has a header of a later version than shmids 1.6.0 reads: a newer shmids reads it"
+	is "$output" "shm-ls: $l: segment ${l%% *} has a header of a later version than shmids 1.7.0 reads: a newer shmids reads it"
 }
 
 @test "6.1: shm-expand writes a column-major table's rows as meant, R's write.table(m) rows" {
