@@ -199,3 +199,22 @@ print("stopped")' "$l"
 	await w "published 500"
 	gone_stream "$l"
 }
+
+@test "10.3, 5.1: examples: streamsim's 1000 steps of a 100x100 field, read by stream_follow.py, as pasted; nothing left" {
+	need_python numpy
+	local cmd l
+	cmd=$(sed -n 's/^    \(build\/examples\/streamsim .*\)$/\1/p' \
+	    "$TOP/examples/stream_follow.py")
+	[ -n "$cmd" ]
+	cmd=${cmd//build\//${SHMIDS_BUILD:-build}/}
+	# python3 is the one with numpy the suite found
+	mkdir bin && ln -s "$(command -v "$PY")" bin/python3
+	run env -u SHMIDS_LIB PATH="$T/bin:$PATH" SHMIDS_LIB="$LIB" \
+	    bash -c "cd '$TOP' && timeout 120 bash -c '$cmd'"
+	l=$(printf '%s\n' "$output" | sed -n 's/^1000 steps through stream \(.*\), [0-9]* lost, .*/\1/p')
+	[ -z "$l" ] || track "$l"
+	status_is 0
+	is "${lines[0]}" "step    0: 100x100 field, mean 0.010000, centre 0.000000" "first step"
+	is "${lines[5]}" "1000 steps through stream $l, 0 lost, 0 reference lines unlike the library's" "the end"
+	gone_stream "$l"
+}
