@@ -17,9 +17,12 @@ shmids_fortran_errno(void)
 	return errno;
 }
 
-/* which 0: EPROTOTYPE (a segment of another type); 1: EINVAL. */
+/*
+ * which 0: EPROTOTYPE (a segment or message of another type); 1:
+ * EINVAL; 2: EMSGSIZE (a message larger than a stream's capacity).
+ */
 int
 shmids_fortran_errnum(int which)
 {
-	return which == 0 ? EPROTOTYPE : EINVAL;
+	return which == 0 ? EPROTOTYPE : which == 2 ? EMSGSIZE : EINVAL;
 }

@@ -71,6 +71,31 @@ module shmids
   type(c_ptr), allocatable, save :: filling(:)
   integer, save :: nfilling = 0
 
+  ! A stream's writer (shmids_stream_create) or reader (shmids_follow)
+  ! (format-spec.md 10; shmids_stream(3)).
+  type, public :: shmids_stream
+    private
+    type(c_ptr) :: s = c_null_ptr
+    integer(c_size_t) :: capacity = 0     ! bytes a message may hold
+  end type shmids_stream
+
+  public :: shmids_stream_create, shmids_publish, shmids_follow
+  public :: shmids_next, shmids_stream_close, shmids_stream_label
+
+  ! call shmids_publish(st, a [, seq, timeout, stat, errmsg]): a copy of
+  ! a (rank 1 or 2; real64, real32, int64, int32) as the next message
+  interface shmids_publish
+    module procedure publish_f64_1, publish_f64_2, publish_f32_1, &
+        publish_f32_2, publish_i64_1, publish_i64_2, publish_i32_1, &
+        publish_i32_2
+  end interface shmids_publish
+
+  ! call shmids_next(st, a, more [, seq, timeout, transposed, stat,
+  ! errmsg]): the next message in place, read-only (real64 or int32)
+  interface shmids_next
+    module procedure next_f64_1, next_f64_2, next_i32_1, next_i32_2
+  end interface shmids_next
+
   public :: shmids_create, shmids_open, shmids_seal, shmids_close
   public :: shmids_remove, shmids_label, shmids_explain, shmids_attached
   public :: shmids_errno, shm_create, shm_open, shm_close
@@ -102,7 +127,68 @@ module shmids
     integer(c_size_t) :: rows, cols
   end type c_dims
 
+  ! struct shmids_msg of shmids.h.
+  type, bind(C) :: c_msg
+    type(c_ptr) :: data
+    integer(c_size_t) :: nbytes
+    integer(c_long_long) :: seq, lost
+    integer(c_int) :: type, ndim, order
+    integer(c_size_t) :: rows, cols
+  end type c_msg
+
   interface
+    function c_stream_create(name, mode, slots, capacity, readers, flags) &
+        bind(C, name='shmids_stream_create')
+      import :: c_ptr, c_char, c_int, c_size_t
+      character(kind=c_char), intent(in) :: name(*)
+      integer(c_int), value :: mode, readers, flags
+      integer(c_size_t), value :: slots, capacity
+      type(c_ptr) :: c_stream_create
+    end function c_stream_create
+    function c_stream_loan(s, seconds) bind(C, name='shmids_stream_loan')
+      import :: c_ptr, c_double
+      type(c_ptr), value :: s
+      real(c_double), value :: seconds
+      type(c_ptr) :: c_stream_loan
+    end function c_stream_loan
+    function c_stream_publish(s, type, rows, cols, order) &
+        bind(C, name='shmids_stream_publish')
+      import :: c_ptr, c_int, c_size_t, c_long_long
+      type(c_ptr), value :: s
+      integer(c_int), value :: type, order
+      integer(c_size_t), value :: rows, cols
+      integer(c_long_long) :: c_stream_publish
+    end function c_stream_publish
+    function c_stream_open(label, flags, seconds) &
+        bind(C, name='shmids_stream_open')
+      import :: c_ptr, c_char, c_int, c_double
+      character(kind=c_char), intent(in) :: label(*)
+      integer(c_int), value :: flags
+      real(c_double), value :: seconds
+      type(c_ptr) :: c_stream_open
+    end function c_stream_open
+    function c_stream_next(s, m, seconds) bind(C, name='shmids_stream_next')
+      import :: c_ptr, c_int, c_double, c_msg
+      type(c_ptr), value :: s
+      type(c_msg), intent(out) :: m
+      real(c_double), value :: seconds
+      integer(c_int) :: c_stream_next
+    end function c_stream_next
+    function c_type_name(type) bind(C, name='shmids_type_name')
+      import :: c_ptr, c_int
+      integer(c_int), value :: type
+      type(c_ptr) :: c_type_name
+    end function c_type_name
+    function c_stream_close(s) bind(C, name='shmids_stream_close')
+      import :: c_ptr, c_int
+      type(c_ptr), value :: s
+      integer(c_int) :: c_stream_close
+    end function c_stream_close
+    function c_stream_label(s) bind(C, name='shmids_stream_label')
+      import :: c_ptr
+      type(c_ptr), value :: s
+      type(c_ptr) :: c_stream_label
+    end function c_stream_label
     function c_create_array(name, mode, type, count) &
         bind(C, name='shmids_create_array')
       import :: c_ptr, c_char, c_int, c_size_t
@@ -856,5 +942,453 @@ contains
     call c_f_pointer(p, a, [rows, cols])
     if (present(transposed)) transposed = tr
   end subroutine open_i32_2
+
+  ! ---------------------------------------------------------------------
+  ! Streams (format-spec.md section 10, message references 5.1;
+  ! shmids_stream(3)): one segment whose ring of slots carries many
+  ! messages.  A writer publishes copies of its arrays (column by column,
+  ! as Fortran holds them); a reader gets each message in place, a
+  ! read-only pointer into the ring, valid until its next call.
+  ! ---------------------------------------------------------------------
+
+  ! Seconds as the library takes them: absent, or 1e9 or more, for ever.
+  pure function secs(timeout) result(t)
+    real(real64), intent(in), optional :: timeout
+    real(c_double) :: t
+
+    t = 1.0e9_c_double
+    if (present(timeout)) t = real(min(timeout, 1.0e9_real64), c_double)
+  end function secs
+
+  ! call shmids_stream_create(st, name, slots, capacity [, mode, readers,
+  ! stat, errmsg]): make a stream of slots slots of capacity bytes each;
+  ! readers (default 1) the registrations the writer waits for before
+  ! it reuses a slot (format-spec.md 10.4); mode default o'600.
+  subroutine shmids_stream_create(st, name, slots, capacity, mode, &
+      readers, stat, errmsg)
+    type(shmids_stream), intent(inout) :: st
+    character(len=*), intent(in) :: name
+    integer, intent(in) :: slots, capacity
+    integer, intent(in), optional :: mode, readers
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(c_int) :: m, r
+    integer :: e
+
+    st%s = c_null_ptr
+    m = int(o'600', c_int)
+    if (present(mode)) m = int(mode, c_int)
+    r = 1
+    if (present(readers)) r = int(readers, c_int)
+    if (slots < 1 .or. capacity < 1) then
+      e = c_errnum(1)
+      call fail(e, 'shmids_stream_create', trim(name), &
+          'slots and capacity are 1 or more', stat, errmsg)
+      return
+    end if
+    st%s = c_stream_create(cstr(name), m, int(slots, c_size_t), &
+        int(capacity, c_size_t), r, 0_c_int)
+    if (.not. c_associated(st%s)) then
+      e = c_errno()
+      call fail(e, 'shmids_stream_create', trim(name), shmids_explain(e), &
+          stat, errmsg)
+      return
+    end if
+    st%capacity = int(capacity, c_size_t)
+    call ok(stat)
+  end subroutine shmids_stream_create
+
+  ! call shmids_follow(st, label [, new, timeout, stat, errmsg]):
+  ! register as a reader of the stream label names ("<id> <name>", or
+  ! "<id> <name> <seq>" to start at message seq; new: at the next one
+  ! published), waiting up to timeout seconds for one still being made.
+  subroutine shmids_follow(st, label, new, timeout, stat, errmsg)
+    type(shmids_stream), intent(inout) :: st
+    character(len=*), intent(in) :: label
+    logical, intent(in), optional :: new
+    real(real64), intent(in), optional :: timeout
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(c_int) :: flags
+    integer :: e
+
+    flags = 0
+    if (present(new)) then
+      if (new) flags = 4          ! SHMIDS_STREAM_NEW
+    end if
+    st%s = c_stream_open(cstr(label), flags, secs(timeout))
+    if (.not. c_associated(st%s)) then
+      e = c_errno()
+      call fail(e, 'shmids_follow', trim(label), &
+          shmids_explain(e, trim(label)), stat, errmsg)
+      return
+    end if
+    call ok(stat)
+  end subroutine shmids_follow
+
+  ! shmids_stream_label(st): the stream's label, "<id> <name>" ('' if
+  ! closed); a message's reference line is "field shmids " // label //
+  ! " " // its seq (format-spec.md 5.1).
+  function shmids_stream_label(st) result(s)
+    type(shmids_stream), intent(in) :: st
+    character(len=:), allocatable :: s
+
+    s = ''
+    if (c_associated(st%s)) s = fstr(c_stream_label(st%s))
+  end function shmids_stream_label
+
+  ! call shmids_stream_close(st): a writer's stream ends (its readers
+  ! get every message, then the end); a reader unregisters.  Pointers
+  ! shmids_next() gave dangle afterwards.  Idempotent.
+  subroutine shmids_stream_close(st)
+    type(shmids_stream), intent(inout) :: st
+    integer(c_int) :: rc
+
+    if (c_associated(st%s)) rc = c_stream_close(st%s)
+    st%s = c_null_ptr
+  end subroutine shmids_stream_close
+
+  ! The next slot for n elements of type, at p (c_null_ptr after an
+  ! error, reported as fail() does).
+  subroutine lend(st, type, n, timeout, p, stat, errmsg)
+    type(shmids_stream), intent(inout) :: st
+    integer, intent(in) :: type
+    integer(c_size_t), intent(in) :: n
+    real(real64), intent(in), optional :: timeout
+    type(c_ptr), intent(out) :: p
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    character(len=:), allocatable :: l
+    integer :: e
+
+    p = c_null_ptr
+    if (.not. c_associated(st%s)) then
+      call fail(c_errnum(1), 'shmids_publish', '', 'the stream is not open', &
+          stat, errmsg)
+      return
+    end if
+    l = shmids_stream_label(st)
+    ! the elements go in before publish() checks them: check first
+    if (n > st%capacity / c_type_size(int(type, c_int))) then
+      e = c_errnum(2)
+      call fail(e, 'shmids_publish', l, shmids_explain(e, l), stat, errmsg)
+      return
+    end if
+    p = c_stream_loan(st%s, secs(timeout))
+    if (.not. c_associated(p)) then
+      e = c_errno()
+      call fail(e, 'shmids_publish', l, shmids_explain(e, l), stat, errmsg)
+    end if
+  end subroutine lend
+
+  ! Publish the loaned slot: rows elements of type (cols 0), or a table
+  ! rows x cols column by column.
+  subroutine pub(st, type, rows, cols, seq, stat, errmsg)
+    type(shmids_stream), intent(inout) :: st
+    integer, intent(in) :: type
+    integer(c_size_t), intent(in) :: rows, cols
+    integer(int64), intent(out), optional :: seq
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(c_long_long) :: q
+    integer :: e
+
+    q = c_stream_publish(st%s, int(type, c_int), rows, cols, &
+        int(ichar(SHMIDS_COLMAJOR), c_int))
+    if (q < 0) then
+      e = c_errno()
+      call fail(e, 'shmids_publish', shmids_stream_label(st), &
+          shmids_explain(e, shmids_stream_label(st)), stat, errmsg)
+      return
+    end if
+    if (present(seq)) seq = int(q, int64)
+    call ok(stat)
+  end subroutine pub
+
+  ! The next message, of type: its address p and the shape a rank-2
+  ! pointer gets, as attach() gives a segment's ((rows, cols) of a
+  ! column-major table, the transpose of a row-major one, tr true;
+  ! (count, 1) of a 1-D message); more false at the end of the stream
+  ! or after an error.
+  subroutine take(st, type, timeout, p, rows, cols, tr, more, seq, stat, &
+      errmsg)
+    type(shmids_stream), intent(inout) :: st
+    integer, intent(in) :: type
+    real(real64), intent(in), optional :: timeout
+    type(c_ptr), intent(out) :: p
+    integer(c_size_t), intent(out) :: rows, cols
+    logical, intent(out) :: tr, more
+    integer(int64), intent(out), optional :: seq
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    type(c_msg) :: m
+    character(len=:), allocatable :: l
+    character(len=20) :: num
+    integer(c_int) :: r
+    integer :: e
+
+    p = c_null_ptr
+    rows = 0
+    cols = 0
+    tr = .false.
+    more = .false.
+    if (.not. c_associated(st%s)) then
+      call fail(c_errnum(1), 'shmids_next', '', 'the stream is not open', &
+          stat, errmsg)
+      return
+    end if
+    l = shmids_stream_label(st)
+    r = c_stream_next(st%s, m, secs(timeout))
+    if (r < 0) then
+      e = c_errno()
+      call fail(e, 'shmids_next', l, shmids_explain(e, l), stat, errmsg)
+      return
+    end if
+    if (r == 0) then
+      call ok(stat)
+      return
+    end if
+    if (present(seq)) seq = int(m%seq, int64)
+    if (m%type /= type) then
+      e = c_errnum(0)
+      write (num, '(i0)') m%seq
+      call fail(e, 'shmids_next', l, 'message ' // trim(num) // ' holds ' &
+          // fstr(c_type_name(m%type)) // ', not ' // &
+          fstr(c_type_name(int(type, c_int))) // &
+          ': read it with an array of its type', stat, errmsg)
+      return
+    end if
+    if (m%ndim == 2 .and. (m%order == ichar(SHMIDS_COLMAJOR) .or. &
+        m%rows <= 1 .or. m%cols <= 1)) then
+      rows = m%rows
+      cols = m%cols
+    else if (m%ndim == 2) then
+      rows = m%cols
+      cols = m%rows
+      tr = .true.
+    else
+      rows = m%rows
+      cols = 1
+    end if
+    p = m%data
+    more = .true.
+    call ok(stat)
+  end subroutine take
+
+  subroutine publish_f64_1(st, a, seq, timeout, stat, errmsg)
+    type(shmids_stream), intent(inout) :: st
+    real(real64), intent(in) :: a(:)
+    integer(int64), intent(out), optional :: seq
+    real(real64), intent(in), optional :: timeout
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    real(real64), pointer :: d(:)
+    type(c_ptr) :: p
+
+    call lend(st, SHMIDS_F64, size(a, kind=c_size_t), timeout, p, stat, errmsg)
+    if (.not. c_associated(p)) return
+    call c_f_pointer(p, d, shape(a, kind=c_size_t))
+    d = a
+    call pub(st, SHMIDS_F64, size(a, kind=c_size_t), 0_c_size_t, seq, stat, errmsg)
+  end subroutine publish_f64_1
+
+  subroutine publish_f64_2(st, a, seq, timeout, stat, errmsg)
+    type(shmids_stream), intent(inout) :: st
+    real(real64), intent(in) :: a(:,:)
+    integer(int64), intent(out), optional :: seq
+    real(real64), intent(in), optional :: timeout
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    real(real64), pointer :: d(:,:)
+    type(c_ptr) :: p
+
+    call lend(st, SHMIDS_F64, size(a, kind=c_size_t), timeout, p, stat, errmsg)
+    if (.not. c_associated(p)) return
+    call c_f_pointer(p, d, shape(a, kind=c_size_t))
+    d = a
+    call pub(st, SHMIDS_F64, size(a, 1, kind=c_size_t), &
+        size(a, 2, kind=c_size_t), seq, stat, errmsg)
+  end subroutine publish_f64_2
+
+  subroutine publish_f32_1(st, a, seq, timeout, stat, errmsg)
+    type(shmids_stream), intent(inout) :: st
+    real(real32), intent(in) :: a(:)
+    integer(int64), intent(out), optional :: seq
+    real(real64), intent(in), optional :: timeout
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    real(real32), pointer :: d(:)
+    type(c_ptr) :: p
+
+    call lend(st, SHMIDS_F32, size(a, kind=c_size_t), timeout, p, stat, errmsg)
+    if (.not. c_associated(p)) return
+    call c_f_pointer(p, d, shape(a, kind=c_size_t))
+    d = a
+    call pub(st, SHMIDS_F32, size(a, kind=c_size_t), 0_c_size_t, seq, stat, errmsg)
+  end subroutine publish_f32_1
+
+  subroutine publish_f32_2(st, a, seq, timeout, stat, errmsg)
+    type(shmids_stream), intent(inout) :: st
+    real(real32), intent(in) :: a(:,:)
+    integer(int64), intent(out), optional :: seq
+    real(real64), intent(in), optional :: timeout
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    real(real32), pointer :: d(:,:)
+    type(c_ptr) :: p
+
+    call lend(st, SHMIDS_F32, size(a, kind=c_size_t), timeout, p, stat, errmsg)
+    if (.not. c_associated(p)) return
+    call c_f_pointer(p, d, shape(a, kind=c_size_t))
+    d = a
+    call pub(st, SHMIDS_F32, size(a, 1, kind=c_size_t), &
+        size(a, 2, kind=c_size_t), seq, stat, errmsg)
+  end subroutine publish_f32_2
+
+  subroutine publish_i64_1(st, a, seq, timeout, stat, errmsg)
+    type(shmids_stream), intent(inout) :: st
+    integer(int64), intent(in) :: a(:)
+    integer(int64), intent(out), optional :: seq
+    real(real64), intent(in), optional :: timeout
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(int64), pointer :: d(:)
+    type(c_ptr) :: p
+
+    call lend(st, SHMIDS_I64, size(a, kind=c_size_t), timeout, p, stat, errmsg)
+    if (.not. c_associated(p)) return
+    call c_f_pointer(p, d, shape(a, kind=c_size_t))
+    d = a
+    call pub(st, SHMIDS_I64, size(a, kind=c_size_t), 0_c_size_t, seq, stat, errmsg)
+  end subroutine publish_i64_1
+
+  subroutine publish_i64_2(st, a, seq, timeout, stat, errmsg)
+    type(shmids_stream), intent(inout) :: st
+    integer(int64), intent(in) :: a(:,:)
+    integer(int64), intent(out), optional :: seq
+    real(real64), intent(in), optional :: timeout
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(int64), pointer :: d(:,:)
+    type(c_ptr) :: p
+
+    call lend(st, SHMIDS_I64, size(a, kind=c_size_t), timeout, p, stat, errmsg)
+    if (.not. c_associated(p)) return
+    call c_f_pointer(p, d, shape(a, kind=c_size_t))
+    d = a
+    call pub(st, SHMIDS_I64, size(a, 1, kind=c_size_t), &
+        size(a, 2, kind=c_size_t), seq, stat, errmsg)
+  end subroutine publish_i64_2
+
+  subroutine publish_i32_1(st, a, seq, timeout, stat, errmsg)
+    type(shmids_stream), intent(inout) :: st
+    integer(int32), intent(in) :: a(:)
+    integer(int64), intent(out), optional :: seq
+    real(real64), intent(in), optional :: timeout
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(int32), pointer :: d(:)
+    type(c_ptr) :: p
+
+    call lend(st, SHMIDS_I32, size(a, kind=c_size_t), timeout, p, stat, errmsg)
+    if (.not. c_associated(p)) return
+    call c_f_pointer(p, d, shape(a, kind=c_size_t))
+    d = a
+    call pub(st, SHMIDS_I32, size(a, kind=c_size_t), 0_c_size_t, seq, stat, errmsg)
+  end subroutine publish_i32_1
+
+  subroutine publish_i32_2(st, a, seq, timeout, stat, errmsg)
+    type(shmids_stream), intent(inout) :: st
+    integer(int32), intent(in) :: a(:,:)
+    integer(int64), intent(out), optional :: seq
+    real(real64), intent(in), optional :: timeout
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(int32), pointer :: d(:,:)
+    type(c_ptr) :: p
+
+    call lend(st, SHMIDS_I32, size(a, kind=c_size_t), timeout, p, stat, errmsg)
+    if (.not. c_associated(p)) return
+    call c_f_pointer(p, d, shape(a, kind=c_size_t))
+    d = a
+    call pub(st, SHMIDS_I32, size(a, 1, kind=c_size_t), &
+        size(a, 2, kind=c_size_t), seq, stat, errmsg)
+  end subroutine publish_i32_2
+
+  subroutine next_f64_1(st, a, more, seq, timeout, stat, errmsg)
+    type(shmids_stream), intent(inout) :: st
+    real(real64), pointer, intent(out) :: a(:)
+    logical, intent(out) :: more
+    integer(int64), intent(out), optional :: seq
+    real(real64), intent(in), optional :: timeout
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    type(c_ptr) :: p
+    integer(c_size_t) :: rows, cols
+    logical :: tr
+
+    nullify(a)
+    call take(st, SHMIDS_F64, timeout, p, rows, cols, tr, more, seq, stat, errmsg)
+    if (more) call c_f_pointer(p, a, [rows * cols])
+  end subroutine next_f64_1
+
+  subroutine next_f64_2(st, a, more, seq, timeout, transposed, stat, errmsg)
+    type(shmids_stream), intent(inout) :: st
+    real(real64), pointer, intent(out) :: a(:,:)
+    logical, intent(out) :: more
+    integer(int64), intent(out), optional :: seq
+    real(real64), intent(in), optional :: timeout
+    logical, intent(out), optional :: transposed
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    type(c_ptr) :: p
+    integer(c_size_t) :: rows, cols
+    logical :: tr
+
+    nullify(a)
+    if (present(transposed)) transposed = .false.
+    call take(st, SHMIDS_F64, timeout, p, rows, cols, tr, more, seq, stat, errmsg)
+    if (.not. more) return
+    call c_f_pointer(p, a, [rows, cols])
+    if (present(transposed)) transposed = tr
+  end subroutine next_f64_2
+
+  subroutine next_i32_1(st, a, more, seq, timeout, stat, errmsg)
+    type(shmids_stream), intent(inout) :: st
+    integer(int32), pointer, intent(out) :: a(:)
+    logical, intent(out) :: more
+    integer(int64), intent(out), optional :: seq
+    real(real64), intent(in), optional :: timeout
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    type(c_ptr) :: p
+    integer(c_size_t) :: rows, cols
+    logical :: tr
+
+    nullify(a)
+    call take(st, SHMIDS_I32, timeout, p, rows, cols, tr, more, seq, stat, errmsg)
+    if (more) call c_f_pointer(p, a, [rows * cols])
+  end subroutine next_i32_1
+
+  subroutine next_i32_2(st, a, more, seq, timeout, transposed, stat, errmsg)
+    type(shmids_stream), intent(inout) :: st
+    integer(int32), pointer, intent(out) :: a(:,:)
+    logical, intent(out) :: more
+    integer(int64), intent(out), optional :: seq
+    real(real64), intent(in), optional :: timeout
+    logical, intent(out), optional :: transposed
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    type(c_ptr) :: p
+    integer(c_size_t) :: rows, cols
+    logical :: tr
+
+    nullify(a)
+    if (present(transposed)) transposed = .false.
+    call take(st, SHMIDS_I32, timeout, p, rows, cols, tr, more, seq, stat, errmsg)
+    if (.not. more) return
+    call c_f_pointer(p, a, [rows, cols])
+    if (present(transposed)) transposed = tr
+  end subroutine next_i32_2
 
 end module shmids

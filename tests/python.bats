@@ -1413,7 +1413,7 @@ ns = {}
 exec("from shmids import *", ns)
 print("numpy" in ns, all(callable(ns[n]) or n == "TYPES" for n in shmids.__all__))'
 	status_is 0
-	is "$output" "['Segment', 'TYPES', 'Writer', 'attach', 'create', 'dump', 'load', 'ls', 'release', 'remove', 'segment', 'zeros']
+	is "$output" "['Follower', 'Segment', 'Stream', 'TYPES', 'Writer', 'attach', 'create', 'dump', 'follow', 'load', 'ls', 'release', 'remove', 'segment', 'stream', 'zeros']
 False True"
 	run pyrun --no-numpy 'import warnings
 with warnings.catch_warnings(record=True) as w:

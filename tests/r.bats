@@ -57,6 +57,11 @@ rtest() {
 	rtest test-numpy.R
 }
 
+@test "10.3, 10.5, 5.1: R: shm_stream(), shm_publish(), shm_follow(), shm_next(), with numpy (test-stream.R)" {
+	need_r
+	rtest test-stream.R
+}
+
 @test "2.6: R: attach and write file segments (SHMIDS_DIR; test-attach.R, test-write.R)" {
 	need_r
 	mkdir -p "$T/d"

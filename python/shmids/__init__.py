@@ -17,6 +17,16 @@ A writer fills a new segment in place and prints its label; a reader
     d = shmids.load("data.shm")                     # a file of fields
     shmids.remove(label)                            # or shm-rm, shm-ls
 
+A stream carries many messages through one segment (a live
+simulation's steps), each filled and read in place:
+
+    with shmids.stream("sim", slots=8, capacity=80000) as w:
+        for step in range(1000):
+            with w.loan((100, 100)) as a:           # published at the end
+                a[:] = step
+    for a in shmids.follow(label):                  # another process; a is
+        print(a.base.seq, a.sum())                  # valid until the next
+
 This module is ctypes over the project's own libshmids.so, so labels,
 headers and numbers are checked and written by the one C
 implementation; shmids(5) is the contract (the format, with its
@@ -72,8 +82,7 @@ INSTALLATION).
 #   _load       load(), the ASCII files read (shmids(5) 5, 6, 6.1)
 #   _dump       dump(), written
 #   _ls         ls(), shm-ls -p's listing
-# Streams (a writer lending messages, follow()) would be a module beside
-# _segments, over _mapping, re-exported here.
+#   _stream     stream() (a writer lending its slots), follow() (a reader)
 from ._locate import _project_version
 from ._library import HEADER, TYPES, numpy   # shmids.HEADER, .numpy too
 from ._mapping import Segment, Writer, remove
@@ -81,8 +90,10 @@ from ._segments import attach, segment, zeros, create, release
 from ._load import load
 from ._dump import dump
 from ._ls import ls
+from ._stream import stream, follow, Stream, Follower
 
 __all__ = ["attach", "segment", "zeros", "create", "remove", "release",
-           "load", "dump", "ls", "Segment", "Writer", "TYPES"]
+           "load", "dump", "ls", "stream", "follow", "Segment", "Writer",
+           "Stream", "Follower", "TYPES"]
 
 __version__ = _project_version()     # SHMIDS_VERSION of lib/shmids.h

@@ -123,6 +123,16 @@ class _Lines(ctypes.Structure):
 (_TEXT, _REF, _TREF, _MALFORMED, _ARRAY, _CONT, _ROW) = range(7)
 
 
+class _Msg(ctypes.Structure):
+    """struct shmids_msg of lib/shmids.h (library 1.7): one message of a
+    stream as a reader gets it (shmids(5) 10.2, 10.3)."""
+    _fields_ = [("data", ctypes.c_void_p), ("nbytes", ctypes.c_size_t),
+                ("seq", ctypes.c_longlong), ("lost", ctypes.c_longlong),
+                ("type", ctypes.c_int), ("ndim", ctypes.c_int),
+                ("order", ctypes.c_int), ("rows", ctypes.c_size_t),
+                ("cols", ctypes.c_size_t)]
+
+
 _SCANFN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(_Info),
                            ctypes.POINTER(_Dims), ctypes.c_void_p)
 
@@ -170,6 +180,15 @@ def _load_library():
         "shmids_stat_dims": (i, [cp, ctypes.POINTER(_Info),
                                  ctypes.POINTER(_Dims), i]),
         "shmids_remove_info": (i, [ctypes.POINTER(_Info), i]),
+        "shmids_stream_create": (vp, [cp, i, sz, sz, i, i]),
+        "shmids_stream_loan": (vp, [vp, ctypes.c_double]),
+        "shmids_stream_publish": (ctypes.c_longlong, [vp, i, sz, sz, i]),
+        "shmids_stream_open": (vp, [cp, i, ctypes.c_double]),
+        "shmids_stream_next": (i, [vp, ctypes.POINTER(_Msg),
+                                   ctypes.c_double]),
+        "shmids_stream_release": (i, [vp]),
+        "shmids_stream_close": (i, [vp]),
+        "shmids_stream_label": (cp, [vp]),
     }
     for name, (res, args) in protos.items():
         try:

@@ -105,23 +105,28 @@ class _Memory:
                      if self.fortran else self.shape)
 
     def _buffer(self):
-        """A memoryview of the payload bytes that holds self: one made
-        over the memory itself (PyMemoryView_FromMemory(): its obj is
-        None, no ctypes object, so no writable path once read-only, a
-        writer's after seal()), whose managed buffer, shared by every
-        view made from it, holds self (_hold())."""
-        m0 = _frommemory(self.addr, self.nbytes,
-                         _PyBUF_READ if self.ro else _PyBUF_WRITE)
-        if _hold(m0, self, self.addr, self.nbytes):
-            return m0
-        if self.ro:
-            # Another layout: views of the result hold m0, m0 holds self
-            # (views made of m0 itself, the result's obj, would not).
-            weakref.finalize(m0, _keep, self).atexit = False
-            return memoryview(pickle.PickleBuffer(m0))
-        buf = (ctypes.c_ubyte * self.nbytes).from_address(self.addr)
-        buf.owner = self
-        return memoryview(buf)
+        """A memoryview of the payload bytes that holds self (_view())."""
+        return _view(self.addr, self.nbytes, self.ro, self)
+
+
+def _view(addr, nbytes, ro, owner):
+    """A memoryview of nbytes bytes at addr that holds owner: one made
+    over the memory itself (PyMemoryView_FromMemory(): its obj is None,
+    no ctypes object, so no writable path once read-only, a writer's
+    after seal()), whose managed buffer, shared by every view made from
+    it, holds owner (_hold()).  A segment's payload, or a stream's
+    message (_stream)."""
+    m0 = _frommemory(addr, nbytes, _PyBUF_READ if ro else _PyBUF_WRITE)
+    if _hold(m0, owner, addr, nbytes):
+        return m0
+    if ro:
+        # Another layout: views of the result hold m0, m0 holds owner
+        # (views made of m0 itself, the result's obj, would not).
+        weakref.finalize(m0, _keep, owner).atexit = False
+        return memoryview(pickle.PickleBuffer(m0))
+    buf = (ctypes.c_ubyte * nbytes).from_address(addr)
+    buf.owner = owner
+    return memoryview(buf)
 
 
 _HEAD = object.__basicsize__    # PyObject_HEAD

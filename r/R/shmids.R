@@ -53,6 +53,8 @@ error_option <- function() {
 }
 
 shm_label <- function(x) {
+  if (inherits(x, "shm_stream"))
+    return(.Call(shmr_stream_label, x))
   .Call(shmr_label, x)
 }
 
@@ -259,4 +261,44 @@ shm_write <- function(x, file, prefix = "", mode = "0600") {
   con <- NULL
   ok <- TRUE
   invisible(made)
+}
+
+# Streams (format-spec.md section 10): a writer publishes copies of R
+# vectors and matrices, a reader gets copies of the messages (an R
+# vector is a value; the slot is the writer's again after the next
+# call).  The handle is an external pointer of class shm_stream, closed
+# by shm_close() or when it is collected.
+shm_stream <- function(name, slots, capacity, mode = "0600", readers = 1L,
+                       overwrite = FALSE, keep = FALSE) {
+  flags <- (if (isTRUE(overwrite)) 1L else 0L) + (if (isTRUE(keep)) 2L else 0L)
+  s <- .Call(shmr_stream_create, name, as.double(slots), as.double(capacity),
+             octal_mode(mode), as.integer(readers), flags)
+  structure(s, class = "shm_stream", writer = TRUE)
+}
+
+shm_publish <- function(s, x, timeout = Inf) {
+  x <- as_segment_data(x, "shm_publish")
+  if (!is.null(dim(x)) && length(dim(x)) == 1L)
+    x <- as.vector(x)
+  .Call(shmr_publish, s, x, as.double(timeout))
+}
+
+shm_follow <- function(label, timeout = Inf, new = FALSE) {
+  s <- .Call(shmr_stream_open, label, as.double(timeout), isTRUE(new))
+  structure(s, class = "shm_stream", writer = FALSE)
+}
+
+shm_next <- function(s, timeout = Inf) {
+  .Call(shmr_next, s, as.double(timeout))
+}
+
+shm_close <- function(s) {
+  invisible(.Call(shmr_stream_close, s))
+}
+
+print.shm_stream <- function(x, ...) {
+  cat("<shm_stream ", if (isTRUE(attr(x, "writer"))) "writer" else "reader",
+      " '", tryCatch(shm_label(x), error = function(e) "closed"), "'>\n",
+      sep = "")
+  invisible(x)
 }

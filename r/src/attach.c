@@ -43,9 +43,9 @@ shape(void *shm, size_t *rows, size_t *cols, int *order)
  * One copy into a double vector, for the types R lacks: f32 (R's NA,
  * 7f8007a2, becomes R's NA; other values widen exactly) and i64
  * (INT64_MIN, bit64's NA, becomes NA; the others the nearest double:
- * exact up to 2^53).
+ * exact up to 2^53).  stream.c's messages too.
  */
-static SEXP
+SEXP
 widen(const void *data, size_t n, int type)
 {
 	SEXP x = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t)n));

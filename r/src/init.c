@@ -24,6 +24,12 @@ static const R_CallMethodDef calls[] = {
 	CALL(shmr_error_end, 0),
 	CALL(shmr_ls, 1),
 	CALL(shmr_read, 1),
+	CALL(shmr_stream_create, 6),
+	CALL(shmr_stream_open, 3),
+	CALL(shmr_publish, 3),
+	CALL(shmr_next, 2),
+	CALL(shmr_stream_close, 1),
+	CALL(shmr_stream_label, 1),
 	{ NULL, NULL, 0 }
 };
 

@@ -68,6 +68,9 @@ void		 seg_track(struct seg *) attribute_hidden;
 void		 seg_untrack(struct seg *) attribute_hidden;
 int		 seg_mine(const struct seg *) attribute_hidden;
 
+/* attach.c: f32 and i64 copied into a double vector */
+SEXP		 widen(const void *, size_t, int) attribute_hidden;
+
 /* The .Call entry points (init.c registers them). */
 SEXP	shmr_attach(SEXP, SEXP, SEXP);		/* attach.c */
 SEXP	shmr_label(SEXP);
@@ -78,6 +81,12 @@ SEXP	shmr_detach(SEXP);
 SEXP	shmr_create(SEXP, SEXP, SEXP, SEXP);
 SEXP	shmr_field(SEXP, SEXP);
 SEXP	shmr_filling(void);
+SEXP	shmr_stream_create(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP); /* stream.c */
+SEXP	shmr_stream_open(SEXP, SEXP, SEXP);
+SEXP	shmr_publish(SEXP, SEXP, SEXP);
+SEXP	shmr_next(SEXP, SEXP);
+SEXP	shmr_stream_close(SEXP);
+SEXP	shmr_stream_label(SEXP);
 SEXP	shmr_error_end(void);
 SEXP	shmr_ls(SEXP);				/* list.c */
 SEXP	shmr_remove(SEXP);
