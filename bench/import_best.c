@@ -89,7 +89,8 @@ from_pipe(double *x, size_t n, const char *label)
 	while (!eof) {
 		if (have == cap && (buf = realloc(buf, (cap *= 2) + 1)) == NULL)
 			err(1, "realloc");
-		if ((r = read(0, buf + have, cap - have)) == -1 && errno == EINTR)
+		if ((r = read(0, buf + have, cap - have)) == -1 &&
+		    errno == EINTR)
 			continue;
 		if (r == -1)
 			err(1, "stdin");
@@ -107,8 +108,8 @@ from_pipe(double *x, size_t n, const char *label)
 		if ((p = values(p, have - (size_t)(p - buf), x, n, &i, eof)) ==
 		    NULL) {
 			shmids_remove(label);
-			errx(1, "stdin: value %zu: bad, or more than %zu", i + 1,
-			    n);
+			errx(1, "stdin: value %zu: bad, or more than %zu",
+			    i + 1, n);
 		}
 		k = (size_t)(p - buf);
 		memmove(buf, p, have - k);

@@ -18,9 +18,11 @@
  * segment and a block a thread, never the array's text or its values
  * twice.
  *
- * A pipe's text cannot be read twice, so a pipe's long arrays are read
- * in runs into memory and moved once into a segment of their count
- * (eng_array(), hold.h: never held twice).  What eng_count() cannot do (a token longer than 1
+ * A pipe cannot be read twice, but its array's text is kept as it is
+ * read, in case it must pass through (lines.h): a pipe's long array is
+ * counted in runs as it comes, its segment made of the count, and its
+ * values parsed from that kept text (eng_again(), engine_again.c).
+ * What eng_count() cannot do (a token longer than 1
  * MiB, a read error, a signal, no memory) is "cannot" (-1) before
  * anything is consumed; errno says which, and eng_array() reads the
  * array from its lines instead.

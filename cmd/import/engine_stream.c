@@ -29,7 +29,7 @@
 
 #define RUN_MIN		((size_t)512 << 10)
 #define RUN_MAX		((size_t)4 << 20)
-#define PIECE		((size_t)1 << 20)	/* a pipe's long line, counted */
+#define PIECE		((size_t)1 << 20)	/* of a pipe's long line */
 
 /* A bad value: said by the caller, and remembered as the first. */
 static void
@@ -130,10 +130,11 @@ first_again(struct eng_array *st)
 	st->more = 0;
 	st->counting = 0;
 	st->counted = 0;
-	if (lines_replay(st->l, st->from, RUN_MAX, eng_cut, first_run, st) == -1)
+	if (lines_replay(st->l, st->from, RUN_MAX, eng_cut, first_run,
+	    st) == -1)
 		st->k = -1;
 	if (st->k == -1)
-		st->more = 0;	/* a first line that is text continues nothing */
+		st->more = 0;	/* text continues nothing */
 }
 
 /*
