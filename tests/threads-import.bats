@@ -672,7 +672,7 @@ trickle_same() {
 	    "b's bad value"
 }
 
-# A pipe's kept lines past 16 MiB go to an unlinked file in TMPDIR (a
+# A pipe's kept lines past 4 MiB go to an unlinked file in TMPDIR (a
 # directory of this test's own here): a bad value at a long array's end
 # still lets every line through unchanged, and the file is gone after.
 @test "7: a pipe's long array of 25 MB with a bad value on its last line: its lines pass through unchanged, spilled to TMPDIR and gone" {
