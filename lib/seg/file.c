@@ -730,7 +730,11 @@ file_sealed(const struct att *a)
 
 /*
  * As file_attach() looks, on the descriptor held: the lock asked for
- * again if it was refused, then one fstat(2) and the header's copy.
+ * again if it was refused, then one fstat(2).  A reader that waited has
+ * the first page mapped (its futex word), faulted in by the wait: the
+ * header is read there, as any reader reads it once narrowed, with no
+ * copy.  Its owner truncating the file under it is the caveat of
+ * format-spec.md 2.6 that every mapping of a file segment has.
  */
 static int
 file_reread(const struct shmids_info *si, struct att *a)
@@ -738,8 +742,11 @@ file_reread(const struct shmids_info *si, struct att *a)
 	struct stat st;
 	int k = a->locked ? 0 : read_lock(a->fd);
 
-	if (k == -1 || fstat(a->fd, &st) == -1 ||
-	    judge(si->id, &st, a) == -1 || copy_head(a) == -1)
+	if (k == -1 || fstat(a->fd, &st) == -1 || judge(si->id, &st, a) == -1)
+		return -1;
+	if (a->maplen >= SHMIDS_HEADER)
+		a->copied = 0;
+	else if (copy_head(a) == -1)
 		return -1;
 	a->locked = k == 0;
 	return 0;
@@ -1244,8 +1251,8 @@ file_scan(int (*fn)(struct shmids_info *, int, void *), void *arg)
 
 /*
  * read(2), not a mapping: a file its owner truncates meanwhile gives a
- * short read here, where a mapping would give SIGBUS.  As file_attach()
- * does for a look, no lock and no access time.
+ * short read here, where a mapping would give SIGBUS.  A look: no lock,
+ * and no access time (open_seg()).
  */
 static ssize_t
 file_peek(const struct shmids_info *si, char *h, size_t *size)
