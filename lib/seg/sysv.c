@@ -167,7 +167,7 @@ attach(int id, size_t size, int rdonly, struct att *a)
 	a->addr = p;
 	a->size = a->maplen = size;
 	a->fd = -1;
-	a->locked = 0;
+	a->locked = a->copied = 0;
 	return 0;
 }
 
@@ -194,9 +194,8 @@ sysv_create(size_t size, size_t namelen, char id[SHMIDS_LABEL_MAX + 1],
 
 /* The size the kernel reported before the attach is the one checked. */
 static int
-sysv_attach(const struct shmids_info *si, int lock, struct att *a)
+sysv_attach(const struct shmids_info *si, struct att *a)
 {
-	(void)lock;
 	return attach(si->shmid, si->size, 1, a);
 }
 
@@ -249,11 +248,16 @@ sysv_sealed(const struct att *a)
 	(void)a;
 }
 
-/* Nothing to do: a System V reader holds no lock to ask for again. */
-static void
-sysv_relock(struct att *a)
+/*
+ * Nothing to do: a System V reader holds no lock to ask for again, and
+ * reads the header where it is mapped; the segment cannot change size.
+ */
+static int
+sysv_reread(const struct shmids_info *si, struct att *a)
 {
+	(void)si;
 	(void)a;
+	return 0;
 }
 
 /*
@@ -592,7 +596,7 @@ const struct shmids_backend shmids_sysv = {
 	.detach = sysv_detach,
 	.setmode = sysv_setmode,
 	.sealed = sysv_sealed,
-	.relock = sysv_relock,
+	.reread = sysv_reread,
 	.ready = sysv_ready,
 	.remove = sysv_remove,
 	.remove_idle = sysv_remove_idle,
