@@ -313,7 +313,7 @@ def create(name, array, mode=_M600, order=None):
     makes one of (floats: f64, ints: i64).  A 2-D array (C-contiguous
     or not) is copied in
     row-major order into a table segment of its rows x cols (shmids(5)
-    2.7, made by shmids_create_table(): shmids 1.1 cannot read it);
+    2.7, header version 2: shmids 1.1 cannot read it);
     order="F", or order None (the default) and a numpy array that is
     Fortran-contiguous and not C-contiguous (numpy.asfortranarray(),
     a transpose, R's and Fortran's matrices), makes a column-major
