@@ -238,7 +238,7 @@ static int
 in_fill(void)
 {
 	struct pollfd p;
-	const char *how;
+	const struct shmids_compression *how;
 	ssize_t n;
 
 	if (in.eof || in.err)
@@ -257,7 +257,7 @@ in_fill(void)
 		return EOF;
 	}
 	/* Compressed input is no text to copy through (issue 33). */
-	if (in.fresh && (how = magic_compressed(in.buf, (size_t)n)) != NULL) {
+	if (in.fresh && (how = shmids_compressed(in.buf, (size_t)n)) != NULL) {
 		magic_refuse("shm-expand", in.fname, how);
 		inputbad = "the input was not read in full";
 		rval = 1;

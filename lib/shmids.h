@@ -50,7 +50,8 @@
  *    what a line is shmids_line_kind(), shmids_line_next(),
  *    shmids_line_run(), shmids_continued(), shmids_row_parse(); an
  *    array's values shmids_values_read(), shmids_values_free(); writing
- *    shmids_layout_init(), shmids_emit(), shmids_emit_matrix();
+ *    shmids_layout_init(), shmids_emit(), shmids_emit_matrix(); input
+ *    that is no text, shmids_compressed();
  *  - errors in the user's terms: shmids_explain().
  * The calls that 1.0 to 1.6 grew one at a time are in the last section,
  * "Calls kept for 1.x programs": each is a thin wrapper over a designed
@@ -1119,6 +1120,34 @@ int	 shmids_emit_matrix(FILE *fp, const struct shmids_layout *l, int type,
  * filter that passes a line through unparsed asks it here.
  */
 int	 shmids_continued(const char *s, size_t len);
+
+/*
+ * A compressor, as shmids_compressed() names it.  The library's own
+ * (static, never freed); a later version may add fields at the end,
+ * since no caller makes one.  Library 1.7.
+ */
+struct shmids_compression {
+	const char	*name;		/* "gzip", "xz", "zstd", "bzip2" */
+	const char	*command;	/* decompresses a file named after it,
+					   or stdin, to stdout: "gzip -dc" */
+	const char	*suffix;	/* its files' names end so: ".gz",
+					   ".xz", ".zst", ".bz2" */
+};
+
+/*
+ * shmids_compressed: the compressor whose magic number the n bytes at p
+ * (a file's first bytes; p may be NULL when n is 0) begin with
+ * (format-spec.md 7): gzip, xz, zstd or bzip2; NULL for any other
+ * bytes, and for fewer than the magic number needs (bzip2's is 10
+ * bytes: ask with 10 or more where the file has them).  Such input is
+ * no text of shmids(5): a reader refuses it, nothing of it written,
+ * and offers the command, as the tools say "file: compressed by gzip:
+ * decompress it first: gzip -dc file | shm-import" (Python's load() and
+ * R's shm_read() say it in their own terms).  Never fails; errno is
+ * left unchanged; thread-safe.  Library 1.7.
+ */
+const struct shmids_compression *shmids_compressed(const void *p,
+	    size_t n);
 
 /*
  * ---------------------------------------------------------------------

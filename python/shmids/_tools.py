@@ -1,9 +1,8 @@
-"""What the tools say that the library does not: cmd/'s rules for
-compressed input (magic.c) and its hint for a SHMIDS_DIR that is not
-there (msg.c), mirrored here exactly, so that a Python user reads the
-words a shell user reads.  The library has no call for either; once it
-has (a shmids_compressed(), shmids_explain() giving the hint), these
-ask it and go."""
+"""What the module says where the tools say more than the library's
+calls: compressed input, which the library tells (shmids_compressed())
+and load() refuses with Python's way to read it; and cmd/msg.c's hint
+for a SHMIDS_DIR that is not there, mirrored here exactly, so that a
+Python user reads the words a shell user reads."""
 
 import errno as _errno
 import os
@@ -23,21 +22,11 @@ _OPENERS = {"gzip": "gzip", "xz": "lzma", "bzip2": "bz2"}
 
 
 def _compressed(b):
-    """The compressor whose magic number the bytes b begin with (gzip,
-    xz, zstd, bzip2), or None: magic.c's magic_compressed(), byte for
-    byte (bzip2's "BZh" and a block size need a block's or the stream
-    end's magic after them, so that text beginning "BZh9" is text)."""
-    if b[:2] == b"\x1f\x8b":
-        return "gzip"
-    if b[:6] == b"\xfd7zXZ\0":
-        return "xz"
-    if b[:4] == b"\x28\xb5\x2f\xfd":
-        return "zstd"
-    if len(b) >= 10 and b[:3] == b"BZh" and 0x31 <= b[3] <= 0x39 and \
-            b[4:10] in (b"\x31\x41\x59\x26\x53\x59",
-                        b"\x17\x72\x45\x38\x50\x90"):
-        return "bzip2"
-    return None
+    """The compressor (the library's struct shmids_compression) whose
+    magic number the bytes b, a file's first, begin with, or None:
+    shmids_compressed(), the rule the tools and R refuse it by."""
+    c = _lib.shmids_compressed(b, len(b))
+    return c.contents if c else None
 
 
 def _refuse_compressed(data, file, fname):
@@ -45,9 +34,10 @@ def _refuse_compressed(data, file, fname):
     decompress it first: ..."), if data (what load() read of file)
     is compressed; the command is Python's: load() of the module's
     open() of file, or for zstd its command line."""
-    how = _compressed(data[:10])
-    if how is None:
+    c = _compressed(data[:10])
+    if c is None:
         return
+    how = c.name.decode("ascii")
     # the file by its path where it has one (an open file's name too)
     name = os.fspath(file) if isinstance(file, (str, bytes, os.PathLike)) \
         else fname if isinstance(fname, str) and fname[:1] != "<" else None
@@ -58,10 +48,10 @@ def _refuse_compressed(data, file, fname):
             ", f the open file" if name is None and fname != "<stdin>"
             else "")
     elif name is not None:
-        cmd = "zstd -d %s, and load the file it writes" % shlex.quote(
-            os.fsdecode(name))
+        cmd = "%s -d %s, and load the file it writes" % (
+            how, shlex.quote(os.fsdecode(name)))
     else:
-        cmd = "... | zstd -dc | python3 ..."
+        cmd = "... | %s | python3 ..." % c.command.decode("ascii")
     raise OSError(_errno.EINVAL, "compressed by %s: decompress it first: "
                   "%s" % (how, cmd), fname)
 
