@@ -133,20 +133,20 @@ msg_create_error(int e)
 
 	/*
 	 * File segments: the directory is the likelier culprit than the
-	 * input; not for memory (mapping the file under ulimit -v) or the
-	 * file size limit (ulimit -f), which shmids_explain() words.
+	 * input; not for memory (mapping the file under ulimit -v), the
+	 * file size limit (ulimit -f) or a label too long for the directory
+	 * and the name (its short name, format-spec.md 2.6), which
+	 * shmids_explain() words.
 	 */
 	if (dir != NULL && e != ENOSPC && e != ENOSYS && e != ENOMEM &&
-	    e != EFBIG) {
+	    e != EFBIG && e != ENAMETOOLONG) {
 		if ((e == ENOENT || e == ENOTDIR || e == EACCES) &&
 		    msg_dir_hint(dir) != NULL)
 			return msg_dir_hint(dir);
 		if (e == EINVAL)
 			return "SHMIDS_DIR cannot go into a label (blanks?)";
 		snprintf(buf, sizeof(buf), "SHMIDS_DIR %s: %s",
-		    msg_quote(dir, strlen(dir)),
-		    e == ENAMETOOLONG ? "too long: the path and the name "
-		    "share the label's 75 bytes" : strerror(e));
+		    msg_quote(dir, strlen(dir)), strerror(e));
 		return buf;
 	}
 	/* The name was checked: EINVAL can only be the size. */

@@ -400,44 +400,6 @@ line_ends(struct shmids_layout *e, const char *eol)
 }
 
 /*
- * A file segment of the old form (shmids 1.3: no uid in its name) owned
- * by another user than ours may be another user's file at a path a
- * removed segment left free: said once a run (format-spec.md 2.6).  The
- * owner is looked up by path after the open: a path that no longer
- * names a regular file then (its owner removed or renamed what was
- * opened, in a sticky directory only its owner can) says nothing of
- * the file read, so that is said too, never taken for ours.
- */
-static void
-note_old_form(const char *label)
-{
-	static int said;
-	struct shmids_info si;
-	struct shmids_dims d;
-	char id[SHMIDS_LABEL_MAX + 1];
-	unsigned long uid;
-	size_t n = strcspn(label, " ");
-
-	if (said || label[0] != '/' || n > SHMIDS_LABEL_MAX)
-		return;
-	memcpy(id, label, n);
-	id[n] = '\0';
-	if (shmids_id_uid(id, &uid) != 0)
-		return;
-	if (shmids_stat_dims(id, &si, &d, SHMIDS_NOHDR) == -1) {
-		said = 1;
-		warnx("%s: made before shmids 1.4 and gone as it was read: its "
-		    "owner and maker are not checked (shmids(5) 2.6)", id);
-		return;
-	}
-	if (si.uid == geteuid())
-		return;
-	said = 1;
-	warnx("%s: made before shmids 1.4 and owned by uid %lu, not you: its "
-	    "maker is not checked (shmids(5) 2.6)", id, (unsigned long)si.uid);
-}
-
-/*
  * The segment reference line r names, attached, and its typed view in
  * a; NULL after a diagnostic if it cannot be had.
  */
@@ -453,7 +415,6 @@ open_view(const char *fname, unsigned long lineno,
 		    msg_why(r->label, errno), errno == EAGAIN ? waited() : "");
 		return NULL;
 	}
-	note_old_form(r->label);
 	if (view(h, a) == -1) {
 		if (errno == EINVAL)
 			warnx("%s:%lu: %s: %zu bytes are not a whole number "

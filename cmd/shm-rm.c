@@ -220,13 +220,37 @@ notours(const struct shmids_info *si)
 	return NULL;
 }
 
+/*
+ * A segment the caller may not read (listed with '?'): whether it may
+ * be removed is the question, not whether it may be read.  Another
+ * user's goes only by its owner, its creator or root; the caller's own
+ * (mode 000, a cleaner killed at its mode-0 moment) cannot be told for a
+ * shmids segment, and -f removes it by its id (format-spec.md 7).
+ */
+static const char *
+unreadable(const struct shmids_info *si)
+{
+	static char buf[SHMIDS_LABEL_MAX * 2 + 160];
+	uid_t me = geteuid();
+
+	if (si->removed || si->ours != -1 || si->err != EACCES ||
+	    si->label[0] != '\0')
+		return NULL;
+	if (me != 0 && me != si->uid && me != si->cuid)
+		return msg_why(si->id, EPERM);
+	snprintf(buf, sizeof(buf), "segment %s cannot be read by you (mode "
+	    "%03o), so it cannot be told for a shmids segment: shm-rm -f %s "
+	    "removes it", si->id, si->mode, msg_shword(si->id));
+	return buf;
+}
+
 /* An operand goes only if it is the caller's too. */
 static const char *
 refuse(const struct shmids_info *si)
 {
 	const char *why;
 
-	if ((why = notours(si)) != NULL)
+	if ((why = unreadable(si)) != NULL || (why = notours(si)) != NULL)
 		return why;
 	if (si->uid != geteuid())
 		return not_yours(si);

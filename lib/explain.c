@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -70,6 +71,24 @@ add_user(struct out *o, uid_t uid)
 		add(o, "%s", pw.pw_name);
 	else
 		add(o, "uid %lu", (unsigned long)uid);
+}
+
+/*
+ * A login name, or the uid in decimal: one word, as SHMIDS_OLD_OWNERS
+ * takes it (format-spec.md 2.6).
+ */
+static void
+add_user_word(struct out *o, uid_t uid)
+{
+	struct passwd pw, *res = NULL;
+	char buf[1024];
+
+	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) == 0 &&
+	    res != NULL && strlen(pw.pw_name) <= 32 &&
+	    strcspn(pw.pw_name, ", \t'\"\\$`") == strlen(pw.pw_name))
+		add(o, "%s", pw.pw_name);
+	else
+		add(o, "%lu", (unsigned long)uid);
 }
 
 /* How to remove it: with shm-rm, or by its owner if the caller may not. */
@@ -228,6 +247,57 @@ explain_nomem(struct out *o)
 		    "-v)");
 }
 
+/*
+ * A file segment's label would not fit its 75 bytes (format-spec.md 1,
+ * 2.6, Long directories): the name is too long for the room the
+ * directory leaves, directly or through its short name, or the
+ * directory is too long and no short name can be had.
+ */
+static void
+explain_long_dir(struct out *o, const char *dir)
+{
+	char real[PATH_MAX], why[320];
+	unsigned long uid = (unsigned long)geteuid();
+	size_t file, n, s;
+
+	/* "/shmids.<uid>.XXXXXX", then a space and a name of a byte */
+	file = (size_t)snprintf(why, sizeof(why), "/shmids.%lu.XXXXXX", uid);
+	if (realpath(dir, real) == NULL) {
+		add(o, "SHMIDS_DIR and the name are too long for a label (75 "
+		    "bytes)");
+		return;
+	}
+	n = strcmp(real, "/") == 0 ? 0 : strlen(real);
+	s = shmids_short_len((uid_t)uid);
+	if (s != (size_t)-1 && s + file + 2 <= SHMIDS_LABEL_MAX && s < n &&
+	    shmids_short_why(real, (uid_t)uid, why, sizeof(why)) == NULL) {
+		add(o, "the name is too long for a file segment in SHMIDS_DIR: "
+		    "its label, through a short name for the directory, has "
+		    "room for a name of %zu bytes",
+		    SHMIDS_LABEL_MAX - s - file - 1);
+		return;
+	}
+	if (n + file + 2 <= SHMIDS_LABEL_MAX) {
+		add(o, "the name is too long for a file segment in SHMIDS_DIR: "
+		    "its label has room for a name of %zu bytes",
+		    SHMIDS_LABEL_MAX - n - file - 1);
+		return;
+	}
+	if (s == (size_t)-1 || s + file + 2 > SHMIDS_LABEL_MAX) {
+		add(o, "SHMIDS_DIR is too long for a label (75 bytes), and so "
+		    "is SHMIDS_SHORTDIR, where short names for it go: point "
+		    "SHMIDS_SHORTDIR at a shorter directory, or unset it for "
+		    "/tmp");
+		return;
+	}
+	if (shmids_short_why(real, (uid_t)uid, why, sizeof(why)) == NULL)
+		snprintf(why, sizeof(why), "its short name could not be made");
+	add(o, "SHMIDS_DIR %.64s%s is too long for a label (%zu bytes; a "
+	    "label holds 75 with its name), and no short name can be made "
+	    "for it: %s; point SHMIDS_DIR at a shorter path, or unset it for "
+	    "System V segments", real, n > 64 ? "..." : "", n, why);
+}
+
 /* Errors of creation, where no label exists yet: the store decides. */
 static int
 explain_store(struct out *o, int errnum)
@@ -272,8 +342,7 @@ explain_store(struct out *o, int errnum)
 		return 1;
 	case ENAMETOOLONG:
 		if (file)
-			add(o, "SHMIDS_DIR is too long: its path and the name "
-			    "share the label's 75 bytes");
+			explain_long_dir(o, dir);
 		else
 			add(o, "the name is longer than 64 bytes");
 		return 1;
@@ -307,8 +376,10 @@ explain_gone(struct out *o, const char *id)
 static void
 add_linked(struct out *o, const char *id)
 {
-	add(o, "%s has more than one name (someone linked it): a file "
-	    "segment has exactly one, so this is not taken for one", id);
+	add(o, "file segment %s has another name besides this one (a hard "
+	    "link: stat -c %%h counts them): a segment has one, so it is not "
+	    "taken for one; its owner removes the other names, or makes the "
+	    "segment again", id);
 }
 
 /*
@@ -365,9 +436,35 @@ explain_squat(struct out *o, const struct shmids_info *si)
 	add(o, ", not to uid %lu who made it: not read", uid);
 }
 
+/*
+ * An old-form file (no uid in its name) of an owner the reader does not
+ * read: its maker cannot be checked (format-spec.md 2.6).  1 if said so.
+ */
+static int
+explain_old_form(struct out *o, const struct shmids_info *si)
+{
+	unsigned long uid;
+
+	if (si->shmid != -1 || shmids_id_uid(si->id, &uid) != 0 ||
+	    shmids_reads_owner(si->id, si->uid))
+		return 0;
+	add(o, "file segment %s was made before shmids 1.4 and belongs to ",
+	    si->id);
+	add_user(o, si->uid);
+	add(o, ", not to you: its maker cannot be checked, so it is not read "
+	    "(SHMIDS_OLD_OWNERS=");
+	add_user_word(o, si->uid);
+	add(o, " reads ");
+	add_user(o, si->uid);
+	add(o, "'s: shmids(5) 2.6)");
+	return 1;
+}
+
 static void
 explain_stale(struct out *o, const char *label, const struct shmids_info *si)
 {
+	if (explain_old_form(o, si))
+		return;
 	switch (si->ours) {
 	case 2:
 		/* An orphan (format-spec.md 2.6): a label names its origin. */

@@ -311,7 +311,10 @@ int	 shmids_seal(void *shm);
  * Errors: EINVAL (label malformed, seconds negative or NaN, a flag other
  * than SHMIDS_LAZY), ENAMETOOLONG, ENOENT (no such segment, or removed),
  * EACCES, ESTALE (the shmid names a segment whose header does not carry
- * this label, or no shmids header at all: a stale reference), EBADMSG
+ * this label, or no shmids header at all: a stale reference; a file
+ * owned by another than its name's uid, or of the old form and owned by
+ * an owner the reader does not read, 2.6), EMLINK (a file segment with
+ * another name, 2.6), EBADMSG
  * (header corrupt or claims more than the segment holds), EAGAIN (writer
  * still filling when the time was up), EOWNERDEAD (writer died before
  * sealing, meanwhile or before), ENOMEM, EXDEV (the path is a mount

@@ -463,3 +463,48 @@ $group" "owner and group in JSON"
 	err_is "shm-expand: stdin:1: $l: its writer (pid $wpid) died before sealing it; shm-rm '$l' removes it"
 	[ "$(ms_since "$start")" -lt 5000 ]
 }
+
+# Issue 40 item 9: root's shm-rm -s 0 -U removed a segment shmids never
+# made, under key 0x5348abcf (what another program's ftok(3) gives for
+# project 'S' on a device ending in 0x48), 128 NUL bytes as it had just
+# been made.  Residue is proved ours by the mode a writer of ours gives
+# a segment until its header is written, 0601 (format-spec.md 2.4).  In
+# an IPC namespace of the test's own: -U without -N sees only these.
+@test "2.4: root's shm-rm -U -s 0: 128 NUL bytes under our key and another mode stay; residue of mode 0601, and a writer killed before its header, go" {
+	need_user
+	need_strace
+	command -v unshare > /dev/null || skip "unshare missing"
+	unshare --ipc true 2> /dev/null || skip "unshare --ipc not allowed"
+	cat > ns.sh <<-EOS
+	as() { setpriv --reuid="\$1" --regid="\$1" --clear-groups -- "\${@:2}"; }
+	z=\$(as $U2 "$SHMTOOL" hostile zero z) && echo "\${z%% *}" > z.id
+	r=\$(as $U2 "$SHMTOOL" hostile residue r) && echo "\${r%% *}" > r.id
+	# a writer of the library's, killed between shmget(2) and shmat(2)
+	strace -f -qq -o w.st -e trace=shmget,shmat \
+	    -e inject=shmat:delay_enter=30s \
+	    setpriv --reuid=$U1 --regid=$U1 --clear-groups -- \
+	    "$SHMTOOL" create k f64 1 > /dev/null 2>&1 &
+	for i in \$(seq 200); do
+		grep -q '^[0-9]* *shmat(' w.st 2> /dev/null && break
+		sleep 0.05
+	done
+	sed -n 's/^[0-9]* *shmget(.*) = \([0-9]*\)$/\1/p' w.st > k.id
+	kill -9 "\$(sed -n 's/^\([0-9]*\) *shmat(.*/\1/p' w.st)"
+	wait
+	"$BIN/shm-ls" -p > ls.out
+	"$BIN/shm-ls" -p -a > lsa.out
+	"$BIN/shm-rm" -v -U -s 0 > rm.out 2> rm.err; echo \$? > rm.rc
+	ipcs -m | awk '\$2 ~ /^[0-9]+\$/ { print \$2, \$4 }' > after
+	EOS
+	run timeout 60 unshare --ipc bash ns.sh
+	status_is 0
+	local z r k
+	z=$(cat z.id) r=$(cat r.id) k=$(cat k.id)
+	[ -n "$z" ] && [ -n "$r" ] && [ -n "$k" ] ||
+	    { echo "not made: z '$z' r '$r' k '$k'; $(cat w.st)" >&2; false; }
+	is "$(cut -f 1,3,4,15 ls.out)" "$(printf '%s\t0601\t%s\tbroken\n' "$r" "$U2" "$k" "$U1" | sort -n)" "listed"
+	is "$(awk -F '\t' -v z="$z" '$1 == z' lsa.out | cut -f 3,13-16)" "0600	-	-	-	-" "-a: another program's"
+	is "$(cat rm.rc) $(cat rm.err)" "0 " "shm-rm"
+	is "$(vlabels < rm.out | sort -n)" "$(printf '%s\n' "$r" "$k" | sort -n)" "removed"
+	is "$(cat after)" "$z 600" "left"
+}

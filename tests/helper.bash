@@ -17,19 +17,11 @@ PRELOAD=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload
 # none, so the suite adds no user to the machine.  Tests use TESTUSER
 # and a few uids above it (+3, +7): the first base whose ten uids
 # neither the password nor the group database knows, picked once a run
-# (SHMIDS_TEST_UID imposes one).
-free_uid() {
-	local u i
-	for u in 54321 55321 56321 57321 58321 59321 61321 62321 63321; do
-		for i in 0 1 2 3 4 5 6 7 8 9; do
-			getent passwd $((u + i)) > /dev/null ||
-			    getent group $((u + i)) > /dev/null && continue 2
-		done
-		echo "$u"
-		return 0
-	done
-	echo 54321
-}
+# (tests/env.sh, free_uid; SHMIDS_TEST_UID imposes one, and tests/run
+# sets it for every file).
+# The suite's own environment (issue 40 item 13): the user's profile
+# changes nothing it builds or loads.
+. "$BATS_TEST_DIRNAME/env.sh"
 if [ -n "${SHMIDS_TEST_UID:-}" ]; then
 	TESTUSER=$SHMIDS_TEST_UID
 elif [ -s "${BATS_RUN_TMPDIR:-/nonexistent}/testuser" ]; then
@@ -48,6 +40,12 @@ fi
 # (SHMIDS_SYSTEMD_ROOT for logind's files), to test them.
 export SHMIDS_NOWARN=1
 unset SHMIDS_SYSTEMD_ROOT SHMIDS_KERNEL_ROOT
+# Short names for long directories (format-spec.md 2.6) go under
+# SHMIDS_SHORTDIR, /tmp by default: a test never makes them there, the
+# machine's.  Here a directory that does not exist, so that a writer in
+# a long directory fails (ENAMETOOLONG) unless its test gives one of its
+# own (tests/longdir.bats).
+export SHMIDS_SHORTDIR="${BATS_RUN_TMPDIR:-/nonexistent}/no-shortdir"
 
 setup() {
 	P="t$$.${BATS_TEST_NUMBER}."
@@ -77,6 +75,12 @@ teardown() {
 		*) ipcrm -m "$id" 2>/dev/null ;;
 		esac
 	done
+	# Directories a test made for its files, one a line in $T/.dir.
+	if [ -s "$T/.dir" ]; then
+		while read -r d; do
+			[ -n "$d" ] && rm -rf "$d"
+		done < "$T/.dir"
+	fi
 	# Last: BIN and SHMTOOL above may be a copy in one of these
 	# (user_build), which finds the segments the second user made.
 	if [ -s "$T/.rmdirs" ]; then
@@ -448,6 +452,15 @@ python_with() {
 		    { printf '%s\n' "$py"; return 0; }
 	done
 	return 1
+}
+
+# py_lib: a python3 with numpy that can load this build's library
+# ($LIBSO), or nothing: not an ASan build's, whose runtime would have to
+# come first.
+LIBSO=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/libshmids.so
+py_lib() {
+	nm -D "$LIBSO" 2> /dev/null | grep -q __asan_init && return 1
+	python_with numpy
 }
 
 # vlabels: shm-rm -v's lines "removed 'LABEL' (owner USER, age AGE)" on

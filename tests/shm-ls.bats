@@ -361,7 +361,7 @@ if not s["key"].startswith("0x5348"): print("key", s["key"])
 	is "$(procfield "$rid" 12)" "$atime" atime
 }
 
-@test "7: shm-ls: a segment the user may not read is listed with ?" {
+@test "7: shm-ls: a segment the user may not read is listed with ? for what its header says, and what the system says of it" {
 	need_user
 	local l id line
 	l=$(mkseg private f64 1 600)
@@ -369,8 +369,15 @@ if not s["key"].startswith("0x5348"): print("key", s["key"])
 	line=$(as_user "$BIN/shm-ls" -p | awk -F '\t' -v id="$id" '$1 == id')
 	# -p writes "-" where a field is unknown: either mark will do there
 	like "$(cut -f 13-15 <<< "$line")" "[?-]	[?-]	[?-]" "-p type count state"
+	# owner, mode and size: the kernel's (issue 40 item 15)
+	is "$(cut -f 3,4,6 <<< "$line")" "0600	$(id -u)	136" "-p mode uid size"
 	line=$(as_user "$BIN/shm-ls" | awk -v id="$id" '$NF == id || $(NF-1) == id')
 	is "$(awk '{ print $3, $4, $5 }' <<< "$line")" "? ? ?" "long type count state"
+	is "$(awk '{ print $1, $2 }' <<< "$line")" "$(owner8) 136" "long owner size"
+	[[ $line =~ \?\ +$(LC_ALL=C date +%b)\ +$(date +%-d)\ +[0-9][0-9]:[0-9][0-9] ]] ||
+	    { echo "no creation time: $line" >&2; false; }
+	is "$(as_user "$BIN/shm-ls" -o mode,nattch,uid,name,type,state "$id" | sed 1d | tr -s ' ')" \
+	    "rw------- 0 $(id -u) ? ? ?" "-o: the system's columns, and ? for the header's"
 }
 
 # A "?" with no word of why: to a terminal, one line says it, once.

@@ -145,6 +145,24 @@ shmid_exists() {
 	exists "$mine"
 }
 
+# Issue 40 item 15: "you may not read it" where removing was the problem.
+@test "7: shm-rm: a segment the caller may not read: another user's is one it may not remove; its own (mode 000) is removed by id with -f" {
+	need_user
+	local theirs mine
+	theirs=$(mkseg theirs f64 1 600)
+	mine=$(usermk create "${P}mine" f64 1 000)
+	run --separate-stderr as_user "$BIN/shm-rm" "$theirs"
+	status_is 1
+	is "$stderr" "shm-rm: $theirs: segment ${theirs%% *} is root's: only its owner, its creator or root may remove it"
+	exists "$theirs"
+	run --separate-stderr as_user "$BIN/shm-rm" "$mine"
+	status_is 1
+	is "$stderr" "shm-rm: $mine: segment ${mine%% *} cannot be read by you (mode 000), so it cannot be told for a shmids segment: shm-rm -f ${mine%% *} removes it"
+	run --separate-stderr as_user "$BIN/shm-rm" -f "${mine%% *}"
+	status_is 0
+	! shmid_exists "${mine%% *}"
+}
+
 @test "7: shm-rm: refuses segments not ours (shmget, ipcmk, our key) without -f" {
 	local rid iid fid id fails=
 	rid=$(mkraw 100)
@@ -394,18 +412,22 @@ as_cleaner() {
 	setpriv --reuid="$CLEANER" --regid="$CLEANER" --clear-groups -- "$@"
 }
 
-@test "2.2: residue (writer killed before its header): listed broken, removed by age or by id; other programs' never" {
+@test "2.2, 2.4: residue (writer killed before its header): listed broken, removed by age or by id; other programs' never, 128 NUL bytes of theirs neither" {
 	need_user
-	local r r2 f l line
-	r=$(as_cleaner "$SHMTOOL" hostile zero "${P}r")
+	local r r2 f z l line
+	r=$(as_cleaner "$SHMTOOL" hostile residue "${P}r")
 	track "$r"
 	r=${r%% *}
-	r2=$(as_cleaner "$SHMTOOL" hostile zero "${P}r2")
+	r2=$(as_cleaner "$SHMTOOL" hostile residue "${P}r2")
 	track "$r2"
 	r2=${r2%% *}
 	f=$(as_cleaner "$SHMTOOL" hostile foreign "${P}f")
 	track "$f"
 	f=${f%% *}
+	# all NUL under our key, mode 0600: another program's (2.4)
+	z=$(as_cleaner "$SHMTOOL" hostile zero "${P}z")
+	track "$z"
+	z=${z%% *}
 	l=$(as_cleaner "$SHMTOOL" create "${P}l" f64 1)
 	track "$l"
 	run --separate-stderr shm_ls -p
@@ -414,6 +436,10 @@ as_cleaner() {
 	is "$(cut -f 4,6,13-16 <<< "$line")" "$CLEANER	136	-	-	broken	-" "-p line"
 	! awk -F '\t' -v id="$f" '$1 == id { f = 1 } END { exit !f }' <<< "$output" ||
 	    { echo "$f listed without -a" >&2; false; }
+	! awk -F '\t' -v id="$z" '$1 == id { f = 1 } END { exit !f }' <<< "$output" ||
+	    { echo "$z listed without -a" >&2; false; }
+	run --separate-stderr shm_ls -p -a "$z"
+	is "$(cut -f 1,3,13-16 <<< "$output")" "$z	0600	-	-	-	-" "-a: another program's"
 	run --separate-stderr shm_ls "$r"
 	status_is 0
 	is "$(awk 'NR == 2 { print $2, $3, $4, $5, $NF }' <<< "$output")" "136 - - broken $r" "long line"
@@ -432,6 +458,11 @@ as_cleaner() {
 	is "$(vlabels <<< "$output" | sort)" "$(printf '%s\n' "$r" "$l" | sort)" "removed by age"
 	! shmid_exists "$r"
 	shmid_exists "$f"
+	shmid_exists "$z"
+	run --separate-stderr as_cleaner "$BIN/shm-rm" "$z"
+	status_is 1
+	is "$stderr" "shm-rm: $z: not a shmids segment" "named"
+	shmid_exists "$z"
 }
 
 # The cleaner's window (format-spec.md 7): strace holds shm-rm's first

@@ -162,11 +162,11 @@ file_create(size_t size, size_t namelen, char id[SHMIDS_LABEL_MAX + 1],
     struct att *a)
 {
 	static const char zero[SHMIDS_HEADER];
-	char dir[PATH_MAX], base[32];
+	char dir[PATH_MAX], base[32], sdir[SHMIDS_LABEL_MAX + 1];
 	struct stat st;
 	unsigned long uid = (unsigned long)geteuid();
-	size_t n, bl;
-	int fd, e, shmid, tries = 0;
+	size_t n, dn, bl;
+	int fd, e, k, shmid, tries = 0;
 
 	if (realpath(shmids_dir(), dir) == NULL)
 		return -1;
@@ -177,13 +177,20 @@ file_create(size_t size, size_t namelen, char id[SHMIDS_LABEL_MAX + 1],
 	}
 again:
 	bl = (size_t)snprintf(base, sizeof(base), "/shmids.%lu.XXXXXX", uid);
-	if (n + bl + 1 + namelen > SHMIDS_LABEL_MAX) {
-		errno = ENAMETOOLONG;
-		return -1;
+	dn = n;
+	if (dn + bl + 1 + namelen > SHMIDS_LABEL_MAX) {
+		/* a long directory: through its short name (2.6) */
+		if ((k = shmids_short_make(n == 0 ? "/" : dir, (uid_t)uid,
+		    sdir, sizeof(sdir))) == -1 ||
+		    (size_t)k + bl + 1 + namelen > SHMIDS_LABEL_MAX) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		dn = (size_t)k;
 	}
-	memcpy(id, dir, n);
-	memcpy(id + n, base, bl + 1);
-	if (shmids_id_check(id, n + bl, &shmid) == -1)
+	memcpy(id, dn == n ? dir : sdir, dn);
+	memcpy(id + dn, base, bl + 1);
+	if (shmids_id_check(id, dn + bl, &shmid) == -1)
 		return -1;		/* a blank or "." in the directory */
 	if ((fd = mkstemp(id)) == -1)
 		return -1;
@@ -217,7 +224,28 @@ again:
  * fstat(2) of what was opened, which must be that very file.
  */
 
-/* Open the directory of the absolute path; *base is its last name. */
+/*
+ * The uid a file segment's path says made it, which decides whether a
+ * link as its directory is followed (shmids_dir_open()): the one in its
+ * name, or the caller's for the old form.
+ */
+static uid_t
+maker(const char *path)
+{
+	unsigned long uid;
+	int e = errno;
+
+	if (shmids_id_uid(path, &uid) != 1)
+		uid = (unsigned long)geteuid();
+	errno = e;
+	return (uid_t)uid;
+}
+
+/*
+ * Open the directory of the absolute path; *base is its last name.  A
+ * short name for a long directory (format-spec.md 2.6) is followed only
+ * if the segment's maker (or root) decides it.
+ */
 static int
 dir_of(const char *path, const char **base)
 {
@@ -234,7 +262,7 @@ dir_of(const char *path, const char **base)
 	memcpy(dir, path, n);
 	dir[n] = '\0';
 	*base = slash + 1;
-	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1 &&
+	if ((dfd = shmids_dir_open(dir, maker(path))) == -1 &&
 	    errno == ENOTDIR)
 		errno = ENOENT;
 	return dfd;
@@ -413,10 +441,23 @@ file_attach(const struct shmids_info *si, int lock, struct att *a)
 		return -1;
 	/*
 	 * A file owned by another user than the one its name says made it
-	 * is not the segment (format-spec.md 2.6): decided on the open
-	 * descriptor, so no swap after a check of the name can fool it.
+	 * is not the segment; nor, for a reader, an old-form file of an
+	 * owner it does not read (format-spec.md 2.6, Whose segment):
+	 * decided on the open descriptor, so no swap after a check of the
+	 * name can fool it.  A reader refuses a file of more than one name:
+	 * a link another user made at a removed segment's path is not told
+	 * from one its owner made (2.6, Other names).
 	 */
-	if (!owner_ok(si->id, &st) || st.st_size < SHMIDS_HEADER ||
+	if (!(lock ? shmids_reads_owner(si->id, st.st_uid) :
+	    owner_ok(si->id, &st))) {
+		errno = ESTALE;
+		goto fail;
+	}
+	if (lock && st.st_nlink > 1) {
+		errno = EMLINK;
+		goto fail;
+	}
+	if (st.st_size < SHMIDS_HEADER ||
 	    (unsigned long long)st.st_size > (size_t)-1) {
 		errno = ESTALE;
 		goto fail;
@@ -715,10 +756,20 @@ file_stat(const char *sid, struct shmids_info *si)
 	return r;
 }
 
+/* Through the directory as dir_of() opens it: a link only if its maker's. */
 static int
 file_remove(const char *id)
 {
-	return unlink(id);
+	const char *base;
+	int dfd, r, e;
+
+	if ((dfd = dir_of(id, &base)) == -1)
+		return -1;
+	r = unlinkat(dfd, base, 0);
+	e = errno;
+	close(dfd);
+	errno = e;
+	return r;
 }
 
 /*
@@ -968,6 +1019,89 @@ looked_at(unsigned char type)
 }
 
 /*
+ * The short names owners have for the directory a scan reads (2.6, Long
+ * directories), looked up once an owner.
+ */
+#define SHORTS	16
+struct shorts {
+	const char	*dir;		/* the real path */
+	struct stat	 st;		/* of the directory */
+	size_t		 n;
+	struct {
+		uid_t	 uid;
+		int	 has;
+		char	 path[SHMIDS_LABEL_MAX + 1];
+	}		 v[SHORTS];
+};
+
+/* owner's short name for the directory, or NULL. */
+static const char *
+short_of(struct shorts *sh, uid_t owner)
+{
+	static char one[SHMIDS_LABEL_MAX + 1];
+	size_t i;
+
+	for (i = 0; i < sh->n; i++)
+		if (sh->v[i].uid == owner)
+			return sh->v[i].has ? sh->v[i].path : NULL;
+	if (sh->n == SHORTS)	/* more owners than kept: looked up again */
+		return shmids_short_find(sh->dir, &sh->st, owner, one,
+		    sizeof(one)) ? one : NULL;
+	sh->v[i].uid = owner;
+	sh->v[i].has = shmids_short_find(sh->dir, &sh->st, owner,
+	    sh->v[i].path, sizeof(sh->v[i].path));
+	sh->n++;
+	return sh->v[i].has ? sh->v[i].path : NULL;
+}
+
+/*
+ * The id of name in the directory dfd (real path dir, n bytes) a scan
+ * reads, into path: its direct path, or its path through its owner's
+ * short name for the directory when its header's label goes through it
+ * or the direct path is too long for an id (format-spec.md 2.6, Long
+ * directories).  0, or -1 if nothing can name it.
+ */
+static int
+scan_id(int dfd, const char *dir, size_t n, const char *name,
+    struct shorts *sh, char path[SHMIDS_LABEL_MAX + 1])
+{
+	char h[SHMIDS_HEADER], lid[SHMIDS_LABEL_MAX + 1];
+	const char *sp = NULL;
+	struct stat st;
+	size_t len = strlen(name), sl = 0;
+	ssize_t hn;
+	int fits = n + 1 + len <= SHMIDS_LABEL_MAX - 2, fd, through = 0;
+
+	if (stat_name(dfd, name, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (sp = short_of(sh, st.st_uid)) != NULL &&
+	    (sl = strlen(sp)) + 1 + len <= SHMIDS_LABEL_MAX - 2) {
+		through = !fits;
+		if (fits && ((fd = open_at(dfd, name, OPENFL | O_NOATIME,
+		    &st)) != -1 || (errno == EPERM &&
+		    (fd = open_at(dfd, name, OPENFL, &st)) != -1))) {
+			hn = read_head(fd, h);
+			close(fd);
+			through = hn > 0 && shmids_hdr_labelid(h, (size_t)hn,
+			    lid) > sl && memcmp(lid, sp, sl) == 0 &&
+			    lid[sl] == '/' && strchr(lid + sl + 1, '/') == NULL;
+		}
+	}
+	if (through) {
+		memcpy(path, sp, sl);
+		path[sl] = '/';
+		strcpy(path + sl + 1, name);
+		return 0;
+	}
+	if (!fits)
+		return -1;
+	memcpy(path, dir, n);
+	path[n] = '/';
+	strcpy(path + n + 1, name);
+	/* a directory with a blank is no id's (section 1) */
+	return shmids_id_check(path, strlen(path), NULL);
+}
+
+/*
  * Files named as ours in SHMIDS_DIR; nothing else there is opened, and
  * what getdents(2) says is neither a file nor a directory is not even
  * looked at.  A
@@ -979,7 +1113,7 @@ file_scan(int (*fn)(struct shmids_info *, int, void *), void *arg)
 {
 	const char *env = shmids_dir();
 	struct shmids_info si;
-	struct stat st;
+	struct shorts sh;
 	char dir[PATH_MAX], path[SHMIDS_LABEL_MAX + 1];
 	struct dirent *de;
 	DIR *dp;
@@ -991,22 +1125,25 @@ file_scan(int (*fn)(struct shmids_info *, int, void *), void *arg)
 	if (realpath(env, dir) == NULL || (dp = opendir(dir)) == NULL)
 		return -1;
 	/* Listed but not searched: every name fails, which is the directory's. */
-	if (fstatat(dirfd(dp), ".", &st, 0) == -1) {
+	if (fstatat(dirfd(dp), ".", &sh.st, 0) == -1) {
 		e = errno;
 		closedir(dp);
 		errno = e;
 		return -1;
 	}
+	sh.dir = dir;
+	sh.n = 0;
 	n = strcmp(dir, "/") == 0 ? 0 : strlen(dir);
 	while (r == 0 && (errno = 0, de = readdir(dp)) != NULL) {
 		if (!looked_at(de->d_type))
 			continue;
-		if (n + 1 + strlen(de->d_name) > SHMIDS_LABEL_MAX - 2)
+		/* named as ours: "/" and the name is an id of the root's */
+		path[0] = '/';
+		if (strlen(de->d_name) > SHMIDS_LABEL_MAX - 3)
 			continue;
-		memcpy(path, dir, n);
-		path[n] = '/';
-		strcpy(path + n + 1, de->d_name);
-		if (shmids_id_check(path, strlen(path), &shmid) == -1)
+		strcpy(path + 1, de->d_name);
+		if (shmids_id_check(path, strlen(path), &shmid) == -1 ||
+		    scan_id(dirfd(dp), dir, n, de->d_name, &sh, path) == -1)
 			continue;
 		if ((k = stat_at(dirfd(dp), path, de->d_name, &si)) != -1)
 			r = fn(&si, k, arg);
@@ -1120,6 +1257,7 @@ const struct shmids_backend shmids_file = {
 	.stat = file_stat,
 	.scan = file_scan,
 	.isours = file_isours,
+	.residue = file_isours,	/* its name proves it (2.4, 2.6) */
 	.peek = file_peek,
 	.orphan = file_orphan,
 };

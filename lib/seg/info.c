@@ -42,7 +42,7 @@ fill_header(const struct shmids_backend *be, struct shmids_info *si,
 		si->err = errno == EMLINK ? 0 : errno;
 		return;
 	}
-	if (mine && shmids_hdr_residue(h, (size_t)n, size) && be->isours(si)) {
+	if (mine && shmids_hdr_residue(h, (size_t)n, size) && be->residue(si)) {
 		si->ours = 2;
 		return;
 	}
@@ -111,7 +111,7 @@ look(struct shmids_info *si, int unreadable, int flags, int scan,
 	    (scan && !be->isours(si)))
 		return;
 	if (si->size < SHMIDS_HEADER) {
-		if (si->size == 0 && be->isours(si))
+		if (si->size == 0 && be->residue(si))
 			si->ours = 2;	/* a file the writer had no time to size */
 		return;
 	}

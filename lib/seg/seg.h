@@ -25,6 +25,13 @@
 
 #define KEY_PREFIX	0x53480000u	/* "SH": section 2.4 */
 #define KEY_MASK	0xffff0000u
+/*
+ * A new System V segment's mode until its header is written: the others'
+ * execute bit on an owner-only segment, which grants nothing and which
+ * no program has a reason to ask for, so that a writer's residue is told
+ * from another program's segment under our key (format-spec.md 2.4).
+ */
+#define MODE_MARK	0601
 
 /* What a header says, once checked. */
 struct hdr {
@@ -131,6 +138,12 @@ struct shmids_backend {
 	int	(*scan)(int (*fn)(struct shmids_info *, int, void *), void *arg);
 	int	(*isours)(const struct shmids_info *si);	/* by key or file name */
 	/*
+	 * Is si's segment, whose first bytes are residue's (none, or 128
+	 * NUL), a writer's of this library killed before its header: what
+	 * the system kept of its making proves it (format-spec.md 2.4)?
+	 */
+	int	(*residue)(const struct shmids_info *si);
+	/*
 	 * For tools that only look: copy si's first bytes, up to
 	 * SHMIDS_HEADER, to h, and its size to *size, without keeping it
 	 * attached; returns how many were copied (fewer if it is smaller).
@@ -193,6 +206,56 @@ SHMIDS_HIDDEN void	shmids_dims_of(struct shmids_dims *d, size_t count,
  * system) is not the uid its name carries (format-spec.md 2.6); else 1.
  */
 SHMIDS_HIDDEN int	shmids_made_by_owner(const struct shmids_info *si);
+
+/*
+ * trust.c: may a reader read the file segment id, whose file owner is
+ * owner (format-spec.md 2.6, Whose segment)?  1 if its name carries
+ * owner's uid, or, for the old form (no uid), if owner is the reader
+ * (euid), root, or named in SHMIDS_OLD_OWNERS; 1 for a System V id;
+ * else 0.  errno kept.
+ */
+SHMIDS_HIDDEN int	shmids_reads_owner(const char *id, uid_t owner);
+
+/*
+ * shortdir.c: short names for long directories (format-spec.md 2.6, Long
+ * directories).
+ *
+ * shmids_dir_open: open the directory dir (an absolute path) of a file
+ * segment whose name carries uid (the caller's for the old form), as
+ * open(2) O_DIRECTORY would, but follow a symbolic link as its last name
+ * only if the link, and the directory holding it, belong to uid or root
+ * and that directory is a real one no group or other may write; else
+ * ESTALE.  A descriptor, or -1 with errno.
+ */
+SHMIDS_HIDDEN int	shmids_dir_open(const char *dir, uid_t uid);
+struct stat;
+/*
+ * shmids_short_make: the short name for the directory real (its real
+ * path) into out (size bytes): <base>/shmids-<uid>/<tag>, a link to it
+ * made if missing, in a directory of the caller's own (made if missing,
+ * mode 0755); base is SHMIDS_SHORTDIR or /tmp.  Its length, or -1 with
+ * errno: EPERM (that directory is another user's, or uid is not the
+ * caller's and the caller is not root), ENOSPC (no free tag), or what
+ * mkdir(2), open(2) or symlink(2) said.
+ */
+SHMIDS_HIDDEN int	shmids_short_make(const char *real, uid_t uid,
+			    char *out, size_t size);
+/*
+ * shmids_short_find: the short name owner has for the directory real,
+ * whose stat is *dst (NULL: not checked), by the rules of
+ * shmids_dir_open(), into out: 1, or 0 if there is none.  errno kept.
+ */
+SHMIDS_HIDDEN int	shmids_short_find(const char *real,
+			    const struct stat *dst, uid_t owner, char *out,
+			    size_t size);
+/* shmids_short_len: the length of uid's short names; (size_t)-1 none. */
+SHMIDS_HIDDEN size_t	shmids_short_len(uid_t uid);
+/*
+ * shmids_short_why: why the caller (uid) can have no short name for the
+ * directory real, into why, or NULL if it can (format-spec.md 2.6).
+ */
+SHMIDS_HIDDEN const char *shmids_short_why(const char *real, uid_t uid,
+			    char *why, size_t whysize);
 
 /*
  * file.c: the bytes the file segment id has allocated, if fewer than

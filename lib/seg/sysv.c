@@ -123,13 +123,14 @@ rnd16(void)
 
 /*
  * Keys "SH" + 16 random bits mark our segments (format-spec.md 2.4); on
- * a collision another key is drawn.  ENOSPC means the table is full,
+ * a collision another key is drawn.  The mode is MODE_MARK until the
+ * header is written, the one proof of residue's a key cannot give.  ENOSPC means the table is full,
  * EEXIST only that the draw collided.
  */
 static int
 get(size_t size)
 {
-	int flags = IPC_CREAT | IPC_EXCL | 0600, i, id;
+	int flags = IPC_CREAT | IPC_EXCL | MODE_MARK, i, id;
 
 	for (i = 0; i < 256; i++) {
 		key_t key = (key_t)(KEY_PREFIX | rnd16());
@@ -563,6 +564,17 @@ sysv_isours(const struct shmids_info *si)
 	return ((unsigned)si->key & KEY_MASK) == KEY_PREFIX;
 }
 
+/*
+ * Another program's ftok(3) key may have our prefix, and its new segment
+ * is all NUL too: only the mode a writer of ours gives a segment until
+ * its header is written tells residue (format-spec.md 2.4).
+ */
+static int
+sysv_residue(const struct shmids_info *si)
+{
+	return sysv_isours(si) && si->mode == MODE_MARK;
+}
+
 /* A shmid is digits: every id that is not a path. */
 static int
 sysv_names(const char *id)
@@ -587,5 +599,6 @@ const struct shmids_backend shmids_sysv = {
 	.stat = sysv_stat,
 	.scan = sysv_scan,
 	.isours = sysv_isours,
+	.residue = sysv_residue,
 	.peek = sysv_peek,
 };

@@ -132,9 +132,9 @@ static const char *const form_field[] = {
 
 /*
  * Which of Fortran's forms t[0..n) is: a list-directed repeat count r*c
- * or null value r* (r a positive count), an E edit descriptor's
- * exponent without its letter ([sign] digits [. digits] sign digits),
- * or NOFORM.
+ * or null value r* (r a positive count, leading zeros allowed), an E
+ * edit descriptor's exponent without its letter ([sign] digits
+ * [. digits] sign digits), or NOFORM.
  */
 static int
 fortran_form(const char *t, size_t n)
@@ -144,7 +144,8 @@ fortran_form(const char *t, size_t n)
 	while (i < n && digit(t[i]))
 		i++;
 	if (i > 0 && i < n && t[i] == '*') {
-		if (t[0] == '0')
+		/* r = 0 (0*, 00*) is no count; 03* is 3, as Fortran reads it */
+		if (strspn(t, "0") >= i)
 			return NOFORM;
 		if (i + 1 == n)
 			return NULLVAL;

@@ -47,7 +47,7 @@ static const struct {
 } errnames[] = {
 	{ EINVAL, "EINVAL" }, { ENAMETOOLONG, "ENAMETOOLONG" },
 	{ ENOENT, "ENOENT" }, { EACCES, "EACCES" }, { ESTALE, "ESTALE" },
-	{ EBADMSG, "EBADMSG" }, { EAGAIN, "EAGAIN" },
+	{ EBADMSG, "EBADMSG" }, { EAGAIN, "EAGAIN" }, { EMLINK, "EMLINK" },
 	{ EOWNERDEAD, "EOWNERDEAD" }, { ENOMEM, "ENOMEM" }, { EPERM, "EPERM" },
 	{ EIDRM, "EIDRM" }, { ENOSPC, "ENOSPC" }, { ERANGE, "ERANGE" },
 	{ EPROTOTYPE, "EPROTOTYPE" }, { EEXIST, "EEXIST" }, { EFBIG, "EFBIG" },
@@ -698,7 +698,9 @@ header(char *h, int id, const char *name, const char *type, size_t count,
 /*
  * Kinds, with the errno shmids_open() must give (format-spec.md 2.3):
  * good (none), small, nonul, nonl, padding, magic, version (4), foreign,
- * zero (ESTALE; residue, format-spec.md 2.4); padding, type, order,
+ * zero (ESTALE: 128 NUL bytes under another program's mode, 0600),
+ * residue (ESTALE: 128 NUL bytes of mode 0601, format-spec.md 2.4);
+ * padding, type, order,
  * orderxx, count, state, reserved, bigcount, bigtype, wrapcount,
  * hugecount, v2noshape ... v2cols, v3noshape ... v3big (EBADMSG); v2,
  * v3 (none: a table 1 x 1, a column-major table 2 x 2); dead (EOWNERDEAD: state w, creator gone); nokey
@@ -831,6 +833,17 @@ cmd_hostile(int argc, char **argv)
 		memset(h + 95, '9', 20);
 	} else if (strcmp(kind, "zero") == 0)
 		memset(h, 0, size);
+	else if (strcmp(kind, "residue") == 0) {
+		/* what a writer killed before its header leaves (2.4) */
+		struct shmid_ds ds;
+
+		memset(h, 0, size);
+		if (shmctl(id, IPC_STAT, &ds) == -1)
+			fail();
+		ds.shm_perm.mode = 0601;
+		if (shmctl(id, IPC_SET, &ds) == -1)
+			fail();
+	}
 	else if (strcmp(kind, "dead") == 0)
 		h[116] = 'w';
 	else {
