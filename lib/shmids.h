@@ -1178,9 +1178,18 @@ const struct shmids_compression *shmids_compressed(const void *p,
  * this header has its words (EINVAL and ENAMETOOLONG say what is wrong
  * with a malformed label, a name alone or a reference line given where
  * a label is wanted included; ENOSPC, ENOSYS and EFBIG name the limit
- * or the setting); any other gives strerror(3)'s text.  EAGAIN says "still
- * being written by pid N" and no more: a caller that waited says for
- * how long.
+ * or the setting); any other gives strerror(3)'s text.  With label NULL
+ * and SHMIDS_DIR set, ENOENT, ENOTDIR and EACCES (of making file
+ * segments, or of listing them: shmids_scan_dims()'s unreadable store)
+ * say what is wrong with the directory and what to do where it is
+ * missing, not a directory, not one the caller may read and search, or
+ * cannot be looked at (ELOOP, say); e.g. "SHMIDS_DIR /x does not exist:
+ * 'mkdir -p /x' (mode 1777 to share it), or unset SHMIDS_DIR for
+ * System V segments", the path quoted as a word sh(1) reads back
+ * (library 1.7).  Such a text begins "SHMIDS_DIR ", which no other
+ * text of those errnos does, so that a caller may tell the directory's
+ * fault from another.  EAGAIN says "still being written by pid N" and
+ * no more: a caller that waited says for how long.
  * Writes at most size bytes to buf, NUL included (nothing if size is 0,
  * and buf may then be NULL); returns the length of the whole text, NUL
  * excluded, as snprintf(3) does: a return of size or more means the
