@@ -212,7 +212,8 @@ def _explain(e, label=None):
     what the tools would print after "prog: label: "."""
     buf = ctypes.create_string_buffer(1024)    # SHMIDS_EXPLAIN_MAX
     _lib.shmids_explain(buf, len(buf), label, e)
-    return buf.value.decode("ascii", "replace")
+    # UTF-8: a SHMIDS_DIR's path in a command to paste comes as it is
+    return buf.value.decode("utf-8", "replace")
 
 
 def _error(e, filename=None):
