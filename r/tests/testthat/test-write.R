@@ -163,6 +163,8 @@ test_that("2.2: a child forked by mcparallel() that quits leaves the parent's se
   w <- shm_zeros(nm("fork"), 3)
   j <- parallel::mcparallel(quit(save = "no"))
   suppressWarnings(parallel::mccollect(j))
+  # the child's quit() removed the session's tempdir(), which it shares
+  invisible(tempdir(check = TRUE))
   s <- shm_ls()
   expect_identical(s$state[s$label == shm_label(w)], "filling")
   j <- parallel::mcparallel(tryCatch(shm_seal(w), error = conditionMessage))
