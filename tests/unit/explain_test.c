@@ -340,10 +340,10 @@ int
 main(void)
 {
 	atexit(cleanup);
-	printf("1..%d\n", 30);
 	test_truncation();
 	test_malformed();
 	test_store();
 	test_segments();
+	printf("1..%d\n", ntest);
 	return nfail != 0;
 }
