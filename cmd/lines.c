@@ -44,16 +44,18 @@ spill(struct lines *l)
 		}
 		(void)unlink(path);
 	}
+	/*
+	 * By offset: bytes of a spill that failed half way are not
+	 * counted, never read (lines_kept() reads the file up to
+	 * l->spilled) and written over by the next spill, so there is
+	 * nothing to undo.
+	 */
 	while (done < n) {
-		if ((w = write(l->spillfd, l->buf + l->mark + done, n - done)) ==
-		    -1 && errno == EINTR)
+		if ((w = pwrite(l->spillfd, l->buf + l->mark + done, n - done,
+		    l->spilled + (off_t)done)) == -1 && errno == EINTR)
 			continue;
-		if (w <= 0) {
-			/* what was written is written again: undo it */
-			(void)ftruncate(l->spillfd, l->spilled);
-			(void)lseek(l->spillfd, l->spilled, SEEK_SET);
+		if (w <= 0)
 			return -1;
-		}
 		done += (size_t)w;
 	}
 	l->spilled += (off_t)n;
@@ -459,11 +461,16 @@ void
 lines_release(struct lines *l)
 {
 	l->keeping = 0;
-	if (l->spilled > 0) {
-		(void)ftruncate(l->spillfd, 0);
-		(void)lseek(l->spillfd, 0, SEEK_SET);
-		l->spilled = 0;
-	}
+	/*
+	 * Closed, not truncated: the space of a long array's text goes
+	 * back to TMPDIR at once, with nothing that can fail to say (a
+	 * truncate that failed would hold it till the end); a later
+	 * array that spills makes a file of its own.
+	 */
+	if (l->spillfd != -1)
+		(void)close(l->spillfd);
+	l->spillfd = -1;
+	l->spilled = 0;
 }
 
 void

@@ -99,7 +99,7 @@ void	 lines_trim(struct lines *l);
 /* A regular file's offset of the next line. */
 off_t	 lines_at(const struct lines *l);
 /*
- * A regular file read on from off, past what was read (engine.c read
+ * A regular file read on from off, past what was read (import/engine.c read
  * it by offset): a line's start, or where a line returned in part
  * (l->part) begins again.  Lines returned are no longer valid.  Kept
  * text stays kept (it is read again by offset).
