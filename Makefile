@@ -242,7 +242,7 @@ CMAKESED = $(PCSED) -e 's|@CMAKEDIR@|$(CMAKEDIR)|' -e 's|@SOMAJOR@|$(SOMAJOR)|' 
 # package's own scripts do it for a DESTDIR), then say what to set if
 # the loader or pkg-config still cannot find the library.  No rpath in
 # shmids.pc: that would bake this PREFIX into every program, packaged
-# ones too.  README.md, Set-up, says the same.
+# ones too.  INSTALL.md, "make install", says the same.
 # ldconfig caches only what the loader searches: the default directories
 # and those of $(LDSOCONF) and the files it includes; for another LIBDIR
 # running it does nothing but take time, and LDHINT says what to set.

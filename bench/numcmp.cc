@@ -361,7 +361,7 @@ main(void)
 	static const pass_fn pf[] = { p_ours<float>, p_ff<float>,
 	    p_std<float>, p_nolen<float> };
 	input in;
-	double r17 = 0, n17 = 0, x;
+	double r17 = 0, n17 = 0, r16 = 0, x;
 	long bad = 0;
 
 	printf("numcmp: %d values a set, %d runs over slices of %d, "
@@ -375,7 +375,9 @@ main(void)
 		line("format f32", sets[u], in, fnames, ff, 3);
 		strings(in, 0, NULL);
 		bad += check_parse<double>(in);
-		line("parse f64", sets[u], in, pnames, pd, 4);
+		x = line("parse f64", sets[u], in, pnames, pd, 4);
+		if (u == 0)
+			r16 = x;	/* uniform bits: 16-17 digits, mostly */
 		strings(in, 0, "%.17g");
 		bad += check_parse<double>(in);
 		r17 = std::max(r17, line("parse f64", u == 0 ? "%.17g bits" :
@@ -400,6 +402,11 @@ main(void)
 	printf("target 2: shmids_parsen() against fast_float on 17-digit "
 	    "input: %.3fx its time (<= 1.10): %s\n", r17, r17 <= 1.10 ?
 	    "met" : "not met");
+	/* issue 41 row 4: the worse of the 16-17-digit inputs */
+	printf("target 41.parse17 shmids_parsen() against fast_float on "
+	    "16-17-digit text, the worse of shortest output of uniform bits "
+	    "(%.3f) and \"%%.17g\" (%.3f): %.2fx (limit 1.00) %s\n", r16, r17,
+	    std::max(r16, r17), std::max(r16, r17) <= 1.0 ? "met" : "not met");
 	printf("issue 22.3: shmids_parse() (no length) against fast_float on "
 	    "17-digit input: %.3fx its time (<= 1.10): %s\n", n17,
 	    n17 <= 1.10 ? "met" : "not met");

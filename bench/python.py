@@ -1,7 +1,7 @@
 """bench/python.py: an array of doubles into numpy three ways, as
 bench/run runs it (make bench):
 
-    shmids.attach    a segment, read-only, no copy (python/shmids.py):
+    shmids.attach    a segment, read-only, no copy (python/shmids/):
                      System V, and a file segment in $TMPDIR
     numpy.fromfile   a binary file of the same bytes (in the page cache)
     numpy.loadtxt    their ASCII form, one value a line, shortest digits

@@ -17,7 +17,7 @@
 
 #define BLOCK	((size_t)256 << 10)	/* bytes per read(2); L2-sized */
 #define CHUNK	((size_t)64 << 10)	/* kept text read again, per pread */
-#define SPILL	((size_t)16 << 20)	/* kept text of a pipe held at most */
+#define SPILL	((size_t)4 << 20)	/* kept text of a pipe held at most */
 
 /*
  * A pipe's kept text past SPILL bytes goes to a file of its own in
@@ -44,16 +44,18 @@ spill(struct lines *l)
 		}
 		(void)unlink(path);
 	}
+	/*
+	 * By offset: bytes of a spill that failed half way are not
+	 * counted, never read (lines_kept() reads the file up to
+	 * l->spilled) and written over by the next spill, so there is
+	 * nothing to undo.
+	 */
 	while (done < n) {
-		if ((w = write(l->spillfd, l->buf + l->mark + done, n - done)) ==
-		    -1 && errno == EINTR)
+		if ((w = pwrite(l->spillfd, l->buf + l->mark + done, n - done,
+		    l->spilled + (off_t)done)) == -1 && errno == EINTR)
 			continue;
-		if (w <= 0) {
-			/* what was written is written again: undo it */
-			(void)ftruncate(l->spillfd, l->spilled);
-			(void)lseek(l->spillfd, l->spilled, SEEK_SET);
+		if (w <= 0)
 			return -1;
-		}
 		done += (size_t)w;
 	}
 	l->spilled += (off_t)n;
@@ -366,15 +368,109 @@ lines_kept(struct lines *l, void (*fn)(const char *, size_t))
 	return 0;
 }
 
+off_t
+lines_kept_len(const struct lines *l)
+{
+	return l->spilled + (off_t)(l->pos - l->mark);
+}
+
+/* n bytes of a pipe's kept text from its byte off on, into dst. */
+static int
+kept_at(const struct lines *l, off_t off, char *dst, size_t n)
+{
+	size_t got = 0, k;
+	ssize_t r;
+
+	while (got < n && off < l->spilled) {
+		k = (off_t)(n - got) < l->spilled - off ? n - got :
+		    (size_t)(l->spilled - off);
+		if ((r = pread(l->spillfd, dst + got, k, off)) == -1 &&
+		    errno == EINTR)
+			continue;
+		if (r <= 0) {
+			if (r == 0)
+				errno = ENODATA;
+			return -1;
+		}
+		got += (size_t)r;
+		off += r;
+	}
+	if (got < n)
+		memcpy(dst + got, l->buf + l->mark + (size_t)(off - l->spilled),
+		    n - got);
+	return 0;
+}
+
+/* Where the last line of b[0..n) ends, after its LF; 0 if none does. */
+static size_t
+whole(const char *b, size_t n)
+{
+	while (n > 0 && b[n - 1] != '\n')
+		n--;
+	return n;
+}
+
+int
+lines_replay(struct lines *l, off_t from, size_t want,
+    size_t (*cut)(const char *, size_t),
+    int (*fn)(void *, const char *, size_t), void *arg)
+{
+	off_t to = lines_kept_len(l);
+	size_t cap = 0, have = 0, k, run;
+	char *b = NULL, *nb, c;
+	int r = 0;
+
+	while (r == 0 && (from < to || have > 0)) {
+		if (have == cap) {
+			/* a line longer than the buffer: twice as long */
+			k = cap == 0 ? want : 2 * cap;
+			if (k < cap || (nb = realloc(b, k + 1)) == NULL) {
+				free(b);
+				errno = ENOMEM;
+				return -1;
+			}
+			b = nb;
+			cap = k;
+		}
+		k = to - from < (off_t)(cap - have) ? (size_t)(to - from) :
+		    cap - have;
+		if (kept_at(l, from, b + have, k) == -1) {
+			free(b);
+			return -1;
+		}
+		from += (off_t)k;
+		have += k;
+		run = from < to ? whole(b, have) : have;
+		if (run == 0 && cut != NULL)
+			run = cut(b, have);
+		if (run == 0)
+			continue;
+		/* NUL-terminated while fn reads it */
+		c = b[run];
+		b[run] = '\0';
+		r = fn(arg, b, run);
+		b[run] = c;
+		memmove(b, b + run, have - run);
+		have -= run;
+	}
+	free(b);
+	return r;
+}
+
 void
 lines_release(struct lines *l)
 {
 	l->keeping = 0;
-	if (l->spilled > 0) {
-		(void)ftruncate(l->spillfd, 0);
-		(void)lseek(l->spillfd, 0, SEEK_SET);
-		l->spilled = 0;
-	}
+	/*
+	 * Closed, not truncated: the space of a long array's text goes
+	 * back to TMPDIR at once, with nothing that can fail to say (a
+	 * truncate that failed would hold it till the end); a later
+	 * array that spills makes a file of its own.
+	 */
+	if (l->spillfd != -1)
+		(void)close(l->spillfd);
+	l->spillfd = -1;
+	l->spilled = 0;
 }
 
 void

@@ -9,7 +9,7 @@
  * lines_release()) is, for a regular file, read again by offset when it
  * is asked for (pread(2)): memory holds the line at hand, not a whole
  * array's text.  Other input (a pipe, a terminal) cannot be read again:
- * its kept text stays in the buffer up to 16 MiB; past that it goes to
+ * its kept text stays in the buffer up to 4 MiB; past that it goes to
  * an unlinked file in TMPDIR (/tmp), as sort(1) spills, so that a long
  * array is never held whole (where no such file can be written, it
  * stays in the buffer, which grows to hold it).
@@ -99,7 +99,7 @@ void	 lines_trim(struct lines *l);
 /* A regular file's offset of the next line. */
 off_t	 lines_at(const struct lines *l);
 /*
- * A regular file read on from off, past what was read (engine.c read
+ * A regular file read on from off, past what was read (import/engine.c read
  * it by offset): a line's start, or where a line returned in part
  * (l->part) begins again.  Lines returned are no longer valid.  Kept
  * text stays kept (it is read again by offset).
@@ -119,6 +119,22 @@ void	 lines_keep(struct lines *l, const char *line);
  */
 int	 lines_kept(struct lines *l, void (*fn)(const char *, size_t));
 void	 lines_release(struct lines *l);
+/*
+ * A pipe's kept text (not a regular file's): its length in bytes, and
+ * its bytes from offset from (where a token or a line begins) to the
+ * end of the last line returned, to fn in runs of whole lines of about
+ * want bytes, each NUL-terminated, in order; the last may lack its LF.
+ * A line longer than want is cut where cut() says (the length of a
+ * piece that may end there, 0 for nowhere), or given whole with cut
+ * NULL.  So a pipe's long array is parsed again from its text, once
+ * its segment is made of the count (shm-import's engine_again.c).  0;
+ * fn's value, which stops the replay when not 0; or -1: no memory, a
+ * read error of the spilled text (errno).
+ */
+off_t	 lines_kept_len(const struct lines *l);
+int	 lines_replay(struct lines *l, off_t from, size_t want,
+	    size_t (*cut)(const char *, size_t),
+	    int (*fn)(void *, const char *, size_t), void *arg);
 /*
  * Leave a regular file's offset after the last byte read, as read(2)
  * would have, and free the buffer.

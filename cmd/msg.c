@@ -1,14 +1,11 @@
 /*
  * What the tools say, and how they end (msg.h).
  */
-#include <sys/stat.h>
-
 #include <err.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "shmids.h"
 #include "msg.h"
@@ -127,7 +124,7 @@ msg_why(const char *label, int e)
 const char *
 msg_create_error(int e)
 {
-	const char *dir = shmids_dir();
+	const char *dir = shmids_dir(), *hint;
 
 	static char buf[400];
 
@@ -140,9 +137,8 @@ msg_create_error(int e)
 	 */
 	if (dir != NULL && e != ENOSPC && e != ENOSYS && e != ENOMEM &&
 	    e != EFBIG && e != ENAMETOOLONG) {
-		if ((e == ENOENT || e == ENOTDIR || e == EACCES) &&
-		    msg_dir_hint(dir) != NULL)
-			return msg_dir_hint(dir);
+		if ((hint = msg_dir_hint(e)) != NULL)
+			return hint;
 		if (e == EINVAL)
 			return "SHMIDS_DIR cannot go into a label (blanks?)";
 		snprintf(buf, sizeof(buf), "SHMIDS_DIR %s: %s",
@@ -157,35 +153,17 @@ msg_create_error(int e)
 }
 
 /*
- * The same words as shm-ls -l's hint (syscheck.c), on one line: the
- * tools say them where a file segment could not be made or listed.
+ * The library's words (shmids_explain() of a file segment's store), which
+ * begin "SHMIDS_DIR " exactly when the directory is what is wrong.
  */
 const char *
-msg_dir_hint(const char *dir)
+msg_dir_hint(int e)
 {
-	static char buf[600];
-	struct stat st;
-	const char *q = msg_quote(dir, strlen(dir)), *w = msg_shword(dir);
-	int e = stat(dir, &st) == -1 ? errno : 0;
-	/* the command in quotes, unless its name needs sh(1)'s own */
-	int plain = strcmp(w, dir) == 0;
+	const char *why;
 
-	if (e == ENOENT)
-		snprintf(buf, sizeof(buf), "SHMIDS_DIR %s does not exist: "
-		    "%smkdir -p %s%s (mode 1777 to share it), or unset "
-		    "SHMIDS_DIR for System V segments", q, plain ? "'" : "",
-		    strlen(w) < 256 ? w : "...", plain ? "'" : "");
-	else if (e == ENOTDIR || (e == 0 && !S_ISDIR(st.st_mode)))
-		snprintf(buf, sizeof(buf), "SHMIDS_DIR %s is not a "
-		    "directory%s: point SHMIDS_DIR at one, or unset it for "
-		    "System V segments", q, e == ENOTDIR ?
-		    " (a name on its path is a file)" : "");
-	else if (e == EACCES || (e == 0 && access(dir, R_OK | X_OK) == -1))
-		snprintf(buf, sizeof(buf), "SHMIDS_DIR %s cannot be read or "
-		    "searched by you: its owner may 'chmod 1777' it, or point "
-		    "SHMIDS_DIR at a directory of yours, or unset it for "
-		    "System V segments", q);
-	else
+	if (shmids_dir() == NULL || (e != ENOENT && e != ENOTDIR &&
+	    e != EACCES))
 		return NULL;
-	return buf;
+	why = msg_why(NULL, e);
+	return strncmp(why, "SHMIDS_DIR ", 11) == 0 ? why : NULL;
 }

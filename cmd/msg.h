@@ -50,11 +50,14 @@ const char *msg_fname(const char *path);
 /* Why shmids_create*() failed, naming the limit or setting (errno e). */
 const char *msg_create_error(int e);
 /*
- * What is wrong with SHMIDS_DIR dir, that no file segment can be made
- * in or listed from it, and what to do: "SHMIDS_DIR /x does not exist:
- * 'mkdir -p /x' ..."; NULL if it looks usable.
+ * Where making or listing file segments failed with errno e: what is
+ * wrong with SHMIDS_DIR, that no file segment can be made in or listed
+ * from it, and what to do: "SHMIDS_DIR /x does not exist: 'mkdir -p /x'
+ * ..."; NULL if SHMIDS_DIR is unset or looks usable, or e is another
+ * error than ENOENT, ENOTDIR or EACCES.  The library's words
+ * (shmids_explain()), as msg_why()'s result lives.
  */
-const char *msg_dir_hint(const char *dir);
+const char *msg_dir_hint(int e);
 /*
  * Why a call on the segment label (or id; NULL for creation) failed
  * with errno e, in the user's terms: shmids_explain()'s text.  Two

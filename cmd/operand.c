@@ -93,12 +93,11 @@ operand_unreadable(const struct shmids_info *si)
 void
 operand_store_error(const struct shmids_info *si)
 {
-	const char *dir = shmids_dir();
+	const char *dir = shmids_dir(), *hint;
 
 	errno = si->err;
-	if (si->shmid == -1 && dir != NULL && (si->err == ENOENT ||
-	    si->err == ENOTDIR || si->err == EACCES) && msg_dir_hint(dir))
-		warnx("%s", msg_dir_hint(dir));
+	if (si->shmid == -1 && (hint = msg_dir_hint(si->err)) != NULL)
+		warnx("%s", hint);
 	else if (si->shmid == -1)
 		warn("SHMIDS_DIR %s", dir != NULL ? dir : "");
 	else

@@ -1,7 +1,7 @@
 /*
  * Segments named on the command line (a label or a bare id), and what
- * shmids_stat() and shmids_scan() say of them that a listing or a
- * cleaner must report: shm-ls and shm-rm.
+ * shmids_stat_dims() and shmids_scan_dims() say of them that a listing
+ * or a cleaner must report: shm-ls and shm-rm.
  */
 #ifndef SHMIDS_OPERAND_H
 #define SHMIDS_OPERAND_H

@@ -238,7 +238,7 @@ static int
 in_fill(void)
 {
 	struct pollfd p;
-	const char *how;
+	const struct shmids_compression *how;
 	ssize_t n;
 
 	if (in.eof || in.err)
@@ -257,7 +257,7 @@ in_fill(void)
 		return EOF;
 	}
 	/* Compressed input is no text to copy through (issue 33). */
-	if (in.fresh && (how = magic_compressed(in.buf, (size_t)n)) != NULL) {
+	if (in.fresh && (how = shmids_compressed(in.buf, (size_t)n)) != NULL) {
 		magic_refuse("shm-expand", in.fname, how);
 		inputbad = "the input was not read in full";
 		rval = 1;
@@ -400,12 +400,12 @@ line_ends(struct shmids_layout *e, const char *eol)
 }
 
 /*
- * The segment r names, attached, and its typed view in a; NULL after a
- * diagnostic if it cannot be had.
+ * The segment reference line r names, attached, and its typed view in
+ * a; NULL after a diagnostic if it cannot be had.
  */
 static void *
 open_view(const char *fname, unsigned long lineno,
-    const struct shmids_ref *r, struct shmids_array *a)
+    const struct shmids_line *r, struct shmids_array *a)
 {
 	void *h;
 
@@ -471,7 +471,7 @@ written(void *h, const char *label, const struct shmids_array *a,
 /* Returns 0 if expanded, -1 (after a diagnostic) if the line must stay. */
 static int
 expand(const char *fname, unsigned long lineno, const struct line *l,
-    const struct shmids_ref *r)
+    const struct shmids_line *r)
 {
 	struct shmids_array a;
 	struct shmids_layout e;
@@ -485,7 +485,7 @@ expand(const char *fname, unsigned long lineno, const struct line *l,
 	e.col0 = l->sent;
 	e.indent = e.col0 + e.leadlen + 1;
 	e.cols = cols;
-	line_ends(&e, l->buf + r->eol);
+	line_ends(&e, l->buf + r->end);
 	watch(r->label, &a, &e);
 	if (rflag)
 		emit_rows(&e, &a);
@@ -539,7 +539,7 @@ table_shape(void *h, const struct shmids_array *a, size_t *rows,
  */
 static int
 expand_table(const char *fname, unsigned long lineno, const struct line *l,
-    const struct shmids_ref *r, int sep)
+    const struct shmids_line *r)
 {
 	struct shmids_array a;
 	struct shmids_layout e;
@@ -574,10 +574,10 @@ expand_table(const char *fname, unsigned long lineno, const struct line *l,
 	if (rflag)
 		e.eol = "\n";
 	else
-		line_ends(&e, l->buf + r->eol);
+		line_ends(&e, l->buf + r->end);
 	watch(r->label, &a, &e);
 	if (shmids_emit_matrix(stdout, &e, a.type, a.data, rows, tcols,
-	    sep, order) == -1)
+	    r->sep, order) == -1)
 		err(1, "stdout");
 	written(h, r->label, &a, fname, lineno);
 	return 0;
@@ -644,17 +644,6 @@ keep_malformed(const char *b, size_t n, const char *fname,
 	keep(id, fname, lineno);
 }
 
-/* The classifier's answer as the expanders take it. */
-static void
-as_ref(const struct shmids_line *c, struct shmids_ref *r)
-{
-	r->field = c->field;
-	r->fieldlen = c->fieldlen;
-	r->eol = c->end;
-	r->why = c->why;
-	memcpy(r->label, c->label, sizeof(r->label));
-}
-
 /*
  * A table reference (format-spec.md 5), valid or malformed (c), which
  * has no field: expanded, or with -f copied unchanged.
@@ -663,21 +652,19 @@ static void
 expand_tref(const char *fname, unsigned long lineno, const struct line *l,
     const struct shmids_line *c)
 {
-	struct shmids_ref r;
 	int k = c->kind == SHMIDS_LINE_TREF ? 1 : -1;
 
 	int copied = dflag && !rflag;	/* may keep a segment (-d) */
 
-	as_ref(c, &r);
 	if (k == 1 && fields == NULL &&
-	    expand_table(fname, lineno, l, &r, c->sep) == 0)
+	    expand_table(fname, lineno, l, c) == 0)
 		return;
 	if (k == 1 && copied)
-		keep(r.label, fname, lineno);
+		keep(c->label, fname, lineno);
 	if (k == -1 && copied)
 		keep_malformed(l->buf, l->n, fname, lineno, 2);
 	if (k == -1)
-		warnx("%s:%lu: malformed reference: %s", fname, lineno, r.why);
+		warnx("%s:%lu: malformed reference: %s", fname, lineno, c->why);
 	if (k == -1 || fields == NULL)
 		rval = 1;
 	put(l->buf, l->n);
@@ -710,7 +697,6 @@ static void
 expand_line(const char *fname, unsigned long lineno, const struct line *l)
 {
 	struct shmids_line c;
-	struct shmids_ref r;
 	int k, copied = dflag && !rflag;	/* may keep a segment (-d) */
 
 	/* what the line is: format-spec.md 5, 6.1 (the library's) */
@@ -722,32 +708,31 @@ expand_line(const char *fname, unsigned long lineno, const struct line *l)
 	}
 	k = c.kind == SHMIDS_LINE_REF ? 1 :
 	    c.kind == SHMIDS_LINE_MALFORMED ? -1 : 0;
-	as_ref(&c, &r);
 	if (k == -1 && copied)
 		keep_malformed(l->buf, l->n, fname, lineno, 3);
 	if (fields != NULL && !l->longfield)
-		filter_fields_note(&want, l->buf + r.field, r.fieldlen, k != 0);
+		filter_fields_note(&want, l->buf + c.field, c.fieldlen, k != 0);
 	if (k != 0 && fields != NULL && (l->longfield ||
-	    !filter_fields_has(&want, l->buf + r.field, r.fieldlen))) {
+	    !filter_fields_has(&want, l->buf + c.field, c.fieldlen))) {
 		if (k == 1 && copied)
-			keep(r.label, fname, lineno);
+			keep(c.label, fname, lineno);
 		k = 0;
 	}
-	if (k == 1 && expand(fname, lineno, l, &r) == 0)
+	if (k == 1 && expand(fname, lineno, l, &c) == 0)
 		return;
 	if (k == 1 && copied)
-		keep(r.label, fname, lineno);
+		keep(c.label, fname, lineno);
 	if (k == -1 && c.label[0] != '\0' &&
-	    shmids_isnumber(l->buf + r.field, r.fieldlen))
+	    shmids_isnumber(l->buf + c.field, c.fieldlen))
 		/* issue 32.10: how to get the data of a 1.1 row back */
 		warnx("%s:%lu: malformed reference: %s: if shm-import 1.1 "
 		    "made this of a row, the row is %s, then the values of "
 		    "segment '%s' "
 		    "(echo 'x shmids %s' | shm-expand writes them)", fname,
-		    lineno, r.why, msg_quote(l->buf + r.field, r.fieldlen),
-		    r.label, r.label);
+		    lineno, c.why, msg_quote(l->buf + c.field, c.fieldlen),
+		    c.label, c.label);
 	else if (k == -1)
-		warnx("%s:%lu: malformed reference: %s", fname, lineno, r.why);
+		warnx("%s:%lu: malformed reference: %s", fname, lineno, c.why);
 	if (k != 0)
 		rval = 1;
 	if (k == 0 && inline_row(l)) {

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "shmids.h"
+#include "msg.h"
 #include "syscheck.h"
 
 #define SYS_UID_MAX	999	/* logind spares system users */
@@ -642,32 +643,62 @@ hugedir_hint(int fpr)
 }
 
 /*
- * SHMIDS_DIR that no file segment can be made in or listed from: what
- * is wrong with it, in the user's terms, and what to do (a hint: line,
- * as for the settings).  Returns 1 if it said so, else 0.
+ * A "hint:" line of text s, its words wrapped at 72 columns with the
+ * lines after the first indented, as the other hints are; never inside
+ * a word's single quotes, so that a command to paste stays on one line.
+ */
+static void
+hint_wrapped(const char *s)
+{
+	size_t col = 5, n;
+	int quoted = 0;
+
+	fputs("hint:", stdout);
+	while (*s != '\0') {
+		/* a quote opens a word, or goes on after an escaped one */
+		for (n = 0; s[n] != '\0' && (quoted || s[n] != ' '); n++) {
+			if (quoted)
+				quoted = s[n] != '\'';
+			else if (s[n] == '\\' && s[n + 1] != '\0')
+				n++;
+			else if (s[n] == '\'' && (n == 0 || (n >= 2 &&
+			    s[n - 2] == '\\' && s[n - 1] == '\'')))
+				quoted = 1;
+		}
+		if (col > 5 && col + 1 + n > 72) {
+			fputs("\n ", stdout);
+			col = 1;
+		}
+		printf(" %.*s", (int)n, s);
+		col += 1 + n;
+		s += n;
+		s += strspn(s, " ");
+	}
+	putchar('\n');
+}
+
+/*
+ * SHMIDS_DIR that no file segment can be made in or listed from: the
+ * system's word for why its pages cannot be told ("? (reason)"), then
+ * what is wrong with it and what to do, in the library's words
+ * (msg_dir_hint(), the tools' on one line).  Returns 1 if it said so,
+ * else 0.
  */
 static int
 dir_hint(const char *dir)
 {
-	struct stat st;
-	int e = stat(dir, &st) == -1 ? errno : 0;
+	char path[PATH_MAX];
+	const char *hint;
+	int e;
 
-	if (e == ENOENT)
-		printf("? (%s)\nhint: SHMIDS_DIR %s does not exist: 'mkdir -p %s'"
-		    "\n  (mode 1777 to share it), or unset SHMIDS_DIR for "
-		    "System V segments\n", strerror(e), dir, dir);
-	else if (e == ENOTDIR || (e == 0 && !S_ISDIR(st.st_mode)))
-		printf("? (%s)\nhint: SHMIDS_DIR %s is not a directory%s:\n"
-		    "  point SHMIDS_DIR at one, or unset it for System V "
-		    "segments\n", strerror(ENOTDIR), dir, e == ENOTDIR ?
-		    " (a name on its path is a file)" : "");
-	else if (e == EACCES || (e == 0 && access(dir, R_OK | X_OK) == -1))
-		printf("? (%s)\nhint: SHMIDS_DIR %s cannot be read or searched "
-		    "by you: its owner may\n  'chmod 1777' it, or point "
-		    "SHMIDS_DIR at a directory of yours, or unset it\n  for "
-		    "System V segments\n", strerror(EACCES), dir);
-	else
+	/* "dir/.": ENOTDIR for a file, EACCES for a closed directory */
+	if ((size_t)snprintf(path, sizeof(path), "%s/.", dir) >= sizeof(path))
 		return 0;
+	e = access(path, R_OK | X_OK) == -1 ? errno : 0;
+	if (e == 0 || (hint = msg_dir_hint(e)) == NULL)
+		return 0;
+	printf("? (%s)\n", strerror(e));
+	hint_wrapped(hint);
 	return 1;
 }
 

@@ -6,6 +6,7 @@
  * threads may explain at once.
  */
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -57,6 +58,64 @@ add_shquoted(struct out *o, const char *s)
 	add(o, "'");
 	for (; *s != '\0'; s++)
 		add(o, *s == '\'' ? "'\\''" : "%c", *s);
+	add(o, "'");
+}
+
+/*
+ * At most 80 bytes of s (a label, 75, or a name, 64, stays whole), a
+ * byte that is not printable ASCII, or a backslash, as a C escape
+ * (\ooo), then "..." if s was longer: a setting is quoted so, as the
+ * tools quote what they read.
+ */
+static void
+add_quoted(struct out *o, const char *s)
+{
+	size_t i, n = strlen(s);
+
+	for (i = 0; i < n && i < 80; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		add(o, c >= 0x20 && c < 0x7f && c != '\\' ? "%c" : "\\%03o",
+		    c);
+	}
+	if (n > 80)
+		add(o, "...");
+}
+
+/* The bytes sh(1) takes as they are in a word. */
+static const char shsafe[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    "abcdefghijklmnopqrstuvwxyz0123456789_./+,:=-";
+
+/*
+ * A path as one word of a command to paste into sh(1): as it is when
+ * every byte is one sh takes so, else in single quotes (a ' as '\''),
+ * after "./" when it begins with "-" (else mkdir reads an option).
+ * Never cut, which would name another directory: a word of 256 bytes
+ * or more is "..." (and a path over PATH_MAX too).
+ */
+static void
+add_shword(struct out *o, const char *s)
+{
+	size_t n = strlen(s), len = n + (s[0] == '-' ? 2 : 0);
+	int plain = n > 0 && strspn(s, shsafe) == n;
+	const char *p;
+
+	if (!plain)
+		for (len += 2, p = s; *p != '\0'; p++)
+			len += *p == '\'' ? 3 : 0;
+	if (n > PATH_MAX || len >= 256) {
+		add(o, "...");
+		return;
+	}
+	if (s[0] == '-')
+		add(o, "./");
+	if (plain) {
+		add(o, "%s", s);
+		return;
+	}
+	add(o, "'");
+	for (p = s; *p != '\0'; p++)
+		add(o, *p == '\'' ? "'\\''" : "%c", *p);
 	add(o, "'");
 }
 
@@ -299,6 +358,57 @@ explain_long_dir(struct out *o, const char *dir)
 	    "System V segments", real, n > 64 ? "..." : "", n, why);
 }
 
+/*
+ * SHMIDS_DIR dir, where no file segment can be made or listed: what is
+ * wrong with it, and what to do (format-spec.md 2.6), in the words
+ * shm-ls -l's settings use.  0 if it looks usable: a directory the
+ * caller may read and search.
+ */
+static int
+explain_dir(struct out *o, const char *dir)
+{
+	struct stat st;
+	int e = stat(dir, &st) == -1 ? errno : 0;
+
+	if (e == ENOENT) {
+		add(o, "SHMIDS_DIR ");
+		add_quoted(o, dir);
+		add(o, " does not exist: ");
+		/* the command in quotes, unless its word has sh(1)'s own */
+		if (dir[0] != '-' && strspn(dir, shsafe) == strlen(dir) &&
+		    strlen(dir) <= PATH_MAX) {
+			add(o, "'mkdir -p ");
+			add_shword(o, dir);
+			add(o, "'");
+		} else {
+			add(o, "mkdir -p ");
+			add_shword(o, dir);
+		}
+		add(o, " (mode 1777 to share it), or unset SHMIDS_DIR for "
+		    "System V segments");
+	} else if (e == ENOTDIR || (e == 0 && !S_ISDIR(st.st_mode))) {
+		add(o, "SHMIDS_DIR ");
+		add_quoted(o, dir);
+		add(o, " is not a directory%s: point SHMIDS_DIR at one, or "
+		    "unset it for System V segments", e == ENOTDIR ?
+		    " (a name on its path is a file)" : "");
+	} else if (e == EACCES || (e == 0 &&
+	    access(dir, R_OK | X_OK) == -1)) {
+		add(o, "SHMIDS_DIR ");
+		add_quoted(o, dir);
+		add(o, " cannot be read or searched by you: its owner may "
+		    "'chmod 1777' it, or point SHMIDS_DIR at a directory of "
+		    "yours, or unset it for System V segments");
+	} else if (e != 0) {	/* ELOOP, EIO: the system's words */
+		add(o, "SHMIDS_DIR ");
+		add_quoted(o, dir);
+		add(o, ": ");
+		add_strerror(o, e);
+	} else
+		return 0;
+	return 1;
+}
+
 /* Errors of creation, where no label exists yet: the store decides. */
 static int
 explain_store(struct out *o, int errnum)
@@ -307,6 +417,9 @@ explain_store(struct out *o, int errnum)
 	struct rlimit rl;
 	int file = dir != NULL;
 
+	if (file && (errnum == ENOENT || errnum == ENOTDIR ||
+	    errnum == EACCES) && explain_dir(o, dir))
+		return 1;
 	switch (errnum) {
 	case ENOSPC:
 		if (file)
@@ -323,13 +436,9 @@ explain_store(struct out *o, int errnum)
 	case ENOMEM:
 		explain_nomem(o);
 		return 1;
-	case ENOENT:
-		if (file && access(dir, F_OK) == -1)
-			add(o, "SHMIDS_DIR %.64s does not exist", dir);
-		else
-			add(o, "the new segment was removed before it could be "
-			    "used (by a cleaner, shm-rm -s, given too short an "
-			    "age?)");
+	case ENOENT:	/* SHMIDS_DIR is there (explain_dir()) */
+		add(o, "the new segment was removed before it could be used "
+		    "(by a cleaner, shm-rm -s, given too short an age?)");
 		return 1;
 	case EFBIG:
 		if (getrlimit(RLIMIT_FSIZE, &rl) == 0 &&

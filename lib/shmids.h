@@ -50,7 +50,8 @@
  *    what a line is shmids_line_kind(), shmids_line_next(),
  *    shmids_line_run(), shmids_continued(), shmids_row_parse(); an
  *    array's values shmids_values_read(), shmids_values_free(); writing
- *    shmids_layout_init(), shmids_emit(), shmids_emit_matrix();
+ *    shmids_layout_init(), shmids_emit(), shmids_emit_matrix(); input
+ *    that is no text, shmids_compressed();
  *  - errors in the user's terms: shmids_explain().
  * The calls that 1.0 to 1.6 grew one at a time are in the last section,
  * "Calls kept for 1.x programs": each is a thin wrapper over a designed
@@ -1350,6 +1351,34 @@ int	 shmids_emit_matrix(FILE *fp, const struct shmids_layout *l, int type,
 int	 shmids_continued(const char *s, size_t len);
 
 /*
+ * A compressor, as shmids_compressed() names it.  The library's own
+ * (static, never freed); a later version may add fields at the end,
+ * since no caller makes one.  Library 1.7.
+ */
+struct shmids_compression {
+	const char	*name;		/* "gzip", "xz", "zstd", "bzip2" */
+	const char	*command;	/* decompresses a file named after it,
+					   or stdin, to stdout: "gzip -dc" */
+	const char	*suffix;	/* its files' names end so: ".gz",
+					   ".xz", ".zst", ".bz2" */
+};
+
+/*
+ * shmids_compressed: the compressor whose magic number the n bytes at p
+ * (a file's first bytes; p may be NULL when n is 0) begin with
+ * (format-spec.md 7): gzip, xz, zstd or bzip2; NULL for any other
+ * bytes, and for fewer than the magic number needs (bzip2's is 10
+ * bytes: ask with 10 or more where the file has them).  Such input is
+ * no text of shmids(5): a reader refuses it, nothing of it written,
+ * and offers the command, as the tools say "file: compressed by gzip:
+ * decompress it first: gzip -dc file | shm-import" (Python's load() and
+ * R's shm_read() say it in their own terms).  Never fails; errno is
+ * left unchanged; thread-safe.  Library 1.7.
+ */
+const struct shmids_compression *shmids_compressed(const void *p,
+	    size_t n);
+
+/*
  * ---------------------------------------------------------------------
  * Errors in the user's terms (lib/explain.c), over both layers: a
  * label may be given as a reference line.
@@ -1375,9 +1404,18 @@ int	 shmids_continued(const char *s, size_t len);
  * this header has its words (EINVAL and ENAMETOOLONG say what is wrong
  * with a malformed label, a name alone or a reference line given where
  * a label is wanted included; ENOSPC, ENOSYS and EFBIG name the limit
- * or the setting); any other gives strerror(3)'s text.  EAGAIN says "still
- * being written by pid N" and no more: a caller that waited says for
- * how long.
+ * or the setting); any other gives strerror(3)'s text.  With label NULL
+ * and SHMIDS_DIR set, ENOENT, ENOTDIR and EACCES (of making file
+ * segments, or of listing them: shmids_scan_dims()'s unreadable store)
+ * say what is wrong with the directory and what to do where it is
+ * missing, not a directory, not one the caller may read and search, or
+ * cannot be looked at (ELOOP, say); e.g. "SHMIDS_DIR /x does not exist:
+ * 'mkdir -p /x' (mode 1777 to share it), or unset SHMIDS_DIR for
+ * System V segments", the path quoted as a word sh(1) reads back
+ * (library 1.7).  Such a text begins "SHMIDS_DIR ", which no other
+ * text of those errnos does, so that a caller may tell the directory's
+ * fault from another.  EAGAIN says "still being written by pid N" and
+ * no more: a caller that waited says for how long.
  * Writes at most size bytes to buf, NUL included (nothing if size is 0,
  * and buf may then be NULL); returns the length of the whole text, NUL
  * excluded, as snprintf(3) does: a return of size or more means the

@@ -60,6 +60,30 @@ STREAM=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/bench/stream
 	run -2 "$BEST" many.txt
 }
 
+@test "6: bench: import_best reads a pipe, as shm-import does, told the count" {
+	[ -x "$BEST" ] || skip "build/bench/import_best not built (make bench)"
+	awk 'BEGIN { printf "x"; for (i = 0; i < 100000; i++)
+	    printf " %.17g", (i + 1) / 7; print "" }' > long.txt
+	"$BIN/shm-import" -k 1 -P "${P}i" long.txt > ref.txt
+	"$BIN/shm-expand" ref.txt > many.txt
+	for f in long.txt many.txt; do
+		run -0 env BENCH_PREFIX="$P" sh -c 'cat "$1" | "$2" -n 100000' \
+		    sh "$f" "$BEST"
+		[[ $output == "x shmids "* ]]
+		echo "$output" > best.txt
+		cmp <("$BIN/shm-expand" ref.txt) <("$BIN/shm-expand" best.txt)
+		"$BIN/shm-rm" -s 0 -N "${P}b"
+	done
+	run -1 env BENCH_PREFIX="$P" sh -c 'cat "$1" | "$2" -n 100001' sh \
+	    many.txt "$BEST"
+	[[ $output == *"stdin: 100000 values, not 100001"* ]]
+	run -1 env BENCH_PREFIX="$P" sh -c 'cat "$1" | "$2" -n 99999' sh \
+	    many.txt "$BEST"
+	[[ $output == *"more than 99999"* ]]
+	run -0 "$BIN/shm-ls" -N "${P}b"
+	[ -z "$output" ]
+}
+
 # The message queues of this IPC namespace, as root (a mqueue file
 # system mounted in a mount namespace of its own); else nothing.
 queues() {

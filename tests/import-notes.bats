@@ -97,3 +97,19 @@ $want"
 	track "$(sed -n 's/^y shmids //p' <<< "$output")"
 	[[ ${lines[1]} == "y shmids "*" ${P}y" ]] || { echo "$output" >&2; false; }
 }
+
+# The note on arrays -k left offers -f with the field: only for a field
+# -f takes (shmids_field_check()), not "shmids", which -f refuses.
+@test "6, 7: shm-import: no array converted: -f is offered only for a field -f takes" {
+	printf 'coeff -1 2 3 4 5 6 7 8 9 10\n' > a.txt
+	run --separate-stderr shm_import -P "$P" a.txt
+	status_is 0
+	is "$stderr" "shm-import: no array converted: the longest, coeff (a.txt:1), has 10 values, fewer than -k 64; -k 10 or -f coeff converts it"
+	printf 'shmids -1 2 3 4 5 6 7 8 9 10\n' > s.txt
+	run --separate-stderr shm_import -P "$P" s.txt
+	status_is 0
+	is "$output" "$(cat s.txt)" "bytes"
+	is "$stderr" "" "no -f shmids offered"
+	run --separate-stderr shm_import -P "$P" -f shmids s.txt
+	status_is 2
+}

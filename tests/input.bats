@@ -122,7 +122,7 @@ mkcsv() {
 	is "$fails" "" "failures"
 }
 
-@test "6.1, 7: tables left as text: why, once per file, and what would move it; never -f \"Mazda RX1\"; the bytes pass unchanged" {
+@test "6.1, 7: tables left as text: why, and what would move it; never -f \"Mazda RX1\"; the bytes pass unchanged" {
 	local fails= f want
 	while IFS='|' read -r f want; do
 		mkcsv "$f" > "$f"

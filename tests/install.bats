@@ -272,12 +272,22 @@ kept_calls() {
 	}' "$TOP/lib/shmids.h"
 }
 
+# kept_types: the structs of that section (struct shmids_ref, ...), one
+# a line.
+kept_types() {
+	sed -n '/^ \* Calls kept for 1\.x programs/,$ s/^struct \(shmids_[a-z0-9_]*\) {.*/\1/p' \
+	    "$TOP/lib/shmids.h"
+}
+
 # The tools (and the examples) show the designed API: they call none of
-# the wrappers kept for 1.x programs.  By source, comments stripped by
-# the compiler's preprocessor, and by the symbols each tool needs.
-@test "9: install: cmd/ and examples/ call none of the calls kept for 1.x programs" {
-	local kept f hits= t
+# the wrappers kept for 1.x programs, and use none of their structs.  By
+# source, comments stripped by the compiler's preprocessor, and by the
+# symbols each tool needs.
+@test "9: install: cmd/ and examples/ use none of the calls and structs kept for 1.x programs" {
+	local kept types f hits= t
 	kept=$(kept_calls | paste -sd '|' -)
+	types=$(kept_types | paste -sd '|' -)
+	like "|$types|" "*|shmids_ref|*" "kept structs"
 	# the header's blocks were read: the list is not empty by accident
 	like "|$kept|" "*|shmids_open|*" "kept calls"
 	like "|$kept|" "*|shmids_values_parse|*" "kept calls"
@@ -291,8 +301,10 @@ kept_calls() {
 		esac
 		t=$(grep -nE "(^|[^A-Za-z0-9_])($kept)[[:space:]]*\(" <<< "$output") &&
 		    hits+="${f#"$TOP"/}: $t"$'\n'
+		t=$(grep -nE "struct[[:space:]]+($types)([^A-Za-z0-9_]|$)" <<< "$output") &&
+		    hits+="${f#"$TOP"/}: $t"$'\n'
 	done
-	is "$hits" "" "calls kept for 1.x programs"
+	is "$hits" "" "calls and structs kept for 1.x programs"
 	for f in shm-ls shm-rm shm-expand shm-import; do
 		[ -x "$BIN/$f" ] || { echo "no $BIN/$f: run make" >&2; false; }
 		is "$(nm -D --undefined-only "$BIN/$f" | awk '{ print $2 }' |

@@ -138,7 +138,7 @@ $m
 	is "$fails" "" "failures"
 }
 
-@test "6.1: man: README's option table gives each tool's long forms as --help does" {
+@test "6.1: man: cmd/README's option table gives each tool's long forms as --help does" {
 	local row opt tools t x long fails=
 	while IFS= read -r row; do
 		opt=$(cut -d'|' -f2 <<< "$row")
@@ -148,9 +148,9 @@ $m
 		long=$(grep -oE '`--[a-z-]+' <<< "$opt" | head -1 | cut -c4-)
 		for t in $tools; do
 			help_opts "$t" | grep -qx -- "$x $long" ||
-			    fails+="[$t: README has -$x --$long] "
+			    fails+="[$t: cmd/README has -$x --$long] "
 		done
-	done < <(grep -E '^\| `-' "$BATS_TEST_DIRNAME/../README.md")
+	done < <(grep -E '^\| `-' "$BATS_TEST_DIRNAME/../cmd/README")
 	is "$fails" "" "failures"
 }
 

@@ -165,32 +165,49 @@ hint: unset SHMIDS_NOTUNE"
 	is "$fails" ""
 }
 
+# dir_report DIR [as_user]: shm-ls -l's lines from "SHMIDS_DIR pages" on,
+# its hint's lines joined as one; and what shm-ls says of DIR on stderr.
+dir_report() {
+	local d=$1
+	shift
+	run --separate-stderr "$@" env SHMIDS_DIR="$d" "$BIN/shm-ls" -l
+	status_is 0
+	awk 'length($0) > 80 { print "wider than 80: " $0; bad = 1 } END { exit bad }' <<< "$output" >&2
+	got=$(sed -n '/^SHMIDS_DIR pages/,$p' <<< "$output" |
+	    awk 'NR > 2 && /^  / { sub(/^ /, ""); printf "%s", $0; next } NR > 1 { printf "\n" } { printf "%s", $0 } END { print "" }')
+	said=$("$@" env SHMIDS_DIR="$d" "$BIN/shm-ls" 2>&1 > /dev/null) || true
+}
+
 # SHMIDS_DIR that cannot be looked at was "SHMIDS_DIR pages ?" and no
 # more; now a hint: says what is wrong with it and what to do.
+# One copy of the words: shm-ls -l's hint is what shm-ls (and the
+# library, shmids_explain()) says of the directory, wrapped.
 @test "2.5: shm-ls -l: SHMIDS_DIR missing, not a directory, or unreadable: ? (reason) and a hint: of what is wrong and what to do" {
-	local dir want fails=""
+	local dir reason want got said fails=""
 	printf x > "$T/file"
-	while IFS='|' read -r dir want; do
+	while IFS='|' read -r dir reason want; do
 		[ -n "$dir" ] || continue
-		run --separate-stderr env SHMIDS_DIR="$dir" "$BIN/shm-ls" -l
-		[ "$status" = 0 ] || fails+="[$dir: status $status] "
-		got=$(sed -n '/^SHMIDS_DIR pages/,$p' <<< "$output")
-		[ "$got" = "$(printf "$want")" ] || fails+="[$dir: $got] "
+		dir_report "$dir"
+		[ "$said" = "shm-ls: $want" ] || fails+="[$dir: shm-ls said $said] "
+		[ "$got" = "SHMIDS_DIR pages         ? ($reason)"$'\n'"hint: $want" ] ||
+		    fails+="[$dir: $got] "
 	done <<-EOF
-	$T/none|SHMIDS_DIR pages         ? (No such file or directory)\\nhint: SHMIDS_DIR $T/none does not exist: 'mkdir -p $T/none'\\n  (mode 1777 to share it), or unset SHMIDS_DIR for System V segments
-	$T/file|SHMIDS_DIR pages         ? (Not a directory)\\nhint: SHMIDS_DIR $T/file is not a directory:\\n  point SHMIDS_DIR at one, or unset it for System V segments
-	$T/file/d|SHMIDS_DIR pages         ? (Not a directory)\\nhint: SHMIDS_DIR $T/file/d is not a directory (a name on its path is a file):\\n  point SHMIDS_DIR at one, or unset it for System V segments
+	$T/none|No such file or directory|SHMIDS_DIR $T/none does not exist: 'mkdir -p $T/none' (mode 1777 to share it), or unset SHMIDS_DIR for System V segments
+	$T/file|Not a directory|SHMIDS_DIR $T/file is not a directory: point SHMIDS_DIR at one, or unset it for System V segments
+	$T/file/d|Not a directory|SHMIDS_DIR $T/file/d is not a directory (a name on its path is a file): point SHMIDS_DIR at one, or unset it for System V segments
+	$T/a b/it's|No such file or directory|SHMIDS_DIR $T/a b/it's does not exist: mkdir -p '$T/a b/it'\\''s' (mode 1777 to share it), or unset SHMIDS_DIR for System V segments
 	EOF
 	is "$fails" ""
+	# the command to paste stays on one line
+	dir_report "$T/none"
+	like "$output" "*'mkdir -p $T/none'*" "mkdir on one line"
 	# one the caller cannot read: a plain user's view of a 0700 directory
 	need_user
 	mkdir -m 700 "$T/priv"
-	run --separate-stderr as_user env SHMIDS_DIR="$T/priv" "$BIN/shm-ls" -l
-	status_is 0
-	is "$(sed -n '/^SHMIDS_DIR pages/,$p' <<< "$output")" "SHMIDS_DIR pages         ? (Permission denied)
-hint: SHMIDS_DIR $T/priv cannot be read or searched by you: its owner may
-  'chmod 1777' it, or point SHMIDS_DIR at a directory of yours, or unset it
-  for System V segments"
+	dir_report "$T/priv" as_user
+	is "$got" "SHMIDS_DIR pages         ? (Permission denied)
+hint: SHMIDS_DIR $T/priv cannot be read or searched by you: its owner may 'chmod 1777' it, or point SHMIDS_DIR at a directory of yours, or unset it for System V segments"
+	is "$said" "shm-ls: ${got#*hint: }" "shm-ls's words"
 }
 
 # The hint names the mount unit's directory, and says it once there.

@@ -1,10 +1,10 @@
 #!/usr/bin/env bats
-# What the Python module says where the tools say more than the
-# library's shmids_explain() (issue 40 items 5, 15): compressed input
-# refused as shm-import refuses it (format-spec.md 7), and a SHMIDS_DIR
-# that is not there with shm-ls's hint (2.6, 7).  The module mirrors
-# cmd/magic.c and cmd/msg.c (python/shmids/_tools.py): each test holds
-# it to the tools' own answer.
+# What the Python module says of input and settings the tools refuse
+# (issue 40 items 5, 15): compressed input refused as shm-import refuses
+# it (format-spec.md 7; the library tells it, shmids_compressed()), and
+# a SHMIDS_DIR that is not there with shm-ls's hint (2.6, 7; the
+# library's words, shmids_explain()).  Each test holds the module to
+# the tools' own answer.
 
 load helper
 load python
@@ -102,7 +102,8 @@ except OSError as e:
 	mkdir closed
 	chmod 0 closed
 	for d in "$T/none" "$T/my dir/none" "$T/it's" "$T/afile" \
-	    "$T/afile/sub" "-x" "rel/none" "$T/closed"; do
+	    "$T/afile/sub" "-x" "rel/none" "$T/closed" \
+	    "$T/"$'\303\251t\303\251'; do
 		want=$(SHMIDS_DIR=$d timeout 30 "$BIN/shm-ls" 2>&1 > /dev/null) || true
 		want=${want#shm-ls: }
 		[ "$d" != "$T/closed" ] || [ "$(id -u)" != 0 ] ||

@@ -745,15 +745,15 @@ print(shmids._locate._library_path(), list(shmids.attach(l)), l)'
 	status_is 0
 	like "$output" "coeff: 100 values, float64, sum *" "README example"
 	gone "$(label_of data.shm)"
-	readme_block "python-zeros:" > ../zeros.sh
-	[ -s ../zeros.sh ] || { echo "README.md: no python-zeros block" >&2; false; }
+	README=$TOP/examples/README.md readme_block "python-zeros:" > ../zeros.sh
+	[ -s ../zeros.sh ] || { echo "examples/README.md: no python-zeros block" >&2; false; }
 	PATH=$T/pybin:$BIN:$PATH run --separate-stderr env -u SHMIDS_LIB bash -e ../zeros.sh
 	[ ! -s label ] || track "$(cat label)"
 	status_is 0
 	is "$output" "(1000, 1000) float64 1500000.0" "README zeros example"
 	gone "$(cat label)"
-	readme_block "python-nd:" > ../nd.sh
-	[ -s ../nd.sh ] || { echo "README.md: no python-nd block" >&2; false; }
+	README=$TOP/examples/README.md readme_block "python-nd:" > ../nd.sh
+	[ -s ../nd.sh ] || { echo "examples/README.md: no python-nd block" >&2; false; }
 	PATH=$T/pybin:$BIN:$PATH run --separate-stderr env -u SHMIDS_LIB bash -e ../nd.sh
 	status_is 0
 	is "$output" "(50, 50, 50) float32 250000.0" "README N-D example (2.7)"

@@ -140,8 +140,8 @@ import shmids, sys
 print(shmids.attach(sys.argv[1]).tolist())' "$l")
 	[ "$v" = "[[1.0, 3.0], [2.0, 4.0]]" ] ||
 	    skip "the Python module does not attach column-major tables as meant yet"
-	readme_block "numpy from R" > "$T/block.sh"
-	[ -s "$T/block.sh" ] || { echo "README.md: no block \"numpy from R\"" >&2; false; }
+	README=$TOP/examples/README.md readme_block "numpy from R" > "$T/block.sh"
+	[ -s "$T/block.sh" ] || { echo "examples/README.md: no block \"numpy from R\"" >&2; false; }
 	mkdir -p top pybin && ln -s "$TOP/python" top/python
 	ln -s "$(command -v "$(python_with numpy)")" pybin/python3
 	cd top

@@ -1,12 +1,14 @@
 #!/usr/bin/env bats
 # The README's commands, run as written: the quick start on the sample
-# file examples/data.txt, and the numpy and R examples (-r); and what the
-# man pages' examples say of shm-ls -a and shm-expand -r.
+# file examples/data.txt in README.md, and the tour's (examples/README.md)
+# numpy, R, table and pipe examples; and what the man pages' examples
+# say of shm-ls -a and shm-expand -r.
 
 load helper
 
 TOP=$BATS_TEST_DIRNAME/..
 README=$TOP/README.md
+TOUR=$TOP/examples/README.md
 
 # A top directory after make, in $T/top: the tools under test in
 # build/bin, the sample file in examples/.
@@ -16,11 +18,13 @@ mktop() {
 	cp "$TOP/examples/data.txt" top/examples/
 }
 
-# run_block MARKER: run README's block in $T/top with bash, stopping at
-# the first failing command; tracks the segments data.shm names.
+# run_block MARKER [FILE]: run the block of FILE (default README.md) in
+# $T/top with bash, stopping at the first failing command; tracks the
+# segments data.shm names.
 run_block() {
+	local README=${2:-$README}
 	readme_block "$1" > "$T/block.sh"
-	[ -s "$T/block.sh" ] || { echo "README.md: no block \"$1\"" >&2; return 1; }
+	[ -s "$T/block.sh" ] || { echo "$README: no block \"$1\"" >&2; return 1; }
 	cd "$T/top"
 	run --separate-stderr bash -e "$T/block.sh"
 	[ ! -f data.shm ] || track $(awk '$2 == "shmids" { print $3 }' data.shm)
@@ -75,7 +79,7 @@ quick_start() {
 	mktop
 	mkdir pybin
 	ln -s "$(command -v "$py")" pybin/python3
-	PATH=$T/pybin:$BIN:$PATH run_block numpy
+	PATH=$T/pybin:$BIN:$PATH run_block numpy "$TOUR"
 	status_is 0
 	is "$(wc -l < coeff.txt)" 1 "lines in coeff.txt"
 	like "$output" "[[]*1.00000e+00*]" "numpy's print"
@@ -140,7 +144,7 @@ quick_start() {
 @test "7: readme: R's scan reads the numpy example's coeff.txt" {
 	command -v Rscript > /dev/null || skip "no Rscript"
 	mktop
-	PATH=$BIN:$PATH run_block numpy
+	PATH=$BIN:$PATH run_block numpy "$TOUR"
 	# python3 may lack numpy: only coeff.txt matters here
 	[ -s coeff.txt ] || status_is 0
 	gone "$(awk '$2 == "shmids" { print $3 " " $4 }' data.shm)"
@@ -152,7 +156,7 @@ quick_start() {
 @test "7: readme: the R example runs as written: R reads coeff from the pipe" {
 	command -v Rscript > /dev/null || skip "no Rscript"
 	mktop
-	PATH=$BIN:$PATH run_block R
+	PATH=$BIN:$PATH run_block R "$TOUR"
 	status_is 0
 	gone "$(awk '$2 == "shmids" { print $3 " " $4 }' data.shm)"
 	like "$output" "*Min.*Max.*"
@@ -161,7 +165,7 @@ quick_start() {
 
 @test "7: readme: shm-expand(1) and the README show the same -r example" {
 	local line
-	line=$(readme_block numpy | sed -n 2,3p)
+	line=$(README=$TOUR readme_block numpy | sed -n 2,3p)
 	is "$(printf '%s\n' "$line" | wc -l)" 2
 	run mandoc -Tascii "$TOP/man/shm-expand.1"
 	[ "$status" = 0 ] || skip "mandoc not installed"
@@ -169,7 +173,7 @@ quick_start() {
 	while IFS= read -r line; do
 		grep -Fq -- "$line" <<< "$output" ||
 		    { echo "shm-expand(1) lacks: $line" >&2; false; }
-	done <<< "$(readme_block numpy | sed -n 2,3p)"
+	done <<< "$(README=$TOUR readme_block numpy | sed -n 2,3p)"
 }
 
 @test "1: readme: shm-ls lists every user's shmids segments, -a adds other programs'" {
@@ -192,9 +196,9 @@ quick_start() {
 
 @test "7: readme: shm-import on the 10-value coeff prints what the README shows, converts with -k 10" {
 	local cmd want
-	cmd=$(sed -n 's/^    \$ \(printf .* | shm-import\) > small.shm$/\1/p' "$README")
-	want=$(grep -A1 '^    \$ printf .* | shm-import > small.shm$' "$README" | sed -n '2s/^    //p')
-	[ -n "$cmd" ] && [ -n "$want" ] || { echo "README.md: no shm-import example" >&2; false; }
+	cmd=$(sed -n 's/^    \$ \(printf .* | shm-import\) > small.shm$/\1/p' "$TOUR")
+	want=$(grep -A1 '^    \$ printf .* | shm-import > small.shm$' "$TOUR" | sed -n '2s/^    //p')
+	[ -n "$cmd" ] && [ -n "$want" ] || { echo "$TOUR: no shm-import example" >&2; false; }
 	PATH=$BIN:$PATH run --separate-stderr bash -c "$cmd"
 	status_is 0
 	is "$stderr" "$want"
@@ -208,8 +212,8 @@ quick_start() {
 
 @test "7: readme: the listing sample is what shm-ls shows right after shm-import" {
 	local sample l
-	sample=$(readme_block listing)
-	[ -n "$sample" ] || { echo "README.md: no listing sample" >&2; false; }
+	sample=$(README=$TOUR readme_block listing)
+	[ -n "$sample" ] || { echo "$TOUR: no listing sample" >&2; false; }
 	mktop
 	cd top
 	shm_import -f coeff -P "$P" < examples/data.txt > data.shm
@@ -236,7 +240,7 @@ table_labels() {
 	mktop
 	mkdir pybin
 	ln -s "$(command -v "$py")" pybin/python3
-	PATH=$T/pybin:$BIN:$PATH run_block "numpy table"
+	PATH=$T/pybin:$BIN:$PATH run_block "numpy table" "$TOUR"
 	l=$(table_labels m.shm)
 	[ -z "$l" ] || track "$l"
 	status_is 0
@@ -249,7 +253,7 @@ table_labels() {
 	local l
 	command -v Rscript > /dev/null || skip "no Rscript"
 	mktop
-	PATH=$BIN:$PATH run_block "R table"
+	PATH=$BIN:$PATH run_block "R table" "$TOUR"
 	l=$(table_labels quakes.shm)
 	[ -z "$l" ] || track "$l"
 	status_is 0
@@ -262,7 +266,7 @@ table_labels() {
 @test "7: readme: the pipe names example runs as written: -P names a table from a pipe run3/stdin:1, shm-ls -N finds it" {
 	local l
 	mktop
-	PATH=$BIN:$PATH run_block "pipe names"
+	PATH=$BIN:$PATH run_block "pipe names" "$TOUR"
 	status_is 0
 	l=$(table_labels run3.shm)
 	[ -z "$l" ] || track "$l"
@@ -277,7 +281,7 @@ table_labels() {
 	local l
 	command -v Rscript > /dev/null || skip "no Rscript"
 	mktop
-	PATH=$BIN:$PATH run_block "mtcars"
+	PATH=$BIN:$PATH run_block "mtcars" "$TOUR"
 	l=$(table_labels mtcars.shm)
 	[ -z "$l" ] || track "$l"
 	status_is 0
@@ -291,7 +295,7 @@ table_labels() {
 @test "6: readme: pandas' default float parser misreads shortest forms that float_precision=\"round_trip\" reads exactly" {
 	local py
 	py=$(python_with pandas) || skip "no python3 with pandas"
-	grep -q 'float_precision="round_trip"' "$README"
+	grep -q 'float_precision="round_trip"' "$TOUR"
 
 	run "$py" -c 'import numpy, pandas, io
 x = numpy.random.default_rng(1).normal(size=20000)

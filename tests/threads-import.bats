@@ -206,7 +206,7 @@ every() {
 }
 
 # A regular file's long array is read in blocks of 1 MiB by offset
-# (cmd/engine.c), cut where a line or a token begins: long lines of 60
+# (cmd/import/engine.c), cut where a line or a token begins: long lines of 60
 # and 200 KiB, and blocks that end anywhere in a line.
 @test "6.2: threads: continuation lines of 60 KiB and of 200 KiB, blocks cut anywhere: as on one thread" {
 	gen f64 60000 2600 41 a > in
@@ -224,7 +224,7 @@ every() {
 	done
 }
 
-# The lines counted ahead of a long array (shm-import.c count_rest())
+# The lines counted ahead of a long array (cmd/import/engine.c)
 # ended at a read that held only the file's last line, continued and
 # without its LF (a long one: the block reading leaves it to them): its
 # values went uncounted, and the array that one thread converts was "a
@@ -672,7 +672,7 @@ trickle_same() {
 	    "b's bad value"
 }
 
-# A pipe's kept lines past 16 MiB go to an unlinked file in TMPDIR (a
+# A pipe's kept lines past 4 MiB go to an unlinked file in TMPDIR (a
 # directory of this test's own here): a bad value at a long array's end
 # still lets every line through unchanged, and the file is gone after.
 @test "7: a pipe's long array of 25 MB with a bad value on its last line: its lines pass through unchanged, spilled to TMPDIR and gone" {

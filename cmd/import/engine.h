@@ -18,9 +18,11 @@
  * segment and a block a thread, never the array's text or its values
  * twice.
  *
- * A pipe's text cannot be read twice, so a pipe's long arrays are read
- * in runs into memory and copied once into a segment of their count
- * (eng_array()).  What eng_count() cannot do (a token longer than 1
+ * A pipe cannot be read twice, but its array's text is kept as it is
+ * read, in case it must pass through (lines.h): a pipe's long array is
+ * counted in runs as it comes, its segment made of the count, and its
+ * values parsed from that kept text (eng_again(), engine_again.c).
+ * What eng_count() cannot do (a token longer than 1
  * MiB, a read error, a signal, no memory) is "cannot" (-1) before
  * anything is consumed; errno says which, and eng_array() reads the
  * array from its lines instead.
@@ -131,6 +133,11 @@ struct eng_array {
 	const char	*bad;		/* the first bad value's token */
 	size_t		 read;		/* the array's bytes read so far */
 	struct shmids_values v;	/* the values read into memory */
+	/* a pipe's long array: its lines from a run on counted, not held */
+	int		 counting;
+	off_t		 from;		/* where they begin in the kept text */
+	unsigned long	 fromline;	/* the first one's line */
+	size_t		 counted;	/* their values */
 	/* results */
 	size_t		 count;		/* the array's values */
 	unsigned long	 first, lineno;	/* the first line, the last read */
@@ -159,5 +166,16 @@ void	 eng_array_init(struct eng_array *st, struct lines *l, int type,
  */
 int	 eng_array(struct eng_array *st);
 void	 eng_array_free(struct eng_array *st);
+
+/*
+ * A pipe's counted lines (st->counting) parsed again from the kept text
+ * (lines_replay()) into dst, room for st->counted elements (NULL: only
+ * checked), once eng_array() made the segment of the count: the
+ * values parsed once and straight into place, as a regular file's
+ * (engine.c), and memory never holds them twice.  0; ENG_BAD (said
+ * through io->bad, the segment dropped); -1: no memory, or the text
+ * kept cannot be read again.
+ */
+int	 eng_again(struct eng_array *st, char *dst);
 
 #endif

@@ -10,10 +10,12 @@
  * Once an array's lines came to RUN_MIN bytes, the lines after them are
  * taken in runs as long as what came before, RUN_MAX at most (a run may
  * hold text after the array, counted for nothing), and each run's
- * values are parsed on threads; a first line that long is parsed so at
- * once, and a pipe's first line too long to hold (lines.h) is parsed in
- * pieces cut where a token begins (eng_cut()).  Shorter arrays, and one
- * thread, go line by line.  A signal is acted on between runs.
+ * values are parsed on threads (or one: a run costs one call, a line
+ * one each); a first line that long is parsed so at once, and a pipe's
+ * first line too long to hold (lines.h) is parsed in pieces cut where a
+ * token begins (eng_cut()).  Shorter arrays go line by line.  A signal
+ * is acted on between runs.  The values are held (hold.h) until the
+ * array ends, then moved into its segment.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -22,10 +24,12 @@
 
 #include "shmids.h"
 #include "engine.h"
+#include "hold.h"
 #include "lines.h"
 
 #define RUN_MIN		((size_t)512 << 10)
 #define RUN_MAX		((size_t)4 << 20)
+#define PIECE		((size_t)1 << 20)	/* of a pipe's long line */
 
 /* A bad value: said by the caller, and remembered as the first. */
 static void
@@ -51,6 +55,44 @@ run(struct eng_array *st, const char **s, size_t size)
 }
 
 /*
+ * The values of whole lines s[0..n) appended to st->v, held (hold.h):
+ * shmids_values_read()'s answer.  n bytes hold n / 2 + 1 values at
+ * most (each a byte and a blank or line end), made room for first.
+ */
+static int
+values(struct eng_array *st, const char *s, size_t n, int nthreads,
+    struct shmids_span *sp)
+{
+	if (hold_room(&st->v, n / 2 + 1) == -1) {
+		memset(sp, 0, sizeof(*sp));
+		return -1;
+	}
+	return shmids_values_read(&st->v, s, n, nthreads, SHMIDS_VALUES_FIXED,
+	    sp);
+}
+
+/*
+ * A pipe's lines s[0..n) counted, whole lines through the array's last
+ * at most (st->counting): no value is parsed, none held, so that memory
+ * holds the segment and not the values too (engine.h, eng_again()).
+ * No memory is "no room" (st->k -1, st->bad NULL).
+ */
+static int
+count_values(struct eng_array *st, const char *s, size_t n,
+    struct shmids_span *sp)
+{
+	if (shmids_values_read(NULL, s, n, st->nthreads, SHMIDS_VALUES_COUNT,
+	    sp) == -1 || sp->count > (size_t)-1 / 2 - st->counted) {
+		st->k = -1;
+		st->more = 0;
+		return -1;
+	}
+	st->counted += sp->count;
+	st->more = sp->more;
+	return 0;
+}
+
+/*
  * Values s[0..n) of the first line, on several threads if it is long.
  * A bad value is said here, at the first line; -1 with st->bad NULL is
  * no room.
@@ -61,15 +103,38 @@ first_values(struct eng_array *st, const char *s, size_t n)
 	struct shmids_span sp;
 	int r;
 
-	if (st->nthreads > 1 && n >= RUN_MIN)
-		r = shmids_values_read(&st->v, s, n, st->nthreads, 0, &sp);
-	else
-		r = shmids_values_read(&st->v, s, n, 1, SHMIDS_VALUES_LINE,
-		    &sp);
+	r = values(st, s, n, n >= RUN_MIN ? st->nthreads : 1, &sp);
 	st->more = sp.more;
 	if (r == -1 && sp.bad != NULL)
 		bad_at(st, st->first, sp.bad);
 	return r;
+}
+
+static int
+first_run(void *arg, const char *s, size_t n)
+{
+	struct eng_array *st = arg;
+
+	st->io->stop(st->io->arg);
+	return first_values(st, s, n) == -1 ? -1 : 0;
+}
+
+/*
+ * A pipe's long first line, counted (pipe_line()) and continued: its
+ * values parsed again from its text kept and held, so that a bad one
+ * makes it text that continues nothing before the next line is read.
+ */
+static void
+first_again(struct eng_array *st)
+{
+	st->more = 0;
+	st->counting = 0;
+	st->counted = 0;
+	if (lines_replay(st->l, st->from, RUN_MAX, eng_cut, first_run,
+	    st) == -1)
+		st->k = -1;
+	if (st->k == -1)
+		st->more = 0;	/* text continues nothing */
 }
 
 /*
@@ -106,12 +171,17 @@ static void
 pipe_line(struct eng_array *st, const char *s, size_t n, size_t vals)
 {
 	const char *p = s + vals;
-	size_t len = n - vals, c, want = RUN_MAX;
+	size_t len = n - vals, c, want = PIECE;
+	struct shmids_span sp;
 	ssize_t got;
 	int end = 0;
 
 	st->read = vals;
 	st->more = 0;
+	/* counted, parsed once its segment is made (eng_again()) */
+	st->counting = 1;
+	st->from = (off_t)vals;
+	st->fromline = st->first;
 	for (;;) {
 		c = end ? len : eng_cut(p, len);
 		if (c == 0 && !end) {
@@ -121,20 +191,19 @@ pipe_line(struct eng_array *st, const char *s, size_t n, size_t vals)
 			 * more, twice as much, until one does or the line
 			 * ends, as a file's line that is read whole.
 			 */
-			want = len < RUN_MAX / 2 ? RUN_MAX :
+			want = len < PIECE / 2 ? PIECE :
 			    len > (size_t)-1 / 2 ? (size_t)-1 : 2 * len;
 		} else {
-			want = RUN_MAX;
+			want = PIECE;
 			if (st->k == 0 && c > 0 &&
-			    (st->k = first_values(st, p, c)) == -1 &&
-			    st->bad == NULL)
+			    count_values(st, p, c, &sp) == -1)
 				return;		/* no room: said by the caller */
 			st->read += c;
 			if (end)
 				break;
 		}
 		lines_unread(st->l, p + c);
-		/* the rest of the line: 4 MiB at a time (more for a long
+		/* the rest of the line: 1 MiB at a time (more for a long
 		   token), or to its LF */
 		st->io->stop(st->io->arg);
 		while ((got = lines_more(st->l, &p, want, &end)) == -1) {
@@ -147,8 +216,12 @@ pipe_line(struct eng_array *st, const char *s, size_t n, size_t vals)
 	}
 	set_eol(st, p + (len >= 2 ? len - 2 : 0), len >= 2 ? 2 : len);
 	st->l->part = 0;
-	if (st->k == -1)
-		st->more = 0;	/* a first line that is text continues nothing */
+	/*
+	 * Continued, it must be values now, or the lines after it are no
+	 * continuations (format-spec.md 6): parsed again, and held.
+	 */
+	if (st->k == 0 && st->more)
+		first_again(st);
 }
 
 /*
@@ -164,11 +237,25 @@ run_values(struct eng_array *st)
 	ssize_t n;
 	int k;
 
-	if (st->nthreads < 2 || st->read < RUN_MIN ||
+	if (st->read < RUN_MIN ||
 	    (n = run(st, &s, st->read < RUN_MAX ? st->read : RUN_MAX)) <
 	    (ssize_t)RUN_MIN)
 		return 0;
-	k = shmids_values_read(&st->v, s, (size_t)n, st->nthreads, 0, &sp);
+	if (!st->l->reg) {
+		/* a pipe's: counted now, parsed once its segment is made */
+		if (!st->counting) {
+			st->counting = 1;
+			st->from = lines_kept_len(st->l);
+			st->fromline = st->lineno + 1;
+		}
+		if (count_values(st, s, (size_t)n, &sp) == 0) {
+			lines_skip(st->l, sp.used);
+			st->lineno += sp.lines;
+			st->read += sp.used;
+		}
+		return 1;
+	}
+	k = values(st, s, (size_t)n, st->nthreads, &sp);
 	st->k = k;
 	st->more = sp.more;
 	if (k == -1 && sp.bad == NULL)
@@ -192,9 +279,12 @@ line_values(struct eng_array *st, const char *s, size_t n)
 {
 	struct shmids_span sp;
 
+	if (st->k == 0 && st->counting) {
+		(void)count_values(st, s, n, &sp);
+		return;
+	}
 	if (st->k == 0) {
-		st->k = shmids_values_read(&st->v, s, n, 1,
-		    SHMIDS_VALUES_LINE, &sp);
+		st->k = values(st, s, n, 1, &sp);
 		st->more = sp.more;
 		if (st->k == -1 && sp.bad != NULL)
 			bad_at(st, st->lineno, sp.bad);
@@ -370,6 +460,7 @@ stream_read(struct eng_array *st)
 int
 eng_array(struct eng_array *st)
 {
+	size_t held;
 	char *dst;
 
 	if (stream_read(st))
@@ -379,19 +470,19 @@ eng_array(struct eng_array *st)
 		lines_trim(st->l);
 	if (st->k == -1)
 		return st->bad != NULL ? ENG_BAD : -1;
-	/* the values, read into memory, copied once into the segment */
-	st->count = st->v.count;
-	if ((dst = st->io->make(st->io->arg, st->v.type, st->count)) !=
-	    NULL && st->count > 0)
-		memcpy(dst, st->v.data, st->count *
-		    shmids_type_size(st->v.type));
-	return 0;
+	/* the values held moved once into the segment, the rest parsed */
+	st->count = st->v.count + st->counted;
+	held = st->v.count * shmids_type_size(st->v.type);
+	dst = st->io->make(st->io->arg, st->v.type, st->count);
+	hold_move(&st->v, dst);
+	return st->counting ? eng_again(st, dst != NULL ? dst + held : NULL) :
+	    0;
 }
 
 void
 eng_array_free(struct eng_array *st)
 {
-	shmids_values_free(&st->v);
+	hold_free(&st->v);
 	if (st->eol != st->eolbuf)
 		free(st->eol);
 	st->eol = NULL;

@@ -62,16 +62,16 @@ quoted_number(const char *s, size_t len)
 	return j + 1;
 }
 
+/*
+ * The field is judged by the library's rule for one a writer may write
+ * (shmids_field_check()), which the -f the notes offer is held to.
+ */
 int
 note_arraylike(const char *field, size_t len, size_t count, int lines)
 {
-	double d;
-	const char *end;
-
 	return !((count < NOTE_VALUES && (lines < 2 || count < 2)) ||
 	    len > SHMIDS_NAME_MAX || quoted_number(field, len) == len ||
-	    (shmids_parse(field, &end, SHMIDS_F64, &d) == 0 &&
-	    end == field + len));
+	    shmids_field_check(field, len, 0, NULL) == -1);
 }
 
 static void

@@ -30,8 +30,8 @@ void	 note_more(char *buf, size_t size, unsigned long n, const char *what);
 /*
  * missed.c: arrays and tables -k or -t left, said when nothing was
  * converted.  note_arraylike(): does an array of field[0..len), count
- * values on lines lines, look like one (its field no number, nor R's
- * row name "1")?
+ * values on lines lines, look like one (its field one a writer may
+ * write, as -f takes it, and not R's row name "1")?
  */
 int	 note_arraylike(const char *field, size_t len, size_t count,
 	    int lines);

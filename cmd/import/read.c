@@ -244,11 +244,11 @@ long_ok(const char *s, size_t n)
 static int
 compressed(struct reader *rd, const char *s, ssize_t n)
 {
-	const char *how;
+	const struct shmids_compression *c;
 
-	if (n <= 0 || (how = magic_compressed(s, (size_t)n)) == NULL)
+	if (n <= 0 || (c = shmids_compressed(s, (size_t)n)) == NULL)
 		return 0;
-	magic_refuse("shm-import", rd->fname, how);
+	magic_refuse("shm-import", rd->fname, c);
 	rd->failed = 1;
 	return 1;
 }

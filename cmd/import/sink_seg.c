@@ -141,10 +141,7 @@ drop(struct sink *k)
 static int
 dir_again(struct segs *g, int e, unsigned long *n)
 {
-	const char *dir = shmids_dir();
-
-	if (dir == NULL || (e != ENOENT && e != ENOTDIR && e != EACCES) ||
-	    msg_dir_hint(dir) == NULL)
+	if (msg_dir_hint(e) == NULL)
 		return 0;
 	(*n)++;
 	return g->dirarrays + g->dirtables > 1;

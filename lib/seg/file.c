@@ -83,7 +83,8 @@ map(int fd, size_t size, size_t len, int prot, struct att *a)
 	a->size = size;
 	a->maplen = len;
 	a->fd = fd;
-	a->locked = 0;
+	a->locked = a->copied = 0;
+	a->alloc = 0;
 	a->prot = prot;
 	return 0;
 }
@@ -276,19 +277,18 @@ same_file(const struct stat *a, const struct stat *b)
 }
 
 /*
- * Open name in dfd, which fstatat found as *st: only a regular file, and
- * only that one, else ESTALE (a symlink, a FIFO, or a file swapped in
- * meanwhile).  *st becomes what fstat(2) says of the open file.  An open
- * refused for what is there now (a symlink ELOOP, a socket ENXIO, a
- * directory EISDIR) is ESTALE too; one that would wait for a lease its
- * owner holds (EWOULDBLOCK under O_NONBLOCK) is EBUSY: in use.  Neither
- * is an error of the directory's (format-spec.md 7).
+ * Open name in dfd, which fstatat found as *st, only if that is a
+ * regular file, else ESTALE.  An open refused for what is there now (a
+ * symlink ELOOP, a socket ENXIO, a directory EISDIR) is ESTALE too; one
+ * that would wait for a lease its owner holds (EWOULDBLOCK under
+ * O_NONBLOCK) is EBUSY: in use.  Neither is an error of the directory's
+ * (format-spec.md 7).  What was opened is still to be checked against
+ * *st (same_reg()).
  */
 static int
-open_at(int dfd, const char *name, int flags, struct stat *st)
+open_name(int dfd, const char *name, int flags, const struct stat *st)
 {
-	struct stat fst;
-	int fd, e = ESTALE;
+	int fd;
 
 	if (!S_ISREG(st->st_mode)) {
 		errno = ESTALE;
@@ -300,14 +300,41 @@ open_at(int dfd, const char *name, int flags, struct stat *st)
 			errno = ESTALE;
 		else if (errno == EWOULDBLOCK)
 			errno = EBUSY;
-		return -1;
 	}
-	if (fstat(fd, &fst) == -1)
-		e = errno;
-	else if (S_ISREG(fst.st_mode) && same_file(&fst, st)) {
+	return fd;
+}
+
+/*
+ * Is fst, what fstat(2) says of a descriptor open_name() opened, the
+ * regular file *st it found?  Else ESTALE (a symlink, a FIFO, or a file
+ * swapped in meanwhile).
+ */
+static int
+same_reg(const struct stat *fst, const struct stat *st)
+{
+	if (S_ISREG(fst->st_mode) && same_file(fst, st))
+		return 0;
+	errno = ESTALE;
+	return -1;
+}
+
+/*
+ * open_name(), and the file opened must be *st, which becomes what
+ * fstat(2) says of it: only a regular file, and only that one.
+ */
+static int
+open_at(int dfd, const char *name, int flags, struct stat *st)
+{
+	struct stat fst;
+	int fd, e;
+
+	if ((fd = open_name(dfd, name, flags, st)) == -1)
+		return -1;
+	if (fstat(fd, &fst) == 0 && same_reg(&fst, st) == 0) {
 		*st = fst;
 		return fd;
 	}
+	e = errno;
 	close(fd);
 	errno = e;
 	return -1;
@@ -385,19 +412,6 @@ fail:
 }
 
 /*
- * Is the file *st, whose path is id, owned by the uid its name carries
- * (format-spec.md 2.6)?  A name of the old form carries none: yes.
- */
-static int
-owner_ok(const char *id, const struct stat *st)
-{
-	unsigned long uid;
-
-	return shmids_id_uid(id, &uid) != 1 ||
-	    (unsigned long)st->st_uid == uid;
-}
-
-/*
  * Open a segment's file to read it (flags OPENFL) or, for a stream's
  * reader, to read and write it (RWFL), as above; *st is what fstat(2)
  * says of it.  noatime: only to look (O_NOATIME, which only the owner
@@ -430,70 +444,196 @@ open_seg(const char *id, int noatime, struct stat *st)
 }
 
 /*
- * lock: a reader's attach, which holds the descriptor and its read lock
- * until detached.  Otherwise the header is only looked at: no lock, and
- * O_NOATIME where the caller owns the file, so listing changes nothing.
- * Only the first page is mapped: the file may be far larger than its
- * header says (grown sparse by its owner), and mapping costs address
- * space; file_narrow() maps what a reader keeps.
+ * What a reader checks of its file, from st, fstat(2) of its descriptor
+ * taken after its lock was asked for (a stream's attach asks for none;
+ * format-spec.md 2.3, 2.6), in the order of 2.3; a->size and a->alloc
+ * from it.  A file unlinked by then
+ * (by a cleaner between our open and our lock) is ENOENT.  One owned
+ * by another user than the one its name says made it is not the
+ * segment; nor an old-form file of an owner this reader does not read
+ * (2.6, Whose segment): decided on the open descriptor, so no swap
+ * after a check of the name can fool it.  A file of more than one name
+ * is refused: a link another user made at a removed segment's path is
+ * not told from one its owner made (2.6, Other names).
  */
 static int
-file_attach(const struct shmids_info *si, int lock, struct att *a)
+judge(const char *id, const struct stat *st, struct att *a)
 {
-	struct stat st;
-	size_t len;
-	long pg = sysconf(_SC_PAGESIZE);
-	int fd, e, rw = lock == ATT_RDWR, look = !lock || lock == ATT_KEEP;
-
-	if ((fd = open_seg_as(si->id, rw ? RWFL : OPENFL, look, &st)) == -1)
-		return -1;
-	/*
-	 * A file owned by another user than the one its name says made it
-	 * is not the segment; nor, for a reader, an old-form file of an
-	 * owner it does not read (format-spec.md 2.6, Whose segment):
-	 * decided on the open descriptor, so no swap after a check of the
-	 * name can fool it.  A reader refuses a file of more than one name:
-	 * a link another user made at a removed segment's path is not told
-	 * from one its owner made (2.6, Other names).
-	 */
-	if (!(lock ? shmids_reads_owner(si->id, st.st_uid) :
-	    owner_ok(si->id, &st))) {
+	if (st->st_nlink == 0)
+		errno = ENOENT;
+	else if (!shmids_reads_owner(id, st->st_uid))
 		errno = ESTALE;
-		goto fail;
-	}
-	if (lock && st.st_nlink > 1) {
+	else if (st->st_nlink > 1)
 		errno = EMLINK;
-		goto fail;
-	}
-	if (st.st_size < SHMIDS_HEADER ||
-	    (unsigned long long)st.st_size > (size_t)-1) {
+	else if (st->st_size < SHMIDS_HEADER ||
+	    (unsigned long long)st->st_size > (size_t)-1)
 		errno = ESTALE;
-		goto fail;
+	else {
+		a->size = (size_t)st->st_size;
+		a->alloc = (long long)st->st_blocks * 512;
+		return 0;
 	}
-	len = pg > 0 && (unsigned long long)st.st_size > (unsigned long)pg ?
-	    (size_t)pg : (size_t)st.st_size;
-	if (map(fd, (size_t)st.st_size, len, rw ? PROT_READ | PROT_WRITE :
-	    PROT_READ, a) == -1)
-		goto fail;
-	if (!lock) {
-		close(fd);
-		a->fd = -1;
-	} else if (rw || lock == ATT_KEEP)
-		;	/* a stream's reader locks its entry (10.5) */
-	else if (setlock(fd, F_RDLCK) == 0)
-		a->locked = 1;
-	else if (errno != EAGAIN && errno != EACCES) {
-		e = errno;
-		munmap(a->addr, a->maplen);
-		errno = e;
-		goto fail;
+	return -1;
+}
+
+/*
+ * The first SHMIDS_HEADER bytes of fd, or fewer if it is shorter now:
+ * how many, or -1.  read(2), not a mapping: a file its owner truncates
+ * meanwhile gives a short read, where a mapping would give SIGBUS.
+ */
+static ssize_t
+read_head(int fd, char *h)
+{
+	ssize_t n = 0, r;
+
+	while (n < SHMIDS_HEADER && (r = pread(fd, h + n,
+	    (size_t)(SHMIDS_HEADER - n), (off_t)n)) != 0) {
+		if (r == -1 && errno != EINTR)
+			return -1;
+		if (r > 0)
+			n += r;
 	}
+	return n;
+}
+
+/*
+ * The header copied to a->head with pread(2): a file truncated meanwhile
+ * gives a short copy (then a->size, and ESTALE from the check), never
+ * SIGBUS.  The copy is taken after the lock, as a mapping's bytes
+ * would be read, and ordered before the payload's loads as an acquire
+ * of the state would be (format-spec.md 2.2).
+ */
+static int
+copy_head(struct att *a)
+{
+	ssize_t n;
+
+	if ((n = read_head(a->fd, a->head)) == -1)
+		return -1;
+	if ((size_t)n < SHMIDS_HEADER)
+		a->size = (size_t)n;
+	a->copied = 1;
+#if defined(__GNUC__)
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+#endif
+	return 0;
+}
+
+/*
+ * The reader's read lock asked for: 0 granted, 1 refused (a writer
+ * filling, or a cleaner); -1 with errno.
+ */
+static int
+read_lock(int fd)
+{
+	if (setlock(fd, F_RDLCK) == 0)
+		return 0;
+	return errno == EAGAIN || errno == EACCES ? 1 : -1;
+}
+
+/*
+ * The first page of a->fd's a->size bytes (all of them if fewer) mapped
+ * at a->addr, as a->prot: the header, and the state word a reader may
+ * wait on (wake.c).
+ */
+static int
+map_first(struct att *a)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	size_t len = pg > 0 && a->size > (unsigned long)pg ? (size_t)pg :
+	    a->size;
+	void *p;
+
+	if ((p = mmap(NULL, len, a->prot, MAP_SHARED, a->fd, 0)) ==
+	    MAP_FAILED)
+		return -1;
+	a->addr = p;
+	a->maplen = len;
+	return 0;
+}
+
+/*
+ * A reader's attach, which holds the descriptor and its read lock until
+ * detached: one look at the file.  It is opened as open_seg() opens it,
+ * its lock asked for, and then one fstat(2), after the lock, answers
+ * for all that is checked of it (same_reg(), judge()).  The header is
+ * copied (copy_head()), not read through a mapping: the first fault on
+ * a file mapping maps the pages around it too (fault-around), which
+ * costs more than the rest of the attach.  Nothing is mapped yet: the
+ * file may be far larger than its header says (grown sparse by its
+ * owner), and file_narrow() maps what the reader keeps; only a reader
+ * refused its lock (the writer filling) maps the first page now, whose
+ * state word it may wait on (wake.c).
+ */
+static int
+reader_attach(const struct shmids_info *si, struct att *a)
+{
+	struct stat st, fst;
+	const char *base;
+	int dfd, fd, e, k;
+
+	if ((dfd = dir_of(si->id, &base)) == -1)
+		return -1;
+	fd = stat_name(dfd, base, &st) == -1 ? -1 :
+	    open_name(dfd, base, OPENFL, &st);
+	e = errno;
+	close(dfd);
+	errno = e;
+	if (fd == -1)
+		return -1;
+	memset(a, 0, sizeof(*a));
+	a->fd = fd;
+	a->prot = PROT_READ;
+	if ((k = read_lock(fd)) == -1 || fstat(fd, &fst) == -1 ||
+	    same_reg(&fst, &st) == -1 || judge(si->id, &fst, a) == -1 ||
+	    copy_head(a) == -1)
+		goto fail;
+	a->locked = k == 0;
+	if (!a->locked && map_first(a) == -1)
+		goto fail;
 	return 0;
 fail:
 	e = errno;
 	close(fd);
 	errno = e;
 	return -1;
+}
+
+/*
+ * A stream's attach (format-spec.md 10): no read lock, for a stream's
+ * readers lock their entries (10.5).  ATT_RDWR, a stream's reader, maps
+ * read and write: it registers in the segment (10.1); ATT_KEEP only
+ * looks, with no access time.  The file is checked as a reader's
+ * (judge()), on what fstat(2) says of the open descriptor, and its
+ * first page mapped, which holds the header the caller reads there.
+ */
+static int
+stream_attach(const struct shmids_info *si, int lock, struct att *a)
+{
+	struct stat st;
+	int fd, e, rw = lock == ATT_RDWR;
+
+	if ((fd = open_seg_as(si->id, rw ? RWFL : OPENFL, !rw, &st)) == -1)
+		return -1;
+	memset(a, 0, sizeof(*a));
+	a->fd = fd;
+	a->prot = rw ? PROT_READ | PROT_WRITE : PROT_READ;
+	if (judge(si->id, &st, a) == -1 || map_first(a) == -1)
+		goto fail;
+	return 0;
+fail:
+	e = errno;
+	close(fd);
+	errno = e;
+	return -1;
+}
+
+/* lock: ATT_READ, speedseg's one look; a stream's modes otherwise. */
+static int
+file_attach(const struct shmids_info *si, int lock, struct att *a)
+{
+	return lock == ATT_READ ? reader_attach(si, a) :
+	    stream_attach(si, lock, a);
 }
 
 #ifdef __linux__
@@ -503,22 +643,19 @@ fail:
 #define ALLOC_SLACK	((long long)64 << 10)	/* bytes: inline data, tails */
 
 /*
- * The bytes fd's file has allocated (st_blocks of its fstat st), if
- * fewer than len less
- * ALLOC_SLACK; else -1: allocated, or it cannot be told (ZFS, which
- * stores blocks of zeros its writer wrote as holes; format-spec.md 2.6,
- * Holes).  Space allocated beyond the end (fallocate -n) counts: it was
- * paid for.
+ * The bytes fd's file has allocated, have (st_blocks of its fstat, in
+ * bytes), if fewer than len less ALLOC_SLACK; else -1: allocated, or it
+ * cannot be told (ZFS, which stores blocks of zeros its writer wrote as
+ * holes; format-spec.md 2.6, Holes).  Space allocated beyond the end
+ * (fallocate -n) counts: it was paid for.
  */
 static long long
-short_alloc(int fd, const struct stat *st, size_t len)
+short_alloc(int fd, long long have, size_t len)
 {
-	long long have;
 #ifdef __linux__
 	struct statfs sf;
 #endif
 
-	have = (long long)st->st_blocks * 512;
 	if (have + ALLOC_SLACK >= (long long)len)
 		return -1;
 #ifdef __linux__
@@ -540,44 +677,36 @@ shmids_file_alloc(const char *id, size_t len)
 		errno = e;
 		return -1;
 	}
-	h = short_alloc(fd, &st, len);
+	h = short_alloc(fd, (long long)st.st_blocks * 512, len);
 	close(fd);
 	errno = e;
 	return h;
 }
 
 /*
- * A fresh mapping of len bytes replaces the first page's; the file may
- * have shrunk meanwhile, which only its owner can do (format-spec.md
- * 2.6, Caveats).  Fewer bytes allocated than those was made by no
- * writer of ours, and the holes would cost memory (tmpfs: SIGBUS once
- * full) to read: EBADMSG.  Called only with the reader's lock granted
- * (file_ready): a file unlinked by then, by a cleaner between our open
- * and our lock, is ENOENT, told here from the same fstat, which a
- * waiting reader's wake pays once, not twice.
+ * The declared bytes mapped, replacing a waiting reader's first page.
+ * Fewer bytes allocated than those (at the look of file_attach() or
+ * file_reread(), after the lock) was made by no writer of ours, and the
+ * holes would cost memory (tmpfs: SIGBUS once full) to read: EBADMSG.
+ * The file may have shrunk since, which only its owner can do
+ * (format-spec.md 2.6, Caveats).  Nothing is touched: the reader's
+ * pages fault in as read, or are populated (file_prefault()).
  */
 static int
 file_narrow(struct att *a, size_t len)
 {
-	struct stat st;
 	void *p;
-	int known;
 
-	/* a file that cannot be told passes, as it always did */
-	if ((known = fstat(a->fd, &st) == 0) && st.st_nlink == 0) {
-		errno = ENOENT;
-		return -1;
-	}
-	if (known && short_alloc(a->fd, &st, len) != -1) {
+	if (short_alloc(a->fd, a->alloc, len) != -1) {
 		errno = EBADMSG;
 		return -1;
 	}
-
 	if (len > a->maplen) {
 		if ((p = mmap(NULL, len, a->prot, MAP_SHARED, a->fd, 0)) ==
 		    MAP_FAILED)
 			return -1;
-		munmap(a->addr, a->maplen);
+		if (a->maplen > 0)
+			munmap(a->addr, a->maplen);
 		a->addr = p;
 		a->maplen = len;
 	}
@@ -637,7 +766,8 @@ file_prefault(const struct att *a, int rdonly)
 static void
 file_detach(struct att *a)
 {
-	munmap(a->addr, a->maplen);
+	if (a->maplen > 0)
+		munmap(a->addr, a->maplen);
 	if (a->fd >= 0)
 		close(a->fd);
 }
@@ -656,17 +786,35 @@ file_sealed(const struct att *a)
 	setlock(a->fd, F_RDLCK);
 }
 
-static void
-file_relock(struct att *a)
+/*
+ * As file_attach() looks, on the descriptor held: the lock asked for
+ * again if it was refused, then one fstat(2).  A reader that waited has
+ * the first page mapped (its futex word), faulted in by the wait: the
+ * header is read there, as any reader reads it once narrowed, with no
+ * copy.  Its owner truncating the file under it is the caveat of
+ * format-spec.md 2.6 that every mapping of a file segment has.
+ */
+static int
+file_reread(const struct shmids_info *si, struct att *a)
 {
-	if (!a->locked && setlock(a->fd, F_RDLCK) == 0)
-		a->locked = 1;
+	struct stat st;
+	int k = a->locked ? 0 : read_lock(a->fd);
+
+	if (k == -1 || fstat(a->fd, &st) == -1 || judge(si->id, &st, a) == -1)
+		return -1;
+	if (a->maplen >= SHMIDS_HEADER)
+		a->copied = 0;
+	else if (copy_head(a) == -1)
+		return -1;
+	a->locked = k == 0;
+	return 0;
 }
 
 /*
  * A reader holding its read lock knows no writer holds a write lock.  One
  * that only looks asks who holds what: a write lock means a live writer.
- * A ready one's unlink is told by file_narrow(), which comes next.
+ * A reader's file unlinked before its lock was granted was told by
+ * judge(), at the look after the lock.
  */
 static int
 file_ready(const struct shmids_info *si, const struct att *a, int state)
@@ -677,12 +825,7 @@ file_ready(const struct shmids_info *si, const struct att *a, int state)
 	if (a != NULL && a->fd >= 0) {
 		if (!a->locked)
 			return EAGAIN;	/* writer filling, or a cleaner */
-		if (state == 'r')
-			return 0;
-		/* A cleaner unlinked it between our open and our lock. */
-		if (fstat(a->fd, &st) == 0 && st.st_nlink == 0)
-			return ENOENT;
-		return EOWNERDEAD;
+		return state == 'r' ? 0 : EOWNERDEAD;
 	}
 	if (state == 'r')
 		return 0;
@@ -833,26 +976,6 @@ still_idle(int dfd, const char *name, int fd, const struct shmids_info *si)
 		return -1;
 	}
 	return 0;
-}
-
-/*
- * The first SHMIDS_HEADER bytes of fd, or fewer if it is shorter now:
- * how many, or -1.  read(2), not a mapping: a file its owner truncates
- * meanwhile gives a short read, where a mapping would give SIGBUS.
- */
-static ssize_t
-read_head(int fd, char *h)
-{
-	ssize_t n = 0, r;
-
-	while (n < SHMIDS_HEADER && (r = pread(fd, h + n,
-	    (size_t)(SHMIDS_HEADER - n), (off_t)n)) != 0) {
-		if (r == -1 && errno != EINTR)
-			return -1;
-		if (r > 0)
-			n += r;
-	}
-	return n;
 }
 
 /*
@@ -1186,8 +1309,8 @@ file_scan(int (*fn)(struct shmids_info *, int, void *), void *arg)
 
 /*
  * read(2), not a mapping: a file its owner truncates meanwhile gives a
- * short read here, where a mapping would give SIGBUS.  As file_attach()
- * does for a look, no lock and no access time.
+ * short read here, where a mapping would give SIGBUS.  A look: no lock,
+ * and no access time (open_seg()).
  */
 static ssize_t
 file_peek(const struct shmids_info *si, char *h, size_t *size)
@@ -1309,6 +1432,7 @@ file_names(const char *id)
 
 const struct shmids_backend shmids_file = {
 	.store = -1,
+	.selfstat = 1,
 	.names = file_names,
 	.create = file_create,
 	.attach = file_attach,
@@ -1317,7 +1441,7 @@ const struct shmids_backend shmids_file = {
 	.detach = file_detach,
 	.setmode = file_setmode,
 	.sealed = file_sealed,
-	.relock = file_relock,
+	.reread = file_reread,
 	.ready = file_ready,
 	.remove = file_remove,
 	.remove_idle = file_remove_idle,

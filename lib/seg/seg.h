@@ -49,7 +49,11 @@ struct hdr {
 
 /* One attachment of a segment: what detaching it needs. */
 struct att {
-	char		*addr;		/* the header */
+	/*
+	 * The header, mapped; a file reader's is NULL until narrow() maps
+	 * what it keeps, unless it waits for the writer (the futex's page).
+	 */
+	char		*addr;
 	/*
 	 * Bytes of the segment, header included: the object's size at
 	 * attach, what the header declares once narrowed for a reader.
@@ -59,15 +63,24 @@ struct att {
 	int		 fd;		/* file segments: held open, locked; else -1 */
 	int		 locked;	/* a reader's lock was granted (files) */
 	int		 prot;		/* the mapping's protection (files) */
+	/*
+	 * A file reader's copy of the header, read with pread(2) (copied:
+	 * 1), which is checked instead of the mapping; and the bytes the
+	 * file had allocated at that look (2.6, Holes).
+	 */
+	int		 copied;
+	long long	 alloc;
+	char		 head[SHMIDS_HEADER];
 };
 
 /*
- * attach()'s lock: 0 to look, 1 a reader (files: its read lock),
- * ATT_RDWR: attached read and write, no lock (a stream's reader, which
- * registers in the segment: format-spec.md 10.1), or ATT_KEEP: a look
- * that keeps a file's descriptor (no lock, no access time) for the
- * lock tests of a look at a stream (10.5).
+ * attach()'s lock: ATT_READ a reader (files: its read lock, one look
+ * at the file), ATT_RDWR: attached read and write, no lock (a stream's
+ * reader, which registers in the segment: format-spec.md 10.1), or
+ * ATT_KEEP: a look that keeps a file's descriptor (no lock, no access
+ * time) for the lock tests of a look at a stream (10.5).
  */
+#define ATT_READ	1
 #define ATT_RDWR	2
 #define ATT_KEEP	3
 
@@ -94,18 +107,27 @@ struct shmids_backend {
 	int	(*create)(size_t size, size_t namelen,
 		    char id[SHMIDS_LABEL_MAX + 1], struct att *a);
 	/*
-	 * Attach si's segment read-only; lock: as a reader (files).  Only
-	 * the header need be mapped: a->size is the object's size, which
-	 * the header is checked against.
+	 * 1 if attach() itself finds all that stat() tells a reader (the
+	 * segment exists, may be read, is its maker's: the file backend,
+	 * on the descriptor it opens), so that a reader's open skips
+	 * stat(); si then holds only the id.
+	 */
+	int	 selfstat;
+	/*
+	 * Attach si's segment as lock says (ATT_READ: read-only, as a
+	 * reader; files: one that holds a read lock, asked for here).  The
+	 * header need not be mapped: it is at a->addr, or copied to a->head
+	 * (a->copied); a->size is the object's size, which the header is
+	 * checked against.  selfstat holds for ATT_READ only: the stream
+	 * modes are given what stat() said.
 	 */
 	int	(*attach)(const struct shmids_info *si, int lock, struct att *a);
 	/*
 	 * A reader keeps the first len bytes only (the header and the
 	 * payload it declares; len <= a->size): map them where attach did
 	 * not, and make them a->size, so that nothing past them is ever
-	 * populated or handed out.  On failure a is unchanged; ENOENT: the
-	 * segment was removed as it was attached (files tell it here, not
-	 * in ready(), when ready() said 0: one fstat for both).
+	 * populated or handed out.  On failure a is unchanged (EBADMSG: a
+	 * file with fewer bytes allocated than that, 2.6 Holes).
 	 */
 	int	(*narrow)(struct att *a, size_t len);
 	/*
@@ -117,8 +139,13 @@ struct shmids_backend {
 	int	(*setmode)(const struct att *a, const char *id, int mode);
 	/* The writer stored state 'r' (files: its lock becomes a reader's). */
 	void	(*sealed)(const struct att *a);
-	/* A reader's attach whose lock was refused asks again (files). */
-	void	(*relock)(struct att *a);
+	/*
+	 * A reader woken on the segment it holds looks again at what
+	 * attach() looked at: its lock asked for again if it was refused,
+	 * the file and the header copy read afresh (files).  0, or -1 with
+	 * attach()'s errno (ENOENT: removed meanwhile).
+	 */
+	int	(*reread)(const struct shmids_info *si, struct att *a);
 	/*
 	 * May si's segment, whose header says state, be handed out?  0, or
 	 * EAGAIN (writer filling, or busy), EINPROGRESS (maybe filling, by

@@ -144,14 +144,12 @@ stat_again(const struct shmids_backend *be, struct shmids_info *si)
 	return be->stat(si->id, si);
 }
 
-/* The segment label names, as the system has it now; NULL with errno. */
+/* The backend of the segment label names, its id in si; NULL with errno. */
 static const struct shmids_backend *
-stat_label(const char *label, struct shmids_info *si)
+id_of(const char *label, struct shmids_info *si)
 {
-	const struct shmids_backend *be;
 	const char *name;
 	size_t len, idlen, namelen;
-	int k;
 
 	if (label == NULL) {
 		errno = EINVAL;
@@ -164,39 +162,67 @@ stat_label(const char *label, struct shmids_info *si)
 		return NULL;
 	memcpy(si->id, label, idlen);
 	si->id[idlen] = '\0';
-	be = shmids_be_of(si->id);
+	return shmids_be_of(si->id);
+}
+
+/* si's segment as the system has it now: 0, or -1 with errno. */
+static int
+stat_id(const struct shmids_backend *be, struct shmids_info *si)
+{
+	int k;
+
 	if ((k = be->stat(si->id, si)) == 1 && si->mode == 0)
 		k = stat_again(be, si);
 	if (k == -1)
-		return NULL;
+		return -1;
 	if (si->removed || k == 1) {
 		errno = si->removed ? ENOENT : EACCES;
-		return NULL;
+		return -1;
 	}
 	/* Not its maker's (format-spec.md 2.6): another file at that path. */
 	if (!shmids_made_by_owner(si)) {
 		errno = ESTALE;
-		return NULL;
+		return -1;
 	}
+	return 0;
+}
+
+/* The segment label names, as the system has it now; NULL with errno. */
+static const struct shmids_backend *
+stat_label(const char *label, struct shmids_info *si)
+{
+	const struct shmids_backend *be;
+
+	if ((be = id_of(label, si)) == NULL || stat_id(be, si) == -1)
+		return NULL;
 	return be;
+}
+
+/* The header of attachment a to check: its copy, or where it is mapped. */
+static const volatile char *
+head(const struct att *a)
+{
+	return a->copied ? a->head : a->addr;
 }
 
 /*
  * Attach the segment label names and check it (format-spec.md 2.3),
- * read-only; lock: as a reader, who will hold it (files).  The header is
- * checked on the attached memory against the segment's size.
+ * read-only, as a reader, who holds it (files: with a read lock).  The
+ * header is checked against the segment's size.  A backend that learns
+ * on its own descriptor what stat() would tell is not asked twice.
  */
 static const struct shmids_backend *
-attach_label(const char *label, int lock, struct shmids_info *si,
-    struct hdr *hd, struct att *a)
+attach_label(const char *label, struct shmids_info *si, struct hdr *hd,
+    struct att *a)
 {
 	const struct shmids_backend *be;
 	int e;
 
-	if ((be = stat_label(label, si)) == NULL ||
-	    be->attach(si, lock, a) == -1)
+	if ((be = id_of(label, si)) == NULL ||
+	    (!be->selfstat && stat_id(be, si) == -1) ||
+	    be->attach(si, ATT_READ, a) == -1)
 		return NULL;
-	if ((e = check_hdr(a->addr, a->size, si->id, label, hd)) != 0) {
+	if ((e = check_hdr(head(a), a->size, si->id, label, hd)) != 0) {
 		be->detach(a);
 		errno = e;
 		return NULL;
@@ -259,7 +285,7 @@ open_held(const char *label, struct shmids_info *si, struct att *a,
 	struct hdr hd;
 
 	*held = NULL;
-	if ((be = attach_label(label, 1, si, &hd, a)) == NULL)
+	if ((be = attach_label(label, si, &hd, a)) == NULL)
 		return NULL;
 	return hand_out(be, si, &hd, a, held, flags);
 }
@@ -277,8 +303,11 @@ recheck(const char *label, const struct shmids_info *si, struct att *a,
 	struct hdr hd;
 	int e;
 
-	be->relock(a);
-	if ((e = check_hdr(a->addr, a->size, si->id, label, &hd)) != 0) {
+	if (be->reread(si, a) == -1)
+		e = errno;
+	else
+		e = check_hdr(head(a), a->size, si->id, label, &hd);
+	if (e != 0) {
 		*held = NULL;
 		be->detach(a);
 		errno = e;

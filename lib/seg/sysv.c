@@ -167,7 +167,7 @@ attach(int id, size_t size, int rdonly, struct att *a)
 	a->addr = p;
 	a->size = a->maplen = size;
 	a->fd = -1;
-	a->locked = 0;
+	a->locked = a->copied = 0;
 	a->prot = rdonly ? PROT_READ : PROT_READ | PROT_WRITE;
 	return 0;
 }
@@ -253,11 +253,16 @@ sysv_sealed(const struct att *a)
 	(void)a;
 }
 
-/* Nothing to do: a System V reader holds no lock to ask for again. */
-static void
-sysv_relock(struct att *a)
+/*
+ * Nothing to do: a System V reader holds no lock to ask for again, and
+ * reads the header where it is mapped; the segment cannot change size.
+ */
+static int
+sysv_reread(const struct shmids_info *si, struct att *a)
 {
+	(void)si;
 	(void)a;
+	return 0;
 }
 
 /*
@@ -596,7 +601,7 @@ const struct shmids_backend shmids_sysv = {
 	.detach = sysv_detach,
 	.setmode = sysv_setmode,
 	.sealed = sysv_sealed,
-	.relock = sysv_relock,
+	.reread = sysv_reread,
 	.ready = sysv_ready,
 	.remove = sysv_remove,
 	.remove_idle = sysv_remove_idle,

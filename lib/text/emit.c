@@ -269,6 +269,8 @@ emit_par(FILE *fp, const struct shmids_layout *l, int type,
 	return done(&s.o, small, 0);
 }
 
+#define WRAPMAX	16	/* a wrap " /", eol and indent copied in one go */
+
 int
 shmids_emit(FILE *fp, const struct shmids_layout *l, int type,
     const void *data, size_t count)
@@ -279,8 +281,8 @@ shmids_emit(FILE *fp, const struct shmids_layout *l, int type,
 	size_t esz = shmids_type_size(type), eollen;
 	const char *weol;
 	size_t weollen, wrap, i, col, len, online = 0;
-	char num[SHMIDS_NUM_MAX], *at;
-	int r = 0, nt;
+	char num[SHMIDS_NUM_MAX], wr[WRAPMAX], *at;
+	int r = 0, nt, style;
 
 	if (l == NULL || !known(l) || esz == 0) {
 		errno = EINVAL;
@@ -294,6 +296,12 @@ shmids_emit(FILE *fp, const struct shmids_layout *l, int type,
 	/* A last line without newline still needs them between its lines. */
 	weol = wrap_eol(l, &weollen);
 	wrap = 2 + weollen + l->indent;
+	if (wrap <= WRAPMAX) {
+		memset(wr, ' ', WRAPMAX);
+		memcpy(wr, " /", 2);
+		memcpy(wr + 2, weol, weollen);
+	}
+	style = l->style[type];
 	start(&o, fp, small, sizeof(small));
 	put(&o, l->lead, l->leadlen);
 	col = l->col0 + l->leadlen;
@@ -305,13 +313,19 @@ shmids_emit(FILE *fp, const struct shmids_layout *l, int type,
 		if (o.n + 1 + SHMIDS_NUM_MAX > o.cap)
 			flush(&o);
 		at = o.buf + o.n;
-		if ((len = shmids_format(at + 1, type, p,
-		    l->style[type])) == 0) {
+		if ((len = shmids_format_elem(at + 1, type, p, style)) == 0) {
 			r = -1;
 			break;
 		}
 		if (online > 0 && !fits(l, col, len, i + 1 == count)) {
-			if (o.n + wrap + len <= o.cap) {
+			if (wrap <= WRAPMAX && o.n + wrap + SHMIDS_NUM_MAX <=
+			    o.cap) {
+				/* sizes the compiler knows: no calls */
+				memcpy(num, at + 1, SHMIDS_NUM_MAX - 1);
+				memcpy(at, wr, WRAPMAX);
+				memcpy(at + wrap, num, SHMIDS_NUM_MAX - 1);
+				o.n += wrap + len;
+			} else if (o.n + wrap + len <= o.cap) {
 				memmove(at + wrap, at + 1, len);
 				memcpy(at, " /", 2);
 				memcpy(at + 2, weol, weollen);
@@ -357,7 +371,7 @@ row(struct out *o, const struct shmids_layout *l, int type, const char *p,
 			flush(o);
 		if (j > 0)
 			o->buf[o->n++] = (char)sep;
-		if ((len = shmids_format(o->buf + o->n, type, p,
+		if ((len = shmids_format_elem(o->buf + o->n, type, p,
 		    l->style[type])) == 0)
 			return -1;
 		o->n += len;

@@ -56,7 +56,7 @@ fill(struct job *j, size_t c, struct slot *s)
 		end = j->count;
 	for (k = 0; i < end; i++, k++, p += j->esz) {
 		*t = (char)j->sep;
-		s->len[k] = (unsigned char)shmids_format(t + 1, j->type, p,
+		s->len[k] = (unsigned char)shmids_format_elem(t + 1, j->type, p,
 		    j->style);
 		t += 1 + s->len[k];
 	}

@@ -59,6 +59,13 @@ SHMIDS_HIDDEN int shmids_f64_parse(const char *s, const char *lim,
     const char **end, void *elem);
 SHMIDS_HIDDEN int shmids_f32_parse(const char *s, const char *lim,
     const char **end, void *elem);
+/*
+ * shmids_f64_parse() where a comma ends the token too (lim not NULL): a
+ * comma row's value parsed in place, its comma not looked for first
+ * (table.c).
+ */
+SHMIDS_HIDDEN int shmids_f64_parse_comma(const char *s, const char *lim,
+    const char **end, void *elem);
 
 /*
  * R's missing value NA (NA_real_, bits 7ff00000000007a2): the NaN whose

@@ -61,6 +61,8 @@ struct span {
 	int		 type;
 	size_t		 esz;
 	int		 walk;		/* parse_job() finds the end: uncounted */
+	struct chunk	 one;		/* c and at of a span of one chunk */
+	size_t		 at1;
 };
 
 /* Does a run of bytes above ' ' begin at u[i] (runs())? */
@@ -103,34 +105,6 @@ runs(const char *s, size_t len)
 	for (; i < len; i++)
 		n += run_at(u, i);
 	return n;
-}
-
-/*
- * The next piece of a chunk from p: up to its line's LF included, or the
- * chunk's end.  *vlen: the bytes that hold values (a line's CRs, LF and
- * continuation cut off), *eol: the piece ends a line, *cont: "/" ends it.
- */
-static const char *
-piece(const struct span *sp, const char *p, const char *end, size_t *vlen,
-    int *eol, int *cont)
-{
-	const char *nl = memchr(p, '\n', (size_t)(end - p));
-	const char *q = nl != NULL ? nl + 1 : end;
-	size_t len = (size_t)(q - p);
-
-	*eol = nl != NULL || end == sp->end;
-	*cont = 0;
-	if (*eol) {
-		while (len > 0 && (p[len - 1] == '\n' || p[len - 1] == '\r'))
-			len--;
-		if ((*cont = shmids_cont(p, len)) != 0) {
-			while (shmids_blank(p[len - 1]))
-				len--;
-			len--;
-		}
-	}
-	*vlen = len;
-	return q;
 }
 
 /*
@@ -229,56 +203,91 @@ past_room(const struct span *sp, const char *p, const char *lim)
 }
 
 /*
+ * Where the line at q ends, q being at a CR or LF, or past a "/" and
+ * the blanks after it: the LF after any CRs, or the span's end; NULL if
+ * something else comes first (a CR inside a line, a "/" that is no
+ * continuation), or the chunk ends first inside a line.
+ */
+static const char *
+eol_at(const struct span *sp, const char *q, const char *end)
+{
+	while (q < end && *q == '\r')
+		q++;
+	if (q < end)
+		return *q == '\n' ? q : NULL;
+	return end == sp->end ? end : NULL;
+}
+
+/*
  * Parse chunk i's values (its count, at most) into place.  Uncounted
  * (sp->walk: one chunk, one thread), it finds the array's end itself,
  * as count_job() would: its lines through the first not continued.
+ * One pass over the bytes, the line ends found where the values end (a
+ * line cut first at its LF, its CRs and "/" then, and its values last
+ * cost a tenth of shm-import's instructions): between two values come
+ * blanks, then a value, a line's end (CRs, LF), or a last "/".
  */
 static void
 parse_job(void *arg, size_t i)
 {
 	struct span *sp = arg;
 	struct chunk *c = &sp->c[i];
-	const char *p = c->s, *end = c->s + c->used, *q, *e, *lim;
+	const char *s = c->s, *p = s, *ls = s, *end = s + c->used, *e, *lf;
 	char *d = sp->dst != NULL ? sp->dst + sp->at[i] * sp->esz : NULL;
-	size_t vlen, k, n = 0;
-	int eol, cont, r;
+	size_t n = 0;
+	int cont, r;
 
-	for (; p < end; p = q) {
-		q = piece(sp, p, end, &vlen, &eol, &cont);
-		lim = p + vlen;
-		for (k = 0;;) {
-			while (k < vlen && shmids_blank(p[k]))
-				k++;
-			if (k == vlen)
+	for (;;) {
+		while (p < end && shmids_blank(*p))
+			p++;
+		cont = 0;
+		lf = NULL;
+		if (p == end) {
+			/* a last line without LF, or a chunk cut in a line */
+			if (p == ls || end != sp->end)
 				break;
+			lf = end;
+		} else if (*p == '\n' || *p == '\r')
+			lf = eol_at(sp, p, end);
+		else if (*p == '/') {
+			for (e = p + 1; e < end && shmids_blank(*e); e++)
+				;
+			cont = (lf = eol_at(sp, e, end)) != NULL;
+		}
+		if (lf == NULL) {
 			/* more values than counted: none may land past ours */
 			if (n == c->count) {
-				c->bad = p + k;
-				c->err = c->full ? past_room(sp, p + k, lim) :
+				c->bad = p;
+				c->err = c->full ? past_room(sp, p, end) :
 				    EINVAL;
 				c->parsed = n;
 				return;
 			}
 			r = sp->type == SHMIDS_F64 ?
-			    shmids_strtod_lim(p + k, lim, &e, (double *)d + n) :
-			    shmids_parse_lim(p + k, lim, &e, sp->type,
+			    shmids_f64_parse(p, end, &e, d + n * 8) :
+			    shmids_parse_lim(p, end, &e, sp->type,
 			    d + n * sp->esz);
 			if (r == -1) {
-				c->bad = p + k;
+				c->bad = p;
 				c->err = errno;
 				c->parsed = n;
 				return;
 			}
 			n++;
-			k = (size_t)(e - p);
+			p = e;
+			continue;
 		}
-		if (sp->walk && eol)
+		p = ls = lf < end ? lf + 1 : end;
+		if (sp->walk) {
 			c->lines++;
-		if (sp->walk && eol && !cont) {
-			c->ended = 1;
-			c->used = (size_t)(q - c->s);
-			break;
+			if (!cont) {
+				c->ended = 1;
+				c->used = (size_t)(p - s);
+				break;
+			}
 		}
+		if (p == end)
+			break;
 	}
 	c->parsed = n;
 }
@@ -431,12 +440,21 @@ span(struct span *sp, struct shmids_values *v, const char *s, int nthreads,
 	return r;
 }
 
-/* The chunks of s[0..len), on the heap: a thread's stack may be small. */
+/*
+ * The chunks of s[0..len), on the heap: a thread's stack may be small.
+ * One chunk (split() cuts none below 2 MINCHUNK) is sp's own: a line at
+ * a time, two mallocs were a tenth of the work.
+ */
 static int
 span_init(struct span *sp, const char *s, size_t len, int nthreads, int walk)
 {
-	sp->c = malloc(MAXCHUNKS * sizeof(*sp->c));
-	sp->at = malloc(MAXCHUNKS * sizeof(*sp->at));
+	if (walk || len / MINCHUNK <= 1) {
+		sp->c = &sp->one;
+		sp->at = &sp->at1;
+	} else {
+		sp->c = malloc(MAXCHUNKS * sizeof(*sp->c));
+		sp->at = malloc(MAXCHUNKS * sizeof(*sp->at));
+	}
 	if (sp->c == NULL || sp->at == NULL) {
 		free(sp->c);
 		free(sp->at);
@@ -460,8 +478,10 @@ span_free(struct span *sp)
 {
 	int e = errno;
 
-	free(sp->c);
-	free(sp->at);
+	if (sp->c != &sp->one) {
+		free(sp->c);
+		free(sp->at);
+	}
 	errno = e;
 }
 

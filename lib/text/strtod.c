@@ -598,8 +598,9 @@ scan_word(const struct bfmt *f, const char *p, const char *lim, int sign,
 	uint64_t inf = (uint64_t)(2 * f->bias + 1) << f->tbits, m = 0;
 	int d, nd = 0;
 
+	/* not "NAN" (a nan); the caller tells where the token ends */
 	if (shmids_at(p, 0, lim) == 'N' && shmids_at(p, 1, lim) == 'A' &&
-	    shmids_isend(shmids_at(p, 2, lim))) {
+	    (shmids_at(p, 2, lim) | 0x20) != 'n') {
 		*bits = inf | SHMIDS_NA_FRAC;
 		return sign ? NULL : p + 2;
 	}
@@ -662,13 +663,16 @@ enum kind { WORD, HEX, DEC };
 /*
  * The shared front end: sign, then a word, a hex float or a decimal.
  * Returns the kind (a decimal is left in n, the others' magnitude in
- * *bits) and sets *end, or -1 with EINVAL.
+ * *bits) and sets *end, or -1 with EINVAL.  The token ends at an end
+ * byte (shmids_isend()), or at sep where it is not 0 (a comma row's
+ * comma: a constant, folded away in the other copies).
  */
 static HOT int
 scan(const struct bfmt *f, const char *s, const char *lim, const char **end,
-    struct num *n, uint64_t *bits)
+    struct num *n, uint64_t *bits, int sep)
 {
 	const char *p = s;
+	int c;
 	int kind = WORD;
 
 	/* field by field, not memset: so n can live in registers */
@@ -690,7 +694,8 @@ scan(const struct bfmt *f, const char *s, const char *lim, const char **end,
 		p = scan_dec(p, n);
 	} else
 		p = scan_word(f, p, lim, p != s, bits);
-	if (p == NULL || !shmids_isend(shmids_at(p, 0, lim))) {
+	if (p == NULL || (!shmids_isend(c = shmids_at(p, 0, lim)) &&
+	    (sep == 0 || c != sep))) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -745,7 +750,7 @@ clinger32(const struct num *n, float *x)
  * value) for this rare one.
  */
 static NOINLINE uint64_t
-slow_dec(const char *s, const char *lim, int single)
+slow_dec(const char *s, const char *lim, int single, int sep)
 {
 	struct num n;
 	uint64_t bits;
@@ -755,7 +760,7 @@ slow_dec(const char *s, const char *lim, int single)
 	float x;
 	int saved = errno;
 
-	(void)scan(single ? &f32 : &f64, s, lim, &e, &n, &bits);
+	(void)scan(single ? &f32 : &f64, s, lim, &e, &n, &bits, sep);
 	if (single) {
 		x = (float)libc_strtod(&n, 1);
 		memcpy(&b32, &x, sizeof(b32));
@@ -775,7 +780,7 @@ slow_dec(const char *s, const char *lim, int single)
  * alignment.
  */
 static HOT int
-f64_parse(const char *s, const char *lim, const char **end, void *v)
+f64_parse(const char *s, const char *lim, const char **end, void *v, int sep)
 {
 	struct num n;
 	uint64_t bits, wbits = 0;
@@ -784,7 +789,7 @@ f64_parse(const char *s, const char *lim, const char **end, void *v)
 	int kind;
 
 	/* wbits: its address goes to calls; n, bits stay in registers */
-	if ((kind = scan(&f64, s, lim, &e, &n, &wbits)) < 0)
+	if ((kind = scan(&f64, s, lim, &e, &n, &wbits, sep)) < 0)
 		return -1;
 	if (end != NULL)
 		*end = e;
@@ -795,7 +800,7 @@ f64_parse(const char *s, const char *lim, const char **end, void *v)
 		return 0;
 	}
 	if (kind == DEC && fast_dec(&f64, &n, &bits) < 0)
-		bits = slow_dec(s, lim, 0);
+		bits = slow_dec(s, lim, 0, sep);
 	bits |= (uint64_t)n.neg << 63;
 	memcpy(v, &bits, sizeof(bits));
 	if (kind != WORD && (bits << 1) == UINT64_C(0x7ff) << 53) {
@@ -807,7 +812,7 @@ f64_parse(const char *s, const char *lim, const char **end, void *v)
 
 /* The same for binary32; v: 4 bytes. */
 static HOT int
-f32_parse(const char *s, const char *lim, const char **end, void *v)
+f32_parse(const char *s, const char *lim, const char **end, void *v, int sep)
 {
 	struct num n;
 	uint64_t bits, wbits = 0;
@@ -816,7 +821,7 @@ f32_parse(const char *s, const char *lim, const char **end, void *v)
 	float x;
 	int kind;
 
-	if ((kind = scan(&f32, s, lim, &e, &n, &wbits)) < 0)
+	if ((kind = scan(&f32, s, lim, &e, &n, &wbits, sep)) < 0)
 		return -1;
 	if (end != NULL)
 		*end = e;
@@ -827,7 +832,7 @@ f32_parse(const char *s, const char *lim, const char **end, void *v)
 		return 0;
 	}
 	if (kind == DEC && fast_dec(&f32, &n, &bits) < 0)
-		bits = slow_dec(s, lim, 1);
+		bits = slow_dec(s, lim, 1, sep);
 	b32 = (uint32_t)bits | (uint32_t)n.neg << 31;
 	memcpy(v, &b32, sizeof(b32));
 	if (kind != WORD && (b32 << 1) == UINT32_C(0xff) << 24) {
@@ -848,8 +853,15 @@ shmids_f64_parse(const char *s, const char *lim, const char **end,
     void *elem)
 {
 	if (lim == NULL)
-		return f64_parse(s, NULL, end, elem);
-	return f64_parse(s, lim, end, elem);
+		return f64_parse(s, NULL, end, elem, 0);
+	return f64_parse(s, lim, end, elem, 0);
+}
+
+int
+shmids_f64_parse_comma(const char *s, const char *lim, const char **end,
+    void *elem)
+{
+	return f64_parse(s, lim, end, elem, ',');
 }
 
 int
@@ -857,8 +869,8 @@ shmids_f32_parse(const char *s, const char *lim, const char **end,
     void *elem)
 {
 	if (lim == NULL)
-		return f32_parse(s, NULL, end, elem);
-	return f32_parse(s, lim, end, elem);
+		return f32_parse(s, NULL, end, elem, 0);
+	return f32_parse(s, lim, end, elem, 0);
 }
 
 int

@@ -104,20 +104,24 @@ comma_row(struct shmids_values *v, const char *s, size_t len)
 			i++;
 		if (i == len || s[i] == ',')
 			break;
-		t = sep_at(s, i, len);
 		if (v->count == v->cap && shmids_values_reserve(v,
 		    v->cap ? v->cap * 2 : 1024) == -1) {
 			v->count = count0;
 			return -1;
 		}
-		if (v->type == SHMIDS_F64)
-			r = shmids_strtod_lim(s + i, s + t, &end,
-			    (double *)v->data + v->count);
-		else
+		if (v->type == SHMIDS_F64) {
+			/* parsed up to its comma or an end byte */
+			if (shmids_f64_parse_comma(s + i, s + len, &end,
+			    (double *)v->data + v->count) == -1)
+				break;
+			t = (size_t)(end - s);
+		} else {
+			t = sep_at(s, i, len);
 			r = shmids_parse_lim(s + i, s + t, &end, v->type,
 			    (char *)v->data + v->count * esz);
-		if (r == -1 || end != s + t)
-			break;
+			if (r == -1 || end != s + t)
+				break;
+		}
 		v->count++;
 		for (i = t; i < len && shmids_blank(s[i]); i++)
 			;

@@ -10,8 +10,10 @@
 #define SHMIDS_TEXT_H
 
 #include <stddef.h>
+#include <string.h>
 
 #include "../common.h"
+#include "number.h"
 
 /*
  * number.c: shmids_parse() of a token whose buffer ends at lim: the
@@ -44,6 +46,24 @@ SHMIDS_HIDDEN int	shmids_values_line(struct shmids_values *v,
  */
 SHMIDS_HIDDEN int	shmids_values_reserve(struct shmids_values *v,
 			    size_t want);
+
+/*
+ * One element formatted, as shmids_format() (buf: SHMIDS_NUM_MAX
+ * bytes), for the loops over an array's elements: f64 in the shortest
+ * form, nearly every array, without the public call's type and style
+ * switch, a twentieth of shm-expand's instructions (issue 41).
+ */
+static inline size_t
+shmids_format_elem(char *buf, int type, const void *elem, int style)
+{
+	double d;
+
+	if (type == SHMIDS_F64 && style == SHMIDS_SHORT) {
+		memcpy(&d, elem, sizeof(d));
+		return shmids_dtoa(d, buf);
+	}
+	return shmids_format(buf, type, elem, style);
+}
 
 /*
  * Big arrays are formatted on several threads (format-spec.md 6.2):

@@ -76,7 +76,6 @@ INSTALLATION).
 #   _library    libshmids through ctypes: loading it, its structs and
 #               prototypes, the element types, the lock, its errors
 #   _args       what callers pass, checked (names, modes, shapes...)
-#   _tools      what the tools say that the library does not (cmd/'s)
 #   _mapping    an attachment and what holds it: Segment, Writer, remove()
 #   _segments   attach(), segment(), zeros(), create(), release()
 #   _load       load(), the ASCII files read (shmids(5) 5, 6, 6.1)

@@ -33,7 +33,7 @@ def _cstr(s, what):
 
 
 def _name(name):
-    """name (str or bytes) as bytes, checked as shmids_create() would,
+    """name (str or bytes) as bytes, checked as shmids_create_array() would,
     in shm-import's words: OSError EINVAL or ENAMETOOLONG."""
     b = _cstr(name, name)
     if len(b) > _NAME_MAX:

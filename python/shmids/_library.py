@@ -119,6 +119,13 @@ class _Lines(ctypes.Structure):
                 ("rowsep", ctypes.c_int), ("rowcols", ctypes.c_size_t)]
 
 
+class _Compression(ctypes.Structure):
+    """struct shmids_compression (library 1.7): a compressor the library
+    told by a file's first bytes; the library's own, read only."""
+    _fields_ = [("name", ctypes.c_char_p), ("command", ctypes.c_char_p),
+                ("suffix", ctypes.c_char_p)]
+
+
 # enum shmids_line_kind
 (_TEXT, _REF, _TREF, _MALFORMED, _ARRAY, _CONT, _ROW) = range(7)
 
@@ -156,6 +163,7 @@ def _load_library():
         "shmids_dims": (i, [vp, ctypes.POINTER(_Dims)]),
         "shmids_isnumber": (i, [cp, sz]),
         "shmids_field_check": (i, [cp, sz, i, ctypes.POINTER(cp)]),
+        "shmids_compressed": (ctypes.POINTER(_Compression), [cp, sz]),
         "shmids_name_check": (i, [cp, sz]),
         "shmids_close": (i, [vp]),
         "shmids_remove": (i, [cp]),
@@ -223,7 +231,8 @@ def _explain(e, label=None):
     what the tools would print after "prog: label: "."""
     buf = ctypes.create_string_buffer(1024)    # SHMIDS_EXPLAIN_MAX
     _lib.shmids_explain(buf, len(buf), label, e)
-    return buf.value.decode("ascii", "replace")
+    # UTF-8: a SHMIDS_DIR's path in a command to paste comes as it is
+    return buf.value.decode("utf-8", "replace")
 
 
 def _error(e, filename=None):

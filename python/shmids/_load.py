@@ -6,6 +6,7 @@ import csv
 import ctypes
 import errno as _errno
 import os
+import shlex
 
 from ._library import (TYPES, _ARRAY, _CONT, _Line, _Lines, _MALFORMED,
                        _REF, _ROW, _Span, _TEXT, _TREF, _TYPES, _Values,
@@ -13,7 +14,49 @@ from ._library import (TYPES, _ARRAY, _CONT, _Line, _Lines, _MALFORMED,
 from ._args import _bytes, _str, _tname
 from ._mapping import _wrap
 from ._segments import attach
-from ._tools import _refuse_compressed
+
+
+# Compressed input (shmids(5) section 7): the library tells it, load()
+# refuses it with Python's way to read it.
+
+# Each compressor's Python module, whose open() load() can read through;
+# zstd has none in the standard library.
+_OPENERS = {"gzip": "gzip", "xz": "lzma", "bzip2": "bz2"}
+
+
+def _compressed(b):
+    """The compressor (the library's struct shmids_compression) whose
+    magic number the bytes b, a file's first, begin with, or None:
+    shmids_compressed(), the rule the tools and R refuse it by."""
+    c = _lib.shmids_compressed(b, len(b))
+    return c.contents if c else None
+
+
+def _refuse_compressed(data, file, fname):
+    """OSError EINVAL, in the tools' words ("file: compressed by gzip:
+    decompress it first: ..."), if data (what load() read of file)
+    is compressed; the command is Python's: load() of the module's
+    open() of file, or for zstd its command line."""
+    c = _compressed(data[:10])
+    if c is None:
+        return
+    how = c.name.decode("ascii")
+    # the file by its path where it has one (an open file's name too)
+    name = os.fspath(file) if isinstance(file, (str, bytes, os.PathLike)) \
+        else fname if isinstance(fname, str) and fname[:1] != "<" else None
+    if how in _OPENERS:
+        cmd = "shmids.load(%s.open(%s))%s" % (
+            _OPENERS[how], repr(name) if name is not None else
+            "sys.stdin.buffer" if fname == "<stdin>" else "f",
+            ", f the open file" if name is None and fname != "<stdin>"
+            else "")
+    elif name is not None:
+        cmd = "%s -d %s, and load the file it writes" % (
+            how, shlex.quote(os.fsdecode(name)))
+    else:
+        cmd = "... | %s | python3 ..." % c.command.decode("ascii")
+    raise OSError(_errno.EINVAL, "compressed by %s: decompress it first: "
+                  "%s" % (how, cmd), fname)
 
 
 # Reference lines (shmids(5) section 5).

@@ -6,7 +6,6 @@ import os
 from ._library import (_BY_ENUM, _SCANFN, _SHMIDS_ALL, _error, _lib,
                        _lock)
 from ._args import _str
-from ._tools import _dir_error
 
 
 # Listing (shm-ls -p).
@@ -96,8 +95,8 @@ def ls(all=False):
         err, shmid = stores[0]
         where = ("SHMIDS_DIR " + os.environ.get("SHMIDS_DIR", "")
                  if shmid == -1 else "segment table")
-        hint = _dir_error(err) if shmid == -1 else None
-        exc = OSError(err, hint, where) if hint else _error(err, where)
+        # shmids_explain(): for SHMIDS_DIR, what is wrong and what to do
+        exc = _error(err, where)
         exc.segments = out
         raise exc
     return out

@@ -100,7 +100,7 @@ class _Memory:
         if self.nbytes == 0:
             return _wrap(b"" if self.ro else bytearray(0), self.dtype)
         # A memoryview has no column order: a column-major table's is
-        # its storage, (cols, rows), the transpose (shmids_shape()).
+        # its storage, (cols, rows), the transpose (as 1.3 read it).
         return _wrap(self._buffer(), self.dtype, self.shape[::-1]
                      if self.fortran else self.shape)
 

@@ -15,7 +15,6 @@ from ._args import (_M600, _count, _cstr, _mode, _name, _reshape,
                     _seconds, _shape, _str, _tname)
 from ._mapping import (Writer, Segment, _Base, _Memory, _call, _detach,
                        _drop, _undo)
-from ._tools import _dir_error
 
 
 def _open(b, seconds, flags, cell):
@@ -195,14 +194,14 @@ def _type_of(array):
 
 def _create_error(e, name, shape, tname):
     """The OSError for errno e of shmids_create_*(name...), in the words
-    of shm-import (util_create_error()): the name and the columns were
-    checked before, so EINVAL is the size (or SHMIDS_DIR)."""
+    of shm-import (cmd/msg.c's msg_create_error()): the name and the
+    columns were checked before, so EINVAL is the size (or SHMIDS_DIR);
+    shmids_explain() says the rest, a SHMIDS_DIR missing with the mkdir
+    to run."""
     n = 1
     for d in shape:
         n *= d
-    if _dir_error(e):       # SHMIDS_DIR missing: the mkdir to run
-        why = _dir_error(e)
-    elif e == _errno.EINVAL:
+    if e == _errno.EINVAL:
         why = ("SHMIDS_DIR cannot go into a label (blanks?)"
                if _lib.shmids_dir() else
                "size outside the kernel's limits (kernel.shmmax; see "
@@ -313,7 +312,7 @@ def create(name, array, mode=_M600, order=None):
     makes one of (floats: f64, ints: i64).  A 2-D array (C-contiguous
     or not) is copied in
     row-major order into a table segment of its rows x cols (shmids(5)
-    2.7, made by shmids_create_table(): shmids 1.1 cannot read it);
+    2.7, header version 2: shmids 1.1 cannot read it);
     order="F", or order None (the default) and a numpy array that is
     Fortran-contiguous and not C-contiguous (numpy.asfortranarray(),
     a transpose, R's and Fortran's matrices), makes a column-major

@@ -171,40 +171,6 @@ blank(const char *line, size_t end)
 	return 1;
 }
 
-/*
- * The command that decompresses what begins with b[0..n), as the
- * tools name it (cmd/magic.c; format-spec.md 7), or NULL: compressed
- * input is refused, not read as lines of garbage.
- */
-static const char *
-compressed(const char *b, size_t n, const char **suffix)
-{
-	static const struct {
-		const char	*magic;
-		size_t		 len;
-		const char	*how, *suffix;
-	} m[] = {
-		{ "\x1f\x8b", 2, "gzip -dc", ".gz" },
-		{ "\xfd" "7zXZ\0", 6, "xz -dc", ".xz" },
-		{ "\x28\xb5\x2f\xfd", 4, "zstd -dc", ".zst" },
-		{ "BZh", 3, "bzip2 -dc", ".bz2" },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof m / sizeof m[0]; i++) {
-		if (n < m[i].len || memcmp(b, m[i].magic, m[i].len) != 0)
-			continue;
-		/* bzip2: a block size, then a block's or the end's magic */
-		if (i == 3 && (n < 10 || b[3] < '1' || b[3] > '9' ||
-		    (memcmp(b + 4, "\x31\x41\x59\x26\x53\x59", 6) != 0 &&
-		    memcmp(b + 4, "\x17\x72\x45\x38\x50\x90", 6) != 0)))
-			continue;
-		*suffix = m[i].suffix;
-		return m[i].how;
-	}
-	return NULL;
-}
-
 /* s as one word sh(1) reads (cmd/msg.c's rule), into buf. */
 static const char *
 shword(char *buf, size_t size, const char *s)
@@ -229,25 +195,32 @@ shword(char *buf, size_t size, const char *s)
 	return buf;
 }
 
+/*
+ * A compressed file (shmids_compressed(): the library tells it by its
+ * first bytes, format-spec.md 7) is refused, not read as lines of
+ * garbage, with the command that decompresses it to a file of the name
+ * without the compressor's suffix (or with ".txt").
+ */
 NORET static void
-refuse_compressed(const char *path, const char *how, const char *suffix)
+refuse_compressed(const char *path, const struct shmids_compression *c)
 {
 	char in[1024], out[1024], to[1024];
-	size_t n = strlen(path), k = strlen(suffix);
+	size_t n = strlen(path), k = strlen(c->suffix);
 
-	if (n > k && strcmp(path + n - k, suffix) == 0)
+	if (n > k && strcmp(path + n - k, c->suffix) == 0)
 		snprintf(to, sizeof to, "%.*s", (int)(n - k), path);
 	else
 		snprintf(to, sizeof to, "%s.txt", path);
-	Rf_error("shm_read: %s: compressed by %.*s: decompress it first: "
-	    "%s %s > %s", path, (int)strcspn(how, " "), how, how,
+	Rf_error("shm_read: %s: compressed by %s: decompress it first: "
+	    "%s %s > %s", path, c->name, c->command,
 	    shword(in, sizeof in, path), shword(out, sizeof out, to));
 }
 
 SEXP
 shmr_read(SEXP file)
 {
-	const char *path = str1(file, "shm_read"), *how, *suffix;
+	const char *path = str1(file, "shm_read");
+	const struct shmids_compression *z;
 	struct shmids_lines lr;
 	struct shmids_line c;
 	struct reader rd;
@@ -277,10 +250,10 @@ shmr_read(SEXP file)
 		if (len == -1)
 			break;
 		if (lr.lineno == 0 &&
-		    (how = compressed(line, (size_t)len, &suffix)) != NULL) {
+		    (z = shmids_compressed(line, (size_t)len)) != NULL) {
 			free(line);
 			fclose(fp);
-			refuse_compressed(path, how, suffix);
+			refuse_compressed(path, z);
 		}
 		before = rd.v.count;
 		if (shmids_line_next(&lr, line, (size_t)len, &rd.v, &c) == -1) {

@@ -33,6 +33,9 @@ ls_one(const struct shmids_info *si, const SHAPE_T *sh, void *arg)
 	struct lsacc *acc = arg;
 	struct lsrow *r;
 
+	/* a store that could not be read (SHMIDS_DIR missing): said after */
+	if (si->ours == -2 && acc->err == 0)
+		acc->err = si->err;
 	if (si->ours != 1)
 		return 0;
 	if (acc->n == acc->cap) {

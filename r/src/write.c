@@ -159,7 +159,7 @@ zeros(SEXP name, SEXP dim, SEXP type, SEXP mode, const char *what)
 	if (r > 9007199254740992.0 || (nd == 2 && (r > INT_MAX || c > INT_MAX)))
 		Rf_error("%s: dim: too large for R", what);
 	if (nd == 2 && c == 0)
-		Rf_error("%s: dim: a table has 1 column or more (format-spec.md 2.7)", what);
+		Rf_error("%s: dim: a table has 1 column or more (shmids(5), Tables)", what);
 	if (m == NA_INTEGER || m < 0 || m > 0777)
 		Rf_error("%s: mode: permissions 0 to 0777 are wanted", what);
 	name_ok(nm, what);

@@ -5,9 +5,10 @@
  * from getline(3)).  Checked: a row appends exactly its values or
  * nothing; a row's first token is a number and the row is no
  * reference of either kind; a row written back by shmids_emit_rows()
- * is a row again, of the same separator, width and bits; a table
- * reference begins with "shmids" or "shmids,", is no number, and its
- * label checks out and reads back from the canonical line.
+ * is a row again, of the same separator, width and bits; a comma
+ * row's values are its tokens' read alone; a table reference begins
+ * with "shmids" or "shmids,", is no number, and its label checks out
+ * and reads back from the canonical line.
  */
 #include "fuzz.h"
 
@@ -25,6 +26,38 @@ emitted(const struct shmids_values *v, int sep, size_t *len)
 	    sep) == 0, "emit_rows failed: errno %d", errno);
 	fclose(fp);
 	return buf;
+}
+
+/*
+ * A comma row's values are those of its tokens read alone: each token
+ * between the commas, blanks trimmed, parsed with shmids_parsen() on
+ * its own bytes (table.c parses doubles up to the comma instead).
+ */
+static void
+comma_tokens(const char *s, size_t len, const struct shmids_values *v)
+{
+	size_t esz = shmids_type_size(v->type), i = 0, j, t, k = 0;
+	unsigned char e[8];
+	const char *end;
+
+	if (len > 0 && s[len - 1] == '\n')
+		len--;
+	if (len > 0 && s[len - 1] == '\r')
+		len--;
+	for (k = 0; i <= len && k < v->count; k++, i = j + 1) {
+		for (j = i; j < len && s[j] != ','; j++)
+			;
+		for (t = j; t > i && shmids_isblank(s[t - 1]); t--)
+			;
+		while (i < t && shmids_isblank(s[i]))
+			i++;
+		CHECK(shmids_parsen(s + i, t - i, &end, v->type, e) == 0 &&
+		    end == s + t && memcmp(e, (const char *)v->data +
+		    k * esz, esz) == 0, "comma row's value %zu is not its "
+		    "token \"%.*s\" read alone", k, (int)(t - i), s + i);
+	}
+	CHECK(k == v->count && i == len + 1, "comma row of %zu values, %zu "
+	    "tokens", v->count, k);
 }
 
 static void
@@ -47,6 +80,8 @@ row(const char *s, size_t len, int type)
 	}
 	CHECK(n >= 1 && n == v.count, "n %zu, count %zu", n, v.count);
 	CHECK(sep == ' ' || sep == ',', "sep %d", sep);
+	if (sep == ',')
+		comma_tokens(s, len, &v);
 	CHECK(shmids_isnumber(s, len), "a row whose first token is no number");
 	CHECK(shmids_tref_parse(s, len, &ref, &sep2) == 0,
 	    "a row read as a table reference");

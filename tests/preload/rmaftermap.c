@@ -1,10 +1,11 @@
 /*
  * LD_PRELOAD shim for tests/file.bats: the owner of an old-form file
  * segment (format-spec.md 2.6) removes it in the instant after a reader
- * mapped it whole, before the reader looks up who owns the path (after
- * the reader's lock and its check that the file still has a name: the
- * library maps a file segment twice, its first page, then its declared
- * bytes, the segment being larger than a page).  The second mmap(2) of
+ * mapped it whole, before the reader could look up who owns the path
+ * (after the reader's lock and its checks of the open file: the library
+ * maps a reader's declared bytes once those passed; a waiting reader
+ * maps the first page before, which is not this mapping, the segment
+ * being larger than a page).  The first mmap(2) of more than a page of
  * the process of a descriptor whose file is at the path in
  * SHMIDS_RMMAPPED unlinks that path once mapped; nothing else is
  * touched.
@@ -37,13 +38,16 @@ mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 		memcpy(&real, &f, sizeof(f));	/* C99 has no cast for it */
 	}
 	p = real(addr, len, prot, flags, fd, off);
-	if (seen >= 2 || p == MAP_FAILED || fd < 0 || want == NULL)
+	if (seen || p == MAP_FAILED || fd < 0 || want == NULL ||
+	    len <= (size_t)sysconf(_SC_PAGESIZE))
 		return p;
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 	if ((n = readlink(link, path, sizeof(path) - 1)) > 0) {
 		path[n] = '\0';
-		if (strcmp(path, want) == 0 && ++seen == 2)
+		if (strcmp(path, want) == 0) {
+			seen = 1;
 			unlink(want);
+		}
 	}
 	return p;
 }

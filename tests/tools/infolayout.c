@@ -1,7 +1,8 @@
 /*
  * infolayout: struct shmids_info's layout as the C compiler sees it,
  * "field offset size" a line, then "sizeof N"; tests/python.bats checks
- * python/shmids.py's ctypes mirror of it against this.
+ * the Python package's ctypes mirror of it (python/shmids/_library.py)
+ * against this.
  */
 #include <stddef.h>
 #include <stdio.h>

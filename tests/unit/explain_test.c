@@ -202,6 +202,42 @@ test_nomem(void)
 		    "ulimit -v)", "ENOMEM under ulimit -v");
 }
 
+/*
+ * SHMIDS_DIR missing, not a directory, or a file on its path: what is
+ * wrong and what to do (format-spec.md 2.6), for each errno a make or a
+ * list of file segments gets of it, the path quoted as the tools quote
+ * it; the words begin "SHMIDS_DIR " (the contract: a caller tells the
+ * directory's fault so).
+ */
+static void
+test_dir(void)
+{
+	static const char *const enoent = " does not exist: 'mkdir -p "
+	    "/nonexistent/dir' (mode 1777 to share it), or unset SHMIDS_DIR "
+	    "for System V segments";
+	char want[256];
+
+	setenv("SHMIDS_DIR", "/nonexistent/dir", 1);
+	snprintf(want, sizeof(want), "SHMIDS_DIR /nonexistent/dir%s", enoent);
+	is(NULL, ENOENT, want, "ENOENT: no SHMIDS_DIR, the mkdir to run");
+	is(NULL, EACCES, want, "EACCES: no SHMIDS_DIR, the same words");
+	is(NULL, ENOTDIR, want, "ENOTDIR: no SHMIDS_DIR, the same words");
+	setenv("SHMIDS_DIR", "-n/it's\t", 1);
+	is(NULL, ENOENT, "SHMIDS_DIR -n/it's\\011 does not exist: mkdir -p "
+	    "./'-n/it'\\''s\t' (mode 1777 to share it), or unset SHMIDS_DIR "
+	    "for System V segments", "ENOENT: a path sh(1) needs quoted");
+	setenv("SHMIDS_DIR", "/dev/null", 1);
+	is(NULL, EACCES, "SHMIDS_DIR /dev/null is not a directory: point "
+	    "SHMIDS_DIR at one, or unset it for System V segments",
+	    "a file, not a directory");
+	setenv("SHMIDS_DIR", "/dev/null/x", 1);
+	is(NULL, ENOENT, "SHMIDS_DIR /dev/null/x is not a directory (a name "
+	    "on its path is a file): point SHMIDS_DIR at one, or unset it "
+	    "for System V segments", "a file on its path");
+	is(NULL, ENOSPC, "no space left in SHMIDS_DIR (/dev/null/x)",
+	    "ENOSPC: not the directory's words");
+}
+
 static void
 test_store(void)
 {
@@ -218,9 +254,12 @@ test_store(void)
 	setenv("SHMIDS_DIR", "/var/tmp", 1);
 	is(NULL, ENOSPC, "no space left in SHMIDS_DIR (/var/tmp)",
 	    "ENOSPC, file segments");
-	setenv("SHMIDS_DIR", "/nonexistent/dir", 1);
-	is(NULL, ENOENT, "SHMIDS_DIR /nonexistent/dir does not exist",
-	    "ENOENT: no SHMIDS_DIR");
+	is(NULL, EACCES, "permission denied",
+	    "EACCES, SHMIDS_DIR usable: strerror's words");
+	is(NULL, ENOENT, "the new segment was removed before it could be "
+	    "used (by a cleaner, shm-rm -s, given too short an age?)",
+	    "ENOENT, SHMIDS_DIR there: made, then removed");
+	test_dir();
 	unsetenv("SHMIDS_DIR");
 	is("2147483647 x", EIO, "input/output error",
 	    "another errno: strerror's words");
@@ -301,10 +340,10 @@ int
 main(void)
 {
 	atexit(cleanup);
-	printf("1..%d\n", 30);
 	test_truncation();
 	test_malformed();
 	test_store();
 	test_segments();
+	printf("1..%d\n", ntest);
 	return nfail != 0;
 }

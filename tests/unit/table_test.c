@@ -5,6 +5,7 @@
  * segment is made.  TAP.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +94,13 @@ rows(void)
 		{ "# 1 2\n", 0, 0, 0 },
 		{ "\"a\",\"b\"\n", 0, 0, 0 },
 		{ "1 x\n", 0, 0, 0 },
+		{ "NA,1\n", 1, ',', 2 },
+		{ "1, NA ,NAN\n", 1, ',', 3 },
+		{ "NAx,1\n", 0, 0, 0 },
+		{ "-NA,1\n", 0, 0, 0 },
+		{ "inf,-infinity,nan(0x1)\n", 1, ',', 3 },
+		{ "1e5x,2\n", 0, 0, 0 },
+		{ "2,1e400\n", 0, 0, 0 },
 	};
 	double d[4];
 	size_t i, n;
@@ -112,6 +120,64 @@ rows(void)
 	r = row("1.5, -2 ,0x1p-3\n", &sep, &n, d, 4);
 	ok(r == 1 && d[0] == 1.5 && d[1] == -2 && d[2] == 0.125,
 	    "shmids_row_parse: a comma row's values");
+}
+
+/*
+ * A comma row's doubles are parsed up to the comma in place (strtod.c's
+ * comma end): each must be strtod's bits, 16 to 17 digits (the common
+ * case), 25 (more than 19: the slow path, which reads the token again)
+ * and NA, a word, next to its comma.
+ */
+static void
+comma_exact(void)
+{
+	static const char *words[] = { "NA", "-inf", "nan", "0x1.8p1" };
+	char line[512], *p, *tok[4];
+	double d[4], want;
+	uint64_t x = 88172645463325252ULL, y, a, b;
+	size_t n, i, k, nd;
+	int r, sep, good = 1;
+
+	for (i = 0; i < 20000 && good; i++) {
+		p = line;
+		for (k = 0; k < 4; k++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			tok[k] = p;
+			if (x % 16 == 0) {
+				p += sprintf(p, "%s", words[x / 16 % 4]);
+			} else {
+				nd = x % 4 == 1 ? 25 : 16 + x % 2;
+				p += sprintf(p, "%s%llu.", x & 32 ? "-" : "",
+				    (unsigned long long)(x >> 40 & 0xf));
+				for (y = x; nd > 1; nd--) {
+					y = y * 6364136223846793005ULL + 1;
+					*p++ = (char)('0' + (y >> 33) % 10);
+				}
+				p += sprintf(p, "e%d", (int)(i % 620) - 320);
+			}
+			*p++ = k < 3 ? ',' : '\n';
+		}
+		*p = '\0';
+		r = row(line, &sep, &n, d, 4);
+		for (k = 0; k < 4 && good; k++) {
+			want = strtod(tok[k], NULL);
+			memcpy(&a, &d[k], sizeof(a));
+			memcpy(&b, &want, sizeof(b));
+			if (strncmp(tok[k], "NA", 2) == 0)
+				b = 0x7ff00000000007a2ULL;	/* R's NA */
+			if (r != 1 || n != 4 || a != b) {
+				printf("# \"%.*s\": %d n %zu, %016llx for "
+				    "%016llx\n", (int)(p - line - 1), line, r,
+				    n, (unsigned long long)a,
+				    (unsigned long long)b);
+				good = 0;
+			}
+		}
+	}
+	ok(good, "shmids_row_parse: a comma row's doubles are strtod's bits, "
+	    "up to each comma");
 }
 
 static void
@@ -266,6 +332,7 @@ main(void)
 {
 	numbers();
 	rows();
+	comma_exact();
 	typed();
 	trefs();
 	emitting();

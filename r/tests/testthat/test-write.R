@@ -163,6 +163,8 @@ test_that("2.2: a child forked by mcparallel() that quits leaves the parent's se
   w <- shm_zeros(nm("fork"), 3)
   j <- parallel::mcparallel(quit(save = "no"))
   suppressWarnings(parallel::mccollect(j))
+  # the child's quit() removed the session's tempdir(), which it shares
+  invisible(tempdir(check = TRUE))
   s <- shm_ls()
   expect_identical(s$state[s$label == shm_label(w)], "filling")
   j <- parallel::mcparallel(tryCatch(shm_seal(w), error = conditionMessage))
@@ -215,4 +217,18 @@ test_that("2.7: a matrix of one row or one column comes back as the matrix it wa
     expect_identical(shm_attach(shm_seal(w))[, , drop = FALSE], m)
     shm_remove(lab)
   }
+})
+
+test_that("2.6, 7: a SHMIDS_DIR that is missing gets the tools' hint from shm_zeros(), shm_create() and shm_ls()", {
+  local_clean()
+  d <- file.path(tempfile(), "none")
+  withr::local_envvar(SHMIDS_DIR = d)
+  hint <- paste0("SHMIDS_DIR ", d, " does not exist: 'mkdir -p ", d,
+                 "' (mode 1777 to share it), or unset SHMIDS_DIR for ",
+                 "System V segments")
+  expect_error(shm_zeros(nm("nd"), 3), hint, fixed = TRUE)
+  expect_error(shm_create(nm("nd"), c(1, 2)), hint, fixed = TRUE)
+  expect_error(shm_ls(), paste0("shm_ls: ", hint), fixed = TRUE)
+  need_tools()
+  expect_identical(tool("shm-ls")$err, paste0("shm-ls: ", hint))
 })
