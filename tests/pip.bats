@@ -13,16 +13,17 @@ load python
 README=$TOP/README.md
 
 # need_pip: PY, the python3 that makes virtual environments (Debian's
-# /usr/bin/python3, with python3-venv, python3-setuptools and
+# /usr/bin/python3, with python3-venv, python3-setuptools,
+# python3-wheel (pip's offline build makes the wheel with it) and
 # python3-pip; SHMIDS_PIP_PYTHON another), and a library it can load.
 need_pip() {
 	local py
 	for py in ${SHMIDS_PIP_PYTHON:-} /usr/bin/python3 python3; do
 		command -v "$py" > /dev/null 2>&1 &&
-		    "$py" -c 'import venv, setuptools, pip' 2> /dev/null &&
+		    "$py" -c 'import venv, ensurepip, setuptools, wheel, pip' 2> /dev/null &&
 		    { PY=$py; break; }
 	done
-	[ -n "${PY:-}" ] || skip "no python3 with venv, setuptools and pip (Debian: python3-venv python3-setuptools python3-pip)"
+	[ -n "${PY:-}" ] || skip "no python3 with venv, setuptools, wheel and pip (Debian: python3-venv python3-setuptools python3-wheel python3-pip)"
 	need_lib
 	export PIP_CONFIG_FILE=/dev/null PIP_NO_CACHE_DIR=1 \
 	    PIP_DISABLE_PIP_VERSION_CHECK=1 PYTHONNOUSERSITE=1
