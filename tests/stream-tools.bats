@@ -1,0 +1,73 @@
+#!/usr/bin/env bats
+# Streams through the tools (format-spec.md 5.1, 7, 10): shm-expand of
+# message reference lines, shm-import --stream, shm-ls and shm-rm of
+# streams.  Writers are tests/tools/streamtool.c (tests/stream.bats has
+# the library's own tests); every stream made is tracked and removed in
+# teardown, or named with the test's prefix $P, which teardown removes.
+
+load helper
+
+ST=$TOOLS/streamtool
+
+st() { timeout 60 "$ST" "$@"; }
+
+# kept NAME SLOTS CAPACITY COUNT ARGS...: a stream that keeps its last
+# SLOTS messages after its writer ended it (readers=0 keep), each
+# message doubles=3: seq, seq + 1, seq + 2; prints its label.
+kept() {
+	local l
+	l=$(st writer "$P$1" "$2" "$3" "$4" doubles=3 readers=0 keep "${@:5}" |
+	    sed -n 1p)
+	case $l in [0-9]*|/*) ;; *) echo "writer: $l" >&2; return 1 ;; esac
+	track "$l"
+	printf '%s\n' "$l"
+}
+
+@test "5.1, 7: shm-expand writes a message as a segment's array, a message table reference's as rows" {
+	local l
+	l=$(kept a 4 64 10)
+	run shm_expand <<< "u shmids $l 7
+  shmids, $l 8
+text"
+	status_is 0
+	is "$output" "u 7 8 9
+  8
+  9
+  10
+text"
+	run shm_expand -r <<< "u shmids $l 9"
+	status_is 0
+	is "$output" "9 10 11"
+}
+
+@test "5.1, 7, 10.4: shm-expand of a message gone from the ring: file, line, label and seq, what to do; line unchanged, exit 1" {
+	local l
+	l=$(kept a 4 64 10)
+	printf 'u shmids %s 2\nu shmids %s 12\nv shmids %s 9\n' "$l" "$l" "$l" > f.txt
+	run -1 --separate-stderr shm_expand f.txt
+	is "$output" "u shmids $l 2
+u shmids $l 12
+v 9 10 11" "lines copied unchanged"
+	is "$stderr" "shm-expand: f.txt:1: $l 2: message 2 is gone: the ring of 4 slots holds messages 6 to 9 now: expand a stream while it is written (... | shm-expand), or give it more slots (shm-import --stream=SLOTS)
+shm-expand: f.txt:2: $l 12: the stream ended after 10 messages (0 to 9): there is no message 12"
+}
+
+@test "5.1, 10.1: shm-expand: a stream named without seq, a segment with one: EMEDIUMTYPE's words, exit 1" {
+	local l s
+	l=$(kept a 2 64 2)
+	s=$(mkseg b f64 3)
+	run -1 shm_expand <<< "u shmids $l
+v shmids $s 0"
+	like "$output" "*stdin:1: $l: segment ${l%% *} is a stream of messages, not an array*"
+	like "$output" "*stdin:2: $s 0: *holds an array, not a stream*"
+}
+
+@test "5.1, 10.4: shm-expand keeps the stream open: a writer of 2 slots waits for it, nothing lost" {
+	local l i
+	l=$(bg w "$ST" writer "${P}a" 2 64 40 doubles=1) || return 1
+	track "$l"
+	run shm_expand -r < <(for i in $(seq 0 39); do
+		echo "u shmids $l $i"; done)
+	status_is 0
+	is "$output" "$(seq 0 39)"
+}
