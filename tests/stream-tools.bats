@@ -71,3 +71,73 @@ v shmids $s 0"
 	status_is 0
 	is "$output" "$(seq 0 39)"
 }
+
+# gen N: N steps of a simulation: fields u (4 values) and v (3), text
+# between, each step's values its own.
+gen() {
+	local i
+	for i in $(seq 0 $(($1 - 1))); do
+		echo "step $i"
+		echo "u $i.5 $((i + 1)).25 -$((i + 1)) 0.00$((i % 9 + 1))"
+		echo "v $i $((2 * i)) $((3 * i))"
+	done
+}
+
+@test "7, 5.1: shm-import --stream: a stream a field, message reference lines; shm-expand gives the input back" {
+	gen 40 > in.txt
+	run --separate-stderr bash -c "'$BIN/shm-import' -k 1 -P '$P' --stream=3 < in.txt |
+	    tee refs.txt | '$BIN/shm-expand'"
+	status_is 0
+	is "$stderr" ""
+	printf '%s\n' "$output" > out.txt
+	same_file in.txt out.txt
+	like "$(sed -n 2p refs.txt)" "u shmids * ${P}u 0"
+	like "$(sed -n 3p refs.txt)" "v shmids * ${P}v 0"
+	like "$(tail -n 2 refs.txt)" "u shmids * ${P}u 39
+v shmids * ${P}v 39"
+	# "step N" is an array of one value too: three streams
+	is "$(grep -c shmids refs.txt)" 120 "reference lines"
+	no_segments_named "$P"
+}
+
+@test "7, 10.4: shm-import --stream is live: a line's expansion is out while the input still comes" {
+	# the second step comes only once the first is expanded (10 s)
+	live() {
+		echo "u 1 2 3"
+		for i in $(seq 200); do
+			grep -qx 'u 1 2 3' out.txt 2>/dev/null && break
+			sleep 0.05
+		done
+		grep -qx 'u 1 2 3' out.txt && echo "u 4 5 6" || echo "not live"
+	}
+	live | shm_import -k 1 -P "$P" --stream | shm_expand > out.txt
+	is "$(cat out.txt)" "u 1 2 3
+u 4 5 6"
+	no_segments_named "$P"
+}
+
+@test "7: shm-import --stream: an array larger than its stream's slots: file, line, field, the size; lines unchanged, exit 1" {
+	printf 'u 1 2\nu 3 4 5\nu 6 7\n' > in.txt
+	run --separate-stderr bash -c "'$BIN/shm-import' -k 1 -P '$P' --stream < in.txt |
+	    '$BIN/shm-expand'"
+	is "$output" "u 1 2
+u 3 4 5
+u 6 7"
+	like "$stderr" "shm-import: stdin:2: u: an array larger than the 16 bytes each message of stream '* ${P}u' holds (its first array's): its lines copied unchanged"
+	no_segments_named "$P"
+}
+
+@test "7: shm-import --stream: table blocks become segments as without it; a bad slot count is a usage error" {
+	printf '1 2\n3 4\nu 5 6\n' > in.txt
+	shm_import -k 1 -P "$P" --stream < in.txt > refs.txt
+	like "$(cat refs.txt)" "shmids * ${P}stdin:1
+u shmids * ${P}u 0"
+	run shm_expand -d refs.txt
+	status_is 0
+	is "$output" "1 2
+3 4
+u 5 6"
+	run -2 shm_import --stream=0
+	like "$output" "shm-import: invalid slots '0' (expected 1 to 16777216 slots)*"
+	no_segments_named "$P"
+}

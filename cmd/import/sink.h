@@ -4,8 +4,8 @@
  * the reference line that takes the place of their lines, and remembers
  * what it made, to take it back if the run cannot finish.  The reading
  * asks it through these calls and knows no segment: sink_seg.c makes a
- * segment of each (the only sink today); one that puts the arrays of a
- * field into one stream (shm-import --stream) goes beside it.
+ * segment of each; sink_stream.c puts the arrays of a field into one
+ * stream (shm-import --stream).
  *
  * Every call that cannot do what it is asked says why, in the user's
  * terms (file:line: ...), and leaves the lines to pass through as text.
@@ -73,5 +73,13 @@ struct sink {
  * first line).
  */
 struct sink	*sink_segments(int mode, const char *prefix);
+
+/*
+ * The sink of streams (--stream): the arrays of a field the messages of
+ * one stream of slots slots, named prefix and the field, each slot
+ * holding as many bytes as the field's first array; table blocks to
+ * the sink of segments.  close() ends every stream.
+ */
+struct sink	*sink_streams(int mode, const char *prefix, size_t slots);
 
 #endif
