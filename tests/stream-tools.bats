@@ -141,3 +141,37 @@ u 5 6"
 	like "$output" "shm-import: invalid slots '0' (expected 1 to 16777216 slots)*"
 	no_segments_named "$P"
 }
+
+# await NAME TEXT: $T/NAME.out has a line TEXT (10 s at most).
+await() {
+	local i
+	for i in $(seq 200); do
+		grep -qxF -- "$2" "$T/$1.out" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	echo "$1: no line '$2' in:" >&2
+	cat "$T/$1.out" >&2
+	return 1
+}
+
+@test "7, 10.8: shm-ls lists streams: slots, capacity, next, oldest, each reader and how far behind" {
+	local l m pid
+	l=$(kept a 4 64 10)
+	m=$(kept b 16 40000 3)
+	bg r "$ST" reader "$l" hold=7 > /dev/null || return 1
+	await r "holding 7"
+	pid=$(tail -n 1 "$T/.pids")
+	run --separate-stderr shm_ls -N "$P*"
+	status_is 0
+	like "$output" "OWNER *
+*raw*$l
+*raw*$m
+
+SLOTS CAPACITY NEXT OLDEST READER BEHIND LABEL*"
+	is "$(tail -n 2 <<< "$output" | tr -s ' ')" " 4 64 10 6 $pid 3 $l
+ 16 40K 3 0 - - $m"
+	run shm_ls -b --noheadings "$m"
+	is "$(tail -n 1 <<< "$output" | tr -s ' ')" "16 40000 3 0 - - $m"
+	run shm_ls -J "$l"
+	like "$output" "*\"stream\": {\"slots\": 4, \"capacity\": 64, \"next\": 10, \"oldest\": 6, \"readers\": \[{\"pid\": $pid, \"behind\": 3, \"alive\": true}\]}}*"
+}
