@@ -175,3 +175,35 @@ SLOTS CAPACITY NEXT OLDEST READER BEHIND LABEL*"
 	run shm_ls -J "$l"
 	like "$output" "*\"stream\": {\"slots\": 4, \"capacity\": 64, \"next\": 10, \"oldest\": 6, \"readers\": \[{\"pid\": $pid, \"behind\": 3, \"alive\": true}\]}}*"
 }
+
+@test "7, 10.5: shm-rm --dead and -s remove a stream whose writer died as any stale segment; never a live one" {
+	local d e w
+	d=$(st writer "${P}d" 4 64 3 readers=0 end=_exit | sed -n 1p)
+	track "$d"
+	e=$(kept e 4 64 3)
+	# live: a message every 100 ms, its writer attached
+	w=$(bg w "$ST" writer "${P}w" 4 64 600 readers=0 pause=100) || return 1
+	track "$w"
+	run shm_ls -N "$P*"
+	like "$output" "*dead *$d*"
+	run shm_rm -v --dead -N "$P*"
+	status_is 0
+	is "$output" "removed '$d' (owner $(id -un), age 0s)"
+	run shm_rm -v -s 0s -N "$P*"
+	status_is 0
+	is "$output" "removed '$e' (owner $(id -un), age 0s)"
+	run shm_ls -N "$P*" --noheadings
+	like "$output" "*filling *$w
+*"
+	[[ $output != *"$d"* && $output != *"$e"* ]]
+}
+
+@test "7, 10.5: shm-rm of a dead stream's label removes it" {
+	local d
+	d=$(st writer "${P}d" 4 64 3 readers=0 end=_exit | sed -n 1p)
+	track "$d"
+	run shm_rm -v "$d"
+	status_is 0
+	like "$output" "removed '$d'*"
+	run -1 shm_ls "$d"
+}
