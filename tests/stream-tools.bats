@@ -142,18 +142,6 @@ u 5 6"
 	no_segments_named "$P"
 }
 
-# await NAME TEXT: $T/NAME.out has a line TEXT (10 s at most).
-await() {
-	local i
-	for i in $(seq 200); do
-		grep -qxF -- "$2" "$T/$1.out" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	echo "$1: no line '$2' in:" >&2
-	cat "$T/$1.out" >&2
-	return 1
-}
-
 @test "7, 10.8: shm-ls lists streams: slots, capacity, next, oldest, each reader and how far behind" {
 	local l m pid
 	l=$(kept a 4 64 10)

@@ -68,6 +68,14 @@ struct sink {
 };
 
 /*
+ * The name of array a's segment or stream, prefix and the field, into
+ * name[0..size) (SHMIDS_NAME_MAX + 2 bytes): its length, or -1 if it is
+ * none, *toolong 1 if for its length alone.
+ */
+int	 sink_name(const char *prefix, char *name, size_t size,
+	    const struct sink_array *a, int *toolong);
+
+/*
  * The sink of segments: one for each array and table block, of mode,
  * named prefix and the field (a table: prefix, the file's name and its
  * first line).

@@ -78,20 +78,16 @@ start(struct sink *k, const struct sink_array *a, int type, size_t count)
 	struct streams *g = (struct streams *)k;
 	char name[SHMIDS_NAME_MAX + 2];
 	size_t esz = shmids_type_size(type), nbytes = count * esz;
-	const char *f = a->s + a->field;
 	void *p;
-	int n;
+	int toolong;
 
 	g->cur = NULL;
 	g->why = NULL;
 	g->err = 0;
-	n = snprintf(name, sizeof(name), "%s%.*s", g->prefix,
-	    (int)a->fieldlen, f);
-	if (n < 0 || (size_t)n >= sizeof(name) || memchr(f, '\0',
-	    a->fieldlen) != NULL || shmids_name_check(name, (size_t)n) == -1) {
-		g->why = (size_t)n > SHMIDS_NAME_MAX ? "stream name too long: "
-		    "the prefix (-P) and the field make more than 64 bytes" :
-		    "the field cannot be a stream name (printable ASCII only)";
+	if (sink_name(g->prefix, name, sizeof(name), a, &toolong) == -1) {
+		g->why = toolong ? "stream name too long: the prefix (-P) and "
+		    "the field make more than 64 bytes" : "the field cannot be "
+		    "a stream name (printable ASCII only)";
 		return NULL;
 	}
 	if (esz != 0 && count > (size_t)-1 / esz) {
