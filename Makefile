@@ -106,11 +106,13 @@ $(B)/libshmids.so: $(LIBOBJ)
 #	operand	segments named as operands, what a stat or scan says
 #	user	users as -u takes them, names from the databases
 #	filter	shm-expand's and shm-import's: file operands, -f, labels
-#	fmt	the listings' formats; lscol: shm-ls's columns
+#	fmt	the listings' formats; lscol: shm-ls's columns; lsstream:
+#		its streams
+#	streams	the streams a filter reads messages of, kept open
 #	syscheck, magic, lines, par: see each .h
-shm-ls_USES	= opts msg operand user fmt lscol syscheck
+shm-ls_USES	= opts msg operand user fmt lscol lsstream syscheck
 shm-rm_USES	= opts msg operand user fmt
-shm-expand_USES	= opts msg filter magic
+shm-expand_USES	= opts msg filter magic streams
 shm-import_USES	= opts msg filter magic lines syscheck
 shm-import_DIR	= import
 CMDDIROBJ = $(patsubst %.c,$(B)/%.o,$(wildcard cmd/$($(1)_DIR)/*.c))

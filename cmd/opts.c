@@ -58,8 +58,10 @@ opts_args(char *argv[], const char *prog, const struct opt *opts,
 	*s++ = ':';	/* a missing argument is ':', told from '?' */
 	for (i = 0; opts[i].name != NULL && i < NOPTS; i++) {
 		longopts[i].name = opts[i].name;
-		longopts[i].has_arg = opts[i].arg ? required_argument :
-		    no_argument;
+		/* "[arg]": an argument of its own, --name=arg, or none */
+		longopts[i].has_arg = opts[i].arg == NULL ? no_argument :
+		    opts[i].arg[0] == '[' ? optional_argument :
+		    required_argument;
 		longopts[i].val = opts[i].letter;
 		if (opts[i].letter >= OPT_LONG)
 			continue;
@@ -201,6 +203,8 @@ print_opt(FILE *fp, const struct opt *o)
 	if (o->letter < OPT_LONG)
 		return fprintf(fp, "  -%c, --%s%s%s", o->letter, o->name,
 		    o->arg ? "=" : "", o->arg ? o->arg : "");
+	if (o->arg != NULL && o->arg[0] == '[')
+		return fprintf(fp, "      --%s[=%s", o->name, o->arg + 1);
 	return fprintf(fp, "      --%s%s%s", o->name, o->arg ? "=" : "",
 	    o->arg ? o->arg : "");
 }

@@ -18,7 +18,8 @@
 struct opt {
 	int		 letter;
 	const char	*name;	/* the long form, without "--" */
-	const char	*arg;	/* its argument's name, or NULL */
+	const char	*arg;	/* its argument's name, or NULL; "[name]"
+				   an optional one (long options only) */
 	const char	*help;	/* --help's line: 52 columns */
 };
 #define OPT_LONG	0x100

@@ -19,6 +19,7 @@
 #include "filter.h"
 #include "msg.h"
 #include "opts.h"
+#include "streams.h"
 
 static int	 rflag;		/* values only: no other line, no field */
 static int	 dflag;		/* remove each segment once written */
@@ -300,14 +301,19 @@ waited(void)
 	return buf;
 }
 
-/* The typed view, with -t applied to raw segments. */
+/*
+ * The message being expanded (format-spec.md 5.1): open_view() returns
+ * &msgh for it, which written() does not close (streams.c keeps it).
+ */
+static struct shmids_msg msg;
+static char msgh;
+
+/* -t applied to a raw array. */
 static int
-view(void *h, struct shmids_array *a)
+view_raw(struct shmids_array *a)
 {
 	size_t esz;
 
-	if (shmids_array(h, a) == -1)
-		return -1;
 	if (a->type != SHMIDS_RAW || rawtype == -1)
 		return 0;
 	rawseen = 1;
@@ -319,6 +325,55 @@ view(void *h, struct shmids_array *a)
 	a->type = rawtype;
 	a->count /= esz;
 	return 0;
+}
+
+/* The typed view, with -t applied to raw segments. */
+static int
+view(void *h, struct shmids_array *a)
+{
+	if (shmids_array(h, a) == -1)
+		return -1;
+	return view_raw(a);
+}
+
+/*
+ * Message seq of the stream r names, as an array in a (&msgh), or NULL
+ * after a diagnostic: one gone says what to do (format-spec.md 7).
+ */
+static void *
+msg_view(const char *fname, unsigned long lineno,
+    const struct shmids_line *r, long long seq, struct shmids_array *a)
+{
+	char mlabel[SHMIDS_LABEL_MAX + 32];
+	const char *why;
+	int e;
+
+	snprintf(mlabel, sizeof(mlabel), "%s %lld", r->label, seq);
+	if (!in.reg)
+		flush_out();
+	if (streams_get(r->label, seq, (double)waitsecs, &msg) == -1) {
+		e = errno;
+		why = msg_why(mlabel, e);
+		/* gone, not past the end: what would have kept it */
+		warnx("%s:%lu: %s: %s%s%s", fname, lineno, mlabel, why,
+		    e == EAGAIN ? waited() : "",
+		    e == ENOMSG && strstr(why, " is gone") != NULL ?
+		    ": expand a stream while it is written (... | "
+		    "shm-expand), or give it more slots (shm-import "
+		    "--stream=SLOTS)" : "");
+		return NULL;
+	}
+	memset(a, 0, sizeof(*a));
+	a->data = (void *)(uintptr_t)msg.data;
+	a->type = msg.type;
+	a->count = msg.rows * msg.cols;
+	if (view_raw(a) == -1) {
+		warnx("%s:%lu: %s: %zu bytes are not a whole number of %s",
+		    fname, lineno, mlabel, a->count,
+		    shmids_type_name(rawtype));
+		return NULL;
+	}
+	return &msgh;
 }
 
 /*
@@ -405,11 +460,13 @@ line_ends(struct shmids_layout *e, const char *eol)
  */
 static void *
 open_view(const char *fname, unsigned long lineno,
-    const struct shmids_line *r, struct shmids_array *a)
+    const struct shmids_line *r, long long seq, struct shmids_array *a)
 {
 	void *h;
 
 	nrefs++;
+	if (seq >= 0)
+		return msg_view(fname, lineno, r, seq, a);
 	if ((h = open_wait(r->label)) == NULL) {
 		warnx("%s:%lu: %s: %s%s", fname, lineno, r->label,
 		    msg_why(r->label, errno), errno == EAGAIN ? waited() : "");
@@ -434,10 +491,10 @@ open_view(const char *fname, unsigned long lineno,
  * styles of -F, which a layout keeps.
  */
 static void
-watch(const char *label, const struct shmids_array *a,
+watch(const char *label, const void *h, const struct shmids_array *a,
     struct shmids_layout *e)
 {
-	if (label[0] == '/') {
+	if (label[0] == '/' && h != &msgh) {
 		snprintf(busid, sizeof(busid), "%.*s",
 		    (int)strcspn(label, " "), label);
 		busneed = (off_t)(SHMIDS_HEADER + a->count *
@@ -458,6 +515,8 @@ written(void *h, const char *label, const struct shmids_array *a,
     const char *fname, unsigned long lineno)
 {
 	busset = 0;
+	if (h == &msgh)		/* a stream is never -d's: 10.5 */
+		return;
 	if (dflag && nanplain && nan_lost(a)) {
 		warnx("%s:%lu: %s: not removed: -F nan=nan wrote a NaN without "
 		    "its payload (R's NA?), so the segment is the only exact "
@@ -471,13 +530,13 @@ written(void *h, const char *label, const struct shmids_array *a,
 /* Returns 0 if expanded, -1 (after a diagnostic) if the line must stay. */
 static int
 expand(const char *fname, unsigned long lineno, const struct line *l,
-    const struct shmids_line *r)
+    const struct shmids_line *r, long long seq)
 {
 	struct shmids_array a;
 	struct shmids_layout e;
 	void *h;
 
-	if ((h = open_view(fname, lineno, r, &a)) == NULL)
+	if ((h = open_view(fname, lineno, r, seq, &a)) == NULL)
 		return -1;
 	shmids_layout_init(&e, NULL);
 	e.lead = l->buf;
@@ -486,7 +545,7 @@ expand(const char *fname, unsigned long lineno, const struct line *l,
 	e.indent = e.col0 + e.leadlen + 1;
 	e.cols = cols;
 	line_ends(&e, l->buf + r->end);
-	watch(r->label, &a, &e);
+	watch(r->label, h, &a, &e);
 	if (rflag)
 		emit_rows(&e, &a);
 	else if (shmids_emit(stdout, &e, a.type, a.data, a.count) == -1)
@@ -511,7 +570,13 @@ table_shape(void *h, const struct shmids_array *a, size_t *rows,
 	size_t esz = 1;
 
 	*order = SHMIDS_ROWMAJOR;
-	if (shmids_dims(h, &d) != 2 || shmids_array(h, &seg) == -1) {
+	if (h == &msgh && msg.ndim == 2) {
+		d.rows = msg.rows;
+		d.cols = msg.cols;
+		d.order = msg.order;
+		seg.type = msg.type;
+	} else if (h == &msgh || shmids_dims(h, &d) != 2 ||
+	    shmids_array(h, &seg) == -1) {
 		*tcols = 1;	/* a 1-D segment: one value a row */
 		*rows = a->count;
 		return 0;
@@ -539,7 +604,7 @@ table_shape(void *h, const struct shmids_array *a, size_t *rows,
  */
 static int
 expand_table(const char *fname, unsigned long lineno, const struct line *l,
-    const struct shmids_line *r)
+    const struct shmids_line *r, long long seq)
 {
 	struct shmids_array a;
 	struct shmids_layout e;
@@ -557,14 +622,15 @@ expand_table(const char *fname, unsigned long lineno, const struct line *l,
 		    r->label);
 		return -1;
 	}
-	if ((h = open_view(fname, lineno, r, &a)) == NULL)
+	if ((h = open_view(fname, lineno, r, seq, &a)) == NULL)
 		return -1;
 	if (table_shape(h, &a, &rows, &tcols, &order) == -1) {
 		warnx(errno == EPROTOTYPE ? "%s:%lu: %s: a column-major raw "
 		    "table is read as bytes only, not as %s" :
 		    "%s:%lu: %s: its rows are not a whole number of %s",
 		    fname, lineno, r->label, shmids_type_name(rawtype));
-		shmids_close(h);
+		if (h != &msgh)
+			shmids_close(h);
 		return -1;
 	}
 	shmids_layout_init(&e, NULL);
@@ -575,7 +641,7 @@ expand_table(const char *fname, unsigned long lineno, const struct line *l,
 		e.eol = "\n";
 	else
 		line_ends(&e, l->buf + r->end);
-	watch(r->label, &a, &e);
+	watch(r->label, h, &a, &e);
 	if (shmids_emit_matrix(stdout, &e, a.type, a.data, rows, tcols,
 	    r->sep, order) == -1)
 		err(1, "stdout");
@@ -652,12 +718,13 @@ static void
 expand_tref(const char *fname, unsigned long lineno, const struct line *l,
     const struct shmids_line *c)
 {
-	int k = c->kind == SHMIDS_LINE_TREF ? 1 : -1;
+	int k = c->kind == SHMIDS_LINE_MALFORMED ? -1 : 1;
+	long long seq = shmids_line_seq(l->buf, c);
 
 	int copied = dflag && !rflag;	/* may keep a segment (-d) */
 
 	if (k == 1 && fields == NULL &&
-	    expand_table(fname, lineno, l, c) == 0)
+	    expand_table(fname, lineno, l, c, seq) == 0)
 		return;
 	if (k == 1 && copied)
 		keep(c->label, fname, lineno);
@@ -698,16 +765,18 @@ expand_line(const char *fname, unsigned long lineno, const struct line *l)
 {
 	struct shmids_line c;
 	int k, copied = dflag && !rflag;	/* may keep a segment (-d) */
+	long long seq;
 
-	/* what the line is: format-spec.md 5, 6.1 (the library's) */
+	/* what the line is: format-spec.md 5, 5.1, 6.1 (the library's) */
 	shmids_line_kind(l->buf, l->n, l->cut, &c);
-	if (c.kind == SHMIDS_LINE_TREF ||
+	if (c.kind == SHMIDS_LINE_TREF || c.kind == SHMIDS_LINE_MTREF ||
 	    (c.kind == SHMIDS_LINE_MALFORMED && c.sep != 0)) {
 		expand_tref(fname, lineno, l, &c);
 		return;
 	}
-	k = c.kind == SHMIDS_LINE_REF ? 1 :
+	k = c.kind == SHMIDS_LINE_REF || c.kind == SHMIDS_LINE_MREF ? 1 :
 	    c.kind == SHMIDS_LINE_MALFORMED ? -1 : 0;
+	seq = shmids_line_seq(l->buf, &c);	/* -1: a segment's */
 	if (k == -1 && copied)
 		keep_malformed(l->buf, l->n, fname, lineno, 3);
 	if (fields != NULL && !l->longfield)
@@ -718,7 +787,7 @@ expand_line(const char *fname, unsigned long lineno, const struct line *l)
 			keep(c.label, fname, lineno);
 		k = 0;
 	}
-	if (k == 1 && expand(fname, lineno, l, &c) == 0)
+	if (k == 1 && expand(fname, lineno, l, &c, seq) == 0)
 		return;
 	if (k == 1 && copied)
 		keep(c.label, fname, lineno);
@@ -1102,6 +1171,7 @@ main(int argc, char *argv[])
 	matched_nothing();
 	if (msg_close_stdout() == -1)
 		return 1;
+	streams_close();
 	remove_done();
 	return rval;
 }

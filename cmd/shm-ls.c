@@ -16,6 +16,7 @@
 
 #include "fmt.h"
 #include "lscol.h"
+#include "lsstream.h"
 #include "syscheck.h"
 #include "msg.h"
 #include "operand.h"
@@ -195,6 +196,7 @@ print_json(const struct shmids_info *si, const struct shmids_dims *sh)
 	printf("%s      {", nsegs > 1 ? ",\n" : "");
 	for (i = 0; i < lc.n; i++)
 		lscol_json(lc.v[i], si, sh, i == 0);
+	lsstream_json(si);
 	putchar('}');
 }
 
@@ -234,8 +236,10 @@ show(const struct shmids_info *si, const struct shmids_dims *sh, void *arg)
 		print_parsable(si);
 	else if (Jflag)
 		print_json(si, sh);
-	else
+	else {
 		add_row(si, sh);
+		lsstream_add(si);
+	}
 	return 0;
 }
 
@@ -436,6 +440,7 @@ main(int argc, char *argv[])
 		json_end();
 	else if (!pflag) {
 		print_rows();
+		lsstream_print(bflag, nohead);
 		if (Tflag)
 			print_totals();
 		/*

@@ -150,7 +150,8 @@ shmids_ref_parse(const char *line, size_t len, struct shmids_ref *r)
 {
 	struct shmids_line c;
 
-	shmids_line_kind(line, len, 0, &c);
+	/* 1.6's answer: a message reference (1.7) is text after a label */
+	shmids_line_kind(line, len, SHMIDS_LINE_NOMSG, &c);
 	old_field(line, &c, r);
 	/*
 	 * 1.1 read "1 shmids 5 x" as a reference line: so does this.  The
@@ -177,7 +178,8 @@ shmids_tref_parse(const char *line, size_t len, struct shmids_ref *r,
 {
 	struct shmids_line c;
 
-	shmids_line_kind(line, len, 0, &c);
+	/* 1.6's answer: a message reference (1.7) is text after a label */
+	shmids_line_kind(line, len, SHMIDS_LINE_NOMSG, &c);
 	old_field(line, &c, r);
 	if (c.kind == SHMIDS_LINE_TREF) {
 		memcpy(r->label, c.label, sizeof(r->label));

@@ -959,7 +959,15 @@ enum shmids_line_kind {
 	SHMIDS_LINE_MALFORMED,	/* a reference of either form, no valid one */
 	SHMIDS_LINE_ARRAY,	/* a keyed inline array's first line (6) */
 	SHMIDS_LINE_CONT,	/* a continuation line of an array (6) */
-	SHMIDS_LINE_ROW		/* a row of a table block (6.1) */
+	SHMIDS_LINE_ROW,	/* a row of a table block (6.1) */
+	/*
+	 * Library 1.7: a message of a stream (5.1).  New values, at the
+	 * end: a 1.x program that switches on kind passes them through as
+	 * the text it knows no kind for, and never opens their label as a
+	 * segment's.
+	 */
+	SHMIDS_LINE_MREF,	/* "field shmids id name seq" (5.1) */
+	SHMIDS_LINE_MTREF	/* "shmids id name seq", "shmids, ..." (5.1) */
 };
 
 /* How a line ends (shmids_line.eol). */
@@ -974,6 +982,7 @@ enum shmids_line_kind {
 #define SHMIDS_LINE_CUT_HASH	0x4	/* ... which began with "#" */
 #define SHMIDS_LINE_CUT_NUL	0x8	/* ... whose bytes gone held a NUL */
 #define SHMIDS_LINE_CUT_CR	0x10	/* ... or a CR */
+#define SHMIDS_LINE_NOMSG	0x20	/* no message reference: 1.6's answer */
 
 struct shmids_line {
 	int		 kind;		/* enum shmids_line_kind */
@@ -985,24 +994,29 @@ struct shmids_line {
 					   ROW, a comment, a NUL in the
 					   first token: lead, 0: no
 					   field) */
-	size_t		 values;	/* ARRAY: where its values begin */
+	size_t		 values;	/* ARRAY: where its values begin;
+					   MREF, MTREF: its sequence
+					   number (shmids_line_seq()) */
 	size_t		 end;		/* the line's end: its CR LF, LF,
 					   last CR, or len */
 	int		 eol;		/* SHMIDS_EOL_* */
-	int		 sep;		/* TREF, ROW: ' ', '\t' or ','; a
-					   MALFORMED table reference's too,
-					   0 for a reference line's; TEXT:
-					   '#' for a comment (1.6), else 0 */
+	int		 sep;		/* TREF, MTREF, ROW: ' ', '\t' or
+					   ','; a MALFORMED table
+					   reference's too, 0 for a
+					   reference line's; TEXT: '#' for
+					   a comment (1.6), else 0 */
 	size_t		 count;		/* values appended to v (next()) */
 	int		 more;		/* ARRAY, CONT: ends with "/" */
 	int		 bad;		/* CONT: a token that is no value:
 					   the array is text, whole */
-	int		 cut;		/* REF, TREF, MALFORMED after a "/":
+	int		 cut;		/* REF, TREF, MREF, MTREF, MALFORMED
+					   after a "/":
 					   the array before ends, text */
 	int		 first;		/* ROW: it begins a table block */
 	const char	*why;		/* MALFORMED: the reason; TEXT: why
 					   no other kind; static English */
-	char		 label[SHMIDS_LABEL_MAX + 1]; /* REF, TREF: "id name" */
+	char		 label[SHMIDS_LABEL_MAX + 1]; /* REF, TREF: "id name";
+					   MREF, MTREF: the stream's */
 };
 
 /*
@@ -1015,7 +1029,12 @@ struct shmids_line {
  * reads as a value, 6.1), but that a malformed one whose field begins
  * with "#" is a comment (below); one whose first token is "shmids" or
  * "shmids," and second begins with a digit or "/" is TREF (sep as its
- * rows are written), or MALFORMED; a comment, one whose first token
+ * rows are written), or MALFORMED; either with one more token, a
+ * message's sequence number (decimal, no leading zero, at most 2^63 -
+ * 1: format-spec.md 5.1, library 1.7), is MREF or MTREF, label the
+ * stream's and values where the number begins (shmids_line_seq()), and
+ * with another such token MALFORMED ("text after the label", "a
+ * sequence number with a leading zero", ...); a comment, one whose first token
  * begins with "#" (format-spec.md 6, library 1.6), is TEXT with sep
  * '#', fieldlen 0 (field and lead at the "#": a comment has no field)
  * and why "a comment (its first token begins with #)": kind TEXT, not
@@ -1048,10 +1067,27 @@ struct shmids_line {
  * a token, longer than its caller holds, is taken for no number, no
  * Fortran form and no table reference's keyword.  field is then 0 and
  * fieldlen the token's bytes in line; SHMIDS_LINE_PART may be given too.
+ * With flags SHMIDS_LINE_NOMSG (library 1.7), a line is read as library
+ * 1.6 read it, before message references: any token after a label is
+ * "text after the label" (MALFORMED), and kind is never MREF nor MTREF
+ * (the calls kept for 1.x programs give 1.6's answers so).
  * Never fails; errno is left unchanged; thread-safe.
  */
 int	 shmids_line_kind(const char *line, size_t len, int flags,
 	    struct shmids_line *c);
+
+/*
+ * shmids_line_seq: the sequence number of the message a message
+ * reference line names (format-spec.md 5.1): c is what
+ * shmids_line_kind() or shmids_line_next() said of line, kind
+ * SHMIDS_LINE_MREF or SHMIDS_LINE_MTREF.  Its label and this number
+ * name the message: shmids_stream_open() of c->label (or of the
+ * message's label, "<label> <seq>"), then shmids_stream_get().  Returns
+ * 0 to 2^63 - 1, or -1 with EINVAL for a c of another kind (or not
+ * line's).  Reads line from c->values to c->end only; thread-safe.
+ * Library 1.7.
+ */
+long long shmids_line_seq(const char *line, const struct shmids_line *c);
 
 /*
  * A file's lines read in order by shmids_line_next(): zero it before

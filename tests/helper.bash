@@ -151,6 +151,19 @@ bg() {
 	return 1
 }
 
+# await NAME TEXT [SECONDS]: $T/NAME.out (bg's) has a line TEXT, within
+# SECONDS (10).
+await() {
+	local i
+	for i in $(seq $((${3:-10} * 20))); do
+		grep -qxF -- "$2" "$T/$1.out" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	echo "$1: no line '$2' in:" >&2
+	cat "$T/$1.out" >&2
+	return 1
+}
+
 # mkwriter NAME SECONDS: a writer filling for SECONDS; prints the label.
 mkwriter() {
 	local l

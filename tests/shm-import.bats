@@ -4,7 +4,7 @@
 
 load helper
 
-SYNOPSIS='shm-import [-f fields] [-k min] [-m mode] [-P prefix] [-t [field=]type] [file ...]'
+SYNOPSIS='shm-import [-f fields] [-k min] [-m mode] [-P prefix] [-t [field=]type] [--stream[=slots]] [file ...]'
 
 # refline FIELD: the pattern of the reference line shm-import writes for
 # FIELD with -P "$P".

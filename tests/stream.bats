@@ -48,18 +48,6 @@ sreader() {
 	[ "$o" = open ] || { echo "reader $1: $o" >&2; return 1; }
 }
 
-# await NAME TEXT [SECONDS]: $T/NAME.out has a line TEXT (10 s at most).
-await() {
-	local i
-	for i in $(seq $((${3:-10} * 20))); do
-		grep -qxF -- "$2" "$T/$1.out" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	echo "$1: no line '$2' in:" >&2
-	cat "$T/$1.out" >&2
-	return 1
-}
-
 # stat_says LABEL GLOB: streamtool stat of LABEL matches GLOB, within
 # 10 s (the writer gets there in its own time).
 stat_says() {

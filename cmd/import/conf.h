@@ -12,6 +12,7 @@
 
 #define CONF_MINVALS	64	/* -k's default: values of an array */
 #define CONF_MODE	0600	/* -m's default */
+#define CONF_SLOTS	16	/* --stream's default: slots of a stream */
 
 /* -t field=type, in the order given. */
 struct ftype {
@@ -30,6 +31,7 @@ struct conf {
 	struct ftype	*ftypes;	/* -t field=type */
 	size_t		 nftypes;
 	int		 nthreads;	/* for a long array (SHMIDS_THREADS) */
+	size_t		 slots;		/* --stream: slots a stream; 0 none */
 };
 
 /* The defaults, no option given. */

@@ -5,7 +5,8 @@
  * in full, every segment this run made is removed again.
  *
  * main() reads the options (conf.h), then reads each file (read.h) into
- * the sink of segments (sink.h), the notes (notes.h) listening, and says
+ * the sink of segments, or of streams with --stream (sink.h), the notes
+ * (notes.h) listening, and says
  * at the end what the sink and the notes have to say.
  */
 #include <limits.h>
@@ -23,6 +24,8 @@
 #include "sink.h"
 #include "syscheck.h"
 
+#define OPT_STREAM	OPT_LONG
+
 static const struct opt opts[] = {
 	{ 'f', "fields", "fields",
 	    "only these fields' arrays (as cut -f: a,b)" },
@@ -32,6 +35,8 @@ static const struct opt opts[] = {
 	{ 'm', "mode", "mode",
 	    "the segments' octal permissions (default 0600)" },
 	{ 'P', "prefix", "prefix", "names are prefix and the field" },
+	{ OPT_STREAM, "stream", "[slots]",
+	    "a stream a field, its arrays messages (16 slots)" },
 	{ 't', "type", "[field=]type",
 	    "f64, f32, i64, i32 or raw (default f64)" },
 	{ OPT_VERSION, "version", NULL, "print the version and exit" },
@@ -47,7 +52,8 @@ usage(FILE *fp, int status)
 	/* two lines, as BSD's usages: an 80-column terminal */
 	fprintf(fp, "usage: shm-import [-f fields] [-k min] [-m mode] "
 	    "[-P prefix]\n"
-	    "                  [-t [field=]type] [file ...]\n");
+	    "                  [-t [field=]type] [--stream[=slots]] "
+	    "[file ...]\n");
 	opts_usage_end(fp, status);
 }
 
@@ -65,6 +71,8 @@ check_prefix(const char *p)
 static void
 option(struct conf *c, int ch, char *arg)
 {
+	unsigned long v;
+
 	switch (ch) {
 	case 'f':
 		c->fields = arg;
@@ -88,6 +96,14 @@ option(struct conf *c, int ch, char *arg)
 		break;
 	case 't':
 		conf_add_type(c, arg);
+		break;
+	case OPT_STREAM:
+		c->slots = CONF_SLOTS;
+		if (arg != NULL && (opts_ulong(arg, 1UL << 24, &v) == -1 ||
+		    v == 0))
+			opts_invalid("slots", arg, "1 to 16777216 slots");
+		if (arg != NULL)
+			c->slots = v;
 		break;
 	default:
 		usage(stderr, 2);
@@ -125,7 +141,8 @@ main(int argc, char *argv[])
 	opts_threads_check();
 	c.nthreads = shmids_threads();
 	syscheck_warn();
-	k = sink_segments(c.mode, c.prefix);
+	k = c.slots > 0 ? sink_streams(c.mode, c.prefix, c.slots) :
+	    sink_segments(c.mode, c.prefix);
 	run_init(undo, k);
 	nc.minvals = c.minvals;
 	nc.deftype = c.deftype;

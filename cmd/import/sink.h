@@ -4,8 +4,8 @@
  * the reference line that takes the place of their lines, and remembers
  * what it made, to take it back if the run cannot finish.  The reading
  * asks it through these calls and knows no segment: sink_seg.c makes a
- * segment of each (the only sink today); one that puts the arrays of a
- * field into one stream (shm-import --stream) goes beside it.
+ * segment of each; sink_stream.c puts the arrays of a field into one
+ * stream (shm-import --stream).
  *
  * Every call that cannot do what it is asked says why, in the user's
  * terms (file:line: ...), and leaves the lines to pass through as text.
@@ -68,10 +68,26 @@ struct sink {
 };
 
 /*
+ * The name of array a's segment or stream, prefix and the field, into
+ * name[0..size) (SHMIDS_NAME_MAX + 2 bytes): its length, or -1 if it is
+ * none, *toolong 1 if for its length alone.
+ */
+int	 sink_name(const char *prefix, char *name, size_t size,
+	    const struct sink_array *a, int *toolong);
+
+/*
  * The sink of segments: one for each array and table block, of mode,
  * named prefix and the field (a table: prefix, the file's name and its
  * first line).
  */
 struct sink	*sink_segments(int mode, const char *prefix);
+
+/*
+ * The sink of streams (--stream): the arrays of a field the messages of
+ * one stream of slots slots, named prefix and the field, each slot
+ * holding as many bytes as the field's first array; table blocks to
+ * the sink of segments.  close() ends every stream.
+ */
+struct sink	*sink_streams(int mode, const char *prefix, size_t slots);
 
 #endif

@@ -68,18 +68,15 @@ undo(struct sink *k)
 		unmake(g);
 }
 
-/*
- * The segment name of array a: prefix and field.  Its length, or -1 if
- * it is none (*toolong then says why).
- */
-static int
-seg_name(const struct segs *g, char *name, size_t size,
+/* The contract is in sink.h. */
+int
+sink_name(const char *prefix, char *name, size_t size,
     const struct sink_array *a, int *toolong)
 {
 	const char *f = a->s + a->field;
 	int n;
 
-	n = snprintf(name, size, "%s%.*s", g->prefix, (int)a->fieldlen, f);
+	n = snprintf(name, size, "%s%.*s", prefix, (int)a->fieldlen, f);
 	*toolong = n >= 0 && (size_t)n > SHMIDS_NAME_MAX;
 	/* %.*s stops at a NUL: "a\0b" is no name, not the name "a". */
 	if (n < 0 || (size_t)n >= size || memchr(f, '\0', a->fieldlen) !=
@@ -100,7 +97,8 @@ start(struct sink *k, const struct sink_array *a, int type, size_t count)
 	char *h;
 
 	memset(&g->why, 0, sizeof(g->why));
-	if (seg_name(g, name, sizeof(name), a, &g->why.toolong) == -1) {
+	if (sink_name(g->prefix, name, sizeof(name), a, &g->why.toolong) ==
+	    -1) {
 		g->why.name = 1;
 		return NULL;
 	}

@@ -62,15 +62,72 @@ malformed(struct shmids_line *c, const char *why)
 	return 1;
 }
 
+/* The largest sequence number, 2^63 - 1 (format-spec.md 5.1). */
+static const char seqmax[] = "9223372036854775807";
+
+/* Is t[0..n) decimal digits alone? */
+static int
+digits(const char *t, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (t[i] < '0' || t[i] > '9')
+			return 0;
+	return n > 0;
+}
+
+/*
+ * Why digits t[0..n) are no message's sequence number (format-spec.md
+ * 5.1: no leading zero, at most 2^63 - 1), or NULL if they are one.
+ */
+static const char *
+seq_why(const char *t, size_t n)
+{
+	if (n > 1 && t[0] == '0')
+		return "a sequence number with a leading zero";
+	if (n > sizeof(seqmax) - 1 || (n == sizeof(seqmax) - 1 &&
+	    memcmp(t, seqmax, n) > 0))
+		return "a sequence number over 9223372036854775807";
+	return NULL;
+}
+
+/*
+ * A reference's fifth token (a table reference's fourth), digits
+ * t[0..n) at offset x, after a valid label: a message reference
+ * (format-spec.md 5.1), its sequence number where values says, or
+ * MALFORMED, with no label.
+ */
+static int
+msg_rest(const char *line, size_t end, size_t pos, size_t x, size_t n,
+    struct shmids_line *c)
+{
+	const char *why;
+	size_t y;
+
+	if ((why = seq_why(line + x, n)) != NULL ||
+	    token(line, end, &pos, &y) != 0) {
+		c->label[0] = '\0';
+		return malformed(c, why != NULL ? why :
+		    "text after the sequence number");
+	}
+	c->kind = c->kind == SHMIDS_LINE_TREF ? SHMIDS_LINE_MTREF :
+	    SHMIDS_LINE_MREF;
+	c->values = x;
+	return 1;
+}
+
 /*
  * The id, name and end of a reference, from pos (after the keyword) on:
- * kind REF (or TREF, as the caller sets it) with c->label, or MALFORMED.
+ * kind REF (or TREF, as the caller sets it) with c->label, a message
+ * reference of either form (MREF, MTREF: a sequence number after the
+ * label), or MALFORMED.
  */
 static int
 label_rest(const char *line, size_t end, size_t pos, struct shmids_line *c,
-    int kind)
+    int kind, int flags)
 {
-	size_t s, n, x, idlen, namelen;
+	size_t s, n, x, xlen, idlen, namelen;
 
 	if (memchr(line, '\0', end) != NULL)
 		return malformed(c, "NUL byte in reference");
@@ -83,7 +140,13 @@ label_rest(const char *line, size_t end, size_t pos, struct shmids_line *c,
 		return malformed(c, shmids_id_check(line + s, idlen, NULL) ==
 		    -1 ? "no label after shmids (a shmid, then a name)" :
 		    "no name after shmid");
-	if (token(line, end, &pos, &x) != 0)
+	/*
+	 * A fifth token: a message's sequence number (5.1).  Any other is
+	 * what 1.6 said of every one: text after the label, as it says of
+	 * this one too under SHMIDS_LINE_NOMSG.
+	 */
+	if ((xlen = token(line, end, &pos, &x)) != 0 && ((flags &
+	    SHMIDS_LINE_NOMSG) != 0 || !digits(line + x, xlen)))
 		return malformed(c, "text after the label");
 	/* The label proper has one space; the line may have any blanks. */
 	if (namelen > SHMIDS_NAME_MAX)
@@ -99,7 +162,7 @@ label_rest(const char *line, size_t end, size_t pos, struct shmids_line *c,
 	memcpy(c->label + idlen + 1, line + n, namelen);
 	c->label[idlen + 1 + namelen] = '\0';
 	c->kind = kind;
-	return 1;
+	return xlen == 0 ? 1 : msg_rest(line, end, pos, x, xlen, c);
 }
 
 static int
@@ -319,9 +382,17 @@ line_kind(const char *line, size_t len, int flags, struct shmids_line *c)
 		else if (t.cr && !memchr(line, '\0', end))
 			malformed(c, "CR inside reference");
 		else
-			label_rest(line, end, pos, c, SHMIDS_LINE_REF);
-		/* 6.1: a number is never a field */
-		if (c->kind == SHMIDS_LINE_REF && !t.cut &&
+			label_rest(line, end, pos, c, SHMIDS_LINE_REF,
+			    flags);
+		/*
+		 * 6.1: a number is never a field.  A message reference's
+		 * keeps no label: 1.1 wrote none such, to be read back.
+		 */
+		if (c->kind == SHMIDS_LINE_MREF && !t.cut &&
+		    shmids_isnumber(line + c->field, c->fieldlen))
+			c->label[0] = '\0';
+		if ((c->kind == SHMIDS_LINE_REF ||
+		    c->kind == SHMIDS_LINE_MREF) && !t.cut &&
 		    shmids_isnumber(line + c->field, c->fieldlen))
 			malformed(c, numfield);
 		/*
@@ -339,7 +410,7 @@ line_kind(const char *line, size_t len, int flags, struct shmids_line *c)
 		c->sep = c->fieldlen == 7 ? ',' :
 		    line[c->field + 6] == '\t' ? '\t' : ' ';
 		return label_rest(line, end, c->field + c->fieldlen, c,
-		    SHMIDS_LINE_TREF);
+		    SHMIDS_LINE_TREF, flags);
 	}
 	/* 6: a comment, never an array's first line, a row or a field */
 	if (t.hash)
@@ -384,6 +455,29 @@ shmids_line_kind(const char *line, size_t len, int flags,
 	r = line_kind(line, len, flags, c);
 	errno = e;
 	return r;
+}
+
+/* The contract is in shmids.h. */
+long long
+shmids_line_seq(const char *line, const struct shmids_line *c)
+{
+	unsigned long long seq = 0;
+	size_t i = c != NULL ? c->values : 0;
+
+	if (line == NULL || c == NULL || (c->kind != SHMIDS_LINE_MREF &&
+	    c->kind != SHMIDS_LINE_MTREF) || i >= c->end)
+		goto bad;
+	/* digits the classifier checked, unless c is not its answer */
+	for (; i < c->end && line[i] >= '0' && line[i] <= '9'; i++) {
+		if (seq > (9223372036854775807ULL - (unsigned)(line[i] - '0')) /
+		    10)
+			goto bad;
+		seq = seq * 10 + (unsigned)(line[i] - '0');
+	}
+	return (long long)seq;
+bad:
+	errno = EINVAL;
+	return -1;
 }
 
 /*
@@ -564,6 +658,7 @@ shmids_line_next(struct shmids_lines *rd, const char *s, size_t len,
 	n = c->end + (c->eol == SHMIDS_EOL_CRLF ? 2 :
 	    c->eol == SHMIDS_EOL_NONE ? 0 : 1);
 	if (c->kind == SHMIDS_LINE_REF || c->kind == SHMIDS_LINE_TREF ||
+	    c->kind == SHMIDS_LINE_MREF || c->kind == SHMIDS_LINE_MTREF ||
 	    c->kind == SHMIDS_LINE_MALFORMED) {
 		/* never a continuation: the array before it ends, text */
 		c->cut = rd->more;

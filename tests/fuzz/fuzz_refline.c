@@ -122,11 +122,15 @@ classifier(const char *line, size_t size, int k)
 	int refish;
 
 	CHECK(shmids_line_kind(line, size, 0, &c) == 1, "not 1");
-	CHECK(c.kind >= SHMIDS_LINE_TEXT && c.kind <= SHMIDS_LINE_ROW,
+	CHECK(c.kind >= SHMIDS_LINE_TEXT && c.kind <= SHMIDS_LINE_MTREF,
 	    "kind %d", c.kind);
 	CHECK(c.end <= n && c.field + c.fieldlen <= c.end, "offsets");
 	refish = c.kind == SHMIDS_LINE_REF || c.kind == SHMIDS_LINE_TREF ||
+	    c.kind == SHMIDS_LINE_MREF || c.kind == SHMIDS_LINE_MTREF ||
 	    c.kind == SHMIDS_LINE_MALFORMED;
+	/* 5.1: a message's number, digits the classifier checked */
+	CHECK((shmids_line_seq(line, &c) >= 0) == (c.kind ==
+	    SHMIDS_LINE_MREF || c.kind == SHMIDS_LINE_MTREF), "seq");
 	CHECK((k == 1) == (c.kind == SHMIDS_LINE_REF || (c.kind ==
 	    SHMIDS_LINE_MALFORMED && c.sep == 0 && c.label[0] != '\0')) ||
 	    k == -1, "ref_parse %d, kind %d", k, c.kind);

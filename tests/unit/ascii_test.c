@@ -295,12 +295,91 @@ explained(void)
 	}
 }
 
+/*
+ * format-spec.md 5.1: a reference line with a fifth token that is a
+ * seq, a table reference with a fourth, names a message: MREF, MTREF,
+ * the stream's label, shmids_line_seq() its number; any other such
+ * token makes it MALFORMED; SHMIDS_LINE_NOMSG gives 1.6's answer.
+ */
+static void
+msgrefs(void)
+{
+	static const struct {
+		const char	*line;
+		int		 kind;
+		const char	*label;	/* or the reason, MALFORMED */
+		long long	 seq;
+		int		 sep;
+	} t[] = {
+		{ "u shmids 402 sim-u 17\n", SHMIDS_LINE_MREF, "402 sim-u", 17,
+		    0 },
+		{ "  u\tshmids  402 sim-u\t0 \r\n", SHMIDS_LINE_MREF,
+		    "402 sim-u", 0, 0 },
+		{ "shmids, 402 sim-u 17", SHMIDS_LINE_MTREF, "402 sim-u", 17,
+		    ',' },
+		{ "shmids\t7 s 9223372036854775807\n", SHMIDS_LINE_MTREF,
+		    "7 s", 9223372036854775807LL, '\t' },
+		{ "x shmids 402 s 017\n", SHMIDS_LINE_MALFORMED,
+		    "a sequence number with a leading zero", -1, 0 },
+		{ "x shmids 402 s 9223372036854775808\n",
+		    SHMIDS_LINE_MALFORMED,
+		    "a sequence number over 9223372036854775807", -1, 0 },
+		{ "x shmids 402 s 17 18\n", SHMIDS_LINE_MALFORMED,
+		    "text after the sequence number", -1, 0 },
+		{ "coeff shmids 402 x y\n", SHMIDS_LINE_MALFORMED,
+		    "text after the label", -1, 0 },
+		{ "x shmids 402 s -1\n", SHMIDS_LINE_MALFORMED,
+		    "text after the label", -1, 0 },
+		{ "1.5 shmids 402 s 3\n", SHMIDS_LINE_MALFORMED,
+		    "a number is not a field", -1, 0 },
+		{ "x shmids 402 s\n", SHMIDS_LINE_REF, "402 s", -1, 0 },
+	};
+	struct shmids_line c, o;
+	struct shmids_ref r;
+	size_t i, len;
+	long long seq;
+	int good, sep;
+	char what[160];
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		len = strlen(t[i].line);
+		shmids_line_kind(t[i].line, len, 0, &c);
+		errno = 0;
+		seq = shmids_line_seq(t[i].line, &c);
+		good = c.kind == t[i].kind && seq == t[i].seq &&
+		    (seq != -1 || errno == EINVAL) && c.sep == t[i].sep;
+		if (c.kind == SHMIDS_LINE_MALFORMED)
+			good = good && strcmp(c.why, t[i].label) == 0 &&
+			    c.label[0] == '\0';
+		else
+			good = good && strcmp(c.label, t[i].label) == 0;
+		snprintf(what, sizeof(what), "5.1: %.*s: kind %d, seq %lld",
+		    (int)strcspn(t[i].line, "\r\n"), t[i].line, c.kind, seq);
+		ok(good, what);
+		/* 1.6's answer: any token after the label is text after it */
+		shmids_line_kind(t[i].line, len, SHMIDS_LINE_NOMSG, &o);
+		if (c.kind != SHMIDS_LINE_REF) {
+			sep = 0;
+			good = o.kind == SHMIDS_LINE_MALFORMED &&
+			    strcmp(o.why, "text after the label") == 0 &&
+			    (c.sep == 0 ? shmids_ref_parse(t[i].line, len,
+			    &r) : shmids_tref_parse(t[i].line, len, &r,
+			    &sep)) == -1 && strcmp(r.why, o.why) == 0;
+			ok(good, "5.1: SHMIDS_LINE_NOMSG and the 1.x calls: "
+			    "text after the label, as 1.6");
+		}
+	}
+	ok(shmids_line_seq("x 1 2\n", &c) == -1 && errno == EINVAL,
+	    "5.1: shmids_line_seq() of a line of another kind: EINVAL");
+}
+
 int
 main(void)
 {
 	explained();
 	refs();
 	comments();
+	msgrefs();
 	where_left();
 	layout();
 	values();
