@@ -131,6 +131,26 @@ print(w.label)'
 	is "${#lines[@]}" 9 "lines"
 }
 
+@test "5.1: python: load() of a message reference line says to follow the stream, EMEDIUMTYPE" {
+	need_python
+	run pyrun '
+import errno, os, shmids
+w = shmids.stream(os.environ["P"] + "l", slots=2, capacity=64)
+print(w.label)
+p = os.path.join(os.environ["T"], "m.txt")
+with open(p, "w") as f:
+    f.write("u shmids %s %d\n" % (w.label, w.publish(b"abc")))
+try:
+    shmids.load(p)
+except OSError as e:
+    print(e.errno == errno.EMEDIUMTYPE, e.strerror, e.filename)
+w.close()'
+	status_is 0
+	local l=${lines[0]}
+	track "$l"
+	is "${lines[1]}" "True a stream's message ($l 0): load() reads segments; read the stream with shmids.follow('$l 0') $T/m.txt:1" "load()"
+}
+
 @test "10.8: python: errors are OSError with the errno and shmids_explain's words" {
 	need_python numpy
 	local l s

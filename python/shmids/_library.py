@@ -127,7 +127,8 @@ class _Compression(ctypes.Structure):
 
 
 # enum shmids_line_kind
-(_TEXT, _REF, _TREF, _MALFORMED, _ARRAY, _CONT, _ROW) = range(7)
+(_TEXT, _REF, _TREF, _MALFORMED, _ARRAY, _CONT, _ROW, _MREF,
+ _MTREF) = range(9)
 
 
 class _Msg(ctypes.Structure):
@@ -172,6 +173,7 @@ def _load_library():
         "shmids_put": (i, [vp, cp, i, vp, sz, cp, i]),
         "shmids_scan_dims": (i, [_SCANFN, vp, i]),
         "shmids_line_kind": (i, [cp, sz, i, ctypes.POINTER(_Line)]),
+        "shmids_line_seq": (ctypes.c_longlong, [cp, ctypes.POINTER(_Line)]),
         "shmids_line_next": (i, [ctypes.POINTER(_Lines), cp, sz,
                                  ctypes.POINTER(_Values),
                                  ctypes.POINTER(_Line)]),

@@ -9,7 +9,7 @@ import os
 import shlex
 
 from ._library import (TYPES, _ARRAY, _CONT, _Line, _Lines, _MALFORMED,
-                       _REF, _ROW, _Span, _TEXT, _TREF, _TYPES, _Values,
+                       _MREF, _MTREF, _REF, _ROW, _Span, _TEXT, _TREF, _TYPES, _Values,
                        _lib, _np)
 from ._args import _bytes, _str, _tname
 from ._mapping import _wrap
@@ -396,6 +396,12 @@ class _Reader:
         if c.kind == _MALFORMED:
             raise OSError(_errno.EINVAL, "malformed reference: " +
                           _str(c.why), where)
+        if c.kind in (_MREF, _MTREF):   # a stream's message (shmids(5) 5.1)
+            label = "%s %d" % (_str(c.label),
+                               _lib.shmids_line_seq(line, self.cref))
+            raise OSError(_errno.EMEDIUMTYPE, "a stream's message (%s): "
+                          "load() reads segments; read the stream with "
+                          "shmids.follow(%r)" % (label, label), where)
         if c.kind == _REF:
             self._put(_str(line[c.field:c.field + c.fieldlen]),
                       attach(c.label))

@@ -267,6 +267,15 @@ shmr_read(SEXP file)
 			    c.why ? c.why : "malformed reference line");
 			bad = 1;
 			break;
+		case SHMIDS_LINE_MREF:
+		case SHMIDS_LINE_MTREF:
+			/* a stream's message (shmids(5) 5.1): no segment */
+			snprintf(msg, sizeof msg, "line %lu: a stream's message "
+			    "(%s %lld): shm_read() reads segments; read the "
+			    "stream with shm_follow()", c.lineno, c.label,
+			    shmids_line_seq(line, &c));
+			bad = 1;
+			break;
 		case SHMIDS_LINE_REF:
 			finish(&rd, before);
 			item(&rd.it, line + c.field, c.fieldlen,

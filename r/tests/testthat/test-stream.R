@@ -76,3 +76,15 @@ test_that("10.3, 5.1: R writes a stream, numpy follows it; numpy writes one, R r
   shm_close(r)
   expect_true(gone(lab))
 })
+
+test_that("5.1: shm_read() of a message reference line says to follow the stream", {
+  local_clean()
+  s <- shm_stream(nm("m"), slots = 2, capacity = 24)
+  lab <- shm_label(s)
+  f <- tempfile()
+  writeLines(sprintf("u shmids %s %.0f", lab, shm_publish(s, c(1, 2, 3))), f)
+  expect_error(shm_read(f), paste0("line 1: a stream's message \\(", lab,
+    " 0\\): shm_read\\(\\) reads segments; read the stream with shm_follow\\(\\)"))
+  shm_close(s)
+  unlink(f)
+})
