@@ -306,3 +306,13 @@ print((a != x).sum() > 0, (b != x).sum())'
 	status_is 0
 	is "$output" "True 0"
 }
+
+@test "10, 5.1: readme: the streams' example runs as written: 1,000 steps through shm-expand and awk, nothing left" {
+	mktop
+	ln -s "$(cd "$BIN/../examples" && pwd)" top/build/examples
+	run_block "streams"
+	status_is 0
+	is "${lines[0]}" "step    0: mean 0.010000" "the first step"
+	is "${lines[4]}" "step  999: mean 0.149866" "the last step"
+	is "${#lines[@]}" 5 "lines"
+}
