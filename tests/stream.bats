@@ -389,3 +389,13 @@ ticks() {
 	[ $((t1 - t0)) -le 5 ] ||
 	    { echo "the reader used $((t1 - t0)) ticks in 2 s" >&2; false; }
 }
+
+# The cases of a review of the streams, each a process tree of its own
+# (tests/tools/streamattack.c).
+SA=$TOOLS/streamattack
+
+@test "10.7: a forged reader table of one entry with mask bit 63 set: a reader closes without a byte past the table" {
+	run timeout 60 "$SA" mask
+	status_is 0
+	is "$output" $'next 0\nclose ok\npast the table untouched' "streamattack"
+}

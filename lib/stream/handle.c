@@ -115,11 +115,12 @@ shmids_st_place(struct shmids_stream *s)
 /*
  * Readers still registered once the stream has ended: those that died
  * without a word (killed) go, so that they keep nothing from removal.
+ * Bits past the table are another user's forgery: never followed.
  */
 static uint64_t
 live_mask(struct shmids_stream *s)
 {
-	uint64_t mask = LOAD(W64(s->base, ST_MASK), SC), m;
+	uint64_t mask = LOAD(W64(s->base, ST_MASK), SC) & RMASK(s), m;
 	int k;
 
 	if (mask == 0)
@@ -127,7 +128,7 @@ live_mask(struct shmids_stream *s)
 	for (k = 0, m = mask; m != 0; k++, m >>= 1)
 		if (m & 1)
 			shmids_st_reclaim(s, k);
-	return LOAD(W64(s->base, ST_MASK), SC);
+	return LOAD(W64(s->base, ST_MASK), SC) & RMASK(s);
 }
 
 /*

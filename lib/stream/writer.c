@@ -92,7 +92,7 @@ lowest(struct shmids_stream *s, uint64_t *gen)
 	int k;
 
 	*gen = LOAD(W64(s->base, ST_GEN), SC);
-	mask = LOAD(W64(s->base, ST_MASK), SC);
+	mask = LOAD(W64(s->base, ST_MASK), SC) & RMASK(s);
 	for (k = 0; mask != 0; k++, mask >>= 1)
 		if ((mask & 1) && (p = LOAD(W64(ENTRY(s, k), EN_POS), SC) >>
 		    1) < low)
@@ -104,7 +104,7 @@ lowest(struct shmids_stream *s, uint64_t *gen)
 static int
 held(struct shmids_stream *s, uint64_t m)
 {
-	uint64_t mask = LOAD(W64(s->base, ST_MASK), SC), p;
+	uint64_t mask = LOAD(W64(s->base, ST_MASK), SC) & RMASK(s), p;
 	int k;
 
 	for (k = 0; mask != 0; k++, mask >>= 1)
@@ -150,7 +150,7 @@ room(struct shmids_stream *s, void *arg)
 static void
 reclaim_dead(struct shmids_stream *s, uint64_t m)
 {
-	uint64_t mask = LOAD(W64(s->base, ST_MASK), SC), p;
+	uint64_t mask = LOAD(W64(s->base, ST_MASK), SC) & RMASK(s), p;
 	int k;
 
 	for (k = 0; mask != 0; k++, mask >>= 1) {
