@@ -399,3 +399,13 @@ SA=$TOOLS/streamattack
 	status_is 0
 	is "$output" $'next 0\nclose ok\npast the table untouched' "streamattack"
 }
+
+@test "10.5: a dead reader holds the writer up 100 ms, not for ever, while another reader polls and wakes it" {
+	run timeout 60 "$SA" stall
+	status_is 0
+	is "$output" "loan ok" "streamattack"
+	backend file
+	run timeout 60 "$SA" stall
+	status_is 0
+	is "$output" "loan ok" "streamattack, file segments"
+}

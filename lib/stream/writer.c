@@ -165,35 +165,40 @@ reclaim_dead(struct shmids_stream *s, uint64_t m)
 
 /*
  * Room for message m, waiting up to seconds: spin, then sleep on wsleep
- * (10.6).  The clock is read only once a wait begins.
+ * (10.6).  The clock is read only once a wait begins.  The dead are
+ * looked for each slice by the clock, not when a sleep times out: a
+ * live reader that polls wakes the writer far more often than that.
  */
 static int
 wait_room(struct shmids_stream *s, uint64_t m, double seconds)
 {
 	uint32_t *w = W32(s->base, ST_WSLEEP);
-	long long left, until;
+	long long t, left, until, look;
 	int r;
 
 	if (room(s, &m))
 		return 0;
 	until = shmids_st_until(seconds);
+	look = shmids_now_ns() + SLICE_NS;
 	if (shmids_st_spin(&s->spin, room, s, &m, until))
 		return 0;
 	for (;;) {
-		if ((left = until - shmids_now_ns()) <= 0) {
+		if ((left = until - (t = shmids_now_ns())) <= 0) {
 			errno = EAGAIN;
 			return -1;
+		}
+		if (t >= look) {
+			reclaim_dead(s, m);
+			look = t + SLICE_NS;
 		}
 		STORE(w, 1, SC);
 		if (room(s, &m))
 			break;
-		r = shmids_st_sleep(w, 1, left < SLICE_NS ? left : SLICE_NS);
+		r = shmids_st_sleep(w, 1, left < look - t ? left : look - t);
 		if (r == -1) {
 			STORE(w, 0, RLX);
 			return -1;
 		}
-		if (r == 1)
-			reclaim_dead(s, m);
 		if (room(s, &m))
 			break;
 	}
