@@ -409,3 +409,9 @@ SA=$TOOLS/streamattack
 	status_is 0
 	is "$output" "loan ok" "streamattack, file segments"
 }
+
+@test "10.4: overwrite: a reader whose next() found nothing and failed holds nothing: the writer never waits for it" {
+	run timeout 60 "$SA" owpoll
+	status_is 0
+	is "$output" $'poll EAGAIN\npublished 12' "streamattack"
+}

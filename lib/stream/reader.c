@@ -164,7 +164,9 @@ take(struct shmids_stream *s, struct shmids_msg *m, double seconds,
 			break;
 		if ((r = wait_msg(s, p, seconds)) == 1)
 			continue;
-		s->held = 0;	/* nothing handed out */
+		/* nothing handed out: nothing held, for the writer too */
+		put_pos(s, p, 0);
+		shmids_st_wake_writer(s);
 		if (r == 0 && exact)
 			return GONE;
 		if (r == 0 || errno == EOWNERDEAD)

@@ -225,7 +225,8 @@ owpoll(void)
 	if ((c = fork()) == 0) {
 		if ((r = shmids_stream_open(lab, 0, 1)) == NULL)
 			_exit(1);
-		printf("poll %s\n", said(shmids_stream_next(r, &m, 0)));
+		printf("poll %s\n", shmids_stream_next(r, &m, 0) == -1 &&
+		    errno == EAGAIN ? "EAGAIN" : "no EAGAIN");
 		fflush(stdout);
 		say_byte(pfd[1]);
 		for (;;)
