@@ -703,8 +703,10 @@ int	 shmids_stream_next(struct shmids_stream *s, struct shmids_msg *m,
  * call of shmids_stream_next() gets seq + 1.  A message the ring holds
  * is handed out at once, one not yet published is waited for.  Errors:
  * those of shmids_stream_next(), and ENOMSG (seq is gone: the writer
- * has moved past it; or the stream ended before it), the reader then
- * where it was; EINVAL (seq negative).  shmids_explain() with the
+ * has moved past it; or the stream ended before it); EINVAL (seq
+ * negative).  On any failure the reader is where it was (under the
+ * wait policy, at the oldest message kept if the writer moved past
+ * that meanwhile: format-spec.md 10.4).  shmids_explain() with the
  * message's label says which messages the ring holds.
  */
 int	 shmids_stream_get(struct shmids_stream *s, long long seq,

@@ -415,3 +415,12 @@ SA=$TOOLS/streamattack
 	status_is 0
 	is "$output" $'poll EAGAIN\npublished 12' "streamattack"
 }
+
+@test "10.4: a get() that fails, timed out or past the end, leaves the reader where it was, under both policies" {
+	local p
+	for p in wait overwrite; do
+		run timeout 60 "$SA" getend $p
+		status_is 0
+		is "$output" $'get 20 EAGAIN\nlive: next 3\nget 17 ENOMSG\nended: next 4' "$p"
+	done
+}

@@ -62,10 +62,22 @@ get64(const char *h, size_t off)
 	return v;
 }
 
+/* What a call said: "ok", or its errno's name (any locale). */
 static const char *
 said(int r)
 {
-	return r == -1 ? strerror(errno) : "ok";
+	if (r != -1)
+		return "ok";
+	switch (errno) {
+	case EAGAIN:
+		return "EAGAIN";
+	case ENOMSG:
+		return "ENOMSG";
+	case EOWNERDEAD:
+		return "EOWNERDEAD";
+	default:
+		return strerror(errno);
+	}
 }
 
 /* n messages of one i64, its seq. */
@@ -254,7 +266,7 @@ next_is(struct shmids_stream *r, const char *when)
 	if (k == 1)
 		printf("%s: next %lld\n", when, m.seq);
 	else
-		printf("%s: next %s\n", when, k == 0 ? "end" : strerror(errno));
+		printf("%s: next %s\n", when, k == 0 ? "end" : said(k));
 }
 
 /*
