@@ -424,3 +424,11 @@ SA=$TOOLS/streamattack
 		is "$output" $'get 20 EAGAIN\nlive: next 3\nget 17 ENOMSG\nended: next 4' "$p"
 	done
 }
+
+@test "10.5: file segments: a fork of a reader or of a writer keeps no lock: the parent killed is judged dead" {
+	backend file
+	run timeout 60 "$SA" forklock
+	status_is 0
+	is "$output" $'reader\'s fork: loan ok\nwriter\'s fork: next EOWNERDEAD' "streamattack"
+	is "$(ls -A "$D")" "" "files left in SHMIDS_DIR"
+}

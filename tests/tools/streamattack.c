@@ -376,8 +376,8 @@ forklock(void)
 		return 1;
 	shmids_stream_next(r, &m, 1);
 	k = shmids_stream_next(r, &m, 3);
-	printf("writer's fork: next %s\n", k == -1 ? strerror(errno) :
-	    k == 0 ? "end" : "a message");
+	printf("writer's fork: next %s\n", k == -1 ? said(k) : k == 0 ?
+	    "end" : "a message");
 	kill(h, SIGKILL);
 	waitpid(h, NULL, 0);
 	shmids_stream_close(r);
