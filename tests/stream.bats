@@ -432,3 +432,11 @@ SA=$TOOLS/streamattack
 	is "$output" $'reader\'s fork: loan ok\nwriter\'s fork: next EOWNERDEAD' "streamattack"
 	is "$(ls -A "$D")" "" "files left in SHMIDS_DIR"
 }
+
+@test "10.5: file segments: a reader killed while it emptied its entry does not stall the writer: the entry is emptied again" {
+	backend file
+	run timeout 60 "$SA" stuck
+	status_is 0
+	is "$output" "loan ok" "streamattack"
+	is "$(ls -A "$D")" "" "files left in SHMIDS_DIR"
+}
