@@ -624,7 +624,8 @@ struct shmids_stream_info {
  * readers have gone: 10.5).  The segment is about slots * capacity
  * bytes (10.2: payloads of 4 KiB or more on pages), populated at once.
  * Its label: shmids_stream_label().  Errors: EINVAL (name, mode,
- * slots or capacity 0, readers out of range, a flag not named), and
+ * slots 0 or past 2^32 - 1, capacity 0, readers out of range, a flag
+ * not named), and
  * those of shmids_create() (ENAMETOOLONG, ENOMEM, ENOSPC, EFBIG,
  * ENOSYS, ...).
  */

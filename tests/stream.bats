@@ -440,3 +440,9 @@ SA=$TOOLS/streamattack
 	is "$output" "loan ok" "streamattack"
 	is "$(ls -A "$D")" "" "files left in SHMIDS_DIR"
 }
+
+@test "10.2: more slots than the header's 32 bits hold: EINVAL, not ENOMEM" {
+	run st writer "${P}big" 4294967296 8 0
+	status_is 1
+	is "$output" EINVAL "writer"
+}

@@ -37,7 +37,8 @@ shmids_stream_create(const char *name, int mode, size_t slots,
 	if (readers < 0 || readers > ST_RMAX ||
 	    (flags & ~(SHMIDS_STREAM_OVERWRITE | SHMIDS_STREAM_KEEP)) != 0 ||
 	    shmids_st_layout(slots, ST_RMAX, capacity, &mk.g) == -1) {
-		errno = slots == 0 || capacity == 0 || readers < 0 ||
+		errno = slots == 0 || (uint64_t)slots > UINT32_MAX ||
+		    capacity == 0 || readers < 0 ||
 		    readers > ST_RMAX || (flags & ~(SHMIDS_STREAM_OVERWRITE |
 		    SHMIDS_STREAM_KEEP)) != 0 ? EINVAL : ENOMEM;
 		return NULL;
