@@ -112,6 +112,37 @@ say_byte(int fd)
 }
 
 /*
+ * A stream of two slots, both full, and a reader in a child of this
+ * process that holds message 0 and idles: the writer's handle, the
+ * stream's label in lab, the child in *c; NULL if a call failed.
+ */
+static struct shmids_stream *
+held_full(const char *name, char lab[SHMIDS_LABEL_MAX + 1], pid_t *c)
+{
+	struct shmids_stream *w, *r;
+	struct shmids_msg m;
+	int pfd[2];
+
+	if ((w = shmids_stream_create(name, 0600, 2, 64, 1, 0)) == NULL ||
+	    pipe(pfd) == -1)
+		return NULL;
+	strcpy(lab, shmids_stream_label(w));
+	publish(w, 2);
+	if ((*c = fork()) == 0) {
+		if ((r = shmids_stream_open(lab, 0, 1)) == NULL ||
+		    shmids_stream_next(r, &m, 1) != 1)
+			_exit(1);
+		say_byte(pfd[1]);
+		for (;;)
+			pause();
+	}
+	wait_byte(pfd[0]);
+	close(pfd[0]);
+	close(pfd[1]);
+	return w;
+}
+
+/*
  * A System V stream made by hand, as another user may: R = 1 (its
  * layout 1408 bytes, all the header declares), in a segment of 16 KiB,
  * ended, with bit 63 of mask set.  Entry 63 would lie at 8832, past
@@ -182,20 +213,8 @@ stall(void)
 	double t0;
 	void *p;
 
-	if ((w = shmids_stream_create("stall", 0600, 2, 64, 1, 0)) == NULL ||
-	    pipe(pfd) == -1)
+	if ((w = held_full("stall", lab, &a)) == NULL || pipe(pfd) == -1)
 		return 1;
-	strcpy(lab, shmids_stream_label(w));
-	publish(w, 2);
-	if ((a = fork()) == 0) {
-		if ((r = shmids_stream_open(lab, 0, 1)) == NULL ||
-		    shmids_stream_next(r, &m, 1) != 1)
-			_exit(1);
-		say_byte(pfd[1]);
-		for (;;)
-			pause();
-	}
-	wait_byte(pfd[0]);
 	if ((b = fork()) == 0) {
 		if ((r = shmids_stream_open(lab, 0, 1)) == NULL)
 			_exit(1);
@@ -393,29 +412,16 @@ forklock(void)
 static int
 stuck(void)
 {
-	struct shmids_stream *w, *r;
-	struct shmids_msg m;
+	struct shmids_stream *w;
 	char lab[SHMIDS_LABEL_MAX + 1];
 	struct stat st;
 	uint64_t one = 1;
-	int pfd[2], fd;
+	int fd;
 	pid_t c;
 	void *p;
 
-	if ((w = shmids_stream_create("stuck", 0600, 2, 64, 1, 0)) == NULL ||
-	    pipe(pfd) == -1)
+	if ((w = held_full("stuck", lab, &c)) == NULL)
 		return 1;
-	strcpy(lab, shmids_stream_label(w));
-	publish(w, 2);
-	if ((c = fork()) == 0) {
-		if ((r = shmids_stream_open(lab, 0, 1)) == NULL ||
-		    shmids_stream_next(r, &m, 1) != 1)
-			_exit(1);
-		say_byte(pfd[1]);
-		for (;;)
-			pause();
-	}
-	wait_byte(pfd[0]);
 	lab[strcspn(lab, " ")] = '\0';
 	if ((fd = open(lab, O_RDWR)) == -1 || fstat(fd, &st) == -1 ||
 	    pwrite(fd, &one, 8, 768) != 8)
