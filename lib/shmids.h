@@ -625,7 +625,8 @@ struct shmids_stream_info {
  * readers have gone: 10.5).  The segment is about slots * capacity
  * bytes (10.2: payloads of 4 KiB or more on pages), populated at once.
  * Its label: shmids_stream_label().  Errors: EINVAL (name, mode,
- * slots or capacity 0, readers out of range, a flag not named), and
+ * slots 0 or past 2^32 - 1, capacity 0, readers out of range, a flag
+ * not named), and
  * those of shmids_create() (ENAMETOOLONG, ENOMEM, ENOSPC, EFBIG,
  * ENOSYS, ...).
  */
@@ -704,8 +705,10 @@ int	 shmids_stream_next(struct shmids_stream *s, struct shmids_msg *m,
  * call of shmids_stream_next() gets seq + 1.  A message the ring holds
  * is handed out at once, one not yet published is waited for.  Errors:
  * those of shmids_stream_next(), and ENOMSG (seq is gone: the writer
- * has moved past it; or the stream ended before it), the reader then
- * where it was; EINVAL (seq negative).  shmids_explain() with the
+ * has moved past it; or the stream ended before it); EINVAL (seq
+ * negative).  On any failure the reader is where it was (under the
+ * wait policy, at the oldest message kept if the writer moved past
+ * that meanwhile: format-spec.md 10.4).  shmids_explain() with the
  * message's label says which messages the ring holds.
  */
 int	 shmids_stream_get(struct shmids_stream *s, long long seq,

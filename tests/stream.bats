@@ -377,3 +377,60 @@ ticks() {
 	[ $((t1 - t0)) -le 5 ] ||
 	    { echo "the reader used $((t1 - t0)) ticks in 2 s" >&2; false; }
 }
+
+# The cases of a review of the streams, each a process tree of its own
+# (tests/tools/streamattack.c).
+SA=$TOOLS/streamattack
+
+@test "10.7: a forged reader table of one entry with mask bit 63 set: a reader closes without a byte past the table" {
+	run timeout 60 "$SA" mask
+	status_is 0
+	is "$output" $'next 0\nclose ok\npast the table untouched' "streamattack"
+}
+
+@test "10.5: a dead reader holds the writer up 100 ms, not for ever, while another reader polls and wakes it" {
+	run timeout 60 "$SA" stall
+	status_is 0
+	is "$output" "loan ok" "streamattack"
+	backend file
+	run timeout 60 "$SA" stall
+	status_is 0
+	is "$output" "loan ok" "streamattack, file segments"
+}
+
+@test "10.4: overwrite: a reader whose next() found nothing and failed holds nothing: the writer never waits for it" {
+	run timeout 60 "$SA" owpoll
+	status_is 0
+	is "$output" $'poll EAGAIN\npublished 12' "streamattack"
+}
+
+@test "10.4: a get() that fails, timed out or past the end, leaves the reader where it was, under both policies" {
+	local p
+	for p in wait overwrite; do
+		run timeout 60 "$SA" getend $p
+		status_is 0
+		is "$output" $'get 20 EAGAIN\nlive: next 3\nget 17 ENOMSG\nended: next 4' "$p"
+	done
+}
+
+@test "10.5: file segments: a fork of a reader or of a writer keeps no lock: the parent killed is judged dead" {
+	backend file
+	run timeout 60 "$SA" forklock
+	status_is 0
+	is "$output" $'reader\'s fork: loan ok\nwriter\'s fork: next EOWNERDEAD' "streamattack"
+	is "$(ls -A "$D")" "" "files left in SHMIDS_DIR"
+}
+
+@test "10.5: file segments: a reader killed while it emptied its entry does not stall the writer: the entry is emptied again" {
+	backend file
+	run timeout 60 "$SA" stuck
+	status_is 0
+	is "$output" "loan ok" "streamattack"
+	is "$(ls -A "$D")" "" "files left in SHMIDS_DIR"
+}
+
+@test "10.2: more slots than the header's 32 bits hold: EINVAL, not ENOMEM" {
+	run st writer "${P}big" 4294967296 8 0
+	status_is 1
+	is "$output" EINVAL "writer"
+}

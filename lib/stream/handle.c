@@ -6,9 +6,13 @@
  * its parent held: it may only close its copies.  The list is locked:
  * handles are made and closed on any thread.
  */
+#include <sys/mman.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "stream.h"
 
@@ -41,14 +45,52 @@ fork_parent(void)
 	pthread_mutex_unlock(&lock);
 }
 
+/*
+ * A fork's copy of a file stream's attachment lets go of the parent's
+ * open file description, which its locks belong to (OFD locks, 10.5):
+ * its descriptor goes, and its mapping, which holds the description
+ * too, is made again in place from a description of its own (through
+ * /proc/self/fd: the path may name another file now), so that what the
+ * parent handed out stays readable in the child.  Where that cannot be
+ * done the child keeps the parent's, and the parent's locks live as
+ * long as the child (shmids_stream(3), CAVEATS).  System calls only,
+ * as in a fork handler.
+ */
+static void
+let_go(struct att *a)
+{
+	char path[32] = "/proc/self/fd/", *p = path + 14, d[12];
+	int n = 0, v = a->fd, fd;
+
+	do
+		d[n++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	while (n > 0)
+		*p++ = d[--n];
+	*p = '\0';
+	if ((fd = open(path, a->prot & PROT_WRITE ? O_RDWR : O_RDONLY)) >= 0) {
+		if (mmap(a->addr, a->maplen, a->prot, MAP_SHARED | MAP_FIXED,
+		    fd, 0) != MAP_FAILED) {
+			close(a->fd);
+			a->fd = -1;
+		}
+		close(fd);
+	}
+}
+
 /* The child writes nothing and reads nothing of its parent's handles. */
 static void
 fork_child(void)
 {
 	struct shmids_stream *s;
+	int e = errno;
 
-	for (s = handles; s != NULL; s = s->next)
+	for (s = handles; s != NULL; s = s->next) {
 		s->forked = 1;
+		if (s->a.fd >= 0)
+			let_go(&s->a);
+	}
+	errno = e;
 	pthread_mutex_unlock(&lock);
 }
 
@@ -115,11 +157,12 @@ shmids_st_place(struct shmids_stream *s)
 /*
  * Readers still registered once the stream has ended: those that died
  * without a word (killed) go, so that they keep nothing from removal.
+ * Bits past the table are another user's forgery: never followed.
  */
 static uint64_t
 live_mask(struct shmids_stream *s)
 {
-	uint64_t mask = LOAD(W64(s->base, ST_MASK), SC), m;
+	uint64_t mask = LOAD(W64(s->base, ST_MASK), SC) & RMASK(s), m;
 	int k;
 
 	if (mask == 0)
@@ -127,7 +170,7 @@ live_mask(struct shmids_stream *s)
 	for (k = 0, m = mask; m != 0; k++, m >>= 1)
 		if (m & 1)
 			shmids_st_reclaim(s, k);
-	return LOAD(W64(s->base, ST_MASK), SC);
+	return LOAD(W64(s->base, ST_MASK), SC) & RMASK(s);
 }
 
 /*

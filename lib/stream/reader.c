@@ -164,7 +164,9 @@ take(struct shmids_stream *s, struct shmids_msg *m, double seconds,
 			break;
 		if ((r = wait_msg(s, p, seconds)) == 1)
 			continue;
-		s->held = 0;	/* nothing handed out */
+		/* nothing handed out: nothing held, for the writer too */
+		put_pos(s, p, 0);
+		shmids_st_wake_writer(s);
 		if (r == 0 && exact)
 			return GONE;
 		if (r == 0 || errno == EOWNERDEAD)
@@ -204,12 +206,32 @@ shmids_stream_next(struct shmids_stream *s, struct shmids_msg *m,
 	return take(s, m, seconds, 0);
 }
 
+/*
+ * A get() that failed puts the reader back at p, holding nothing: or,
+ * under the wait policy, at tail if the writer moved past p while the
+ * reader's position was further on (those slots may be reused; tail is
+ * then the oldest message kept).  gen tells a writer between its look
+ * at the positions and its reuse to look again (10.3).
+ */
+static void
+restore(struct shmids_stream *s, uint64_t p)
+{
+	uint64_t t;
+
+	put_pos(s, p, 0);
+	__atomic_fetch_add(W64(s->base, ST_GEN), 1, SC);
+	while (s->g.policy == POLICY_WAIT &&
+	    (t = LOAD(W64(s->base, ST_TAIL), SC)) > s->pos)
+		put_pos(s, t, 0);
+	shmids_st_wake_writer(s);
+}
+
 int
 shmids_stream_get(struct shmids_stream *s, long long seq,
     struct shmids_msg *m, double seconds)
 {
 	uint64_t q = (uint64_t)seq, was;
-	int r;
+	int r, ended, e;
 
 	if (!usable(s))
 		return -1;
@@ -217,30 +239,27 @@ shmids_stream_get(struct shmids_stream *s, long long seq,
 		errno = EINVAL;
 		return -1;
 	}
+	if (LOAD(W64(ENTRY(s, s->k), EN_OWNER), RLX) != s->owner) {
+		errno = ENOLINK;
+		return -1;
+	}
 	/* where next() would go on: after a message held */
 	was = s->held ? s->pos + 1 : s->pos;
+	ended = s->ended;
 	s->ended = 0;
-	if (q < was) {
-		s->pos = q;
-		s->pidx = q % s->g.slots;
-		if (shmids_st_back(s, q) == -1)
-			r = GONE;
-		else
-			r = take(s, m, seconds, 1);
-	} else {
-		s->pos = q;
-		s->pidx = q % s->g.slots;
-		r = take(s, m, seconds, 1);
-	}
-	if (r != GONE)
-		return r;
-	/* gone: the reader where it was; past the end: at the end */
-	if (s->g.policy == POLICY_OVERWRITE || q < was)
-		put_pos(s, was, 0);
+	s->pos = q;
+	s->pidx = q % s->g.slots;
+	if (q < was && shmids_st_back(s, q) == -1)
+		r = GONE;
 	else
-		s->ended = -1;
-	s->held = 0;
-	errno = ENOMSG;
+		r = take(s, m, seconds, 1);
+	if (r == 1)
+		return 1;
+	/* gone, past the end, or no message: the reader where it was */
+	e = r == GONE ? ENOMSG : errno;
+	restore(s, was);
+	s->ended = ended;
+	errno = e;
 	return -1;
 }
 

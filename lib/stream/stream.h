@@ -123,6 +123,14 @@ struct shmids_stream {
 #define LOAD(p, o)	__atomic_load_n((p), o)
 #define STORE(p, v, o)	__atomic_store_n((p), (v), o)
 
+/*
+ * The bits of mask that name entries of the table (R = rtable, 1..64):
+ * another user may set any of the 64, and a bit past R names memory
+ * past the table (10.7).
+ */
+#define RMASK(s)	((s)->g.rtable < 64 ? \
+			    ((uint64_t)1 << (s)->g.rtable) - 1 : ~(uint64_t)0)
+
 /* An entry of the reader table, a descriptor, a payload. */
 #define ENTRY(s, k)	((s)->base + ST_TABLE + (size_t)(k) * ST_ENTRY)
 #define DESC(s, j)	((s)->desc + (size_t)(j) * ST_DESC)

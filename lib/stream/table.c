@@ -77,7 +77,8 @@ shmids_st_reclaim(struct shmids_stream *s, int k)
 		if (lock_entry(s, k, F_WRLCK) == -1)
 			return 0;	/* its reader's lock: alive */
 		cur = LOAD(W64(ENTRY(s, k), EN_OWNER), ACQ);
-		if (cur != 0 && cur != OWNER_RECLAIM)
+		/* 1: whoever emptied it held the lock, and died doing so */
+		if (cur != 0)
 			r = empty(s, k, cur) == 0;
 		lock_entry(s, k, F_UNLCK);
 	} else {

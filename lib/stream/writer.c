@@ -37,7 +37,8 @@ shmids_stream_create(const char *name, int mode, size_t slots,
 	if (readers < 0 || readers > ST_RMAX ||
 	    (flags & ~(SHMIDS_STREAM_OVERWRITE | SHMIDS_STREAM_KEEP)) != 0 ||
 	    shmids_st_layout(slots, ST_RMAX, capacity, &mk.g) == -1) {
-		errno = slots == 0 || capacity == 0 || readers < 0 ||
+		errno = slots == 0 || (uint64_t)slots > UINT32_MAX ||
+		    capacity == 0 || readers < 0 ||
 		    readers > ST_RMAX || (flags & ~(SHMIDS_STREAM_OVERWRITE |
 		    SHMIDS_STREAM_KEEP)) != 0 ? EINVAL : ENOMEM;
 		return NULL;
@@ -92,7 +93,7 @@ lowest(struct shmids_stream *s, uint64_t *gen)
 	int k;
 
 	*gen = LOAD(W64(s->base, ST_GEN), SC);
-	mask = LOAD(W64(s->base, ST_MASK), SC);
+	mask = LOAD(W64(s->base, ST_MASK), SC) & RMASK(s);
 	for (k = 0; mask != 0; k++, mask >>= 1)
 		if ((mask & 1) && (p = LOAD(W64(ENTRY(s, k), EN_POS), SC) >>
 		    1) < low)
@@ -104,7 +105,7 @@ lowest(struct shmids_stream *s, uint64_t *gen)
 static int
 held(struct shmids_stream *s, uint64_t m)
 {
-	uint64_t mask = LOAD(W64(s->base, ST_MASK), SC), p;
+	uint64_t mask = LOAD(W64(s->base, ST_MASK), SC) & RMASK(s), p;
 	int k;
 
 	for (k = 0; mask != 0; k++, mask >>= 1)
@@ -150,7 +151,7 @@ room(struct shmids_stream *s, void *arg)
 static void
 reclaim_dead(struct shmids_stream *s, uint64_t m)
 {
-	uint64_t mask = LOAD(W64(s->base, ST_MASK), SC), p;
+	uint64_t mask = LOAD(W64(s->base, ST_MASK), SC) & RMASK(s), p;
 	int k;
 
 	for (k = 0; mask != 0; k++, mask >>= 1) {
@@ -165,35 +166,40 @@ reclaim_dead(struct shmids_stream *s, uint64_t m)
 
 /*
  * Room for message m, waiting up to seconds: spin, then sleep on wsleep
- * (10.6).  The clock is read only once a wait begins.
+ * (10.6).  The clock is read only once a wait begins.  The dead are
+ * looked for each slice by the clock, not when a sleep times out: a
+ * live reader that polls wakes the writer far more often than that.
  */
 static int
 wait_room(struct shmids_stream *s, uint64_t m, double seconds)
 {
 	uint32_t *w = W32(s->base, ST_WSLEEP);
-	long long left, until;
+	long long t, left, until, look;
 	int r;
 
 	if (room(s, &m))
 		return 0;
 	until = shmids_st_until(seconds);
+	look = shmids_now_ns() + SLICE_NS;
 	if (shmids_st_spin(&s->spin, room, s, &m, until))
 		return 0;
 	for (;;) {
-		if ((left = until - shmids_now_ns()) <= 0) {
+		if ((left = until - (t = shmids_now_ns())) <= 0) {
 			errno = EAGAIN;
 			return -1;
+		}
+		if (t >= look) {
+			reclaim_dead(s, m);
+			look = t + SLICE_NS;
 		}
 		STORE(w, 1, SC);
 		if (room(s, &m))
 			break;
-		r = shmids_st_sleep(w, 1, left < SLICE_NS ? left : SLICE_NS);
+		r = shmids_st_sleep(w, 1, left < look - t ? left : look - t);
 		if (r == -1) {
 			STORE(w, 0, RLX);
 			return -1;
 		}
-		if (r == 1)
-			reclaim_dead(s, m);
 		if (room(s, &m))
 			break;
 	}
