@@ -6,7 +6,7 @@
 
 load helper
 
-SYN_IMPORT="shm-import [-f fields] [-k min] [-m mode] [-P prefix] [-t [field=]type] [file ...]"
+SYN_IMPORT="shm-import [-f fields] [-k min] [-m mode] [-P prefix] [-t [field=]type] [--stream[=slots]] [file ...]"
 SYN_EXPAND="shm-expand [-dr] [-c cols] [-f fields] [-F type=style] [-t type] [-w seconds] [file ...]"
 
 @test "6: shm-import -f and -t: Fortran's forms that are no value and the word shmids are no field (usage errors, the library's words)" {

@@ -64,7 +64,7 @@ expand_d() {
 }
 
 @test "6.1: tables: -f and -t of a number are usage errors (a number is never a field)" {
-	bad_args shm-import "shm-import [-f fields] [-k min] [-m mode] [-P prefix] [-t [field=]type] [file ...]" <<-'EOF'
+	bad_args shm-import "shm-import [-f fields] [-k min] [-m mode] [-P prefix] [-t [field=]type] [--stream[=slots]] [file ...]" <<-'EOF'
 	-f 1|-f 1: a number is never a field (a line that begins with a number is a table row)
 	-f a,nan|-f nan: a number is never a field (a line that begins with a number is a table row)
 	-f NA|-f NA: a number is never a field (a line that begins with a number is a table row)
