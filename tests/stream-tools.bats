@@ -195,3 +195,20 @@ SLOTS CAPACITY NEXT OLDEST READER BEHIND LABEL*"
 	like "$output" "removed '$d'*"
 	run -1 shm_ls "$d"
 }
+
+@test "7, 10.4: shm-import --stream: a stream no reader takes from is said once after 5 s; SIGTERM then removes it" {
+	local pid i
+	gen 4 > in.txt
+	"$BIN/shm-import" -k 1 -P "$P" -f u --stream=2 < in.txt > refs.txt 2> err.txt &
+	pid=$!
+	for i in $(seq 150); do
+		[ -s err.txt ] && break
+		sleep 0.1
+	done
+	kill -TERM "$pid"
+	wait "$pid" || status=$?
+	is "${status:-0}" 143 "exit status"
+	like "$(cat err.txt)" "shm-import: stream '* ${P}u': its slots are full and no reader has taken a message for 5 s: waiting (a stream waits for its reader: expand every field, or leave this one out with -f)" "the note"
+	is "$(grep -c 'no reader' err.txt)" 1 "said once"
+	no_segments_named "$P"
+}

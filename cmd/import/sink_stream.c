@@ -20,13 +20,20 @@
 #include "run.h"
 #include "sink.h"
 
-/* A writer waits for its reader as a pipe's does: for ever (10.4). */
-#define FOREVER	1e9
+/*
+ * A writer waits for its reader as a pipe's does: for ever (10.4), in
+ * slices of a second, so that a signal is looked at each second (a
+ * wait misses one that lands between its sleeps: 10.6), and a stream
+ * that no reader takes from for NOTE_AFTER seconds is said once.
+ */
+#define SLICE		1.0
+#define NOTE_AFTER	5
 
 struct field {
 	char			 name[SHMIDS_NAME_MAX + 2];
 	struct shmids_stream	*s;
 	size_t			 capacity;	/* bytes */
+	int			 noted;		/* its wait was said */
 };
 
 struct streams {
@@ -67,9 +74,38 @@ field_stream(struct streams *g, const char *name, size_t nbytes)
 	    nbytes > 0 ? nbytes : 1, 1, 0)) == NULL)
 		return NULL;
 	snprintf(v->name, sizeof(v->name), "%s", name);
+	v->noted = 0;
 	v->capacity = nbytes > 0 ? nbytes : 1;
 	g->n++;
 	return v;
+}
+
+/*
+ * A slot of v's stream, waited for as long as it takes; NULL with errno
+ * for another failure.  SIGINT, SIGTERM, SIGHUP: undo, die (run_check).
+ */
+static void *
+lend(struct field *v)
+{
+	void *p;
+	int e, slices = 0;
+
+	while ((p = shmids_stream_loan(v->s, SLICE)) == NULL) {
+		e = errno;
+		if (e != EINTR && e != EAGAIN)
+			return NULL;
+		run_check();
+		if (e == EAGAIN && ++slices == NOTE_AFTER && !v->noted) {
+			v->noted = 1;
+			warnx("stream '%s': its slots are full and no reader "
+			    "has taken a message for %d s: waiting (a stream "
+			    "waits for its reader: expand every field, or "
+			    "leave this one out with -f)",
+			    shmids_stream_label(v->s), NOTE_AFTER);
+		}
+		errno = e;
+	}
+	return p;
 }
 
 static char *
@@ -104,10 +140,7 @@ start(struct sink *k, const struct sink_array *a, int type, size_t count)
 	}
 	/* the line before is out: the reader it waits for may need it */
 	run_flush(1);
-	while ((p = shmids_stream_loan(g->cur->s, FOREVER)) == NULL &&
-	    errno == EINTR)
-		run_check();	/* SIGINT, SIGTERM, SIGHUP: undo, die */
-	if (p == NULL) {
+	if ((p = lend(g->cur)) == NULL) {
 		g->err = errno;
 		return NULL;
 	}
