@@ -123,7 +123,11 @@ x <- shm_attach(l); cat(length(x), sum(x), "\n"); shm_remove(l)'
 	need_tarball
 	command -v checkbashisms > /dev/null ||
 	    skip "no checkbashisms, without which --as-cran warns (Debian: devscripts)"
-	local status_line
+	local status_line utf8
+	# R checks a package in UTF-8 in a UTF-8 locale, and warns where it
+	# cannot switch to one: the check runs in one, whatever the user's
+	utf8=$(locale -a 2> /dev/null | grep -i -m 1 '^c\.utf-\{0,1\}8$\|^en_us\.utf-\{0,1\}8$')
+	[ -n "$utf8" ] || skip "no C.UTF-8 or en_US.UTF-8 locale, which R CMD check needs (Debian: locales)"
 	# offline: CRAN is an empty local repository, and the remote checks
 	# are off
 	mkdir -p "$T/cran/src/contrib" "$T/check" "$T/tmp"
@@ -132,6 +136,7 @@ x <- shm_attach(l); cat(length(x), sum(x), "\n"); shm_remove(l)'
 	cd "$T/check"
 	run env -u SHMIDS_BUILD -u SHMIDS_CFLAGS -u SHMIDS_LIBS \
 	    -u PKG_CONFIG_PATH PKG_CONFIG_LIBDIR="$T/none" TMPDIR="$T/tmp" \
+	    LC_ALL="$utf8" \
 	    R_PROFILE_USER="$T/Rprofile" _R_CHECK_CRAN_INCOMING_REMOTE_=false \
 	    timeout 600 R CMD check --as-cran --no-manual "$tarball"
 	status_line=$(grep '^Status:' <<< "$output")
