@@ -26,14 +26,6 @@ need_numpy() {
 pyrun() {
 	P=$P T=$T SHMIDS_LIB=$LIB PYTHONPATH=$TOP/python timeout 120 "$PY" "$@"
 }
-gone_stream() {
-	local i
-	for i in $(seq 100); do
-		[ "$("$ST" stat "$1")" = ENOENT ] && return 0
-		sleep 0.05
-	done
-	is "$("$ST" stat "$1")" ENOENT "stat of $1 after its end"
-}
 
 @test "10.3, 5.1: Fortran: shmids_publish() of 40 matrices, read by numpy as it goes; the same reference lines; then removed" {
 	need_fortran

@@ -151,6 +151,17 @@ bg() {
 	return 1
 }
 
+# gone_stream LABEL: the stream's segment is removed, within 5 s (its
+# last reader lets go in another process).
+gone_stream() {
+	local i
+	for i in $(seq 100); do
+		[ "$("$TOOLS/streamtool" stat "$1")" = ENOENT ] && return 0
+		sleep 0.05
+	done
+	is "$("$TOOLS/streamtool" stat "$1")" ENOENT "stat of $1 after its end"
+}
+
 # await NAME TEXT [SECONDS]: $T/NAME.out (bg's) has a line TEXT, within
 # SECONDS (10).
 await() {

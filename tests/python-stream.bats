@@ -21,28 +21,6 @@ pybg() {
 	printf '%s\n' "$l"
 }
 
-# gone_stream LABEL: the stream's segment is removed.
-gone_stream() {
-	local i
-	for i in $(seq 100); do
-		[ "$("$ST" stat "$1")" = ENOENT ] && return 0
-		sleep 0.05
-	done
-	is "$("$ST" stat "$1")" ENOENT "stat of $1 after its end"
-}
-
-# await NAME TEXT: $T/NAME.out has a line TEXT (20 s at most).
-await() {
-	local i
-	for i in $(seq 400); do
-		grep -qxF -- "$2" "$T/$1.out" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	echo "$1: no line '$2' in:" >&2
-	cat "$T/$1.out" >&2
-	return 1
-}
-
 WRITER='
 import os, sys, shmids
 n = int(sys.argv[1]) if len(sys.argv) > 1 else 500
@@ -76,7 +54,7 @@ for a in shmids.follow(sys.argv[1]):
 print("read", n, "bad", bad, "writeable", a.flags.writeable)' "$l"
 	status_is 0
 	is "$output" "read 500 bad 0 writeable False" "reader"
-	await w "published 500"
+	await w "published 500" 20
 	gone_stream "$l"
 }
 
@@ -216,7 +194,7 @@ del a
 print("stopped")' "$l"
 	status_is 0
 	is "$output" stopped "reader"
-	await w "published 500"
+	await w "published 500" 20
 	gone_stream "$l"
 }
 

@@ -60,8 +60,8 @@ stat_says() {
 	like "$out" "$2" "stat"
 }
 
-# gone_stream LABEL: the stream's segment is removed.
-gone_stream() {
+# gone_now LABEL: the stream's segment is removed already.
+gone_now() {
 	run st stat "$1"
 	is "$output" ENOENT "stat of $1 after its end"
 }
@@ -75,7 +75,7 @@ pair() {
 	status_is 0
 	is "$output" $'open\nend 2000 0' "reader"
 	await wa closed
-	gone_stream "$l"
+	gone_now "$l"
 }
 
 @test "10.3, 10.5: System V: a writer and a reader, two processes: every message in order, the end, then removed" {
@@ -170,7 +170,7 @@ deadreader() {
 	await rb "holding 0"
 	kill -9 "$(sed -n 2p "$T/.pids")"
 	await wa closed 10
-	gone_stream "$l"
+	gone_now "$l"
 }
 
 @test "10.4: overwrite: a lapped reader is told exactly which messages it lost" {
@@ -261,7 +261,7 @@ signal() {
 	await rc "end 500 0"
 	await rd "end 500 0"
 	await wa closed
-	gone_stream "$l"
+	gone_now "$l"
 }
 
 @test "5.1, 10.4, 10.8: an old sequence number: ENOMSG, and shmids_explain's words" {
@@ -330,7 +330,7 @@ perm() {
 	like "$output" "*state r *nreaders 0" "stat"
 	run shm_rm "$l"
 	status_is 0
-	gone_stream "$l"
+	gone_now "$l"
 }
 
 @test "10.5, 7: shm-rm -s removes a stream whose writer died, as any stale segment, never a live one" {
@@ -344,7 +344,7 @@ perm() {
 	# only this test's, by name: the machine's other segments are not ours
 	run shm_rm -s 0 -N "$P*"
 	status_is 0
-	gone_stream "$dead"
+	gone_now "$dead"
 	run st stat "$live"
 	like "$output" "*state w *" "the live one"
 }
