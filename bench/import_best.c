@@ -7,12 +7,22 @@
  * on one line.  So it makes the segment of the right size, parses each
  * value with shmids_parsen() straight into it, seals it and prints its
  * reference line, as shm-import does: no counting pass, no buffer, no
- * copy.  A file is mapped; without one, standard input (a pipe) is read
- * in blocks of 1 MiB, a value cut by a block's end carried to the next,
- * and nothing of it kept (shm-import keeps an array's text, to let it
- * pass through if a value is bad).
+ * copy.  A file is mapped; with -r, or without a file (standard input,
+ * a pipe), it is read in blocks of 1 MiB, a value cut by a block's end
+ * carried to the next.  Which of the two reads a file faster depends on
+ * the machine (on a 2-vCPU VM in 2026, mapping 150 MB of page cache cost
+ * a third more than reading it), so the bench runs both and takes the
+ * faster.
  *
- *	import_best -n count [-P prefix] [file]
+ * Nothing of the text is kept, unless -k: then every block read is
+ * also written to a file of its own in $TMPDIR (/tmp if unset), removed
+ * from the directory as soon as it is made, as shm-import keeps a
+ * pipe's long array past 4 MiB in case it must pass through unchanged
+ * (format-spec.md 7, shm-import(1) TMPDIR).  That is the floor of an
+ * importer that may lose nothing and holds no more than the segment in
+ * memory.
+ *
+ *	import_best -n count [-kr] [-P prefix] [file]
  *
  * The segment is named <prefix>b (prefix: $BENCH_PREFIX, else
  * "bench-<pid>-"); the caller removes it.
@@ -35,7 +45,7 @@
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: import_best -n count [-P prefix] [file]\n");
+	fprintf(stderr, "usage: import_best -n count [-kr] [-P prefix] [file]\n");
 	exit(2);
 }
 
@@ -74,9 +84,47 @@ values(const char *text, size_t len, double *x, size_t n, size_t *i,
 	}
 }
 
-/* Standard input's values into x, read by blocks; the values read. */
+/*
+ * A file with a name of its own in $TMPDIR, gone from the directory at
+ * once: where -k keeps the text.
+ */
+static int
+keeper(void)
+{
+	const char *t = getenv("TMPDIR");
+	char path[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/import_best.XXXXXX",
+	    t != NULL && *t != '\0' ? t : "/tmp");
+	if ((fd = mkstemp(path)) == -1)
+		err(1, "%s", path);
+	unlink(path);
+	return fd;
+}
+
+static void
+keep(int fd, const char *s, size_t n)
+{
+	ssize_t w;
+
+	while (n > 0) {
+		if ((w = write(fd, s, n)) == -1 && errno == EINTR)
+			continue;
+		if (w == -1)
+			err(1, "keep");
+		s += w;
+		n -= (size_t)w;
+	}
+}
+
+/*
+ * fd's values into x, read by blocks; the values read.  kfd not -1:
+ * every block read is written there too.
+ */
 static size_t
-from_pipe(double *x, size_t n, const char *label)
+from_fd(int fd, const char *what, double *x, size_t n, const char *label,
+    int kfd)
 {
 	size_t cap = (size_t)1 << 20, have = 0, i = 0, k;
 	char *buf = malloc(cap + 1);
@@ -89,11 +137,13 @@ from_pipe(double *x, size_t n, const char *label)
 	while (!eof) {
 		if (have == cap && (buf = realloc(buf, (cap *= 2) + 1)) == NULL)
 			err(1, "realloc");
-		if ((r = read(0, buf + have, cap - have)) == -1 &&
+		if ((r = read(fd, buf + have, cap - have)) == -1 &&
 		    errno == EINTR)
 			continue;
 		if (r == -1)
-			err(1, "stdin");
+			err(1, "%s", what);
+		if (kfd != -1)
+			keep(kfd, buf + have, (size_t)r);
 		eof = r == 0;
 		have += (size_t)r;
 		p = buf;
@@ -108,8 +158,8 @@ from_pipe(double *x, size_t n, const char *label)
 		if ((p = values(p, have - (size_t)(p - buf), x, n, &i, eof)) ==
 		    NULL) {
 			shmids_remove(label);
-			errx(1, "stdin: value %zu: bad, or more than %zu",
-			    i + 1, n);
+			errx(1, "%s: value %zu: bad, or more than %zu",
+			    what, i + 1, n);
 		}
 		k = (size_t)(p - buf);
 		memmove(buf, p, have - k);
@@ -141,9 +191,9 @@ main(int argc, char *argv[])
 	struct stat st;
 	double *x;
 	char *text, *shm, *ep;
-	int c, fd;
+	int c, fd, byread = 0, kfd = -1;
 
-	while ((c = getopt(argc, argv, "n:P:")) != -1) {
+	while ((c = getopt(argc, argv, "kn:P:r")) != -1) {
 		switch (c) {
 		case 'n':
 			errno = 0;
@@ -153,8 +203,14 @@ main(int argc, char *argv[])
 				errx(2, "%s: bad count", optarg);
 			n = (size_t)v;
 			break;
+		case 'k':
+			kfd = keeper();
+			break;
 		case 'P':
 			pfx = optarg;
+			break;
+		case 'r':
+			byread = 1;
 			break;
 		default:
 			usage();
@@ -166,19 +222,24 @@ main(int argc, char *argv[])
 		snprintf(name, sizeof(name), "%sb", pfx);
 	else
 		snprintf(name, sizeof(name), "bench-%ld-b", (long)getpid());
-	if (optind == argc) {
+	fd = 0;
+	if (optind < argc && (fd = open(argv[optind], O_RDONLY)) == -1)
+		err(1, "%s", argv[optind]);
+	if (optind == argc || byread || kfd != -1) {
 		if ((shm = shmids_create_array(name, 0600, SHMIDS_F64, n)) ==
 		    NULL)
 			err(1, "create %s", name);
 		snprintf(label, sizeof(label), "%s", shm);
-		if ((i = from_pipe((double *)(void *)(shm + SHMIDS_HEADER), n,
-		    label)) != n) {
+		if ((i = from_fd(fd, optind < argc ? argv[optind] : "stdin",
+		    (double *)(void *)(shm + SHMIDS_HEADER), n, label,
+		    kfd)) != n) {
 			shmids_remove(label);
-			errx(1, "stdin: %zu values, not %zu", i, n);
+			errx(1, "%s: %zu values, not %zu", optind < argc ?
+			    argv[optind] : "stdin", i, n);
 		}
 		return done(shm, label);
 	}
-	if ((fd = open(argv[optind], O_RDONLY)) == -1 || fstat(fd, &st) == -1)
+	if (fstat(fd, &st) == -1)
 		err(1, "%s", argv[optind]);
 	if (st.st_size <= 0)
 		errx(1, "%s: empty", argv[optind]);

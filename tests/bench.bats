@@ -66,14 +66,21 @@ STREAM=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/bench/stream
 	    printf " %.17g", (i + 1) / 7; print "" }' > long.txt
 	"$BIN/shm-import" -k 1 -P "${P}i" long.txt > ref.txt
 	"$BIN/shm-expand" ref.txt > many.txt
+	# a pipe; a pipe, its text kept (-k); a file read by blocks (-r)
 	for f in long.txt many.txt; do
-		run -0 env BENCH_PREFIX="$P" sh -c 'cat "$1" | "$2" -n 100000' \
-		    sh "$f" "$BEST"
-		[[ $output == "x shmids "* ]]
-		echo "$output" > best.txt
-		cmp <("$BIN/shm-expand" ref.txt) <("$BIN/shm-expand" best.txt)
-		"$BIN/shm-rm" -s 0 -N "${P}b"
+		for how in 'cat "$1" | "$2" -n 100000' \
+		    'cat "$1" | "$2" -k -n 100000' '"$2" -r -n 100000 "$1"'; do
+			run -0 env BENCH_PREFIX="$P" TMPDIR="$T" sh -c "$how" \
+			    sh "$f" "$BEST"
+			[[ $output == "x shmids "* ]]
+			echo "$output" > best.txt
+			cmp <("$BIN/shm-expand" ref.txt) \
+			    <("$BIN/shm-expand" best.txt)
+			"$BIN/shm-rm" -s 0 -N "${P}b"
+		done
 	done
+	# -k's file was its own, gone from the directory at once
+	[ -z "$(ls -A "$T" | grep -F import_best)" ]
 	run -1 env BENCH_PREFIX="$P" sh -c 'cat "$1" | "$2" -n 100001' sh \
 	    many.txt "$BEST"
 	[[ $output == *"stdin: 100000 values, not 100001"* ]]
