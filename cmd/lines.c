@@ -111,9 +111,16 @@ room(struct lines *l)
 	 * CPU of the same bytes written as read (issue 41: a fifth of a
 	 * pipe's import).
 	 */
-	if (l->keeping && !l->reg && l->pos - l->mark >=
-	    (l->spillfd != -1 ? BLOCK : SPILL) && spill(l) == -1)
-		errno = e;	/* held in memory, then */
+	if (l->keeping && !l->reg && !l->nospill && l->pos - l->mark >=
+	    (l->spillfd != -1 ? BLOCK : SPILL) && spill(l) == -1) {
+		/*
+		 * Held in memory, then, to the array's end: a spill
+		 * tried again each block would write ever more of it to
+		 * a file system that has no room.
+		 */
+		l->nospill = 1;
+		errno = e;
+	}
 	from = l->keeping && !l->reg ? l->mark : l->pos;
 
 	if (from > 0 && l->cap - 1 - l->end < BLOCK) {
@@ -491,6 +498,7 @@ lines_release(struct lines *l)
 		(void)close(l->spillfd);
 	l->spillfd = -1;
 	l->spilled = 0;
+	l->nospill = 0;
 }
 
 void

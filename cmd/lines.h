@@ -40,6 +40,7 @@ struct lines {
 	int		 nopart;	/* the next line is returned whole */
 	int		 spillfd;	/* !reg: kept text past SPILL, or -1 */
 	off_t		 spilled;	/* bytes in it, before buf[mark] */
+	int		 nospill;	/* a spill failed: the rest in memory */
 };
 
 /*

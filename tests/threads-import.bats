@@ -687,6 +687,10 @@ trickle_same() {
 		    "1 shm-import: stdin:$n: x: bad value \"bad\"" "$th threads"
 		same_file in "$T/o.$th"
 		is "$(ls -A tmp)" "" "nothing left in TMPDIR"
+		# no TMPDIR to spill to: kept in memory, the same output
+		TMPDIR=$PWD/none import "$th" in pipe -f x
+		is "$(cat "$T/s.$th")" 1 "$th threads, no TMPDIR"
+		same_file in "$T/o.$th"
 	done
 	no_segments_named "$P"
 }
