@@ -376,8 +376,12 @@ check-valgrind: all $(UNITS) $(TTOOLS) $(PROGS) $(PRELOADS)
 lint:
 	mandoc -Tlint -Wwarning $(MAN1) $(MAN3) $(MAN5)
 
-bench: all $(BENCHES) $(PROGS) numcmp-maybe stream-iox-maybe
+bench: bench-build
 	sh bench/run
+
+# The bench's programs alone, for a run of bench/run by hand (sh
+# bench/run -q, the smoke test) or of one of its programs.
+bench-build: all $(BENCHES) $(PROGS) numcmp-maybe stream-iox-maybe
 
 # The stream bench alone (issue 43; bench/stream/README).
 bench-stream: all $(B)/bench/stream stream-iox-maybe
@@ -549,7 +553,7 @@ clean:
 
 include tests/fuzz/fuzz.mk
 
-.PHONY: all demo check check-asan check-tsan check-ubsan check-valgrind stress lint bench install \
+.PHONY: all demo check check-asan check-tsan check-ubsan check-valgrind stress lint bench bench-build install \
 	uninstall install-systemd uninstall-systemd clean numcmp-maybe \
 	bench-stream stream-iox-maybe \
 	fortran fortran-maybe install-r uninstall-r bench-r FORCE

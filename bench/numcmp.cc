@@ -14,7 +14,7 @@
  * interfaces want: ours is the public shmids_parsen(), which reads no
  * byte past it (the digits 8 at a time); "parse (no length)" is the
  * public shmids_parse() on the NUL-terminated string, which may end its
- * buffer (the digits in pairs), its ratio against fast_float.  Timing:
+ * buffer (the digits by fours), its ratio against fast_float.  Timing:
  * CPU time of one pass over a slice of SLICE values, the contenders one
  * after the other on the same slice (the first one rotates), every slice
  * in turn, RUNS times: short passes that a busy machine seldom

@@ -24,7 +24,13 @@ it), and shmids.load() against numpy.loadtxt of the same ASCII file
 SharedMemory(name) (and numpy.ndarray over its buffer) is target
 31.py-attach (at most 1.1x), from issue 21's attach rows below (P2).
 Each prints "target <name>: <ratio>x (limit <x>x) met" (or "not
-met").
+met").  Issue 41's rows print "target 41.<name> <what>: <ratio>x
+(limit <x>) met" (or "not met"): row 6, 41.py-attach-sum, the lazy
+attach() of System V and one sum against np.load(mmap_mode='r') of the
+.npy copied to /dev/shm (tmpfs) and one sum (at most 1.2x); row 7,
+41.py-attach-file, attach() of a file segment made in
+/dev/shm/$BENCH_PREFIX"pyfdir" against SharedMemory(name) (at most
+1.2x), in the attach rows below.
 
 Then shmids.zeros() against multiprocessing.shared_memory (issue 21):
 making a segment and filling it with N doubles (2 * u, written in

@@ -20,7 +20,7 @@
  * against fread(nThread = 1) of the same file, CPU, median of the
  * runs, interleaved (10^5 rows with -q):
  *
- *	target 41.csv-narrow: <ratio>x (limit 1.00) met|not met
+ *	target 41.csv-narrow CSV import of ... : <ratio>x (limit 1.00) met|not met
  *
  *	tables [-q] [bindir]	-q: 10^3 x 10^3, 3 runs; else 10^4 x 10^3, 5
  *
@@ -53,7 +53,7 @@ static char	 prefix[24];	/* bench-<pid>- */
 static const char *bindir = "build/bin";
 /* the sources: the wide table, its 1-D array, the narrow table (41) */
 static char	 made[3][SHMIDS_LABEL_MAX + 1];
-static char	 text[3][512], refs[3][512];
+static char	 text[3][512], refs[3][512], inputs[3][512];
 
 /* A segment of rows x cols (cols 0: 1-D, rows values), i/3. */
 static void
@@ -209,6 +209,8 @@ cleanup(void)
 			unlink(text[k]);
 		if (refs[k][0] != '\0')
 			unlink(refs[k]);
+		if (inputs[k][0] != '\0')
+			unlink(inputs[k]);
 	}
 }
 
@@ -222,20 +224,19 @@ narrow(size_t rows, int runs, const char *tmp, const char *pre)
 {
 	double ti[RUNS], tf[RUNS], mi, mf = -1;
 	const char *why = NULL;
-	char in[512];
 	FILE *fp;
 	int i;
 
 	make(2, rows, 10);
-	snprintf(in, sizeof(in), "%s/%sbf-tab-ref2", tmp, prefix);
+	snprintf(inputs[2], sizeof(inputs[2]), "%s/%sbf-tab-ref2", tmp, prefix);
 	snprintf(text[2], sizeof(text[2]), "%s/%sbf-tab-txt2", tmp, prefix);
 	snprintf(refs[2], sizeof(refs[2]), "%s/%sbf-tab-imp2", tmp, prefix);
-	if ((fp = fopen(in, "w")) == NULL || fprintf(fp, "\"c1\",\"c2\","
+	if ((fp = fopen(inputs[2], "w")) == NULL || fprintf(fp, "\"c1\",\"c2\","
 	    "\"c3\",\"c4\",\"c5\",\"c6\",\"c7\",\"c8\",\"c9\",\"c10\"\n"
 	    "shmids, %s\n", made[2]) < 0 || fclose(fp) == EOF)
-		err(1, "%s", in);
-	(void)run("shm-expand", NULL, in, text[2]);
-	unlink(in);
+		err(1, "%s", inputs[2]);
+	(void)run("shm-expand", NULL, inputs[2], text[2]);
+	unlink(inputs[2]);
 	if (setenv("SHMIDS_THREADS", "1", 1) == -1)
 		err(1, "setenv");
 	for (i = 0; i < runs; i++) {
@@ -271,7 +272,7 @@ main(int argc, char *argv[])
 	size_t rows = 10000, cols = 1000;
 	double t[2][2][RUNS], m[2][2], fr[RUNS], frm = -1, r1d, rfr;
 	const char *why = NULL;
-	char in[2][512], pre[80];
+	char pre[80];
 	int runs = RUNS, k, j, i;
 	FILE *fp;
 
@@ -279,6 +280,10 @@ main(int argc, char *argv[])
 		rows = 1000;
 		runs = 3;
 		argc--, argv++;
+	}
+	if (argc > 2 || (argc > 1 && argv[1][0] == '-')) {
+		fprintf(stderr, "usage: tables [-q] [bindir]\n");
+		return 2;
 	}
 	if (argc > 1)
 		bindir = argv[1];
@@ -293,19 +298,19 @@ main(int argc, char *argv[])
 	make(0, rows, cols);
 	make(1, rows * cols, 0);
 	for (k = 0; k < 2; k++) {
-		snprintf(in[k], sizeof(in[k]), "%s/%sbf-tab-ref%d", tmp, prefix, k);
+		snprintf(inputs[k], sizeof(inputs[k]), "%s/%sbf-tab-ref%d", tmp, prefix, k);
 		snprintf(text[k], sizeof(text[k]), "%s/%sbf-tab-txt%d", tmp,
 		    prefix, k);
 		snprintf(refs[k], sizeof(refs[k]), "%s/%sbf-tab-imp%d", tmp,
 		    prefix, k);
-		if ((fp = fopen(in[k], "w")) == NULL ||
+		if ((fp = fopen(inputs[k], "w")) == NULL ||
 		    fprintf(fp, "%s %s\n", k ? "x shmids" : "shmids,",
 		    made[k]) < 0 || fclose(fp) == EOF)
-			err(1, "%s", in[k]);
+			err(1, "%s", inputs[k]);
 	}
 	for (i = 0; i < runs; i++)
 		for (k = 0; k < 2; k++) {
-			t[k][0][i] = run("shm-expand", NULL, in[k], text[k]);
+			t[k][0][i] = run("shm-expand", NULL, inputs[k], text[k]);
 			t[k][1][i] = run("shm-import", pre, text[k], refs[k]);
 			unimport(refs[k]);
 			if (k == 0 && why == NULL)
@@ -316,7 +321,7 @@ main(int argc, char *argv[])
 		frm = fr[runs / 2];
 	}
 	for (k = 0; k < 2; k++) {
-		unlink(in[k]);
+		unlink(inputs[k]);
 		for (j = 0; j < 2; j++) {
 			qsort(t[k][j], (size_t)runs, sizeof(double), cmp);
 			m[k][j] = (double)(rows * cols) / t[k][j][runs / 2] / 1e6;

@@ -1,6 +1,9 @@
 /*
- * table1 import: shm-import's targets of issue 31 item 2, each against
- * its anchor in the same run.  An array of n doubles, (i + 1) / 3 (17
+ * table1 import: shm-import's targets of issue 31 item 2 and issue 41's
+ * rows 1 and 2 (41.import-cpu, limit 1.10; 41.pipe-cpu, 1.20, with the
+ * ratio against import_best -k, the lossless floor, beside it;
+ * 41.pipe-rss, peak RSS over the segment, 1.30), each against its
+ * anchor in the same run.  An array of n doubles, (i + 1) / 3 (17
  * digits, the longer text), is made once; shm-expand writes its text
  * (<prefix>bf-many in $TMPDIR: 80-column lines with " /"
  * continuations), and the same values are written again on one line
@@ -192,8 +195,7 @@ import(void)
 	const char *was = getenv("SHMIDS_THREADS");
 	char *keep = NULL;
 	long rss[I_N], k;
-	double mt[I_N], mc[I_N], seg, lim, bestc;
-	char why[256];
+	double mt[I_N], mc[I_N], seg, lim, bestc, ratio;
 
 	runs = runs > 9 ? 9 : runs;
 	snprintf(best, sizeof(best), "%s", self);
@@ -267,10 +269,12 @@ import(void)
 	verdict("41.import-cpu", "shm-import one thread from a file against "
 	    "import_best (told the count; the faster of mapped and read), CPU",
 	    mc[I_FILE] / bestc, 1.10);
-	snprintf(why, sizeof(why), "shm-import one thread from a pipe against "
-	    "import_best from a pipe (told the count; against it keeping the "
-	    "text, as shm-import must: %.2fx), CPU", mc[I_PIPE] / mc[I_KBEST]);
-	verdict("41.pipe-cpu", why, mc[I_PIPE] / mc[I_PBEST], 1.2);
+	ratio = mc[I_PIPE] / mc[I_PBEST];
+	printf("target 41.pipe-cpu shm-import one thread from a pipe against "
+	    "import_best from a pipe (told the count), CPU: %.2fx (limit "
+	    "1.20) %s; against import_best keeping the text as shm-import "
+	    "must (-k): %.2fx\n", ratio, ratio <= 1.2 ? "met" : "not met",
+	    mc[I_PIPE] / mc[I_KBEST]);
 	verdict("41.pipe-rss", "shm-import from a pipe, peak RSS over the "
 	    "segment", (double)rss[I_PIPE] / seg, 1.3);
 	fflush(stdout);
