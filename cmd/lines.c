@@ -23,30 +23,50 @@
 #define PIPE_MIN ((size_t)1 << 20)	/* bytes: fs.pipe-max-size's default */
 
 /*
- * A pipe's kept text past SPILL bytes goes to a file of its own in
- * TMPDIR (/tmp), unlinked at once, as sort(1) spills, so that a long
- * array through a pipe is never held whole: buf[mark..pos) follows it.
- * Where no such file can be had or written, the text stays in memory.
- * 0, or -1 (nothing changed).
+ * A file of our own in TMPDIR (/tmp) for a pipe's kept text, in no
+ * directory: O_TMPFILE where the file system has it, else a name that
+ * is removed at once (a file whose name cannot be removed is not used:
+ * it would outlive us).  -1 if none can be had.
+ */
+static int
+spill_file(void)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	int fd, e;
+
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+#ifdef O_TMPFILE
+	if ((fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600)) != -1)
+		return fd;
+#endif
+	if ((size_t)snprintf(path, sizeof(path), "%s/shm-import.XXXXXX",
+	    dir) >= sizeof(path) || (fd = mkstemp(path)) == -1)
+		return -1;
+	if (unlink(path) == -1) {
+		e = errno;
+		(void)close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * A pipe's kept text past SPILL bytes goes to the spill file, as
+ * sort(1) spills, so that a long array through a pipe is never held
+ * whole: buf[mark..pos) follows it.  Where no such file can be had or
+ * written, the text stays in memory.  0, or -1 (nothing changed).
  */
 static int
 spill(struct lines *l)
 {
-	const char *dir = getenv("TMPDIR");
-	char path[4096];
 	size_t n = l->pos - l->mark, done = 0;
 	ssize_t w;
 
-	if (l->spillfd == -1) {
-		if (dir == NULL || *dir == '\0')
-			dir = "/tmp";
-		if ((size_t)snprintf(path, sizeof(path), "%s/shm-import.XXXXXX",
-		    dir) >= sizeof(path) || (l->spillfd = mkstemp(path)) == -1) {
-			l->spillfd = -1;
-			return -1;
-		}
-		(void)unlink(path);
-	}
+	if (l->spillfd == -1 && (l->spillfd = spill_file()) == -1)
+		return -1;
 	/*
 	 * By offset: bytes of a spill that failed half way are not
 	 * counted, never read (lines_kept() reads the file up to
@@ -70,12 +90,16 @@ int
 lines_init(struct lines *l, int fd)
 {
 	struct stat st;
+#ifdef F_SETPIPE_SZ
+	int sz, cur;
+#endif
 
 	memset(l, 0, sizeof(*l));
 	l->fd = fd;
 	l->spillfd = -1;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    (l->off = lseek(fd, 0, SEEK_CUR)) != -1)
+	if (fstat(fd, &st) == -1)
+		st.st_mode = 0;		/* read(2) will say what is wrong */
+	if (S_ISREG(st.st_mode) && (l->off = lseek(fd, 0, SEEK_CUR)) != -1)
 		l->reg = 1;
 	else
 		l->off = 0;
@@ -83,12 +107,13 @@ lines_init(struct lines *l, int fd)
 	/*
 	 * A pipe of 64 KiB made its reader and writer take turns at its
 	 * lock a few pages at a time (issue 41: a twentieth of a pipe's
-	 * import spun there).  A bigger one, as the system allows an
-	 * unprivileged user, where it is smaller; best effort.
+	 * import spun there).  A bigger one, as big as the system allows
+	 * (fs.pipe-max-size) up to PIPE_MIN; best effort.
 	 */
-	if (!l->reg && S_ISFIFO(st.st_mode) &&
-	    fcntl(fd, F_GETPIPE_SZ) < (int)PIPE_MIN)
-		(void)fcntl(fd, F_SETPIPE_SZ, (int)PIPE_MIN);
+	if (S_ISFIFO(st.st_mode) && (cur = fcntl(fd, F_GETPIPE_SZ)) > 0)
+		for (sz = (int)PIPE_MIN; sz > cur; sz /= 2)
+			if (fcntl(fd, F_SETPIPE_SZ, sz) != -1)
+				break;
 #endif
 	l->cap = BLOCK + 1;
 	if ((l->buf = malloc(l->cap)) == NULL)
@@ -111,14 +136,19 @@ room(struct lines *l)
 	 * CPU of the same bytes written as read (issue 41: a fifth of a
 	 * pipe's import).
 	 */
-	if (l->keeping && !l->reg && !l->nospill && l->pos - l->mark >=
-	    (l->spillfd != -1 ? BLOCK : SPILL) && spill(l) == -1) {
+	if (l->keeping && !l->reg && l->pos - l->mark >= (l->spillat > 0 ?
+	    l->spillat : l->spillfd != -1 ? BLOCK : SPILL)) {
 		/*
-		 * Held in memory, then, to the array's end: a spill
-		 * tried again each block would write ever more of it to
-		 * a file system that has no room.
+		 * Held in memory, then, and tried again once twice as
+		 * much is held: TMPDIR may have room again, but a try at
+		 * every block would write ever more of it to a file
+		 * system that has none (quadratic, where each write
+		 * takes a part before ENOSPC).
 		 */
-		l->nospill = 1;
+		if (spill(l) == -1)
+			l->spillat = 2 * (l->pos - l->mark);
+		else
+			l->spillat = 0;
 		errno = e;
 	}
 	from = l->keeping && !l->reg ? l->mark : l->pos;
@@ -498,7 +528,7 @@ lines_release(struct lines *l)
 		(void)close(l->spillfd);
 	l->spillfd = -1;
 	l->spilled = 0;
-	l->nospill = 0;
+	l->spillat = 0;
 }
 
 void

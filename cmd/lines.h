@@ -40,7 +40,8 @@ struct lines {
 	int		 nopart;	/* the next line is returned whole */
 	int		 spillfd;	/* !reg: kept text past SPILL, or -1 */
 	off_t		 spilled;	/* bytes in it, before buf[mark] */
-	int		 nospill;	/* a spill failed: the rest in memory */
+	size_t		 spillat;	/* a spill failed: try again at this
+					   much kept in memory; else 0 */
 };
 
 /*

@@ -138,6 +138,8 @@ struct eng_array {
 	off_t		 from;		/* where they begin in the kept text */
 	unsigned long	 fromline;	/* the first one's line */
 	size_t		 counted;	/* their values */
+	int		 againerr;	/* eng_again(): why their kept text
+					   could not be read back; else 0 */
 	/* results */
 	size_t		 count;		/* the array's values */
 	unsigned long	 first, lineno;	/* the first line, the last read */

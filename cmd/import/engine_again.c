@@ -100,6 +100,7 @@ eng_again(struct eng_array *st, char *dst)
 		r = -1;
 	}
 	if (r == -1) {
+		st->againerr = errno;
 		io->drop(io->arg);
 		return -1;
 	}
