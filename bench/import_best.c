@@ -169,6 +169,23 @@ from_fd(int fd, const char *what, double *x, size_t n, const char *label,
 	return i;
 }
 
+/* The segment made, removed if this process exits before done(). */
+static char	 made[SHMIDS_LABEL_MAX + 1];
+
+static void
+unmake(void)
+{
+	if (made[0] != '\0')
+		(void)shmids_remove(made);
+}
+
+static void
+making(const char *label)
+{
+	snprintf(made, sizeof(made), "%s", label);
+	atexit(unmake);
+}
+
 /* Sealed, closed, its reference line printed. */
 static int
 done(char *shm, const char *label)
@@ -178,6 +195,7 @@ done(char *shm, const char *label)
 	printf("x shmids %s\n", label);
 	if (fflush(stdout) == EOF || ferror(stdout))
 		err(1, "stdout");
+	made[0] = '\0';
 	return 0;
 }
 
@@ -230,6 +248,7 @@ main(int argc, char *argv[])
 		    NULL)
 			err(1, "create %s", name);
 		snprintf(label, sizeof(label), "%s", shm);
+		making(label);
 		if ((i = from_fd(fd, optind < argc ? argv[optind] : "stdin",
 		    (double *)(void *)(shm + SHMIDS_HEADER), n, label,
 		    kfd)) != n) {
@@ -257,6 +276,7 @@ main(int argc, char *argv[])
 	if ((shm = shmids_create_array(name, 0600, SHMIDS_F64, n)) == NULL)
 		err(1, "create %s", name);
 	snprintf(label, sizeof(label), "%s", shm);
+	making(label);
 	x = (double *)(void *)(shm + SHMIDS_HEADER);
 	for (i = 0; i < n; i++) {
 		p = skip(p, end);

@@ -270,30 +270,36 @@ checks(int cold)
 	long long t[CHECKS], t0;
 	struct flock fl;
 	struct stat st;
-	int fd, fd2, i;
+	int fd, fd2 = -1, i, ok = 0;
 
 	snprintf(path, sizeof(path), "%s/checks", dir);
-	if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600)) == -1 ||
-	    (fd2 = open(path, O_RDONLY)) == -1)
-		err(1, "%s", path);
+	if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600)) == -1) {
+		warn("%s", path);
+		return -1;
+	}
+	fd2 = open(path, O_RDONLY);
 	unlink(path);
 	memset(&fl, 0, sizeof(fl));
 	fl.l_type = F_RDLCK;
-	if (fcntl(fd, F_OFD_SETLK, &fl) == -1)
-		err(1, "%s: lock", path);
-	for (i = 0; i < CHECKS; i++) {
-		if (cold)
-			nap(PREWAIT_NS);
-		fl.l_type = F_RDLCK;
-		t0 = now_ns();
-		if (fcntl(fd2, F_OFD_SETLK, &fl) == -1 || fstat(fd2, &st) == -1)
-			err(1, "%s: lock", path);
-		t[i] = now_ns() - t0;
-		fl.l_type = F_UNLCK;
-		(void)fcntl(fd2, F_OFD_SETLK, &fl);
-	}
-	close(fd2);
+	if (fd2 != -1 && fcntl(fd, F_OFD_SETLK, &fl) != -1)
+		for (ok = 1, i = 0; ok && i < CHECKS; i++) {
+			if (cold)
+				nap(PREWAIT_NS);
+			fl.l_type = F_RDLCK;
+			t0 = now_ns();
+			ok = fcntl(fd2, F_OFD_SETLK, &fl) != -1 &&
+			    fstat(fd2, &st) != -1;
+			t[i] = now_ns() - t0;
+			fl.l_type = F_UNLCK;
+			(void)fcntl(fd2, F_OFD_SETLK, &fl);
+		}
+	if (!ok)
+		warn("%s: lock", path);
+	if (fd2 != -1)
+		close(fd2);
 	close(fd);
+	if (!ok)
+		return -1;
 	qsort(t, CHECKS, sizeof(t[0]), cmp_ll);
 	return t[CHECKS / 2];
 #else
