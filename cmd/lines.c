@@ -131,10 +131,10 @@ room(struct lines *l)
 	int e = errno;
 
 	/*
-	 * Once spilling, a block at a time, while it is still in the
-	 * cache: 4 MiB at a time, written from memory, took 6 times the
-	 * CPU of the same bytes written as read (issue 41: a fifth of a
-	 * pipe's import).
+	 * The first SPILL bytes stay in memory (a short array makes no
+	 * file); once spilling, at every refill what the caller has read
+	 * (a run, up to 4 MiB), not again only once SPILL more gathered:
+	 * less to slide, and written soon after it was read.
 	 */
 	if (l->keeping && !l->reg && l->pos - l->mark >= (l->spillat > 0 ?
 	    l->spillat : l->spillfd != -1 ? BLOCK : SPILL)) {

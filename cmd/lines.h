@@ -9,10 +9,12 @@
  * lines_release()) is, for a regular file, read again by offset when it
  * is asked for (pread(2)): memory holds the line at hand, not a whole
  * array's text.  Other input (a pipe, a terminal) cannot be read again:
- * its kept text stays in the buffer up to 4 MiB; past that it goes to
- * an unlinked file in TMPDIR (/tmp), as sort(1) spills, so that a long
- * array is never held whole (where no such file can be written, it
- * stays in the buffer, which grows to hold it).
+ * its kept text stays in the buffer until 4 MiB of it are there (with
+ * the run being read, up to 8 MiB); then it goes, and what follows at
+ * each refill, to a file of its own in TMPDIR (/tmp), as sort(1)
+ * spills, so that a long array is never held whole (where no such file
+ * can be made or written, it stays in the buffer, which grows to hold
+ * it, and is tried again once twice as much is held).
  */
 #ifndef SHMIDS_LINES_H
 #define SHMIDS_LINES_H
