@@ -25,12 +25,15 @@
 /*
  * A file of our own in TMPDIR (/tmp) for a pipe's kept text, in no
  * directory: O_TMPFILE where the file system has it, else a name that
- * is removed at once (a file whose name cannot be removed is not used:
- * it would outlive us).  -1 if none can be had.
+ * is removed at once.  A file whose name cannot be removed is not used
+ * (it would outlive us with the text), nor is the name way tried
+ * again: each try would leave one more empty file.  -1 if none can be
+ * had.
  */
 static int
 spill_file(void)
 {
+	static int noname;
 	const char *dir = getenv("TMPDIR");
 	char path[4096];
 	int fd, e;
@@ -41,12 +44,14 @@ spill_file(void)
 	if ((fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600)) != -1)
 		return fd;
 #endif
-	if ((size_t)snprintf(path, sizeof(path), "%s/shm-import.XXXXXX",
-	    dir) >= sizeof(path) || (fd = mkstemp(path)) == -1)
+	if (noname || (size_t)snprintf(path, sizeof(path),
+	    "%s/shm-import.XXXXXX", dir) >= sizeof(path) ||
+	    (fd = mkstemp(path)) == -1)
 		return -1;
 	if (unlink(path) == -1) {
 		e = errno;
 		(void)close(fd);
+		noname = 1;
 		errno = e;
 		return -1;
 	}

@@ -694,3 +694,27 @@ trickle_same() {
 	done
 	no_segments_named "$P"
 }
+
+# The file in TMPDIR that a pipe's long array was kept in cannot be read
+# back (an EIO of its pread(2), tests/preload/failspill.c): to parse the
+# values, or to pass a bad array through.  Said as such, every segment
+# removed, exit 1.
+@test "7: a pipe's long array whose kept lines cannot be read back from TMPDIR: said, exit 1, no segment stays" {
+	local so=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload/failspill.so
+	[ -f "$so" ] || { echo "$so missing: make check builds it" >&2; false; }
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+	{ printf 'a 1 2\n'; gen f64 700000 8 48 x; } > in
+	[ "$(wc -c < in)" -gt 8000000 ]
+	mkdir tmp
+	LD_PRELOAD=$so TMPDIR=$PWD/tmp import 1 in pipe -f a,x
+	is "$(cat "$T/s.1")" 1 "exit status, the parse"
+	grep -q '^shm-import: stdin:2: x: its lines, kept in a file in TMPDIR, could not be read back: ' "$T/e.1"
+	put 100 bad in
+	LD_PRELOAD=$so SHMIDS_FAILSPILL_AFTER=3 TMPDIR=$PWD/tmp \
+	    import 1 in pipe -f a,x
+	is "$(cat "$T/s.1")" 1 "exit status, the pass through"
+	grep -q '^shm-import: stdin:100: x: bad value "bad"$' "$T/e.1"
+	grep -q '^shm-import: stdin:2: its lines, kept in a file in TMPDIR, could not be read back: ' "$T/e.1"
+	is "$(ls -A tmp)" "" "nothing left in TMPDIR"
+	no_segments_named "$P"
+}

@@ -95,7 +95,13 @@ read_pass_kept(struct reader *rd, unsigned long first)
 {
 	if (lines_kept(&rd->l, run_out) == 0)
 		return;
-	if (errno == ENODATA)
+	if (!rd->l.reg)
+		/* a pipe's: what failed is the file in TMPDIR */
+		warnx("%s:%lu: its lines, kept in a file in TMPDIR, could not "
+		    "be read back: %s", rd->fname, first, errno == ENODATA ?
+		    "it is shorter than what was written to it" :
+		    strerror(errno));
+	else if (errno == ENODATA)
 		warnx("%s:%lu: the file shrank while it was read: its lines "
 		    "cannot be copied unchanged", rd->fname, first);
 	else
