@@ -507,5 +507,11 @@ def targets(base, piped):
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--stage"]:
         stage(*sys.argv[2:4], int(sys.argv[4]), *sys.argv[5:7])
+    elif sys.argv[1:]:
+        # no options: the sizes are the environment's (see above)
+        print("usage: python3 bench/python.py (BENCH_PY_N, BENCH_RUNS, "
+              "BENCH_QUICK, BENCH_PREFIX, TMPDIR set the run)",
+              file=sys.stderr)
+        sys.exit(2)
     else:
         main()
