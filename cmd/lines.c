@@ -419,8 +419,11 @@ lines_kept(struct lines *l, void (*fn)(const char *, size_t))
 	off_t to = l->off - (off_t)(l->end - l->pos);
 
 	if (!l->reg && l->spilled > 0 && reread(l->spillfd, 0, l->spilled,
-	    fn) == -1)
+	    fn) == -1) {
+		if (errno != ENOMEM)	/* else its buffer, not the file */
+			l->spillerr = errno;
 		return -1;
+	}
 	if (!l->reg)
 		fn(l->buf + l->mark, l->pos - l->mark);
 	else if (l->markoff >= start)
@@ -438,7 +441,7 @@ lines_kept_len(const struct lines *l)
 
 /* n bytes of a pipe's kept text from its byte off on, into dst. */
 static int
-kept_at(const struct lines *l, off_t off, char *dst, size_t n)
+kept_at(struct lines *l, off_t off, char *dst, size_t n)
 {
 	size_t got = 0, k;
 	ssize_t r;
@@ -450,8 +453,7 @@ kept_at(const struct lines *l, off_t off, char *dst, size_t n)
 		    errno == EINTR)
 			continue;
 		if (r <= 0) {
-			if (r == 0)
-				errno = ENODATA;
+			l->spillerr = errno = r == 0 ? ENODATA : errno;
 			return -1;
 		}
 		got += (size_t)r;
@@ -534,6 +536,16 @@ lines_release(struct lines *l)
 	l->spillfd = -1;
 	l->spilled = 0;
 	l->spillat = 0;
+	l->spillerr = 0;
+}
+
+const char *
+lines_spill_why(const struct lines *l)
+{
+	if (l->spillerr == 0)
+		return NULL;
+	return l->spillerr == ENODATA ? "it is shorter than what was written "
+	    "to it" : strerror(l->spillerr);
 }
 
 void

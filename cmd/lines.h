@@ -44,6 +44,9 @@ struct lines {
 	off_t		 spilled;	/* bytes in it, before buf[mark] */
 	size_t		 spillat;	/* a spill failed: try again at this
 					   much kept in memory; else 0 */
+	int		 spillerr;	/* its file could not be read back:
+					   errno (ENODATA: shorter than
+					   written); else 0 */
 };
 
 /*
@@ -122,6 +125,13 @@ void	 lines_keep(struct lines *l, const char *line);
  * shorter now than when it was read (ENODATA).
  */
 int	 lines_kept(struct lines *l, void (*fn)(const char *, size_t));
+/*
+ * Why a pipe's kept text could not be read back from its file in
+ * TMPDIR by lines_kept() or lines_replay() (words for a message), or
+ * NULL if that is not what failed: the caller says it so, not as a
+ * fault of its input.
+ */
+const char *lines_spill_why(const struct lines *l);
 void	 lines_release(struct lines *l);
 /*
  * A pipe's kept text (not a regular file's): its length in bytes, and

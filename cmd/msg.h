@@ -16,6 +16,13 @@
  */
 #define MSG_NOMEM	"out of memory (address space limited? see ulimit -v)"
 
+/*
+ * What shm-import says when a pipe's kept lines, in a file in TMPDIR
+ * (lines.h), fail it: followed by "could not be read back" and why, or
+ * "changed".
+ */
+#define MSG_KEPT	"its lines, kept in a file in TMPDIR,"
+
 /* Says MSG_NOMEM and exits 1. */
 void	 msg_nomem(void);
 

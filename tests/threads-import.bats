@@ -697,8 +697,9 @@ trickle_same() {
 
 # The file in TMPDIR that a pipe's long array was kept in cannot be read
 # back (an EIO of its pread(2), tests/preload/failspill.c): to parse the
-# values, or to pass a bad array through.  Said as such, every segment
-# removed, exit 1.
+# values, or to pass a bad array through; or it is read back changed
+# (format-spec.md 6.2: as many values as counted).  Said as such, every
+# segment removed, exit 1.
 @test "7: a pipe's long array whose kept lines cannot be read back from TMPDIR: said, exit 1, no segment stays" {
 	local so=$BATS_TEST_DIRNAME/../${SHMIDS_BUILD:-build}/tests/preload/failspill.so
 	[ -f "$so" ] || { echo "$so missing: make check builds it" >&2; false; }
@@ -715,6 +716,13 @@ trickle_same() {
 	is "$(cat "$T/s.1")" 1 "exit status, the pass through"
 	grep -q '^shm-import: stdin:100: x: bad value "bad"$' "$T/e.1"
 	grep -q '^shm-import: stdin:2: its lines, kept in a file in TMPDIR, could not be read back: ' "$T/e.1"
+	# read back, but not as counted (2.5 become 2 and 5)
+	put 100 2.5 in
+	LD_PRELOAD=$so SHMIDS_FAILSPILL_SPLIT=1 TMPDIR=$PWD/tmp \
+	    import 1 in pipe -f a,x
+	is "$(cat "$T/s.1")" 1 "exit status, the text changed"
+	is "$(cat "$T/e.1")" "shm-import: stdin:2: x: its lines, kept in a file in TMPDIR, changed while they were read back: its values are not those counted" \
+	    "the text changed"
 	is "$(ls -A tmp)" "" "nothing left in TMPDIR"
 	no_segments_named "$P"
 }

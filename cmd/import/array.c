@@ -6,7 +6,6 @@
  * reference line; else its lines pass through as they were read.
  */
 #include <err.h>
-#include <errno.h>
 #include <string.h>
 
 #include "shmids.h"
@@ -117,17 +116,21 @@ io_drop(void *arg)
  * short: every segment of the run goes.
  */
 static void
-unread(const struct array *a, const struct eng_array *st, int k)
+unread(const struct array *a, int k)
 {
 	const char *f = msg_quote(a->sa.s + a->sa.field, a->sa.fieldlen);
+	const char *why = lines_spill_why(&a->rd->l);
 
-	if (k == ENG_CHANGED)
+	if (k == ENG_CHANGED && !a->rd->l.reg)
+		warnx("%s:%lu: %s: " MSG_KEPT " changed while they were read "
+		    "back: its values are not those counted", a->sa.fname,
+		    a->sa.line, f);
+	else if (k == ENG_CHANGED)
 		warnx("%s:%lu: %s: the file changed while it was read: its "
 		    "values are not those counted", a->sa.fname, a->sa.line, f);
-	else if (st->againerr != 0 && st->againerr != ENOMEM)
-		warnx("%s:%lu: %s: its lines, kept in a file in TMPDIR, could "
-		    "not be read back: %s", a->sa.fname, a->sa.line, f,
-		    strerror(st->againerr));
+	else if (why != NULL)
+		warnx("%s:%lu: %s: " MSG_KEPT " could not be read back: %s",
+		    a->sa.fname, a->sa.line, f, why);
 	else
 		warnx("%s:%lu: %s: no room for the values: %s", a->sa.fname,
 		    a->sa.line, f, MSG_NOMEM);
@@ -209,7 +212,7 @@ read_array(struct reader *rd, const char *s, size_t n,
 	k = eng_array(&st);
 	rd->lineno = st.lineno;
 	if (k == ENG_CHANGED || k == -1)
-		unread(&a, &st, k);
+		unread(&a, k);
 	if (st.parted)
 		first_end(&a, &st);
 	if (k == 0 && a.asked)

@@ -138,8 +138,6 @@ struct eng_array {
 	off_t		 from;		/* where they begin in the kept text */
 	unsigned long	 fromline;	/* the first one's line */
 	size_t		 counted;	/* their values */
-	int		 againerr;	/* eng_again(): why their kept text
-					   could not be read back; else 0 */
 	/* results */
 	size_t		 count;		/* the array's values */
 	unsigned long	 first, lineno;	/* the first line, the last read */
@@ -162,8 +160,9 @@ void	 eng_array_init(struct eng_array *st, struct lines *l, int type,
  * 6.2): a regular file's long one by the file's engine, any other from
  * its lines.  0: its count values are in the segment io->make gave (if
  * it gave one); ENG_BAD: a value is bad (said through io->bad; no
- * segment); ENG_CHANGED: the file is not the text counted; -1: no room
- * for the values.  l is past the array's lines (kept, lines_keep()),
+ * segment); ENG_CHANGED: the text (a regular file, or a pipe's kept in
+ * TMPDIR) is not the text counted; -1: no room for the values, or the
+ * kept text could not be read back (lines_spill_why()).  l is past the array's lines (kept, lines_keep()),
  * st->lineno at its last.  eng_array_free() frees what it holds.
  */
 int	 eng_array(struct eng_array *st);

@@ -19,6 +19,7 @@
 #include "lines.h"
 
 #define AGAIN_RUN	((size_t)1 << 20)	/* bytes parsed at a time */
+#define AGAIN_MORE	2	/* again_run(): more values than counted */
 
 struct again {
 	struct eng_array *st;
@@ -68,6 +69,8 @@ again_run(void *arg, const char *s, size_t n)
 			return -1;
 		return 1;
 	}
+	if (r == -1 && errno == E2BIG)
+		return AGAIN_MORE;
 	if (r == -1)
 		return -1;
 	/* a run cut inside a long line (eng_cut()) ends no line */
@@ -94,15 +97,15 @@ eng_again(struct eng_array *st, char *dst)
 	    &g);
 	if (g.scratch)
 		hold_free(&g.v);
-	/* no bad value: as many as counted (format-spec.md 6.2) */
-	if (r == 0 && g.parsed != st->counted) {
-		errno = EIO;
-		r = -1;
-	}
 	if (r == -1) {
-		st->againerr = errno;
 		io->drop(io->arg);
 		return -1;
+	}
+	/* no bad value: as many as counted (format-spec.md 6.2), as the
+	   file's engine checks a file's */
+	if (r == AGAIN_MORE || (r == 0 && g.parsed != st->counted)) {
+		io->drop(io->arg);
+		return ENG_CHANGED;
 	}
 	if (r == 1) {
 		io->drop(io->arg);

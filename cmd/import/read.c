@@ -11,6 +11,7 @@
 #include "shmids.h"
 #include "filter.h"
 #include "magic.h"
+#include "msg.h"
 #include "notes.h"
 #include "read.h"
 #include "run.h"
@@ -93,14 +94,13 @@ read_next(struct reader *rd, const char **s, unsigned long lineno)
 void
 read_pass_kept(struct reader *rd, unsigned long first)
 {
+	const char *why;
+
 	if (lines_kept(&rd->l, run_out) == 0)
 		return;
-	if (!rd->l.reg)
-		/* a pipe's: what failed is the file in TMPDIR */
-		warnx("%s:%lu: its lines, kept in a file in TMPDIR, could not "
-		    "be read back: %s", rd->fname, first, errno == ENODATA ?
-		    "it is shorter than what was written to it" :
-		    strerror(errno));
+	if ((why = lines_spill_why(&rd->l)) != NULL)
+		warnx("%s:%lu: " MSG_KEPT " could not be read back: %s",
+		    rd->fname, first, why);
 	else if (errno == ENODATA)
 		warnx("%s:%lu: the file shrank while it was read: its lines "
 		    "cannot be copied unchanged", rd->fname, first);

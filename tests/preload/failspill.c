@@ -4,7 +4,10 @@
  * be read back.  A pread(2) of a file no longer in any directory (its
  * /proc/self/fd link ends in " (deleted)", as an O_TMPFILE's or an
  * unlinked name's does) fails with EIO once SHMIDS_FAILSPILL_AFTER
- * (default 0) such reads succeeded; nothing else is touched.
+ * (default 0) such reads succeeded; nothing else is touched.  With
+ * SHMIDS_FAILSPILL_SPLIT set, such reads succeed instead, but in each
+ * the first " 2.5 " becomes " 2 5 ": one value read back as two, the
+ * text no longer the text counted.
  */
 #define _GNU_SOURCE
 #include <sys/types.h>
@@ -38,13 +41,23 @@ pread(int fd, void *buf, size_t n, off_t off)
 	static ssize_t (*real)(int, void *, size_t, off_t);
 	static long done;
 	const char *s = getenv("SHMIDS_FAILSPILL_AFTER");
+	ssize_t r;
+	char *at;
 
 	if (real == NULL) {
 		void *f = dlsym(RTLD_NEXT, "pread");
 
 		memcpy(&real, &f, sizeof(f));	/* C99 has no cast for it */
 	}
-	if (unlinked(fd) && done++ >= (s != NULL ? atol(s) : 0)) {
+	if (!unlinked(fd))
+		return real(fd, buf, n, off);
+	if (getenv("SHMIDS_FAILSPILL_SPLIT") != NULL) {
+		if ((r = real(fd, buf, n, off)) > 0 &&
+		    (at = memmem(buf, (size_t)r, " 2.5 ", 5)) != NULL)
+			at[2] = ' ';
+		return r;
+	}
+	if (done++ >= (s != NULL ? atol(s) : 0)) {
 		errno = EIO;
 		return -1;
 	}
