@@ -716,13 +716,24 @@ trickle_same() {
 	is "$(cat "$T/s.1")" 1 "exit status, the pass through"
 	grep -q '^shm-import: stdin:100: x: bad value "bad"$' "$T/e.1"
 	grep -q '^shm-import: stdin:2: its lines, kept in a file in TMPDIR, could not be read back: ' "$T/e.1"
-	# read back, but not as counted (2.5 become 2 and 5)
-	put 100 2.5 in
+	# read back, but not as counted (2.5 become 2 and 5), well past
+	# where the read-back begins
+	put 100 1 in
+	put 20000 2.5 in
 	LD_PRELOAD=$so SHMIDS_FAILSPILL_SPLIT=1 TMPDIR=$PWD/tmp \
 	    import 1 in pipe -f a,x
 	is "$(cat "$T/s.1")" 1 "exit status, the text changed"
 	is "$(cat "$T/e.1")" "shm-import: stdin:2: x: its lines, kept in a file in TMPDIR, changed while they were read back: its values are not those counted" \
 	    "the text changed"
+	# the same in a long first line, continued (read back on its own)
+	awk 'BEGIN { printf "y"; for (i = 0; i < 1000000; i++)
+	    printf " %s", i == 700000 ? "2.5" : i + 0.25; print " /"
+	    print "  1 2" }' > first
+	LD_PRELOAD=$so SHMIDS_FAILSPILL_SPLIT=1 TMPDIR=$PWD/tmp \
+	    import 1 first pipe -f y
+	is "$(cat "$T/s.1")" 1 "exit status, a first line changed"
+	is "$(cat "$T/e.1")" "shm-import: stdin:1: y: its lines, kept in a file in TMPDIR, changed while they were read back: its values are not those counted" \
+	    "a first line changed"
 	is "$(ls -A tmp)" "" "nothing left in TMPDIR"
 	no_segments_named "$P"
 }

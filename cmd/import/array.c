@@ -111,9 +111,10 @@ io_drop(void *arg)
 }
 
 /*
- * The engine's end other than read or bad: the file changed under it
- * (ENG_CHANGED), or no room for the values (-1).  No array may be cut
- * short: every segment of the run goes.
+ * The engine's end other than read or bad: the file, or a pipe's lines
+ * kept in TMPDIR, changed under it (ENG_CHANGED); the kept lines could
+ * not be read back (lines_spill_why()); or no room for the values (-1).
+ * No array may be cut short: every segment of the run goes.
  */
 static void
 unread(const struct array *a, int k)

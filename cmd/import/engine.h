@@ -162,8 +162,9 @@ void	 eng_array_init(struct eng_array *st, struct lines *l, int type,
  * it gave one); ENG_BAD: a value is bad (said through io->bad; no
  * segment); ENG_CHANGED: the text (a regular file, or a pipe's kept in
  * TMPDIR) is not the text counted; -1: no room for the values, or the
- * kept text could not be read back (lines_spill_why()).  l is past the array's lines (kept, lines_keep()),
- * st->lineno at its last.  eng_array_free() frees what it holds.
+ * kept text could not be read back (lines_spill_why()).  l is past the
+ * array's lines (kept, lines_keep()), st->lineno at its last.
+ * eng_array_free() frees what it holds.
  */
 int	 eng_array(struct eng_array *st);
 void	 eng_array_free(struct eng_array *st);
@@ -174,8 +175,9 @@ void	 eng_array_free(struct eng_array *st);
  * checked), once eng_array() made the segment of the count: the
  * values parsed once and straight into place, as a regular file's
  * (engine.c), and memory never holds them twice.  0; ENG_BAD (said
- * through io->bad, the segment dropped); -1: no memory, or the text
- * kept cannot be read again.
+ * through io->bad, the segment dropped); ENG_CHANGED: read back with
+ * more or fewer values than counted (the segment dropped); -1: no
+ * memory, or the text kept cannot be read again (lines_spill_why()).
  */
 int	 eng_again(struct eng_array *st, char *dst);
 

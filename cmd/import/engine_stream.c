@@ -127,6 +127,8 @@ first_run(void *arg, const char *s, size_t n)
 static void
 first_again(struct eng_array *st)
 {
+	size_t counted = st->counted;
+
 	st->more = 0;
 	st->counting = 0;
 	st->counted = 0;
@@ -135,6 +137,11 @@ first_again(struct eng_array *st)
 		st->k = -1;
 	if (st->k == -1)
 		st->more = 0;	/* text continues nothing */
+	/* no bad value: as many as counted (format-spec.md 6.2) */
+	else if (st->v.count != counted) {
+		st->k = ENG_CHANGED;
+		st->more = 0;
+	}
 }
 
 /*
@@ -463,7 +470,7 @@ eng_array(struct eng_array *st)
 	size_t held;
 	char *dst;
 
-	if (stream_read(st))
+	if (stream_read(st) || st->k == ENG_CHANGED)
 		return st->k;
 	/* A run's read-ahead goes: the segment is about to be made. */
 	if (st->read >= RUN_MIN)

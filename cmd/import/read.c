@@ -101,6 +101,9 @@ read_pass_kept(struct reader *rd, unsigned long first)
 	if ((why = lines_spill_why(&rd->l)) != NULL)
 		warnx("%s:%lu: " MSG_KEPT " could not be read back: %s",
 		    rd->fname, first, why);
+	else if (errno == ENOMEM)
+		warnx("%s:%lu: cannot hold this line: %s", rd->fname, first,
+		    MSG_NOMEM);
 	else if (errno == ENODATA)
 		warnx("%s:%lu: the file shrank while it was read: its lines "
 		    "cannot be copied unchanged", rd->fname, first);
